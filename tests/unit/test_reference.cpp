@@ -1,0 +1,237 @@
+// variants/reference: the float64 CPU reference against an independent naive implementation,
+// its defined edge cases, and compare_to_reference.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "graphs/generate.h"
+#include "variants/reference.h"
+
+using namespace csrgat;
+using namespace csrgat::graphs;
+
+namespace {
+
+constexpr float inf = std::numeric_limits<float>::infinity();
+
+// The definition written out as plainly as possible, in long double.
+std::vector<double> naive(const Csr64& g, const Inputs& in) {
+  const int64_t H = in.heads, F = in.feat;
+  std::vector<double> out(g.num_nodes * H * F, 0.0);
+  for (int64_t d = 0; d < g.num_nodes; ++d) {
+    for (int64_t h = 0; h < H; ++h) {
+      long double m = -std::numeric_limits<long double>::infinity();
+      for (int64_t e = g.row_ptr[d]; e < g.row_ptr[d + 1]; ++e)
+        m = std::max(m, static_cast<long double>(in.scores[e * H + h]));
+      if (m == -std::numeric_limits<long double>::infinity()) continue;  // empty or all -inf
+      long double sum = 0;
+      for (int64_t e = g.row_ptr[d]; e < g.row_ptr[d + 1]; ++e)
+        sum += std::exp(in.scores[e * H + h] - m);
+      for (int64_t f = 0; f < F; ++f) {
+        long double acc = 0;
+        for (int64_t e = g.row_ptr[d]; e < g.row_ptr[d + 1]; ++e)
+          acc += std::exp(in.scores[e * H + h] - m) / sum * in.values[(g.col[e] * H + h) * F + f];
+        out[(d * H + h) * F + f] = static_cast<double>(acc);
+      }
+    }
+  }
+  return out;
+}
+
+double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  double worst = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    worst = std::max(worst, std::abs(a[i] - b[i]) / std::max(1.0, std::abs(b[i])));
+  return worst;
+}
+
+Csr64 make_csr(int64_t n, std::vector<int64_t> row_ptr, std::vector<int64_t> col) {
+  Csr64 g;
+  g.num_nodes = n;
+  g.row_ptr = std::move(row_ptr);
+  g.col = std::move(col);
+  return g;
+}
+
+}  // namespace
+
+TEST(Reference, MatchesNaiveOnGeneratedGraphs) {
+  const char* specs[] = {"seed:n=120,deg=18", "uniform:n=150,deg=7",
+                         "powerlaw:n=300,deg=6,alpha=2.1", "rmat:scale=7,ef=4"};
+  for (const char* spec : specs) {
+    const Csr64 g = make_graph(spec);
+    for (int heads : {1, 4}) {
+      for (int feat : {1, 3, 16, 64, 100}) {
+        SCOPED_TRACE(std::string(spec) + " H=" + std::to_string(heads) +
+                     " F=" + std::to_string(feat));
+        const Inputs in = make_inputs(g, heads, feat, 42);
+        const auto ref = reference_aggregate(g, in);
+        ASSERT_EQ(ref.size(), static_cast<size_t>(g.num_nodes * heads * feat));
+        EXPECT_LT(max_rel_diff(ref, naive(g, in)), 1e-12);
+      }
+    }
+  }
+}
+
+TEST(Reference, Int32AndThreadCountGiveIdenticalResults) {
+  const Csr64 g = make_graph("powerlaw:n=3000,deg=10,alpha=2.1");
+  const Inputs in = make_inputs(g, 2, 8, 1);
+  const auto one = reference_aggregate(g, in, 1);
+  EXPECT_EQ(one, reference_aggregate(g, in, 3));
+  EXPECT_EQ(one, reference_aggregate(to_int32(g), in, 2));
+}
+
+TEST(Reference, EdgeCases) {
+  // Rows: 0 empty; 1 degree 1; 2 has a -inf score; 3 all -inf; 4 huge magnitudes; 5 huge equal.
+  const Csr64 g = make_csr(6, {0, 0, 1, 4, 6, 8, 10}, {3, 0, 1, 2, 4, 5, 1, 2, 0, 5});
+  Inputs in;
+  in.heads = 1;
+  in.feat = 2;
+  in.scores = {5.0f, 0.0f, -inf, 0.0f, -inf, -inf, 1e30f, -1e30f, 1e30f, 1e30f};
+  in.values = {1, 2, 3, 4, 5, 6, 7, 8, 1e30f, -1e30f, 9, 10};
+  ASSERT_NO_THROW(validate_inputs(g, in));
+  const auto out = reference_aggregate(g, in);
+  const std::vector<double> want = {0, 0,   // empty row
+                                    7, 8,   // degree 1: the value itself
+                                    3, 4,   // mean of nodes 0 and 2, node 1 weighs 0
+                                    0, 0,   // all -inf
+                                    3, 4,   // 1e30 beats -1e30 by everything
+                                    5, 6};  // equal 1e30 scores: mean of nodes 0 and 5
+  ASSERT_EQ(out.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_DOUBLE_EQ(out[i], want[i]) << i;
+  EXPECT_LT(max_rel_diff(out, naive(g, in)), 1e-12);
+
+  // Huge values do not overflow in double.
+  Inputs big = in;
+  big.values = std::vector<float>(12, 3e38f);
+  for (double v : reference_aggregate(g, big))
+    EXPECT_TRUE(v == 0 || std::abs(v - 3e38) < 1e32) << v;
+}
+
+TEST(Reference, AllowedPositiveInfinityAndNan) {
+  const Csr64 g = make_csr(2, {0, 3, 5}, {0, 1, 1, 0, 1});
+  Inputs in;
+  in.heads = 2;
+  in.feat = 1;
+  // scores: (E, H). Row 0 head 0 has two +inf entries; row 1 head 1 has a NaN.
+  in.scores = {inf, 0, 1, 0, inf, 0, 0, 0, 0, NAN};
+  in.values = {10, 20, 30, 40};  // (N, H, F): node 0 -> (10, 20), node 1 -> (30, 40)
+  EXPECT_THROW(validate_inputs(g, in), GraphError);
+  EXPECT_NO_THROW(validate_inputs(g, in, {.allow_nan = true, .allow_pos_inf = true}));
+  const auto out = reference_aggregate(g, in);
+  EXPECT_DOUBLE_EQ(out[0], 20);  // +inf at edges 0 (node 0) and 2 (node 1): (10 + 30) / 2
+  EXPECT_NEAR(out[1], (20 + 40 + 40) / 3.0, 1e-12);
+  EXPECT_DOUBLE_EQ(out[2], 20);  // equal scores over nodes 0 and 1
+  EXPECT_TRUE(std::isnan(out[3]));
+}
+
+TEST(Reference, RejectsMismatchedInputs) {
+  const Csr64 g = make_csr(2, {0, 1, 2}, {1, 0});
+  Inputs in;
+  in.heads = 1;
+  in.feat = 2;
+  in.scores = {0, 0};
+  in.values = {1, 2, 3};
+  EXPECT_THROW(reference_aggregate(g, in), GraphError);
+}
+
+// ---- compare_to_reference -----------------------------------------------------------------
+
+namespace {
+
+std::vector<double> sample_reference() {
+  const Csr64 g = make_graph("uniform:n=200,deg=5");
+  return reference_aggregate(g, make_inputs(g, 2, 16, 3));
+}
+
+std::vector<float> to_float(const std::vector<double>& v, double scale = 1) {
+  std::vector<float> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) out[i] = static_cast<float>(v[i] * scale);
+  return out;
+}
+
+}  // namespace
+
+TEST(ReferenceCompare, PassesAFloatRoundingOfTheReference) {
+  const auto ref = sample_reference();
+  const auto out = to_float(ref);
+  const Comparison c = compare_to_reference(out.data(), ref, 1e-5);
+  EXPECT_TRUE(c.pass) << c.summary;
+  EXPECT_LT(c.rel_error, 1e-7);
+  EXPECT_EQ(c.bad_elements, 0);
+  EXPECT_EQ(c.first_bad, -1);
+  EXPECT_EQ(c.summary.rfind("PASS", 0), 0u) << c.summary;
+}
+
+TEST(ReferenceCompare, CatchesNanAndInf) {
+  const auto ref = sample_reference();
+  auto out = to_float(ref);
+  out[77] = std::numeric_limits<float>::quiet_NaN();
+  out[900] = inf;
+  const Comparison c = compare_to_reference(out.data(), ref, 1e-3);
+  EXPECT_FALSE(c.pass);
+  EXPECT_EQ(c.nan_count, 2);
+  EXPECT_EQ(c.bad_elements, 2);
+  EXPECT_EQ(c.first_bad, 77);
+  EXPECT_NE(c.summary.find("first bad [77]: got nan"), std::string::npos) << c.summary;
+}
+
+TEST(ReferenceCompare, CatchesUnwrittenElements) {
+  const auto ref = sample_reference();
+  auto out = to_float(ref);
+  // A kernel that skipped one row: the poison pattern of the output buffer (0xFF bytes: NaN).
+  std::memset(out.data() + 320, 0xff, 16 * sizeof(float));
+  Comparison c = compare_to_reference(out.data(), ref, 1e-3);
+  EXPECT_FALSE(c.pass);
+  EXPECT_EQ(c.first_bad, 320);
+  EXPECT_EQ(c.nan_count, 16);
+  // Poisoned with zeros instead: wrong values, not NaN.
+  out = to_float(ref);
+  std::fill(out.begin() + 320, out.begin() + 336, 0.0f);
+  c = compare_to_reference(out.data(), ref, 1e-3);
+  EXPECT_FALSE(c.pass);
+  EXPECT_EQ(c.nan_count, 0);
+  EXPECT_GT(c.bad_elements, 0);
+  EXPECT_GE(c.first_bad, 320);
+  EXPECT_NE(c.summary.find("want"), std::string::npos);
+}
+
+TEST(ReferenceCompare, RelativeErrorJustAboveAndBelowTolerance) {
+  const auto ref = sample_reference();
+  const double tol = 1e-4;
+  const auto below = to_float(ref, 1 + 0.8 * tol);
+  const Comparison cb = compare_to_reference(below.data(), ref, tol);
+  EXPECT_TRUE(cb.pass) << cb.summary;
+  EXPECT_NEAR(cb.rel_error, 0.8 * tol, 0.05 * tol);
+  const auto above = to_float(ref, 1 + 1.2 * tol);
+  const Comparison ca = compare_to_reference(above.data(), ref, tol);
+  EXPECT_FALSE(ca.pass) << ca.summary;
+  EXPECT_NEAR(ca.rel_error, 1.2 * tol, 0.05 * tol);
+  EXPECT_EQ(ca.bad_elements, 0);  // spread thinly: only the norm test catches it
+  // One element off by 20 tol relative to the larger of itself and the rms: norm small, element
+  // bad.
+  auto one = to_float(ref);
+  double rms = 0;
+  for (double r : ref) rms += r * r;
+  rms = std::sqrt(rms / ref.size());
+  one[500] = static_cast<float>(ref[500] + 20 * tol * std::max(std::abs(ref[500]), rms));
+  const Comparison co = compare_to_reference(one.data(), ref, tol);
+  EXPECT_FALSE(co.pass);
+  EXPECT_LT(co.rel_error, tol);
+  EXPECT_EQ(co.bad_elements, 1);
+  EXPECT_EQ(co.first_bad, 500);
+}
+
+TEST(ReferenceCompare, ZeroReference) {
+  const std::vector<double> ref(10, 0.0);
+  std::vector<float> out(10, 0.0f);
+  EXPECT_TRUE(compare_to_reference(out.data(), ref, 1e-5).pass);
+  out[3] = 1e-20f;
+  const Comparison c = compare_to_reference(out.data(), ref, 1e-5);
+  EXPECT_FALSE(c.pass);
+  EXPECT_EQ(c.first_bad, 3);
+}
