@@ -1,0 +1,201 @@
+// The production library: the kernels named by the tuned config header, compiled by nvcc, and
+// the dispatch from a problem's shape to one of them.
+#include "csrgat/aggregate.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "variants/csrgat_fused.cuh"
+#include "variants/plan.h"
+
+#ifndef CSRGAT_TUNED_HEADER
+#define CSRGAT_TUNED_HEADER "csrgat/tuned/default.h"
+#endif
+#include CSRGAT_TUNED_HEADER
+
+namespace csrgat {
+namespace {
+
+struct KernelEntry {
+  const void* fn;
+  int tpr, rpb;
+  int value;  // 0 f32, 1 bf16, 2 f16
+  int index;  // 0 int32, 1 int64
+};
+template <class T>
+constexpr int value_code() {
+  return std::is_same_v<T, float> ? 0 : std::is_same_v<T, __nv_bfloat16> ? 1 : 2;
+}
+
+#define CSRGAT_ENTRY(name, TPR, FL, RPB, VEC, TILES, SMEM, ONLINE, IDX, VAL)                    \
+  KernelEntry{reinterpret_cast<const void*>(&csrgat_fused<TPR, FL, RPB, VEC, TILES, SMEM, ONLINE, \
+                                                          IDX, VAL>),                          \
+              TPR, RPB, value_code<VAL>(), std::is_same_v<IDX, long long> ? 1 : 0},
+const KernelEntry kKernels[] = {CSRGAT_TUNED_KERNELS(CSRGAT_ENTRY)};
+#undef CSRGAT_ENTRY
+
+// Always compiled: the fallback when no tuned rule matches (one per value and index type).
+template <class IDX, class VAL>
+constexpr KernelEntry fallback_entry() {
+  constexpr int vec = std::is_same_v<VAL, float> ? 4 : 8;
+  return KernelEntry{reinterpret_cast<const void*>(&csrgat_fused<32, 16, 4, vec, 1, 0, 0, IDX, VAL>),
+                     32, 4, value_code<VAL>(), std::is_same_v<IDX, long long> ? 1 : 0};
+}
+const KernelEntry kFallback[3][2] = {
+    {fallback_entry<int, float>(), fallback_entry<long long, float>()},
+    {fallback_entry<int, __nv_bfloat16>(), fallback_entry<long long, __nv_bfloat16>()},
+    {fallback_entry<int, __half>(), fallback_entry<long long, __half>()}};
+const char* const kFallbackId[3][2] = {
+    {"csrgat.tpr32.fl16.rpb4.vec4.t1.smem0.twopass.split0.i32.f32",
+     "csrgat.tpr32.fl16.rpb4.vec4.t1.smem0.twopass.split0.i64.f32"},
+    {"csrgat.tpr32.fl16.rpb4.vec8.t1.smem0.twopass.split0.i32.bf16",
+     "csrgat.tpr32.fl16.rpb4.vec8.t1.smem0.twopass.split0.i64.bf16"},
+    {"csrgat.tpr32.fl16.rpb4.vec8.t1.smem0.twopass.split0.i32.f16",
+     "csrgat.tpr32.fl16.rpb4.vec8.t1.smem0.twopass.split0.i64.f16"}};
+
+struct Choice {
+  const KernelEntry* kernel;
+  int64_t split;
+  const char* id;
+};
+
+// First tuned rule that matches; without a Shape only rules that need no split qualify, with
+// the graph's mean degree as its only degree statistic.
+Choice choose(int value, int index, int heads, int feat, int64_t nodes, double mean_deg,
+              int64_t max_deg, bool have_shape) {
+  for (const auto& r : tuned::kRules) {
+    if (r.value != value || r.index != index) continue;
+    if (feat < r.feat_min || feat > r.feat_max || heads < r.heads_min || heads > r.heads_max) continue;
+    if (mean_deg < r.mean_degree_min || mean_deg >= r.mean_degree_max) continue;
+    if (nodes < r.nodes_min || nodes >= r.nodes_max) continue;
+    if (have_shape && (max_deg < r.max_degree_min || max_deg >= r.max_degree_max)) continue;
+    if (r.kernel < 0 || r.kernel >= static_cast<int>(std::size(kKernels))) continue;
+    const KernelEntry& k = kKernels[r.kernel];
+    if (k.value != value || k.index != index) continue;
+    return {&k, have_shape ? r.split : 0, r.variant_id};
+  }
+  return {&kFallback[value][index], 0, kFallbackId[value][index]};
+}
+
+int code(Storage s) { return s == Storage::f32 ? 0 : s == Storage::bf16 ? 1 : 2; }
+int code(Index i) { return i == Index::i64 ? 1 : 0; }
+
+}  // namespace
+
+struct Shape::Impl {
+  int64_t nodes = 0, edges = 0, max_deg = 0;
+  double mean_deg = 0;
+  int heads = 1, feat = 0;
+  int value = 0, index = 0;
+  Choice choice{};
+  int64_t num_chunks = 0;
+  ChunkDesc* chunks = nullptr;
+  float* partials = nullptr;
+  unsigned* counters = nullptr;
+  ~Impl() {
+    cudaFree(chunks);
+    cudaFree(partials);
+    cudaFree(counters);
+  }
+};
+
+Shape::Shape() = default;
+Shape::~Shape() = default;
+Shape::Shape(Shape&&) noexcept = default;
+Shape& Shape::operator=(Shape&&) noexcept = default;
+int64_t Shape::max_degree() const { return impl_ ? impl_->max_deg : 0; }
+double Shape::mean_degree() const { return impl_ ? impl_->mean_deg : 0; }
+const char* Shape::variant_id() const { return impl_ ? impl_->choice.id : ""; }
+
+const char* status_string(Status s) {
+  switch (s) {
+    case Status::ok: return "ok";
+    case Status::invalid_argument: return "invalid argument";
+    case Status::unsupported: return "unsupported";
+    case Status::cuda_error: return "CUDA error";
+  }
+  return "unknown status";
+}
+
+Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
+                     Storage storage, Index index, Shape* out) {
+  if (!host_row_ptr || !out || num_nodes < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
+  auto impl = std::make_unique<Impl>();
+  impl->nodes = num_nodes;
+  impl->edges = host_row_ptr[num_nodes];
+  impl->heads = heads;
+  impl->feat = feat;
+  impl->value = code(storage);
+  impl->index = code(index);
+  for (int64_t r = 0; r < num_nodes; ++r) {
+    const int64_t d = host_row_ptr[r + 1] - host_row_ptr[r];
+    if (d < 0) return Status::invalid_argument;
+    impl->max_deg = std::max(impl->max_deg, d);
+  }
+  impl->mean_deg = num_nodes ? static_cast<double>(impl->edges) / num_nodes : 0;
+  impl->choice = choose(impl->value, impl->index, heads, feat, num_nodes, impl->mean_deg,
+                        impl->max_deg, true);
+  if (impl->choice.split > 0 && impl->max_deg > impl->choice.split) {
+    const std::vector<int64_t> rp(host_row_ptr, host_row_ptr + num_nodes + 1);
+    const auto plan = build_split_plan(rp, impl->choice.split);
+    impl->num_chunks = static_cast<int64_t>(plan.size());
+    const size_t parts = plan.size() * heads * (static_cast<size_t>(feat) + 2);
+    if (cudaMalloc(&impl->chunks, plan.size() * sizeof(ChunkDesc)) != cudaSuccess ||
+        cudaMalloc(&impl->partials, parts * sizeof(float)) != cudaSuccess ||
+        cudaMalloc(&impl->counters, plan.size() * heads * sizeof(unsigned)) != cudaSuccess ||
+        cudaMemcpy(impl->chunks, plan.data(), plan.size() * sizeof(ChunkDesc),
+                   cudaMemcpyHostToDevice) != cudaSuccess ||
+        cudaMemset(impl->counters, 0, plan.size() * heads * sizeof(unsigned)) != cudaSuccess)
+      return Status::cuda_error;
+  }
+  out->impl_ = std::move(impl);
+  return Status::ok;
+}
+
+const char* dispatch_variant(const GraphView& g, Storage storage, int heads, int feat,
+                             const Shape* shape) {
+  if (shape && shape->impl()) return shape->impl()->choice.id;
+  const double mean = g.num_nodes ? static_cast<double>(g.num_edges) / g.num_nodes : 0;
+  return choose(code(storage), code(g.index), heads, feat, g.num_nodes, mean, 0, false).id;
+}
+
+Status aggregate(const GraphView& g, const float* scores, const void* values, Storage storage,
+                 int heads, int feat, float* out, cudaStream_t stream, const Shape* shape) {
+  if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
+  if (g.num_nodes == 0) return Status::ok;
+  if (!g.row_ptr || !out || !values || (g.num_edges > 0 && (!g.col || !scores)))
+    return Status::invalid_argument;
+  const Shape::Impl* s = shape ? shape->impl() : nullptr;
+  if (s && (s->nodes != g.num_nodes || s->edges != g.num_edges || s->heads != heads ||
+            s->feat != feat || s->value != code(storage) || s->index != code(g.index)))
+    return Status::invalid_argument;
+  const double mean = static_cast<double>(g.num_edges) / g.num_nodes;
+  const Choice c = s ? s->choice
+                     : choose(code(storage), code(g.index), heads, feat, g.num_nodes, mean, 0, false);
+  KernelArgs a{};
+  a.row_ptr = g.row_ptr;
+  a.col = g.col;
+  a.scores = scores;
+  a.values = values;
+  a.out = out;
+  a.num_rows = g.num_nodes;
+  a.heads = heads;
+  a.feat = feat;
+  if (s && s->num_chunks > 0) {
+    a.split_threshold = c.split;
+    a.num_chunks = s->num_chunks;
+    a.chunks = s->chunks;
+    a.partials = s->partials;
+    a.counters = s->counters;
+  }
+  const int64_t tasks = (g.num_nodes + a.num_chunks) * heads;
+  const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;
+  if (grid > 0x7fffffffLL) return Status::unsupported;
+  void* args[] = {&a};
+  if (cudaLaunchKernel(c.kernel->fn, dim3(static_cast<unsigned>(grid)),
+                       dim3(c.kernel->tpr * c.kernel->rpb), args, 0, stream) != cudaSuccess)
+    return Status::cuda_error;
+  return Status::ok;
+}
+
+}  // namespace csrgat

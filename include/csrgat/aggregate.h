@@ -1,0 +1,77 @@
+// csrgat: fused graph-attention neighbourhood aggregation over a CSR graph.
+//
+//   out[d, h, :] = sum over e in [row_ptr[d], row_ptr[d+1]) of
+//                  softmax_e(scores[row d, h]) * values[col[e], h, :]
+//
+// Shapes (row-major, device memory): row_ptr (N+1), col (E), scores (E, H), values (N, H, F),
+// out (N, H, F) float32. Semantics: an empty row gives 0; -inf scores get weight 0 and a row
+// whose scores are all -inf gives 0; finite scores of any magnitude do not overflow.
+//
+// The kernel for each call comes from the tuned config header the library was built with
+// (cmake -DCSRGAT_TUNED_CONFIG=<header>), keyed on value type, F, H and the graph's degree
+// shape; a safe default kernel covers whatever no tuned rule matches. No call aborts the
+// process: every failure is a Status.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace csrgat {
+
+enum class Status {
+  ok = 0,
+  invalid_argument,  // a null pointer, negative size, or shapes that do not agree
+  unsupported,       // no compiled kernel can run this combination
+  cuda_error,        // a CUDA call failed; cudaGetLastError() has the details
+};
+const char* status_string(Status s);
+
+enum class Index { i32, i64 };
+enum class Storage { f32, bf16, f16 };
+
+// The graph in device memory. row_ptr and col are int32 or int64 as `index` says.
+struct GraphView {
+  const void* row_ptr = nullptr;
+  const void* col = nullptr;
+  int64_t num_nodes = 0;
+  int64_t num_edges = 0;
+  Index index = Index::i32;
+};
+
+// A graph's shape, computed once from its host row_ptr and reused across calls: degree
+// statistics for dispatch and, for graphs with long rows, the device-side split plan and its
+// workspace. Without a Shape, aggregate() still computes the right answer but cannot split
+// long rows.
+class Shape {
+ public:
+  Shape();
+  ~Shape();
+  Shape(Shape&&) noexcept;
+  Shape& operator=(Shape&&) noexcept;
+  // host_row_ptr: (N+1) int64 values on the host.
+  static Status create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
+                       Storage storage, Index index, Shape* out);
+  int64_t max_degree() const;
+  double mean_degree() const;
+  // The variant id of the kernel this shape dispatches to (for logs and tests).
+  const char* variant_id() const;
+
+  struct Impl;
+  const Impl* impl() const { return impl_.get(); }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// Enqueues the aggregation on `stream`. `shape` may be null (see Shape).
+Status aggregate(const GraphView& graph, const float* scores, const void* values,
+                 Storage storage, int heads, int feat, float* out, cudaStream_t stream,
+                 const Shape* shape = nullptr);
+
+// The variant id aggregate() would use for this problem (no launch).
+const char* dispatch_variant(const GraphView& graph, Storage storage, int heads, int feat,
+                             const Shape* shape = nullptr);
+
+}  // namespace csrgat

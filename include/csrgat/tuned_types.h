@@ -1,0 +1,25 @@
+// Types of the generated tuned headers (include/csrgat/tuned/<arch>.h). A tuned header defines
+//   CSRGAT_TUNED_KERNELS(X): one X(name, TPR, FL, RPB, VEC, TILES, SMEM, ONLINE, Index, Value)
+//                            per kernel the production library compiles;
+//   csrgat::tuned::kRules:   first match wins; each names a kernel and a long-row threshold.
+#pragma once
+
+#include <cstdint>
+
+namespace csrgat::tuned {
+
+// value: 0 f32, 1 bf16, 2 f16; index: 0 int32, 1 int64.
+struct Rule {
+  int value;
+  int index;
+  int feat_min, feat_max;          // inclusive
+  int heads_min, heads_max;
+  double mean_degree_min, mean_degree_max;  // [min, max)
+  int64_t max_degree_min, max_degree_max;   // [min, max)
+  int64_t nodes_min, nodes_max;             // [min, max)
+  int kernel;                      // index into CSRGAT_TUNED_KERNELS
+  int64_t split;                   // long-row threshold, 0: none
+  const char* variant_id;
+};
+
+}  // namespace csrgat::tuned

@@ -1,0 +1,463 @@
+// csrgat fused family: one launch computes, for every destination row d and head h,
+//   out[d, h, :] = sum_e softmax_e(scores[row d, h]) * values[col[e], h, :]
+// with no edge-sized temporaries.
+//
+// Work mapping. A *group* of TPR threads owns one task: a (row, head) pair, or a chunk of a
+// long row. TPR <= 32 is a sub-warp (RPB groups share a block); TPR > 32 is TPR/32 warps of
+// one block (RPB must be 1), each warp taking every (TPR/32)-th batch of edges. Inside a
+// warp, FL lanes cover the feature axis (VEC elements per load, TILES loads per lane, so one
+// pass covers FL*VEC*TILES features; wider F loops) and the WARP_TPR/FL *edge slots* take
+// different edges of the same batch, merged at the end.
+//
+// Edges go in batches of WARP_TPR: lane i loads col and score of edge i once, computes its
+// softmax weight, and the slots receive (col, weight) by warp shuffle (SMEM=0) or through
+// shared memory (SMEM=1). Each slot then issues FL independent gathers per batch.
+//
+// Softmax. ONLINE=0 (two-pass): a first pass over the scores finds the row's max and sum, the
+// second aggregates with final weights. ONLINE=1: one pass with a running max per warp,
+// rescaling the accumulators when the max grows (the flash-attention rule).
+//
+// Long rows (degree > split_threshold) are cut into chunks by the host plan; chunk tasks run
+// first and write (max, sum, normalised acc); the last chunk of a row to finish merges them
+// with the log-sum-exp rule. So a row of a million edges spreads over the whole GPU.
+//
+// Semantics (matching the float64 reference): an empty row gives 0; a score of -inf has
+// weight 0; a row whose scores are all -inf gives 0; large finite scores (1e30) do not
+// overflow because the max is subtracted before exponentiating.
+//
+// Limits: F and N are run-time values; values rows must be VEC-aligned for the vector path
+// (F % VEC == 0), else the same kernel takes a scalar path. 1 <= TPR <= 1024.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "variants/kernel_args.h"
+
+namespace csrgat::kern {
+
+constexpr float kLog2e = 1.4426950408889634f;
+
+__device__ __forceinline__ float neg_inf() { return __int_as_float(0xff800000); }
+__device__ __forceinline__ float fast_exp(float x) { return exp2f(x * kLog2e); }
+
+template <class T>
+__device__ __forceinline__ float to_float(T x);
+template <>
+__device__ __forceinline__ float to_float<float>(float x) { return x; }
+template <>
+__device__ __forceinline__ float to_float<__nv_bfloat16>(__nv_bfloat16 x) {
+  return __bfloat162float(x);
+}
+template <>
+__device__ __forceinline__ float to_float<__half>(__half x) { return __half2float(x); }
+
+template <int Bytes>
+struct VecStorage;
+template <>
+struct VecStorage<2> { using type = unsigned short; };
+template <>
+struct VecStorage<4> { using type = unsigned int; };
+template <>
+struct VecStorage<8> { using type = uint2; };
+template <>
+struct VecStorage<16> { using type = uint4; };
+
+// V consecutive elements at p (aligned to V * sizeof(T)), converted to float.
+template <class T, int V>
+__device__ __forceinline__ void load_vec(const T* __restrict__ p, float (&o)[V]) {
+  using S = typename VecStorage<V * sizeof(T)>::type;
+  union {
+    S s;
+    T t[V];
+  } u;
+  u.s = __ldg(reinterpret_cast<const S*>(p));
+#pragma unroll
+  for (int k = 0; k < V; ++k) o[k] = to_float<T>(u.t[k]);
+}
+// The same, element by element, masked at n (features past the end read as 0).
+template <class T, int V>
+__device__ __forceinline__ void load_scalar(const T* __restrict__ p, int n, float (&o)[V]) {
+#pragma unroll
+  for (int k = 0; k < V; ++k) o[k] = k < n ? to_float<T>(__ldg(p + k)) : 0.f;
+}
+
+// (max, sum) of exp(x - max) pairs, merged by the log-sum-exp rule; -inf max means empty.
+struct Stat {
+  float m;
+  float l;
+};
+__device__ __forceinline__ Stat merge(Stat a, Stat b) {
+  const float m = fmaxf(a.m, b.m);
+  if (m == neg_inf()) return {m, 0.f};
+  return {m, a.l * fast_exp(a.m - m) + b.l * fast_exp(b.m - m)};
+}
+__device__ __forceinline__ Stat add_score(Stat a, float s) {
+  if (s == neg_inf()) return a;
+  if (s > a.m) return {s, a.l * fast_exp(a.m - s) + 1.f};
+  return {a.m, a.l + fast_exp(s - a.m)};
+}
+
+template <int Width>
+__device__ __forceinline__ Stat warp_merge_stat(Stat s, unsigned mask) {
+#pragma unroll
+  for (int off = Width / 2; off > 0; off /= 2) {
+    Stat o{__shfl_xor_sync(mask, s.m, off, Width), __shfl_xor_sync(mask, s.l, off, Width)};
+    s = merge(s, o);
+  }
+  return s;
+}
+template <int Width>
+__device__ __forceinline__ float warp_max(float x, unsigned mask) {
+#pragma unroll
+  for (int off = Width / 2; off > 0; off /= 2) x = fmaxf(x, __shfl_xor_sync(mask, x, off, Width));
+  return x;
+}
+template <int Width>
+__device__ __forceinline__ float warp_sum(float x, unsigned mask) {
+#pragma unroll
+  for (int off = Width / 2; off > 0; off /= 2) x += __shfl_xor_sync(mask, x, off, Width);
+  return x;
+}
+
+// Lanes of this thread's sub-warp group of Width threads (Width divides 32).
+template <int Width>
+__device__ __forceinline__ unsigned group_mask() {
+  if (Width >= 32) return 0xffffffffu;
+  const unsigned lane = threadIdx.x % 32;
+  return ((1u << (Width % 32)) - 1u) << (lane / Width * Width);
+}
+
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+template <int TPR_, int FL_, int RPB_, int VEC_, int TILES_, int SMEM_, int ONLINE_, class Index_,
+          class Value_>
+struct FusedConfig {
+  static constexpr int TPR = TPR_;      // threads per task (row-head pair or chunk)
+  static constexpr int FL = FL_;        // lanes along the feature axis
+  static constexpr int RPB = RPB_;      // tasks (groups) per block
+  static constexpr int VEC = VEC_;      // elements per value load
+  static constexpr int TILES = TILES_;  // value loads per lane per feature pass
+  static constexpr bool SMEM = SMEM_ != 0;
+  static constexpr bool ONLINE = ONLINE_ != 0;
+  using Index = Index_;
+  using Value = Value_;
+  static constexpr int WARP_TPR = TPR < 32 ? TPR : 32;  // threads of a group inside one warp
+  static constexpr int NW = TPR / WARP_TPR;             // warps per group
+  static constexpr int ES = WARP_TPR / FL;              // edge slots per warp
+  static constexpr int PASS_F = FL * VEC * TILES;       // features per pass
+  static constexpr int BLOCK = TPR * RPB;
+  static constexpr int SMEM_PAIRS = SMEM ? BLOCK : 1;   // staged (col, weight) pairs
+  static constexpr int XW = NW > 1 ? NW : 1;            // cross-warp scratch rows
+};
+
+template <class C>
+struct FusedShared {
+  long long col[C::SMEM_PAIRS];
+  float w[C::SMEM_PAIRS];
+  float red[C::NW > 1 ? C::PASS_F : 1];
+  Stat stat[C::XW];
+};
+
+// One task: edges [eb, ee) of `row`, head h. Writes the normalised result to dst (F floats,
+// stride 1) and returns the row's (max, sum). All TPR threads call it with the same task.
+template <class C, bool VecPath>
+__device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh, long long eb,
+                                         long long ee, int h, float* __restrict__ dst) {
+  using Index = typename C::Index;
+  using Value = typename C::Value;
+  const Index* __restrict__ col = static_cast<const Index*>(a.col);
+  const Value* __restrict__ values = static_cast<const Value*>(a.values);
+  const float* __restrict__ scores = a.scores;
+  const int H = a.heads;
+  const int F = a.feat;
+  const long long row_stride = static_cast<long long>(H) * F;
+
+  const int t = threadIdx.x % C::TPR;        // thread in group
+  const int warp_in_group = t / C::WARP_TPR;
+  const int wl = t % C::WARP_TPR;            // lane in the group's part of this warp
+  const int f_lane = wl % C::FL;
+  const int slot = wl / C::FL;
+  const unsigned mask = group_mask<C::WARP_TPR>();
+  const int pair_base = threadIdx.x - wl;    // this warp-part's first staging slot
+
+  // ---- pass 1 (two-pass only): the row's max and sum over all edges ----
+  Stat row{neg_inf(), 0.f};
+  if (!C::ONLINE) {
+    Stat mine{neg_inf(), 0.f};
+    for (long long e = eb + t; e < ee; e += C::TPR) mine = add_score(mine, scores[e * H + h]);
+    row = warp_merge_stat<C::WARP_TPR>(mine, mask);
+    if (C::NW > 1) {
+      if (wl == 0) sh.stat[warp_in_group] = row;
+      __syncthreads();
+      row = sh.stat[0];
+#pragma unroll
+      for (int w = 1; w < C::NW; ++w) row = merge(row, sh.stat[w]);
+      __syncthreads();
+    }
+  }
+  const float inv_l = row.l > 0.f ? __fdividef(1.f, row.l) : 0.f;
+
+  for (int f0 = 0; f0 < F; f0 += C::PASS_F) {
+    float acc[C::TILES][C::VEC];
+#pragma unroll
+    for (int i = 0; i < C::TILES; ++i)
+#pragma unroll
+      for (int k = 0; k < C::VEC; ++k) acc[i][k] = 0.f;
+    Stat run{neg_inf(), 0.f};  // ONLINE: this warp-part's running (max, sum)
+
+    const long long step = static_cast<long long>(C::TPR);
+    for (long long base = eb + warp_in_group * C::WARP_TPR; base < ee; base += step) {
+      const long long e = base + wl;
+      const bool valid = e < ee;
+      const long long my_col = valid ? static_cast<long long>(col[e]) : 0;
+      const float s = valid ? scores[e * H + h] : neg_inf();
+      float w;
+      if (C::ONLINE) {
+        const float bm = warp_max<C::WARP_TPR>(s, mask);
+        const float m_new = fmaxf(run.m, bm);
+        if (m_new != neg_inf()) {
+          const float scale = fast_exp(run.m - m_new);  // 0 when run.m is -inf
+          if (m_new != run.m) {
+#pragma unroll
+            for (int i = 0; i < C::TILES; ++i)
+#pragma unroll
+              for (int k = 0; k < C::VEC; ++k) acc[i][k] *= scale;
+            run.l *= scale;
+            run.m = m_new;
+          }
+          w = s == neg_inf() ? 0.f : fast_exp(s - m_new);
+        } else {
+          w = 0.f;
+        }
+        run.l += warp_sum<C::WARP_TPR>(w, mask);
+      } else {
+        w = s == neg_inf() ? 0.f : fast_exp(s - row.m) * inv_l;
+      }
+      if (C::SMEM) {
+        __syncwarp(mask);
+        sh.col[threadIdx.x] = my_col;
+        sh.w[threadIdx.x] = w;
+        __syncwarp(mask);
+      }
+      const int nb = static_cast<int>(min(static_cast<long long>(C::WARP_TPR), ee - base));
+#pragma unroll
+      for (int i = 0; i < C::FL; ++i) {
+        const int j = i * C::ES + slot;  // batch entry this slot takes now
+        long long cj;
+        float wj;
+        if (C::SMEM) {
+          cj = j < nb ? sh.col[pair_base + j] : 0;
+          wj = j < nb ? sh.w[pair_base + j] : 0.f;
+        } else {
+          cj = __shfl_sync(mask, my_col, j % C::WARP_TPR, C::WARP_TPR);
+          wj = __shfl_sync(mask, w, j % C::WARP_TPR, C::WARP_TPR);
+        }
+        if (j < nb && wj != 0.f) {
+          const Value* src = values + cj * row_stride + static_cast<long long>(h) * F;
+#pragma unroll
+          for (int ti = 0; ti < C::TILES; ++ti) {
+            const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
+            float v[C::VEC];
+            if (VecPath) {
+              if (f < F) {
+                load_vec<Value, C::VEC>(src + f, v);
+              } else {
+#pragma unroll
+                for (int k = 0; k < C::VEC; ++k) v[k] = 0.f;
+              }
+            } else {
+              load_scalar<Value, C::VEC>(src + f, F - f, v);
+            }
+#pragma unroll
+            for (int k = 0; k < C::VEC; ++k) acc[ti][k] = fmaf(wj, v[k], acc[ti][k]);
+          }
+        }
+      }
+    }
+
+    // ---- merge the edge slots of this warp-part (same max: plain sums) ----
+#pragma unroll
+    for (int i = 0; i < C::TILES; ++i)
+#pragma unroll
+      for (int k = 0; k < C::VEC; ++k)
+#pragma unroll
+        for (int off = C::FL; off < C::WARP_TPR; off *= 2)
+          acc[i][k] += __shfl_xor_sync(mask, acc[i][k], off, C::WARP_TPR);
+
+    // ---- merge the warps of a multi-warp group ----
+    if (C::NW > 1) {
+      float scale = 1.f;
+      if (C::ONLINE) {
+        if (wl == 0) sh.stat[warp_in_group] = run;
+        __syncthreads();
+        Stat all = sh.stat[0];
+#pragma unroll
+        for (int w = 1; w < C::NW; ++w) all = merge(all, sh.stat[w]);
+        scale = run.m == neg_inf() ? 0.f : fast_exp(run.m - all.m);
+        run = all;
+      }
+      for (int w = 0; w < C::NW; ++w) {
+        if (warp_in_group == w && slot == 0) {
+#pragma unroll
+          for (int i = 0; i < C::TILES; ++i)
+#pragma unroll
+            for (int k = 0; k < C::VEC; ++k) {
+              const int idx = (i * C::FL + f_lane) * C::VEC + k;
+              const float x = acc[i][k] * scale;
+              sh.red[idx] = w == 0 ? x : sh.red[idx] + x;
+            }
+        }
+        __syncthreads();
+      }
+#pragma unroll
+      for (int i = 0; i < C::TILES; ++i)
+#pragma unroll
+        for (int k = 0; k < C::VEC; ++k) acc[i][k] = sh.red[(i * C::FL + f_lane) * C::VEC + k];
+      __syncthreads();
+    }
+    if (C::ONLINE) row = run;
+
+    // ---- write: the first warp's slot 0 lanes own the features ----
+    const float norm = C::ONLINE ? (row.l > 0.f ? __fdividef(1.f, row.l) : 0.f) : 1.f;
+    if (warp_in_group == 0 && slot == 0) {
+#pragma unroll
+      for (int ti = 0; ti < C::TILES; ++ti) {
+        const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
+#pragma unroll
+        for (int k = 0; k < C::VEC; ++k)
+          if (f + k < F) dst[f + k] = acc[ti][k] * norm;
+      }
+    }
+  }
+  return row;
+}
+
+// The last chunk of a long row to finish merges all chunks' partials into out.
+template <class C>
+__device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDesc& cd, int h,
+                                             float* __restrict__ dst) {
+  const int F = a.feat;
+  const int H = a.heads;
+  const int t = threadIdx.x % C::TPR;
+  const long long pstride = F + 2;
+  Stat all{neg_inf(), 0.f};
+  for (int c = 0; c < cd.count; ++c) {
+    const float* p = a.partials + (static_cast<long long>(cd.first + c) * H + h) * pstride;
+    all = merge(all, Stat{__ldcg(p), __ldcg(p + 1)});
+  }
+  for (int f = t; f < F; f += C::TPR) {
+    float x = 0.f;
+    if (all.l > 0.f) {
+      for (int c = 0; c < cd.count; ++c) {
+        const float* p = a.partials + (static_cast<long long>(cd.first + c) * H + h) * pstride;
+        const float m = __ldcg(p), l = __ldcg(p + 1);
+        if (l > 0.f) x = fmaf(__fdividef(l * fast_exp(m - all.m), all.l), __ldcg(p + 2 + f), x);
+      }
+    }
+    dst[f] = x;
+  }
+}
+
+template <class C, bool VecPath>
+__device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& sh,
+                                           unsigned* last_flag) {
+  static_assert(C::TPR >= 1 && C::TPR <= 1024 && (C::TPR & (C::TPR - 1)) == 0,
+                "TPR is a power of two in [1, 1024]");
+  static_assert(C::FL >= 1 && C::FL <= C::WARP_TPR && C::WARP_TPR % C::FL == 0,
+                "FL divides the group's lanes in a warp");
+  static_assert(C::NW == 1 || C::RPB == 1, "multi-warp groups own their block");
+  static_assert(C::BLOCK % 32 == 0 || C::BLOCK == C::TPR, "blocks are whole warps");
+  static_assert(C::VEC == 1 || C::VEC == 2 || C::VEC == 4 || C::VEC == 8, "VEC in {1,2,4,8}");
+  static_assert(C::VEC * sizeof(typename C::Value) <= 16, "at most 16-byte loads");
+
+  // Task arithmetic in 32 bits: the host keeps (N + C) * H below 2^31, and a 64-bit division
+  // would be a called subroutine that makes ptxas spill around it.
+  const unsigned H = static_cast<unsigned>(a.heads);
+  const unsigned task = blockIdx.x * C::RPB + threadIdx.x / C::TPR;
+  const unsigned chunk_tasks = static_cast<unsigned>(a.num_chunks) * H;
+  const unsigned total = chunk_tasks + static_cast<unsigned>(a.num_rows) * H;
+  if (task >= total) return;  // a whole group leaves together
+  if (a.fault == 2) {
+    volatile int spin = 1;
+    while (spin) {
+    }
+  }
+  const long long F = a.feat;
+  if (task < chunk_tasks) {
+    const unsigned c = task / H;
+    const int h = static_cast<int>(task % H);
+    const ChunkDesc cd = a.chunks[c];
+    float* part = a.partials + (static_cast<long long>(c) * H + h) * (F + 2);
+    const Stat st = run_task<C, VecPath>(a, sh, cd.begin, cd.end, h, part + 2);
+    const int t = threadIdx.x % C::TPR;
+    if (t == 0) {
+      part[0] = st.m;
+      part[1] = st.l;
+    }
+    // Publish this chunk (every writer fences, then the group meets), then count it; the
+    // last one to arrive merges.
+    __threadfence();
+    const unsigned gmask = group_mask<C::WARP_TPR>();
+    if (C::NW > 1) {
+      __syncthreads();
+    } else {
+      __syncwarp(gmask);
+    }
+    const int g = threadIdx.x / C::TPR;
+    if (t == 0) {
+      const unsigned done = atomicAdd(a.counters + static_cast<long long>(cd.first) * H + h, 1u);
+      last_flag[g] = done + 1 == static_cast<unsigned>(cd.count);
+    }
+    if (C::NW > 1) {
+      __syncthreads();
+    } else {
+      __syncwarp(gmask);
+    }
+    if (last_flag[g]) {
+      __threadfence();
+      float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
+      merge_chunks<C>(a, cd, h, dst);
+      if (t == 0) a.counters[static_cast<long long>(cd.first) * H + h] = 0u;
+    }
+    return;
+  }
+  const unsigned rt = task - chunk_tasks;
+  const long long row = rt / H;
+  const int h = static_cast<int>(rt % H);
+  const typename C::Index* rp = static_cast<const typename C::Index*>(a.row_ptr);
+  const long long eb = rp[row], ee = rp[row + 1];
+  if (a.split_threshold > 0 && ee - eb > a.split_threshold) return;  // done as chunks
+  float* dst = a.out + (row * static_cast<long long>(H) + h) * F;
+  if (a.fault == 1 && threadIdx.x % C::TPR == 0) dst[1ll << 40] = 1.f;
+  run_task<C, VecPath>(a, sh, eb, ee, h, dst);
+  if (a.delay_ns != 0 && threadIdx.x % C::TPR == 0) {
+    const unsigned long long t0 = global_ns();
+    while (global_ns() - t0 < a.delay_ns) {
+    }
+  }
+}
+
+}  // namespace csrgat::kern
+
+// The kernel: one instantiation per parameter set. Vector path when values rows are
+// VEC-aligned (checked on the host: F % VEC == 0 and an aligned base), else the scalar path.
+template <int TPR, int FL, int RPB, int VEC, int TILES, int SMEM, int ONLINE, class Index,
+          class Value>
+// No __launch_bounds__: with it ptxas caps registers at 64 for 128-thread blocks and spills;
+// the tuner prunes variants whose registers * threads do not fit an SM.
+__global__ void csrgat_fused(const csrgat::KernelArgs a) {
+  using C = csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, SMEM, ONLINE, Index, Value>;
+  __shared__ csrgat::kern::FusedShared<C> sh;
+  __shared__ unsigned last_flag[RPB];
+  if (a.feat % VEC == 0 &&
+      (reinterpret_cast<unsigned long long>(a.values) % (VEC * sizeof(Value))) == 0) {
+    csrgat::kern::fused_body<C, true>(a, sh, last_flag);
+  } else {
+    csrgat::kern::fused_body<C, false>(a, sh, last_flag);
+  }
+}

@@ -1,0 +1,41 @@
+// Launch arguments shared by every kernel of the family, NVRTC- and nvcc-compiled alike.
+// One struct passed by value, so the runtime-API launch of an NVRTC cubin needs one pointer.
+// No host-only headers: this file is compiled by NVRTC.
+#pragma once
+
+namespace csrgat {
+
+// One piece of a long row: edges [begin, end) of `row`. The pieces of one row are
+// consecutive in the plan, starting at index `first`, `count` of them.
+struct ChunkDesc {
+  long long row;
+  long long begin;
+  long long end;
+  int first;
+  int count;
+};
+
+struct KernelArgs {
+  const void* row_ptr;      // row_ptr: (N + 1), Index
+  const void* col;          // col: (E), Index
+  const float* scores;      // scores: (E, H)
+  const void* values;       // values: (N, H, F), Value
+  float* out;               // out: (N, H, F)
+  long long num_rows;       // N
+  int heads;                // H
+  int feat;                 // F
+  // Long-row plan: rows of degree > split_threshold are skipped by row tasks and done as
+  // chunks (tasks [0, num_chunks * H)), each writing (max, sum, normalised acc) to partials;
+  // the last chunk of a row to finish merges them (log-sum-exp) and resets the counter.
+  long long split_threshold;  // 0: no splitting
+  long long num_chunks;       // C
+  const ChunkDesc* chunks;    // (C)
+  float* partials;            // (C, H, F + 2)
+  unsigned int* counters;     // (C, H), zero before the first launch, left zero after each
+  // Test-only fault injection: 1 writes far out of bounds, 2 spins forever.
+  int fault;
+  // Test-only slowdown: every group spins this many extra nanoseconds.
+  unsigned int delay_ns;
+};
+
+}  // namespace csrgat

@@ -1,0 +1,156 @@
+#include "variants/params.h"
+
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace csrgat {
+
+const char* to_string(Family f) {
+  switch (f) {
+    case Family::fused: return "csrgat";
+    case Family::seed: return "seed";
+    case Family::cusparse: return "cusparse";
+  }
+  return "?";
+}
+const char* to_string(Softmax s) { return s == Softmax::online ? "online" : "twopass"; }
+const char* to_string(IndexType t) { return t == IndexType::i64 ? "i64" : "i32"; }
+const char* to_string(ValueType t) {
+  switch (t) {
+    case ValueType::f32: return "f32";
+    case ValueType::bf16: return "bf16";
+    case ValueType::f16: return "f16";
+  }
+  return "?";
+}
+int value_bytes(ValueType t) { return t == ValueType::f32 ? 4 : 2; }
+int index_bytes(IndexType t) { return t == IndexType::i64 ? 8 : 4; }
+
+int VariantParams::block_threads() const {
+  if (family != Family::fused) return 0;
+  return tpr * rpb;
+}
+
+std::string VariantParams::id() const {
+  std::ostringstream os;
+  os << to_string(family);
+  if (family == Family::fused) {
+    os << ".tpr" << tpr << ".fl" << fl << ".rpb" << rpb << ".vec" << vec << ".t" << tiles
+       << ".smem" << (smem ? 1 : 0) << '.' << to_string(softmax) << ".split" << split;
+  }
+  os << '.' << to_string(index) << '.' << to_string(value);
+  if (fault) os << ".fault" << fault;
+  if (delay_ns) os << ".delay" << delay_ns;
+  return os.str();
+}
+
+namespace {
+std::vector<std::string> split_dots(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == '.') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+bool take_int(const std::string& part, const std::string& key, int64_t& out) {
+  if (part.rfind(key, 0) != 0 || part.size() == key.size()) return false;
+  const std::string num = part.substr(key.size());
+  for (char c : num)
+    if (c < '0' || c > '9') return false;
+  out = std::stoll(num);
+  return true;
+}
+}  // namespace
+
+VariantParams VariantParams::parse(const std::string& id) {
+  const auto parts = split_dots(id);
+  VariantParams p;
+  if (parts.empty()) throw std::invalid_argument("empty variant id");
+  if (parts[0] == "csrgat") {
+    p.family = Family::fused;
+  } else if (parts[0] == "seed") {
+    p.family = Family::seed;
+  } else if (parts[0] == "cusparse") {
+    p.family = Family::cusparse;
+  } else {
+    throw std::invalid_argument("variant id '" + id + "': unknown family '" + parts[0] + "'");
+  }
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const std::string& s = parts[i];
+    int64_t v = 0;
+    if (s == "twopass") p.softmax = Softmax::two_pass;
+    else if (s == "online") p.softmax = Softmax::online;
+    else if (s == "i32") p.index = IndexType::i32;
+    else if (s == "i64") p.index = IndexType::i64;
+    else if (s == "f32") p.value = ValueType::f32;
+    else if (s == "bf16") p.value = ValueType::bf16;
+    else if (s == "f16") p.value = ValueType::f16;
+    else if (take_int(s, "tpr", v)) p.tpr = static_cast<int>(v);
+    else if (take_int(s, "fl", v)) p.fl = static_cast<int>(v);
+    else if (take_int(s, "rpb", v)) p.rpb = static_cast<int>(v);
+    else if (take_int(s, "vec", v)) p.vec = static_cast<int>(v);
+    else if (take_int(s, "smem", v)) p.smem = v != 0;
+    else if (take_int(s, "split", v)) p.split = v;
+    else if (take_int(s, "fault", v)) p.fault = static_cast<int>(v);
+    else if (take_int(s, "delay", v)) p.delay_ns = static_cast<unsigned>(v);
+    else if (take_int(s, "t", v)) p.tiles = static_cast<int>(v);
+    else throw std::invalid_argument("variant id '" + id + "': unknown part '" + s + "'");
+  }
+  return p;
+}
+
+std::string VariantParams::kernel_name() const {
+  const char* idx = index == IndexType::i64 ? "long long" : "int";
+  const char* val = value == ValueType::f32 ? "float" : value == ValueType::bf16 ? "__nv_bfloat16" : "__half";
+  std::ostringstream os;
+  switch (family) {
+    case Family::fused:
+      os << "csrgat_fused<" << tpr << ", " << fl << ", " << rpb << ", " << vec << ", " << tiles
+         << ", " << (smem ? 1 : 0) << ", " << (softmax == Softmax::online ? 1 : 0) << ", " << idx
+         << ", " << val << ">";
+      break;
+    case Family::seed: os << "csrgat_seed<" << idx << ", " << val << ">"; break;
+    case Family::cusparse: os << "csrgat_segment_softmax<" << idx << ">"; break;
+  }
+  return os.str();
+}
+
+std::string VariantParams::invalid_reason() const {
+  auto pow2 = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
+  if (family != Family::fused) {
+    if (family == Family::cusparse && value != ValueType::f32)
+      return "cusparse baseline takes f32 values only";
+    return "";
+  }
+  if (!pow2(tpr) || tpr > 1024) return "tpr must be a power of two in [1, 1024]";
+  const int warp_tpr = tpr < 32 ? tpr : 32;
+  if (!pow2(fl) || fl > warp_tpr) return "fl must be a power of two <= min(tpr, 32)";
+  if (rpb < 1) return "rpb must be >= 1";
+  if (tpr > 32 && rpb != 1) return "tpr > 32 (several warps per row) needs rpb = 1";
+  if (tpr * rpb > 1024) return "tpr * rpb exceeds 1024 threads per block";
+  if ((tpr * rpb) % 32 != 0) return "tpr * rpb must be a whole number of warps";
+  if (vec != 1 && vec != 2 && vec != 4 && vec != 8) return "vec must be 1, 2, 4 or 8";
+  if (vec * value_bytes(value) > 16) return "vec * element size exceeds a 16-byte load";
+  if (tiles < 1 || tiles > 8) return "tiles must be in [1, 8]";
+  if (split < 0) return "split must be >= 0";
+  if (fault < 0 || fault > 2) return "fault must be 0, 1 or 2";
+  return "";
+}
+
+bool VariantParams::operator==(const VariantParams& o) const {
+  return family == o.family && tpr == o.tpr && fl == o.fl && rpb == o.rpb && vec == o.vec &&
+         tiles == o.tiles && smem == o.smem && softmax == o.softmax && split == o.split &&
+         index == o.index && value == o.value && fault == o.fault && delay_ns == o.delay_ns;
+}
+
+std::ostream& operator<<(std::ostream& os, const VariantParams& p) { return os << p.id(); }
+
+}  // namespace csrgat

@@ -1,0 +1,56 @@
+// The tuned choice: a plain parameter struct with equality, printing and a readable id that
+// spells out every parameter (csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.twopass.split0.i32.f32).
+// Host-only; the kernel sees the same values as template arguments.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace csrgat {
+
+enum class Family { fused, seed, cusparse };
+enum class Softmax { two_pass, online };
+enum class IndexType { i32, i64 };
+enum class ValueType { f32, bf16, f16 };
+
+const char* to_string(Family f);
+const char* to_string(Softmax s);
+const char* to_string(IndexType t);
+const char* to_string(ValueType t);
+int value_bytes(ValueType t);
+int index_bytes(IndexType t);
+
+struct VariantParams {
+  Family family = Family::fused;
+  int tpr = 16;             // threads per task (row-head pair): 1..32 sub-warp, 64..1024 warps
+  int fl = 16;              // lanes along the feature axis; tpr/fl (per warp) edge slots
+  int rpb = 4;              // tasks per block (1 when tpr > 32)
+  int vec = 4;              // elements per value load: 1, 2, 4 (8 for 16-bit storage)
+  int tiles = 1;            // value loads per lane per pass over the features
+  bool smem = false;        // (col, weight) staged in shared memory instead of shuffles
+  Softmax softmax = Softmax::two_pass;
+  int64_t split = 0;        // rows longer than this are split into chunks of this many edges
+  IndexType index = IndexType::i32;
+  ValueType value = ValueType::f32;
+  // Test-only knobs, never emitted into a tuned header.
+  int fault = 0;            // 1: out-of-bounds write, 2: infinite loop
+  unsigned delay_ns = 0;    // extra spin per task
+
+  int block_threads() const;
+  int features_per_pass() const { return fl * vec * tiles; }
+  // Readable id; parse() is its inverse and throws std::invalid_argument naming the bad part.
+  std::string id() const;
+  static VariantParams parse(const std::string& id);
+  // The kernel's template instantiation, as NVRTC and nvcc name it.
+  std::string kernel_name() const;
+  // Why this parameter set cannot form a kernel (empty when it can).
+  std::string invalid_reason() const;
+  bool operator==(const VariantParams& o) const;
+  bool operator!=(const VariantParams& o) const { return !(*this == o); }
+};
+
+std::ostream& operator<<(std::ostream& os, const VariantParams& p);
+
+}  // namespace csrgat

@@ -1,0 +1,61 @@
+#include "variants/plan.h"
+
+#include <algorithm>
+
+namespace csrgat {
+
+template <class Index>
+std::vector<ChunkDesc> build_split_plan(const std::vector<Index>& row_ptr, int64_t threshold) {
+  std::vector<ChunkDesc> plan;
+  if (threshold <= 0 || row_ptr.size() < 2) return plan;
+  const int64_t n = static_cast<int64_t>(row_ptr.size()) - 1;
+  for (int64_t r = 0; r < n; ++r) {
+    const int64_t b = row_ptr[r], e = row_ptr[r + 1];
+    if (e - b <= threshold) continue;
+    const int first = static_cast<int>(plan.size());
+    const int count = static_cast<int>((e - b + threshold - 1) / threshold);
+    for (int c = 0; c < count; ++c) {
+      const int64_t cb = b + c * threshold;
+      plan.push_back(ChunkDesc{r, cb, std::min(e, cb + threshold), first, count});
+    }
+  }
+  return plan;
+}
+template std::vector<ChunkDesc> build_split_plan(const std::vector<int32_t>&, int64_t);
+template std::vector<ChunkDesc> build_split_plan(const std::vector<int64_t>&, int64_t);
+
+LaunchGeometry launch_geometry(const VariantParams& p, int64_t num_rows, int heads, int feat,
+                               int64_t num_chunks, int64_t max_degree, size_t smem_optin) {
+  LaunchGeometry g;
+  const int64_t tasks = (num_rows + num_chunks) * heads;
+  switch (p.family) {
+    case Family::fused:
+      g.block = p.block_threads();
+      g.grid = (tasks + p.rpb - 1) / p.rpb;
+      break;
+    case Family::seed:
+      if (feat > 1024) {
+        g.unsupported = "seed: F = " + std::to_string(feat) + " exceeds one thread per feature (1024)";
+        return g;
+      }
+      g.block = (feat + 31) / 32 * 32;
+      g.grid = num_rows * heads;
+      g.dynamic_smem = static_cast<size_t>(max_degree) * sizeof(float);
+      if (smem_optin && g.dynamic_smem > smem_optin) {
+        g.unsupported = "seed: a row of degree " + std::to_string(max_degree) + " needs " +
+                        std::to_string(g.dynamic_smem) + " bytes of shared memory, over the " +
+                        std::to_string(smem_optin) + " a block can have";
+        return g;
+      }
+      break;
+    case Family::cusparse:
+      g.block = 256;
+      g.grid = (num_rows * heads + 7) / 8;
+      break;
+  }
+  if (g.grid > 0x7fffffffLL || tasks >= (int64_t{1} << 31))
+    g.unsupported = std::to_string(tasks) + " tasks exceed the 2^31 the kernels index in 32 bits";
+  return g;
+}
+
+}  // namespace csrgat
