@@ -1,0 +1,74 @@
+// Kernels behind the measured ceilings (ceilings.cpp), after the Empirical Roofline Toolkit:
+// a streaming copy for DRAM, an L2-resident ping-pong copy for L2, independent FMA chains for
+// FP32, and an empty kernel for launch latency.
+#include "profiler/check.h"
+#include "profiler/kernels.h"
+
+namespace csrgat::profiler::detail {
+
+namespace {
+
+// src, dst: (n4) float4. 16 bytes read and 16 written per element.
+__global__ void copy_f4_kernel(const float4* __restrict__ src, float4* __restrict__ dst,
+                               size_t n4) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n4;
+       i += size_t(gridDim.x) * blockDim.x)
+    dst[i] = src[i];
+}
+
+// a, b: (n4) float4, both L2-resident. Passes alternate direction so each pass reads what the
+// previous one wrote; without grid-wide sync the values race, which a bandwidth test ignores.
+__global__ void copy_l2_kernel(float4* a, float4* b, size_t n4, int reps) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (int r = 0; r < reps; ++r) {
+    const float4* src = (r & 1) ? b : a;
+    float4* dst = (r & 1) ? a : b;
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n4; i += stride)
+      __stcg(dst + i, __ldcg(src + i));
+  }
+}
+
+// fma_chains independent chains per thread: enough ILP to keep every FP32 lane busy with a full
+// SM of warps. x -> x * a + b converges to b / (1 - a), so values stay normal.
+__global__ void fma_kernel(float* sink, int iters, float a, float b) {
+  float x[fma_chains];
+#pragma unroll
+  for (int c = 0; c < fma_chains; ++c) x[c] = 1.0f + 1e-3f * float(threadIdx.x + c);
+#pragma unroll 16
+  for (int it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int c = 0; c < fma_chains; ++c) x[c] = fmaf(x[c], a, b);
+  }
+  float s = 0.0f;
+#pragma unroll
+  for (int c = 0; c < fma_chains; ++c) s += x[c];
+  if (s == -1.0f) sink[blockIdx.x] = s;
+}
+
+__global__ void empty_kernel() {}
+
+}  // namespace
+
+void launch_copy_f4(const float4* src, float4* dst, size_t n4, int grid, int block,
+                    cudaStream_t stream) {
+  copy_f4_kernel<<<grid, block, 0, stream>>>(src, dst, n4);
+  CSRGAT_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_copy_l2(float4* a, float4* b, size_t n4, int reps, int grid, int block,
+                    cudaStream_t stream) {
+  copy_l2_kernel<<<grid, block, 0, stream>>>(a, b, n4, reps);
+  CSRGAT_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_fma(float* sink, int iters, int grid, int block, cudaStream_t stream) {
+  fma_kernel<<<grid, block, 0, stream>>>(sink, iters, 0.999999f, 1e-6f);
+  CSRGAT_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_empty(cudaStream_t stream) {
+  empty_kernel<<<1, 1, 0, stream>>>();
+  CSRGAT_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace csrgat::profiler::detail

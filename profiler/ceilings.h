@@ -1,0 +1,50 @@
+// Measured roofs of the device, after the Empirical Roofline Toolkit: what simple kernels
+// actually reach, not the datasheet.
+//   dram_copy_gbs   float4 grid-stride copy of 1 GiB -> 1 GiB (less when memory is short), cold
+//                   L2, (bytes read + bytes written) / CUPTI time of the best sample
+//   l2_copy_gbs     ping-pong copy between two buffers that fit well inside L2 (2 x 8 MiB on
+//                   large L2s), L1 bypassed, warm, many passes per launch, best sample
+//   fp32_gflops     independent FMA chains on every SM at full occupancy, 2 flops per FMA,
+//                   best sample
+//   launch_us_plain empty kernel, median CUDA-event time of one launch (launch overhead)
+//   launch_us_graph empty kernel, median per-launch time inside a CUDA graph of 100 launches
+// `method` records, per ceiling, the sizes, grid, repetitions, timer, sample statistics and
+// notes, plus the device and the time of measurement.
+#pragma once
+
+#include "profiler/timer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace csrgat::profiler {
+
+struct Ceilings {
+  double dram_copy_gbs = 0.0;
+  double l2_copy_gbs = 0.0;
+  double fp32_gflops = 0.0;
+  double launch_us_plain = 0.0;
+  double launch_us_graph = 0.0;
+  nlohmann::json method;
+  std::string device_uuid, driver;
+};
+
+// `timer` must belong to `device` (std::invalid_argument otherwise). Takes a few seconds.
+Ceilings measure_ceilings(int device, Timer& timer);
+
+// <cache_dir>/ceilings-<uuid>-<driver>.json, the driver string made file-name safe.
+std::string ceilings_cache_path(const std::string& cache_dir, const DeviceInfo& info);
+
+// Reads the cached ceilings of this device and driver; measures and writes them when the file
+// is absent, unreadable, of another format, or of another driver/device.
+Ceilings load_or_measure_ceilings(int device, Timer& timer, const std::string& cache_dir);
+
+nlohmann::json to_json(const Ceilings& c);
+Ceilings ceilings_from_json(
+    const nlohmann::json& j);  // throws nlohmann::json::exception when malformed
+// nlohmann's ADL hooks, so that `json j = ceilings;` and `j.get<Ceilings>()` work.
+void to_json(nlohmann::json& j, const Ceilings& c);
+void from_json(const nlohmann::json& j, Ceilings& c);
+
+}  // namespace csrgat::profiler

@@ -1,0 +1,77 @@
+// Hardware counters through the CUPTI Range Profiler: AutoRange + KernelReplay, i.e. one range
+// per kernel, and CUPTI replays each kernel (saving and restoring device memory) as many times
+// as the metrics need passes. The launch callback therefore runs once, and a launch need not
+// be idempotent. Counter values of a replayed kernel are not timings: time with Timer.
+//
+// Order with Timer: the tuner times first, then collects counters in a separate, untimed pass.
+// collect() pauses the process's CUPTI activity tracing while it runs (replayed kernels must
+// not reach a measurement) and resumes it afterwards.
+//
+// Counters can be unavailable: no privileges (RmProfilingAdminOnly=1), a virtualised or MIG
+// GPU, a profiler already attached (ncu, nsys, DCGM profiling), CUPTI errors. Then available()
+// is false, why_unavailable() carries CUPTI's reason, and collect() returns ok = false with it.
+// collect() never throws.
+#pragma once
+
+#include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace csrgat::profiler {
+
+struct CounterResult {
+  bool ok = false;
+  std::string reason;  // why !ok, or a caveat ("" when none)
+  // Keyed by the requested metric name. Metrics ending in ".sum" are summed over the kernels of
+  // the launch; every other metric (rates, .max, .avg) is the value of the kernel with the
+  // longest gpu__time_duration.sum (the first kernel when that metric is not collected).
+  std::map<std::string, double> values;
+  int kernels = 0;                                        // kernels (ranges) in the launch
+  std::vector<std::map<std::string, double>> per_kernel;  // raw values, launch order
+};
+
+// dram__bytes_read.sum, dram__bytes_write.sum, lts__t_bytes.sum,
+// sm__sass_thread_inst_executed_op_{ffma,fadd,fmul}_pred_on.sum, gpu__time_duration.sum,
+// gpc__cycles_elapsed.max, gpc__cycles_elapsed.avg.per_second.
+std::vector<std::string> default_metrics();
+
+using CounterLaunchFn = std::function<void(cudaStream_t stream)>;
+
+class CounterSession {
+ public:
+  // Metrics unknown on this chip are dropped (dropped_metrics() says which); an sm__sass_*
+  // metric the chip lacks is retried as smsp__sass_*. Never throws.
+  explicit CounterSession(int device, std::vector<std::string> metrics = default_metrics());
+  ~CounterSession();
+  CounterSession(const CounterSession&) = delete;
+  CounterSession& operator=(const CounterSession&) = delete;
+
+  bool available() const;
+  std::string why_unavailable() const;
+  const std::vector<std::string>& metrics() const;          // collected (requested names)
+  const std::vector<std::string>& dropped_metrics() const;  // "name: reason"
+  std::string chip() const;                                 // e.g. "GH100"
+  size_t passes() const;                                    // replay passes per kernel
+
+  // The callback enqueues one launch on `stream` (one or several kernels, at most 256).
+  CounterResult collect(const CounterLaunchFn& launch);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// dram__bytes_read.sum + dram__bytes_write.sum (NaN when not collected).
+double dram_bytes(const CounterResult& r);
+// 2 * FFMA + FADD + FMUL thread instructions: an FFMA counts as two flops, as in Nsight Compute
+// (NaN when one of the three was not collected).
+double fp32_flops(const CounterResult& r);
+
+nlohmann::json to_json(const CounterResult& r);
+
+}  // namespace csrgat::profiler
