@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The whole GPU check, run on the GPU machine from the repo root with .gpu/ staged
+# (scripts/stage-gpu.sh): the gpu tests, compute-sanitizer memcheck and racecheck on the smoke
+# set, the production example, the profiler check and a short tuning run. Prints a summary
+# table last. Logs go to $OUT (the device tool's output folder) or .gpu/logs.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+BIN="$ROOT/.gpu/bin"
+LOGS="${OUT:-$ROOT/.gpu/logs}"
+mkdir -p "$LOGS"
+export CSRGAT_GRAPHS_DIR="$ROOT/.gpu/graphs" CSRGAT_SOURCE_DIR="$ROOT"
+# Configs name ../../shared/graphs relative to configs/: give the checkout that layout.
+[ -d "$ROOT/../shared/graphs" ] || { mkdir -p "$ROOT/../shared" && ln -sfn "$ROOT/.gpu/graphs" "$ROOT/../shared/graphs"; }
+export PATH="/usr/local/cuda/bin:$PATH"
+declare -a names results times
+step() {  # step NAME TIMEOUT CMD...
+  local name="$1" limit="$2"; shift 2
+  local t0=$SECONDS
+  echo "=== $name: $*"
+  timeout -k 10 "$limit" "$@" > "$LOGS/$name.log" 2>&1
+  local rc=$?
+  tail -n 25 "$LOGS/$name.log"
+  names+=("$name"); times+=($((SECONDS - t0)))
+  case $rc in 0) results+=("PASS");; 124|137) results+=("TIMEOUT");; *) results+=("FAIL($rc)");; esac
+}
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv | tee "$LOGS/gpu.txt"
+[ "${SKIP_TESTS:-0}" = 1 ] || step gpu_tests 900 "$BIN/gpu_tests"
+[ "${SKIP_SANITIZER:-0}" = 1 ] || {
+  step memcheck 600 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/tuner" check configs/sanitizer.yaml --seed 7
+  step racecheck 600 compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/tuner" check configs/sanitizer.yaml --seed 8
+}
+step production_example 120 "$BIN/production_example"
+[ "${SKIP_PROF:-0}" = 1 ] || step prof_check 300 "$BIN/prof_check" "$LOGS/prof_check.json"
+[ "${SKIP_BENCH:-0}" = 1 ] || step smoke_run 900 "$BIN/tuner" run configs/smoke.yaml
+echo
+printf '%-20s %-10s %8s\n' step result seconds
+for i in "${!names[@]}"; do printf '%-20s %-10s %8s\n' "${names[$i]}" "${results[$i]}" "${times[$i]}"; done
+for r in "${results[@]}"; do [ "$r" = PASS ] || exit 1; done

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Stages what a GPU-machine run needs into .gpu/ (git-ignored; name it in the device call's
+# `carry`): the built binaries with their shared-library needs, and the shared graphs, which do
+# not travel on their own. Build first (scripts/build.sh).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${CSRGAT_BUILD_DIR:-$ROOT/build}"
+OUT="$ROOT/.gpu"
+rm -rf "$OUT"
+mkdir -p "$OUT/bin" "$OUT/graphs"
+for b in tuner/tuner tests/gpu_tests examples/production/production_example profiler/prof_check; do
+  [ -x "$BUILD/$b" ] && cp "$BUILD/$b" "$OUT/bin/"
+done
+cp "${SHARED_GRAPHS:-$ROOT/../shared/graphs}"/*.mtx.gz "$OUT/graphs/"
+du -sh "$OUT"

@@ -1,0 +1,449 @@
+// The run config: the shipped configs parse, every class of mistake is a ConfigError that names
+// the key path and the line, and the constraint expression language.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "tuner/config.h"
+#include "tuner/expr.h"
+#include "tuner/space.h"
+
+namespace csrgat::tuner {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kConfigs = std::string(CSRGAT_SOURCE_DIR) + "/configs/";
+
+// A valid config; the error tests below change one thing in it (line numbers matter).
+const std::string kGood = R"(name: t
+arch: sm_90
+graphs:
+  - {name: g, spec: "uniform:n=100,deg=4", feat: [64]}
+space:
+  tpr: [8, 32]
+  fl: [8]
+  rpb: [1, 4]
+constraints:
+  - "fl <= tpr"
+)";
+
+ConfigError parse_error(const std::string& yaml) {
+  try {
+    parse_config(yaml, "/tmp/cfg/bad.yaml");
+  } catch (const ConfigError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no ConfigError for:\n" << yaml;
+  return ConfigError("", "", 0, 0, "");
+}
+
+// Checks the key path, the line and one more fragment, both as fields and in the message.
+void expect_error(const std::string& yaml, const std::string& key_path, int line,
+                  const std::string& fragment) {
+  SCOPED_TRACE(yaml);
+  const ConfigError e = parse_error(yaml);
+  const std::string what = e.what();
+  EXPECT_EQ(e.key_path(), key_path) << what;
+  EXPECT_EQ(e.line(), line) << what;
+  EXPECT_NE(what.find("/tmp/cfg/bad.yaml"), std::string::npos) << what;
+  if (!key_path.empty()) {
+    EXPECT_NE(what.find(key_path), std::string::npos) << what;
+  }
+  EXPECT_NE(what.find("line " + std::to_string(line)), std::string::npos) << what;
+  EXPECT_NE(what.find(fragment), std::string::npos) << what;
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  const size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+// ---------------------------------------------------------------- the shipped configs
+
+TEST(Config, ShippedConfigsParse) {
+  for (const char* name : {"smoke.yaml", "h100.yaml", "h200.yaml"}) {
+    SCOPED_TRACE(name);
+    const Config c = load_config(kConfigs + name);
+    EXPECT_EQ(c.arch, "sm_90");
+    EXPECT_FALSE(c.graphs.empty());
+    EXPECT_NO_THROW(check_space(c));
+    EXPECT_EQ(c.name + ".yaml", name);
+    EXPECT_EQ(fs::path(c.output),
+              (fs::path(CSRGAT_SOURCE_DIR) / "runs" / c.name).lexically_normal());
+  }
+}
+
+TEST(Config, SmokeResolvesGraphPathsAgainstTheConfigFolder) {
+  const Config c = load_config(kConfigs + "smoke.yaml");
+  ASSERT_EQ(c.graphs.size(), 4u);
+  const GraphEntry& cora = c.graphs[0];
+  EXPECT_EQ(cora.name, "cora");
+  EXPECT_EQ(cora.spec_text, "../../shared/graphs/cora.mtx.gz");
+  EXPECT_EQ(fs::path(cora.spec),
+            (fs::path(CSRGAT_SHARED_GRAPHS) / "cora.mtx.gz").lexically_normal());
+  EXPECT_EQ(c.graphs[1].spec, "seed:n=384,deg=18,seed=1");  // generators pass through
+  EXPECT_EQ(c.graphs[1].feat, (std::vector<int>{3, 100}));
+  EXPECT_EQ(c.graphs[2].heads, (std::vector<int>{4}));
+  EXPECT_EQ(c.output_text, "../runs/smoke");
+  if (fs::exists(CSRGAT_SHARED_GRAPHS)) {
+    EXPECT_TRUE(fs::exists(cora.spec));
+  }
+}
+
+TEST(Config, FullLabHasTheRealGraphsAndTheLargeOnes) {
+  for (const char* name : {"h100.yaml", "h200.yaml"}) {
+    SCOPED_TRACE(name);
+    const Config c = load_config(kConfigs + name);
+    EXPECT_GE(c.graphs.size(), 10u);
+    for (const char* real : {"cora", "citeseer", "pubmed", "wiki-vote", "ca-astroph", "cit-hepph",
+                             "soc-slashdot0902"}) {
+      bool found = false;
+      for (const auto& g : c.graphs)
+        if (g.name == real) {
+          found = true;
+          EXPECT_EQ(fs::path(g.spec),
+                    (fs::path(CSRGAT_SHARED_GRAPHS) / (std::string(real) + ".mtx.gz"))
+                        .lexically_normal());
+        }
+      EXPECT_TRUE(found) << real;
+    }
+    auto has_spec = [&](const std::string& fragment, int feat) {
+      for (const auto& g : c.graphs)
+        if (g.spec.find(fragment) != std::string::npos &&
+            std::find(g.feat.begin(), g.feat.end(), feat) != g.feat.end())
+          return true;
+      return false;
+    };
+    EXPECT_TRUE(has_spec("seed:n=384,deg=18", 64));
+    EXPECT_TRUE(has_spec("uniform:n=1000000,deg=16", 64));
+    EXPECT_TRUE(has_spec("uniform:n=2000000,deg=32", 128));
+    EXPECT_TRUE(has_spec("powerlaw:n=1000000,deg=16", 64));
+    EXPECT_TRUE(has_spec("maxdeg=200000", 64));
+    EXPECT_TRUE(has_spec("rmat:", 64));
+    EXPECT_EQ(c.strategy.kind, StrategyKind::halving);
+    EXPECT_EQ(c.timing.cache, CacheMode::cold);
+    EXPECT_EQ(c.baselines, (std::vector<Family>{Family::seed, Family::cusparse}));
+  }
+}
+
+TEST(Config, DefaultsFillWhatIsLeftOut) {
+  const Config c = parse_config(
+      "arch: sm_90\ngraphs: [{name: g, spec: 'rmat:scale=8,ef=4', feat: [32]}]\n"
+      "space: {}\n",
+      "/x/y/mini.yaml");
+  EXPECT_EQ(c.name, "mini");
+  EXPECT_EQ(c.base_dir, "/x/y");
+  EXPECT_EQ(c.output, "/x/y/runs/mini");
+  EXPECT_EQ(c.graphs[0].heads, (std::vector<int>{1}));
+  EXPECT_TRUE(c.graphs[0].value.empty());
+  EXPECT_EQ(c.space.tpr, (std::vector<int>{16}));
+  EXPECT_EQ(c.space.value, (std::vector<ValueType>{ValueType::f32}));
+  EXPECT_EQ(c.strategy.kind, StrategyKind::exhaustive);
+  EXPECT_EQ(c.timing.max_samples, 300);
+  EXPECT_TRUE(c.counters);
+  EXPECT_FALSE(c.allow_other_arch);
+}
+
+TEST(Config, RangesExpand) {
+  const Config c = parse_config(replace(kGood, "  tpr: [8, 32]",
+                                        "  tpr: {from: 4, to: 64, mul: 2}\n"
+                                        "  split: {from: 0, to: 2048, step: 1024}"),
+                                "/tmp/cfg/r.yaml");
+  EXPECT_EQ(c.space.tpr, (std::vector<int>{4, 8, 16, 32, 64}));
+  EXPECT_EQ(c.space.split, (std::vector<int64_t>{0, 1024, 2048}));
+}
+
+TEST(Config, RelativeAndAbsolutePathsAndFileSpecs) {
+  const Config c = parse_config(
+      "arch: sm_90\noutput: out/r1\ngraphs:\n"
+      "  - {name: a, spec: 'data/a.mtx', feat: [8]}\n"
+      "  - {name: b, spec: '/abs/b.el', feat: [8]}\n"
+      "  - {name: c, spec: 'file:../c.bin', feat: [8]}\n"
+      "space: {}\n",
+      "/base/dir/c.yaml");
+  EXPECT_EQ(c.output, "/base/dir/out/r1");
+  EXPECT_EQ(c.output_text, "out/r1");
+  EXPECT_EQ(c.graphs[0].spec, "/base/dir/data/a.mtx");
+  EXPECT_EQ(c.graphs[1].spec, "/abs/b.el");
+  EXPECT_EQ(c.graphs[2].spec, "file:/base/c.bin");
+  EXPECT_EQ(c.graphs[2].spec_text, "file:../c.bin");
+}
+
+TEST(Config, HashIsStableAndFollowsTheContent) {
+  const Config a = parse_config(kGood, "/one/place/a.yaml");
+  const Config b = parse_config(kGood, "/another/place/a.yaml");
+  EXPECT_EQ(config_hash(a), config_hash(b));  // independent of where the checkout lies
+  EXPECT_EQ(config_hash(a).size(), 16u);
+  const Config c = parse_config(replace(kGood, "rpb: [1, 4]", "rpb: [1, 8]"), "/one/place/a.yaml");
+  EXPECT_NE(config_hash(a), config_hash(c));
+  // Formatting does not matter, the normalised content does.
+  const Config d = parse_config(replace(kGood, "  tpr: [8, 32]", "  tpr:\n    - 8\n    - 32"),
+                                "/one/place/a.yaml");
+  EXPECT_EQ(config_hash(a), config_hash(d));
+  const nlohmann::json j = to_json(a);
+  EXPECT_EQ(j["space"]["tpr"], nlohmann::json({8, 32}));
+  EXPECT_EQ(j["space"]["softmax"], nlohmann::json({"twopass"}));
+  EXPECT_EQ(j["constraints"][0], "fl <= tpr");
+  EXPECT_EQ(j["strategy"]["kind"], "exhaustive");
+}
+
+// ---------------------------------------------------------------- errors
+
+TEST(ConfigErrors, UnknownKeysAtEveryLevelSuggestTheClosest) {
+  expect_error(replace(kGood, "arch: sm_90", "arhc: sm_90"), "arhc", 2, "did you mean 'arch'");
+  expect_error(replace(kGood, "  tpr: [8, 32]", "  tprr: [8, 32]"), "space.tprr", 6,
+               "did you mean 'tpr'");
+  expect_error(replace(kGood, "feat: [64]", "feats: [64]"), "graphs[0].feats", 4,
+               "did you mean 'feat'");
+  expect_error(kGood + "timing: {warmpu: 3}\n", "timing.warmpu", 11, "did you mean 'warmup'");
+  expect_error(kGood + "strategy: {kind: random, budgte: 3}\n", "strategy.budgte", 11,
+               "did you mean 'budget'");
+  expect_error(kGood + "verify: {rel_tol: 0.1}\n", "verify.rel_tol", 11, "unknown key");
+  expect_error(kGood + "test_only: {faults: []}\n", "test_only.faults", 11, "unknown key");
+  expect_error(replace(kGood, "  tpr: [8, 32]", "  tpr: {from: 4, to: 8, mull: 2}"),
+               "space.tpr.mull", 6, "did you mean 'mul'");
+}
+
+TEST(ConfigErrors, DuplicateKeys) {
+  expect_error(replace(kGood, "  fl: [8]", "  fl: [8]\n  fl: [16]"), "space.fl", 8,
+               "duplicate key");
+}
+
+TEST(ConfigErrors, WrongTypes) {
+  expect_error(replace(kGood, "tpr: [8, 32]", "tpr: [8, \"32\"]"), "space.tpr[1]", 6, "string");
+  expect_error(replace(kGood, "tpr: [8, 32]", "tpr: [8, abc]"), "space.tpr[1]", 6,
+               "expected an integer");
+  expect_error(replace(kGood, "tpr: [8, 32]", "tpr: 8"), "space.tpr", 6, "expected a list");
+  expect_error(replace(kGood, "feat: [64]", "feat: 64"), "graphs[0].feat", 4, "expected a list");
+  expect_error(replace(kGood, "  - \"fl <= tpr\"", "  fl: tpr"), "constraints", 9,
+               "expected a list");
+  expect_error(kGood + "timing: {max_seconds: fast}\n", "timing.max_seconds", 11,
+               "expected a number");
+  expect_error(kGood + "timing: {graph_replay: 1}\n", "timing.graph_replay", 11,
+               "expected true or false");
+  expect_error(kGood + "counters: [true]\n", "counters", 11, "found a list");
+  expect_error("arch: sm_90\ngraphs: [{name: g, spec: 'seed:n=8', feat: [8]}]\nspace: [1]\n",
+               "space", 3, "expected a map");
+  expect_error(replace(kGood, "tpr: [8, 32]", "tpr: [8, [32]]"), "space.tpr[1]", 6, "found a list");
+}
+
+TEST(ConfigErrors, EmptyLists) {
+  expect_error(replace(kGood, "fl: [8]", "fl: []"), "space.fl", 7, "empty");
+  expect_error(replace(kGood, "feat: [64]", "feat: []"), "graphs[0].feat", 4, "empty");
+  expect_error("arch: sm_90\ngraphs: []\nspace: {}\n", "graphs", 2, "empty");
+}
+
+TEST(ConfigErrors, ValuesOutOfTheirDomain) {
+  expect_error(replace(kGood, "rpb: [1, 4]", "vec: [1, 2, 3]\n  rpb: [1, 4]"), "space.vec[2]", 8,
+               "vec must be one of 1, 2, 4, 8");
+  expect_error(replace(kGood, "tpr: [8, 32]", "tpr: [8, 24]"), "space.tpr[1]", 6, "power of two");
+  expect_error(replace(kGood, "tpr: [8, 32]", "tpr: [8, 2048]"), "space.tpr[1]", 6, "out of range");
+  expect_error(replace(kGood, "fl: [8]", "fl: [64]"), "space.fl[0]", 7, "out of range");
+  expect_error(replace(kGood, "rpb: [1, 4]", "rpb: [0]"), "space.rpb[0]", 8, "out of range");
+  expect_error(replace(kGood, "rpb: [1, 4]", "rpb: [1, 4, 1]"), "space.rpb[2]", 8,
+               "duplicate value");
+  expect_error(replace(kGood, "rpb: [1, 4]", "rpb: [1]\n  smem: [0, 2]"), "space.smem[1]", 9,
+               "expected 0, 1, true or false");
+  expect_error(replace(kGood, "rpb: [1, 4]", "rpb: [1]\n  split: [-1]"), "space.split[0]", 9,
+               "out of range");
+  expect_error(replace(kGood, "feat: [64]", "feat: [0]"), "graphs[0].feat[0]", 4, "out of range");
+  expect_error(replace(kGood, "feat: [64]", "feat: [64], heads: [100]"), "graphs[0].heads[0]", 4,
+               "out of range");
+  expect_error(replace(kGood, "arch: sm_90", "arch: hopper"), "arch", 2, "sm_90");
+  expect_error(kGood + "verify: {rel_tol_f32: 0}\n", "verify.rel_tol_f32", 11, "out of range");
+  expect_error(kGood + "timing: {min_samples: 10, max_samples: 5}\n", "timing.max_samples", 11,
+               "below min_samples");
+  expect_error(kGood + "strategy: {kind: halving, eta: 1}\n", "strategy.eta", 11, "out of range");
+  expect_error(replace(kGood, "tpr: [8, 32]", "tpr: {from: 64, to: 8, mul: 2}"), "space.tpr.to", 6,
+               "below 'from'");
+  expect_error(replace(kGood, "tpr: [8, 32]", "tpr: {from: 8, to: 64}"), "space.tpr", 6,
+               "exactly one of 'mul'");
+  expect_error(replace(kGood, "tpr: [8, 32]", "tpr: {from: 8, to: 96, step: 8}"), "space.tpr", 6,
+               "power of two");
+}
+
+TEST(ConfigErrors, UnknownNames) {
+  expect_error(replace(kGood, "rpb: [1, 4]", "rpb: [1]\n  softmax: [twopass, onlin]"),
+               "space.softmax[1]", 9, "did you mean 'online'");
+  expect_error(replace(kGood, "rpb: [1, 4]", "rpb: [1]\n  index: [i16]"), "space.index[0]", 9,
+               "unknown index type 'i16'");
+  expect_error(replace(kGood, "rpb: [1, 4]", "rpb: [1]\n  value: [fp32]"), "space.value[0]", 9,
+               "did you mean 'f32'");
+  expect_error(replace(kGood, "feat: [64]", "feat: [64], value: [f64]"), "graphs[0].value[0]", 4,
+               "unknown value type");
+  expect_error(kGood + "baselines: [seed, cublas]\n", "baselines[1]", 11, "unknown baseline");
+  expect_error(kGood + "strategy: {kind: grid}\n", "strategy.kind", 11, "unknown strategy");
+  expect_error(kGood + "timing: {cache: hot}\n", "timing.cache", 11, "unknown cache mode");
+  expect_error(replace(kGood, "uniform:n=100", "unifrom:n=100"), "graphs[0].spec", 4,
+               "did you mean 'uniform'");
+  expect_error(replace(kGood, "uniform:n=100,deg=4", "graph.csv"), "graphs[0].spec", 4,
+               "neither a generator");
+  expect_error(replace(kGood, "uniform:n=100,deg=4", "uniform:n=100,deg"), "graphs[0].spec", 4,
+               "expected key=value");
+  expect_error(kGood + "test_only: {fault_variants: [csrgat.tpr32.bogus]}\n",
+               "test_only.fault_variants[0]", 11, "unknown part 'bogus'");
+  expect_error(kGood + "test_only: {fault_variants: [seed.i32.f32]}\n",
+               "test_only.fault_variants[0]", 11, "no fault part");
+  expect_error(kGood + "test_only: {delay_variants: [seed.i32.f32]}\n",
+               "test_only.delay_variants[0]", 11, "no delay part");
+}
+
+TEST(ConfigErrors, MissingRequiredKeys) {
+  expect_error(replace(kGood, "arch: sm_90\n", ""), "arch", 1, "missing required key 'arch'");
+  expect_error("arch: sm_90\nspace: {}\n", "graphs", 1, "missing required key 'graphs'");
+  expect_error("arch: sm_90\ngraphs: [{name: g, spec: 'seed:n=8', feat: [8]}]\n", "space", 1,
+               "missing required key 'space'");
+  expect_error(replace(kGood, "{name: g, ", "{"), "graphs[0]", 4, "missing required key 'name'");
+  expect_error(replace(kGood, ", feat: [64]", ""), "graphs[0]", 4, "missing required key 'feat'");
+  expect_error("", "", 1, "must be a map");
+}
+
+TEST(ConfigErrors, MoreStructuralMistakes) {
+  expect_error(
+      replace(kGood, "feat: [64]}", "feat: [64]}\n  - {name: g, spec: 'seed:n=8', feat: [8]}"),
+      "graphs[1]", 5, "duplicate graph name 'g'");
+  expect_error(kGood + "strategy: {kind: random}\n", "strategy.budget", 11, "needs budget > 0");
+  // A YAML syntax error has no key path, but still its line.
+  expect_error("arch: sm_90\ngraphs: [1, 2\nspace: {}\n", "", 3, "YAML syntax");
+}
+
+TEST(ConfigErrors, ConstraintsThatDoNotParse) {
+  const ConfigError e = parse_error(kGood + "  - \"fl * vec <=\"\n");
+  EXPECT_EQ(e.key_path(), "constraints[1]");
+  EXPECT_EQ(e.line(), 11);
+  // The column points into the file: the quote is at 5, the expression ends at its column 12.
+  EXPECT_EQ(e.column(), 5 + 12);
+  EXPECT_NE(std::string(e.what()).find("expected a number"), std::string::npos) << e.what();
+  expect_error(kGood + "  - \"tprr <= 4\"\n", "constraints[1]", 11, "did you mean 'tpr'");
+  expect_error(kGood + "  - \"fl = tpr\"\n", "constraints[1]", 11, "did you mean '=='");
+}
+
+TEST(ConfigErrors, ImpossibleConstraintsNameTheGraphAndF) {
+  const Config c =
+      parse_config(replace(kGood, "feat: [64]}",
+                           "feat: [64]}\n  - {name: tiny, spec: 'seed:n=8', feat: [64, 3]}") +
+                       "  - \"fl * vec <= feat\"\n",
+                   "/tmp/cfg/bad.yaml");
+  try {
+    check_space(c);
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.key_path(), "constraints");
+    EXPECT_EQ(e.line(), 10);
+    EXPECT_NE(what.find("line 10"), std::string::npos) << what;
+    EXPECT_NE(what.find("graph 'tiny' (graphs[1], line 5)"), std::string::npos) << what;
+    EXPECT_NE(what.find("feat=3"), std::string::npos) << what;
+    EXPECT_NE(what.find("constraint 'fl * vec <= feat' false"), std::string::npos) << what;
+  }
+}
+
+// ---------------------------------------------------------------- expressions
+
+double ev(const std::string& text, const std::map<std::string, double>& vars = {}) {
+  return Expr::parse(text).eval(vars);
+}
+
+TEST(Expr, PrecedenceAndAssociativity) {
+  EXPECT_EQ(ev("1 + 2 * 3"), 7);
+  EXPECT_EQ(ev("(1 + 2) * 3"), 9);
+  EXPECT_EQ(ev("10 - 4 - 3"), 3);  // left associative
+  EXPECT_EQ(ev("64 / 4 / 2"), 8);
+  EXPECT_EQ(ev("7 % 4 * 2"), 6);
+  EXPECT_EQ(ev("-2 * -3"), 6);
+  EXPECT_EQ(ev("2 - -2"), 4);
+  EXPECT_EQ(ev("1 || 0 && 0"), 1);  // && binds tighter than ||
+  EXPECT_EQ(ev("(1 || 0) && 0"), 0);
+  EXPECT_EQ(ev("!0 && 1"), 1);
+  EXPECT_EQ(ev("!1 + 1"), 1);          // ! binds tighter than +
+  EXPECT_EQ(ev("1 < 2 == 2 < 3"), 1);  // comparisons before equality
+  EXPECT_EQ(ev("1 + 1 == 2 && 3 > 2"), 1);
+  EXPECT_EQ(ev("2 <= 2 && 2 >= 3"), 0);
+  EXPECT_EQ(ev("1 != 2"), 1);
+  EXPECT_EQ(ev("0.5 * 4"), 2);
+  EXPECT_EQ(ev("1e3 + .5"), 1000.5);
+}
+
+TEST(Expr, VariablesFunctionsAndIn) {
+  const std::map<std::string, double> v{{"tpr", 64}, {"fl", 16}, {"feat", 3}};
+  EXPECT_EQ(ev("feat / 2", v), 1.5);  // true division
+  EXPECT_EQ(ev("min(tpr, 32)", v), 32);
+  EXPECT_EQ(ev("max(fl, feat, 2)", v), 16);
+  EXPECT_EQ(ev("fl in [1, 2, 16]", v), 1);
+  EXPECT_EQ(ev("fl in [1, 2, 4]", v), 0);
+  EXPECT_EQ(ev("tpr / 4 in [fl, 8]", v), 1);
+  EXPECT_EQ(ev("tpr == 64 || tpr / 0 > 1", v), 1);  // short-circuit
+  EXPECT_TRUE(Expr::parse("fl <= tpr").holds(v));
+  EXPECT_EQ(Expr::parse("fl * fl <= tpr + feat").identifiers(),
+            (std::vector<std::string>{"feat", "fl", "tpr"}));
+  EXPECT_EQ(Expr().eval({}), 1);
+}
+
+TEST(Expr, ParseErrorsNameTheColumnAndWhatWasExpected) {
+  auto err = [](const std::string& text) {
+    try {
+      Expr::parse(text);
+    } catch (const ExprError& e) {
+      return std::make_pair(e.column(), std::string(e.what()));
+    }
+    ADD_FAILURE() << "parsed: " << text;
+    return std::make_pair(0, std::string());
+  };
+  auto [c1, m1] = err("fl <=");
+  EXPECT_EQ(c1, 6);
+  EXPECT_NE(m1.find("column 6: expected a number, an identifier"), std::string::npos) << m1;
+  EXPECT_NE(m1.find("end of input"), std::string::npos) << m1;
+  auto [c2, m2] = err("(fl + 1");
+  EXPECT_EQ(c2, 8);
+  EXPECT_NE(m2.find("expected ')'"), std::string::npos) << m2;
+  auto [c3, m3] = err("fl tpr");
+  EXPECT_EQ(c3, 4);
+  EXPECT_NE(m3.find("expected an operator or end of input, found identifier 'tpr'"),
+            std::string::npos)
+      << m3;
+  auto [c4, m4] = err("fl & tpr");
+  EXPECT_EQ(c4, 4);
+  EXPECT_NE(m4.find("did you mean '&&'"), std::string::npos) << m4;
+  auto [c5, m5] = err("4x");
+  EXPECT_EQ(c5, 2);
+  auto [c6, m6] = err("vec in [1, 2");
+  EXPECT_NE(m6.find("expected ',' or ']'"), std::string::npos) << m6;
+  auto [c7, m7] = err("log(fl)");
+  EXPECT_NE(m7.find("unknown function 'log'"), std::string::npos) << m7;
+  auto [c8, m8] = err("1 * * 2");
+  EXPECT_EQ(c8, 5);
+  auto [c9, m9] = err("");
+  EXPECT_NE(m9.find("end of input"), std::string::npos) << m9;
+  auto [c10, m10] = err(std::string(500, '(') + "1" + std::string(500, ')'));
+  EXPECT_NE(m10.find("nested too deeply"), std::string::npos) << m10;
+  auto [c11, m11] = err("1e+");
+  EXPECT_NE(m11.find("exponent"), std::string::npos) << m11;
+}
+
+TEST(Expr, EvaluationErrorsNameTheIdentifier) {
+  const Expr e = Expr::parse("fl <= tprr");
+  try {
+    e.eval({{"fl", 1}, {"tpr", 2}});
+    FAIL();
+  } catch (const ExprError& x) {
+    const std::string m = x.what();
+    EXPECT_NE(m.find("unknown identifier 'tprr'"), std::string::npos) << m;
+    EXPECT_NE(m.find("known: fl, tpr"), std::string::npos) << m;
+    EXPECT_EQ(x.column(), 7);
+  }
+  EXPECT_THROW(ev("1 / 0"), ExprError);
+  EXPECT_THROW(ev("1 % 0"), ExprError);
+}
+
+TEST(ClosestMatch, SuggestsOnlyNearWords) {
+  EXPECT_EQ(closest_match("tprr", kConstraintVariables), "tpr");
+  EXPECT_EQ(closest_match("fetures", {"feat", "features"}), "features");
+  EXPECT_EQ(closest_match("zzzzzz", {"tpr", "fl"}), "");
+}
+
+}  // namespace
+}  // namespace csrgat::tuner

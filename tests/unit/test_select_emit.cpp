@@ -1,0 +1,857 @@
+// tuner/select and tuner/emit on stores built here (no GPU): winners with noise ties, failing
+// and test-only trials left out, bucket edges, rules and their generalisation to graphs never
+// tuned, the generated header (deterministic, compiles with g++ and nvcc), the golden headers
+// of tests/data/recorded, and the emit/promote commands.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tuner/emit.h"
+#include "tuner/select.h"
+#include "tuner/store.h"
+
+namespace fs = std::filesystem;
+using namespace csrgat;
+using namespace csrgat::tuner;
+
+namespace {
+
+const fs::path kRecorded = fs::path(CSRGAT_SOURCE_DIR) / "tests" / "data" / "recorded";
+
+// This process's scratch folder, removed when the tests end.
+fs::path scratch_root() {
+  return fs::path(testing::TempDir()) / ("csrgat_select_emit." + std::to_string(::getpid()));
+}
+class ScratchCleanup : public testing::Environment {
+ public:
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(scratch_root(), ec);
+  }
+};
+[[maybe_unused]] testing::Environment* const kScratchCleanup =
+    testing::AddGlobalTestEnvironment(new ScratchCleanup);
+
+// A fresh folder for the current test.
+fs::path test_dir() {
+  const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+  const fs::path dir = scratch_root() / (std::string(info->test_suite_name()) + "." + info->name());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_text(const fs::path& p, const std::string& s) {
+  std::ofstream(p, std::ios::binary) << s;
+}
+
+RunInfo synthetic_run() {
+  RunInfo r;
+  r.name = "synthetic";
+  r.started = "2025-01-15T10:00:00Z";
+  r.config_hash = "00112233445566ff";
+  r.gpu_name = "NVIDIA H200 (synthetic)";
+  r.gpu_uuid = "GPU-00000000-synthetic";
+  r.driver = "550.54.15";
+  r.cuda_runtime = "12.4";
+  r.nvrtc = "12.4";
+  r.arch = "sm_90";
+  r.commit = "synthetic";
+  r.host = "unit-test";
+  r.config = nlohmann::json::object();
+  r.device = nlohmann::json::object();
+  r.ceilings = nlohmann::json::object();
+  return r;
+}
+
+struct Adder {
+  Store& store;
+  int64_t run_id;
+  // q1/q3 default to the median -/+ its noise.
+  void operator()(const std::string& graph, int feat, int heads, const std::string& variant,
+                  int stage, const std::string& status, double median, double noise = 0.005,
+                  double q3 = 0) const {
+    TrialRecord t;
+    t.run_id = run_id;
+    t.graph = graph;
+    t.spec = "synthetic:" + graph;
+    t.feat = feat;
+    t.heads = heads;
+    t.variant = variant;
+    t.stage = stage;
+    t.status = status;
+    t.detail = status == "ok" ? "" : "synthetic " + status;
+    if (status == "ok" || status == "wrong") {
+      t.median_us = median;
+      t.q1_us = median * (1 - noise);
+      t.q3_us = q3 > 0 ? q3 : median * (1 + noise);
+      t.min_us = t.q1_us;
+      t.max_us = t.q3_us;
+      t.mean_us = median;
+      t.rel_noise = noise;
+      t.event_median_us = median + 2;
+      t.samples = stage == 0 ? 10 : 100;
+      t.timer = "cupti";
+    }
+    t.counters = nlohmann::json::object();
+    t.raw = nlohmann::json::object();
+    t.created = "2025-01-15T10:30:00Z";
+    store.put_trial(t);
+  }
+};
+
+void put_features(Store& s, int64_t run, const std::string& g, int64_t nodes, int64_t edges,
+                  int64_t max_degree) {
+  s.put_graph(run, g, "synthetic:" + g,
+              {{"num_nodes", nodes},
+               {"num_edges", edges},
+               {"mean_degree", static_cast<double>(edges) / nodes},
+               {"max_degree", max_degree}});
+}
+
+// Variant ids of the synthetic store.
+const std::string A = "csrgat.tpr8.fl8.rpb4.vec4.t1.smem0.twopass.split0.i32.f32";
+const std::string B = "csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.online.split0.i32.f32";
+const std::string C = "csrgat.tpr32.fl16.rpb4.vec4.t1.smem1.twopass.split4096.i32.f32";
+const std::string C2 = "csrgat.tpr32.fl32.rpb2.vec2.t1.smem0.twopass.split0.i32.f32";
+const std::string W = "csrgat.tpr4.fl4.rpb8.vec4.t1.smem0.twopass.split0.i32.f32";
+const std::string T = "csrgat.tpr8.fl8.rpb4.vec4.t1.smem0.twopass.split0.i32.f32.delay1000";
+const std::string F1 = "csrgat.tpr8.fl8.rpb4.vec4.t1.smem0.twopass.split0.i32.f32.fault1";
+const std::string Ab = "csrgat.tpr8.fl8.rpb4.vec8.t1.smem0.twopass.split0.i32.bf16";
+const std::string Bb = "csrgat.tpr16.fl16.rpb4.vec8.t1.smem0.online.split0.i32.bf16";
+const std::string Ai = "csrgat.tpr8.fl8.rpb4.vec4.t1.smem0.twopass.split0.i64.f32";
+const std::string Bi = "csrgat.tpr256.fl16.rpb1.vec4.t1.smem0.online.split4096.i64.f32";
+const std::string Ci = "csrgat.tpr32.fl16.rpb4.vec4.t1.smem1.twopass.split4096.i64.f32";
+const std::string Xi = "csrgat.tpr1024.fl16.rpb1.vec4.t4.smem1.online.split0.i64.f32";
+
+// The synthetic store: 4 graphs, 6 problems, 3 types, every stage, failing statuses,
+// test-only variants and baselines. What each problem tests is said beside it.
+int64_t build_synthetic(const fs::path& path) {
+  Store s(path.string());
+  const int64_t run = s.open_run(synthetic_run()).id;
+  put_features(s, run, "cora", 2708, 10556, 168);               // mean 3.9:  [0,4) small
+  put_features(s, run, "citeseer", 3327, 9104, 99);             // mean 2.7:  same bucket as cora
+  put_features(s, run, "pubmed", 19717, 88648, 171);            // mean 4.5:  [4,12)
+  put_features(s, run, "powerlaw", 1000000, 16000000, 100000);  // [12,32), long rows, big
+  const Adder add{s, run};
+
+  // cora F64: B has the lower median but ties A within noise at the same stage; A's lower q3
+  // wins. W is wrong; T (delay) and F1 (fault) are fastest but test-only.
+  add("cora", 64, 1, A, 0, "ok", 12.0, 0.02);
+  add("cora", 64, 1, A, 1, "ok", 11.0);
+  add("cora", 64, 1, A, 2, "ok", 10.00, 0.004, 10.05);
+  add("cora", 64, 1, B, 0, "ok", 11.5, 0.02);
+  add("cora", 64, 1, B, 1, "ok", 10.8);
+  add("cora", 64, 1, B, 2, "ok", 9.98, 0.004, 10.10);
+  add("cora", 64, 1, C, 0, "ok", 14.0, 0.02);
+  add("cora", 64, 1, W, 0, "wrong", 6.0);
+  add("cora", 64, 1, T, 2, "ok", 5.0);
+  add("cora", 64, 1, F1, 0, "ok", 4.0);
+  add("cora", 64, 1, "seed.i32.f32", 1, "ok", 40.0);
+  add("cora", 64, 1, "cusparse.i32.f32", 1, "ok", 25.0);
+
+  // citeseer F64: A (stage 1) and B (stage 2) tie within noise; the higher stage wins. W was
+  // ok at screening but wrong at stage 1: out. No cusparse baseline.
+  add("citeseer", 64, 1, A, 0, "ok", 9.0, 0.02);
+  add("citeseer", 64, 1, A, 1, "ok", 8.60, 0.003);
+  add("citeseer", 64, 1, B, 0, "ok", 8.8, 0.02);
+  add("citeseer", 64, 1, B, 1, "ok", 8.7);
+  add("citeseer", 64, 1, B, 2, "ok", 8.65, 0.003);
+  add("citeseer", 64, 1, C, 0, "ok", 9.5, 0.02);
+  add("citeseer", 64, 1, C, 1, "ok", 9.2);
+  add("citeseer", 64, 1, W, 0, "ok", 7.0, 0.02);
+  add("citeseer", 64, 1, W, 1, "wrong", 7.0);
+  add("citeseer", 64, 1, "seed.i32.f32", 1, "ok", 30.0);
+
+  // pubmed F64 f32: B clearly fastest.
+  add("pubmed", 64, 1, A, 2, "ok", 30.0, 0.002);
+  add("pubmed", 64, 1, B, 2, "ok", 26.0, 0.002);
+  add("pubmed", 64, 1, C, 2, "ok", 28.0, 0.002);
+  add("pubmed", 64, 1, "seed.i32.f32", 2, "ok", 100.0);
+  add("pubmed", 64, 1, "cusparse.i32.f32", 2, "ok", 60.0);
+  // pubmed F80 f32: same bucket, but only C2 measured there: no variant covers the bucket, so
+  // the bucket takes the winner of its largest problem (F80).
+  add("pubmed", 80, 1, C2, 2, "ok", 31.0, 0.002);
+  add("pubmed", 80, 1, "seed.i32.f32", 2, "ok", 120.0);
+  // pubmed F64 bf16: its own type.
+  add("pubmed", 64, 1, Ab, 1, "ok", 18.0);
+  add("pubmed", 64, 1, Bb, 1, "ok", 17.0);
+  add("pubmed", 64, 1, Bb, 2, "ok", 16.5);
+  add("pubmed", 64, 1, "seed.i32.bf16", 2, "ok", 70.0);
+
+  // powerlaw F128 H4 i64: split variants; a timeout and a compile failure are ignored.
+  add("powerlaw", 128, 4, Ci, 2, "ok", 900.0, 0.003);
+  add("powerlaw", 128, 4, Bi, 2, "ok", 950.0, 0.003);
+  add("powerlaw", 128, 4, Ai, 0, "ok", 5000.0, 0.01);
+  add("powerlaw", 128, 4, Ai, 1, "timeout", 0);
+  add("powerlaw", 128, 4, Xi, 0, "compile_failed", 0);
+  add("powerlaw", 128, 4, "seed.i64.f32", 1, "ok", 4000.0);
+  add("powerlaw", 128, 4, "cusparse.i64.f32", 1, "ok", 2500.0);
+  return run;
+}
+
+const Winner& find_winner(const std::vector<Winner>& ws, const std::string& graph, int feat,
+                          ValueType v = ValueType::f32) {
+  for (const auto& w : ws)
+    if (w.graph == graph && w.feat == feat && w.value == v) return w;
+  throw std::runtime_error("no winner for " + graph);
+}
+
+// The rule the library's choose() would take (first match), replicated for checks in-process.
+const RuleChoice* first_match(const std::vector<RuleChoice>& rules, ValueType v, IndexType i,
+                              int feat, int heads, double mean, int64_t max_deg, int64_t nodes) {
+  for (const auto& r : rules)
+    if (r.bucket.value == static_cast<int>(v) && r.bucket.index == static_cast<int>(i) &&
+        r.bucket.contains(feat, heads, mean, max_deg, nodes))
+      return &r;
+  return nullptr;
+}
+
+bool have_tool(const std::string& cmd) {
+  return std::system(("command -v " + cmd + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+std::string nvcc_path() {
+  if (have_tool("nvcc")) return "nvcc";
+  if (fs::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
+  return "";
+}
+
+// Runs a shell command, returning its exit status and (merged) output.
+int run_cmd(const std::string& cmd, std::string* output) {
+  const fs::path log = scratch_root() / "command.log";
+  const int rc = std::system((cmd + " >" + log.string() + " 2>&1").c_str());
+  *output = read_text(log);
+  fs::remove(log);
+  return rc;
+}
+
+// Journal mode DELETE and no free pages: a store that opens read-only anywhere and stays small.
+void compact_store(const fs::path& p) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(p.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA journal_mode=DELETE; VACUUM;", nullptr, nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(db);
+  sqlite3_close(db);
+}
+
+// The golden comparison: the store copied away (read-only opens may create files beside it),
+// emitted for its latest run at the run's architecture.
+std::string emit_recorded(const fs::path& sqlite, const fs::path& tmp) {
+  const fs::path copy = tmp / sqlite.filename();
+  fs::copy_file(sqlite, copy, fs::copy_options::overwrite_existing);
+  const Store store(copy.string(), true);
+  const auto run = store.latest_run();
+  if (!run) throw std::runtime_error(sqlite.string() + " holds no runs");
+  return emit_header(store, run->id, default_arch(*run));
+}
+
+}  // namespace
+
+// ---- winners -----------------------------------------------------------------------------
+
+TEST(Select, WinnersOfSyntheticStore) {
+  const fs::path dir = test_dir();
+  const int64_t run = build_synthetic(dir / "synthetic.sqlite");
+  const Store store((dir / "synthetic.sqlite").string(), true);
+  const auto ws = select_winners(store, run);
+  ASSERT_EQ(ws.size(), 6u);
+  // Ordered by (graph, F, H, value, index).
+  EXPECT_EQ(ws[0].graph, "citeseer");
+  EXPECT_EQ(ws[1].graph, "cora");
+  EXPECT_EQ(ws[2].graph, "powerlaw");
+  EXPECT_EQ(ws[3].graph, "pubmed");
+
+  const Winner& cora = find_winner(ws, "cora", 64);
+  EXPECT_EQ(cora.variant, A);  // tie with B (lower median) broken by the lower q3
+  EXPECT_EQ(cora.stage, 2);
+  EXPECT_DOUBLE_EQ(cora.median_us, 10.0);
+  EXPECT_DOUBLE_EQ(cora.q3_us, 10.05);
+  EXPECT_EQ(cora.samples, 100);
+  EXPECT_EQ(cora.timer, "cupti");
+  ASSERT_EQ(cora.runners_up.size(), 2u);  // W wrong, T and F1 test-only
+  EXPECT_EQ(cora.runners_up[0], std::make_pair(B, 9.98));
+  EXPECT_EQ(cora.runners_up[1], std::make_pair(C, 14.0));
+  EXPECT_DOUBLE_EQ(cora.seed_us, 40.0);
+  EXPECT_DOUBLE_EQ(cora.cusparse_us, 25.0);
+  EXPECT_EQ(cora.features["num_nodes"], 2708);
+  EXPECT_EQ(cora.spec, "synthetic:cora");
+
+  const Winner& cite = find_winner(ws, "citeseer", 64);
+  EXPECT_EQ(cite.variant, B);  // tie with A (stage 1, lower median) broken by the stage
+  EXPECT_EQ(cite.stage, 2);
+  EXPECT_DOUBLE_EQ(cite.seed_us, 30.0);
+  EXPECT_TRUE(std::isnan(cite.cusparse_us));
+  for (const auto& [v, us] : cite.runners_up) EXPECT_NE(v, W) << "a variant once wrong is out";
+
+  EXPECT_EQ(find_winner(ws, "pubmed", 64).variant, B);
+  EXPECT_EQ(find_winner(ws, "pubmed", 80).variant, C2);
+  const Winner& bf = find_winner(ws, "pubmed", 64, ValueType::bf16);
+  EXPECT_EQ(bf.variant, Bb);
+  EXPECT_EQ(bf.index, IndexType::i32);
+  EXPECT_DOUBLE_EQ(bf.seed_us, 70.0);
+  EXPECT_TRUE(std::isnan(bf.cusparse_us));
+
+  const Winner& pl = find_winner(ws, "powerlaw", 128);
+  EXPECT_EQ(pl.variant, Ci);
+  EXPECT_EQ(pl.heads, 4);
+  EXPECT_EQ(pl.index, IndexType::i64);
+  ASSERT_EQ(pl.runners_up.size(), 2u);  // Bi, and Ai from screening; Xi never compiled
+  EXPECT_EQ(pl.runners_up[0].first, Bi);
+  EXPECT_EQ(pl.runners_up[1].first, Ai);
+}
+
+TEST(Select, NoiseDecidesTies) {
+  const fs::path dir = test_dir();
+  Store s((dir / "s.sqlite").string());
+  const int64_t run = s.open_run(synthetic_run()).id;
+  const Adder add{s, run};
+  // g1: screening X is faster beyond the noise of both: the lower median wins despite stage.
+  add("g1", 32, 1, A, 0, "ok", 5.0, 0.001);
+  add("g1", 32, 1, B, 2, "ok", 6.0, 0.001);
+  // g2: noisy screening makes them tie: the final-stage one wins.
+  add("g2", 32, 1, A, 0, "ok", 5.0, 0.1);
+  add("g2", 32, 1, B, 2, "ok", 6.0, 0.001);
+  // g3: exact tie, noise 0, same stage and q3: the id decides (deterministic).
+  add("g3", 32, 1, B, 1, "ok", 7.0, 0.0);
+  add("g3", 32, 1, A, 1, "ok", 7.0, 0.0);
+  const auto ws = select_winners(s, run);
+  ASSERT_EQ(ws.size(), 3u);
+  EXPECT_EQ(find_winner(ws, "g1", 32).variant, A);
+  EXPECT_EQ(find_winner(ws, "g2", 32).variant, B);
+  EXPECT_EQ(find_winner(ws, "g3", 32).variant, std::min(A, B));
+}
+
+TEST(Select, FailingAndTestOnlyNeverWin) {
+  const fs::path dir = test_dir();
+  Store s((dir / "s.sqlite").string());
+  const int64_t run = s.open_run(synthetic_run()).id;
+  const Adder add{s, run};
+  add("g", 32, 1, T, 2, "ok", 1.0);
+  add("g", 32, 1, F1, 2, "ok", 1.0);
+  add("g", 32, 1, W, 2, "crashed", 0);
+  add("g", 32, 1, W, 1, "ok", 1.5);
+  add("g", 32, 1, C, 2, "launch_failed", 0);
+  add("g", 32, 1, A, 2, "ok", 3.0);
+  add("g", 32, 1, "seed.i32.f32", 2, "ok", 0.5);  // a baseline never wins either
+  add("only_bad", 32, 1, W, 0, "wrong", 1.0);
+  add("only_bad", 32, 1, T, 0, "ok", 1.0);
+  const auto ws = select_winners(s, run);
+  ASSERT_EQ(ws.size(), 1u) << "a problem with no usable fused trial has no winner";
+  EXPECT_EQ(ws[0].variant, A);
+  EXPECT_TRUE(ws[0].runners_up.empty());
+  EXPECT_DOUBLE_EQ(ws[0].seed_us, 0.5);
+  EXPECT_TRUE(ws[0].features.is_null());
+  for (const auto& r : select_rules(s, run)) {
+    EXPECT_EQ(r.variant, A);
+    EXPECT_TRUE(r.bucket.is_catch_all()) << "no features: only the catch-all rule";
+  }
+}
+
+TEST(Select, UnknownRunThrows) {
+  const fs::path dir = test_dir();
+  Store s((dir / "s.sqlite").string());
+  try {
+    select_winners(s, 42);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no run 42"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("s.sqlite"), std::string::npos) << e.what();
+  }
+}
+
+// ---- buckets -----------------------------------------------------------------------------
+
+TEST(Select, BucketEdges) {
+  const auto b = [](int f, int h, double mean, int64_t maxd, int64_t n) {
+    return bucket_of(ValueType::f32, IndexType::i32, f, h, mean, maxd, n);
+  };
+  const auto feat = [&](int f) {
+    return std::make_pair(b(f, 1, 1, 1, 1).feat_min, b(f, 1, 1, 1, 1).feat_max);
+  };
+  EXPECT_EQ(feat(1), std::make_pair(1, 16));
+  EXPECT_EQ(feat(16), std::make_pair(1, 16));
+  EXPECT_EQ(feat(17), std::make_pair(17, 48));
+  EXPECT_EQ(feat(48), std::make_pair(17, 48));
+  EXPECT_EQ(feat(49), std::make_pair(49, 96));
+  EXPECT_EQ(feat(96), std::make_pair(49, 96));
+  EXPECT_EQ(feat(97), std::make_pair(97, 192));
+  EXPECT_EQ(feat(192), std::make_pair(97, 192));
+  EXPECT_EQ(feat(193), std::make_pair(193, kOpenInt));
+  EXPECT_EQ(feat(100000), std::make_pair(193, kOpenInt));
+
+  EXPECT_EQ(b(8, 1, 1, 1, 1).heads_max, 1);
+  EXPECT_EQ(b(8, 2, 1, 1, 1).heads_min, 2);
+  EXPECT_EQ(b(8, 2, 1, 1, 1).heads_max, kOpenInt);
+
+  EXPECT_EQ(b(8, 1, 0, 1, 1).mean_degree_min, 0);
+  EXPECT_EQ(b(8, 1, 3.999, 1, 1).mean_degree_max, 4);
+  EXPECT_EQ(b(8, 1, 4.0, 1, 1).mean_degree_min, 4);  // [4, 12): 4 belongs above
+  EXPECT_EQ(b(8, 1, 11.99, 1, 1).mean_degree_max, 12);
+  EXPECT_EQ(b(8, 1, 12, 1, 1).mean_degree_min, 12);
+  EXPECT_EQ(b(8, 1, 32, 1, 1).mean_degree_min, 32);
+  EXPECT_EQ(b(8, 1, 32, 1, 1).mean_degree_max, kOpenDegree);
+
+  EXPECT_EQ(b(8, 1, 1, 1023, 1).max_degree_max, 1024);
+  EXPECT_EQ(b(8, 1, 1, 1024, 1).max_degree_min, 1024);
+  EXPECT_EQ(b(8, 1, 1, 16383, 1).max_degree_max, 16384);
+  EXPECT_EQ(b(8, 1, 1, 16384, 1).max_degree_min, 16384);
+  EXPECT_EQ(b(8, 1, 1, 16384, 1).max_degree_max, INT64_MAX);
+
+  EXPECT_EQ(b(8, 1, 1, 1, 49999).nodes_max, 50000);
+  EXPECT_EQ(b(8, 1, 1, 1, 50000).nodes_min, 50000);
+  EXPECT_EQ(b(8, 1, 1, 1, 499999).nodes_max, 500000);
+  EXPECT_EQ(b(8, 1, 1, 1, 500000).nodes_min, 500000);
+  EXPECT_EQ(b(8, 1, 1, 1, 500000).nodes_max, INT64_MAX);
+
+  // Every shape lies in its own bucket, and the catch-all holds them all.
+  for (int f : {1, 16, 17, 96, 193, 4096})
+    for (double mean : {0.0, 3.5, 4.0, 31.9, 32.0, 1e6})
+      for (int64_t maxd : {int64_t{0}, int64_t{1024}, int64_t{16383}, int64_t{1} << 40}) {
+        const Bucket k = bucket_of(ValueType::bf16, IndexType::i64, f, 3, mean, maxd, 60000);
+        EXPECT_TRUE(k.contains(f, 3, mean, maxd, 60000)) << k.describe();
+        EXPECT_EQ(k.value, 1);
+        EXPECT_EQ(k.index, 1);
+        EXPECT_FALSE(k.is_catch_all());
+        EXPECT_TRUE(catch_all(ValueType::bf16, IndexType::i64).contains(f, 3, mean, maxd, 60000));
+      }
+  EXPECT_EQ(b(64, 1, 4.5, 171, 19717).describe(),
+            "F 49-96, H 1, mean degree [4, 12), max degree [0, 1024), nodes [0, 50000)");
+}
+
+// ---- rules -------------------------------------------------------------------------------
+
+TEST(Select, RulesOfSyntheticStore) {
+  const fs::path dir = test_dir();
+  const int64_t run = build_synthetic(dir / "synthetic.sqlite");
+  const Store store((dir / "synthetic.sqlite").string(), true);
+  const auto rules = select_rules(store, run);
+  ASSERT_EQ(rules.size(), 7u);
+  // Bucket rules first (f32 i32, f32 i64, bf16 i32 by type code), then one catch-all per type.
+  for (size_t i = 0; i < 4; ++i) EXPECT_FALSE(rules[i].bucket.is_catch_all()) << i;
+  for (size_t i = 4; i < 7; ++i) EXPECT_TRUE(rules[i].bucket.is_catch_all()) << i;
+
+  // cora + citeseer: A and B both as good as each winner (clamped); A's raw mean is lower.
+  EXPECT_EQ(rules[0].variant, A);
+  EXPECT_EQ(rules[0].from_graphs, (std::vector<std::string>{"citeseer", "cora"}));
+  EXPECT_DOUBLE_EQ(rules[0].geomean_slowdown, 1.0);
+  EXPECT_EQ(rules[0].bucket.mean_degree_max, 4);
+  EXPECT_EQ(rules[0].evidence.size(), 2u);
+  // pubmed F64 + F80: nothing covers both; the largest problem's (F80) winner.
+  EXPECT_EQ(rules[1].variant, C2);
+  EXPECT_NE(rules[1].provenance.find("all 2 problems: winner of the largest (pubmed F80 H1)"),
+            std::string::npos)
+      << rules[1].provenance;
+  EXPECT_EQ(rules[1].bucket.mean_degree_min, 4);
+  // powerlaw: the split variant, its split copied.
+  EXPECT_EQ(rules[2].variant, Ci);
+  EXPECT_EQ(rules[2].split, 4096);
+  EXPECT_EQ(rules[2].bucket.index, 1);
+  EXPECT_EQ(rules[2].bucket.heads_min, 2);
+  EXPECT_EQ(rules[2].bucket.nodes_min, 500000);
+  EXPECT_EQ(rules[3].variant, Bb);
+  EXPECT_EQ(rules[3].bucket.value, 1);
+
+  // Catch-alls: f32 i32 over 4 problems: B is the winner or tied on 3 of them (coverage 3/4).
+  EXPECT_EQ(rules[4].variant, B);
+  EXPECT_EQ(rules[4].bucket.value, 0);
+  EXPECT_EQ(rules[4].bucket.index, 0);
+  EXPECT_EQ(rules[4].from_graphs, (std::vector<std::string>{"citeseer", "cora", "pubmed"}));
+  EXPECT_EQ(rules[5].variant, Ci);
+  EXPECT_EQ(rules[5].bucket.index, 1);
+  EXPECT_EQ(rules[6].variant, Bb);
+  for (const auto& r : rules) {
+    EXPECT_GE(r.geomean_slowdown, 1.0);
+    EXPECT_NE(r.variant, T);
+    EXPECT_NE(r.variant, F1);
+    EXPECT_NE(r.variant, W);
+    EXPECT_NE(r.provenance.find("NVIDIA H200 (synthetic), 2025-01-15, run 1"), std::string::npos)
+        << r.provenance;
+  }
+}
+
+TEST(Select, CatchAllFallsBackToMostFrequentWinner) {
+  const fs::path dir = test_dir();
+  Store s((dir / "s.sqlite").string());
+  const int64_t run = s.open_run(synthetic_run()).id;
+  const Adder add{s, run};
+  // Five problems; each variant measured on fewer than half, B wins twice.
+  add("g1", 32, 1, A, 2, "ok", 1.0);
+  add("g2", 32, 1, B, 2, "ok", 1.0);
+  add("g3", 32, 1, B, 2, "ok", 1.0);
+  add("g4", 32, 1, C, 2, "ok", 1.0);
+  add("g5", 32, 1, C2, 2, "ok", 1.0);
+  const auto rules = select_rules(s, run);
+  ASSERT_EQ(rules.size(), 1u);
+  EXPECT_EQ(rules[0].variant, B);
+  EXPECT_NE(rules[0].provenance.find("most frequent winner (2 of 5"), std::string::npos)
+      << rules[0].provenance;
+}
+
+// ---- header ------------------------------------------------------------------------------
+
+TEST(Emit, HeaderIsDeterministicAndWellFormed) {
+  const fs::path dir = test_dir();
+  const int64_t run = build_synthetic(dir / "synthetic.sqlite");
+  const Store store((dir / "synthetic.sqlite").string(), true);
+  const std::string h = emit_header(store, run, "sm_90");
+  EXPECT_EQ(h, emit_header(store, run, "sm_90"));
+  std::istringstream in(h);
+  std::string first;
+  std::getline(in, first);
+  EXPECT_EQ(first,
+            "// Generated by csrgat tuner (tuner emit) from synthetic.sqlite, run 1. Do not edit "
+            "by hand.");
+  for (const std::string& want : std::vector<std::string>{
+           "#pragma once\n", "#include \"csrgat/tuned_types.h\"\n",
+           "#define CSRGAT_TUNED_ARCH 90\n",
+           "#define CSRGAT_TUNED_SOURCE \"synthetic.sqlite run 1 (NVIDIA H200 (synthetic), "
+           "2025-01-15, run 1)\"\n",
+           "#define CSRGAT_TUNED_KERNELS(X) \\\n",
+           "  X(k0, 8, 8, 4, 4, 1, 0, 0, int, float) /* " + A,
+           "X(k2, 32, 16, 4, 4, 1, 1, 0, long long, float)",
+           "X(k3, 16, 16, 4, 8, 1, 0, 1, int, __nv_bfloat16)",
+           "    {0, 0, 49, 96, 1, 1, 0, 4, 0, 1024, 0, 50000, 0, 0, \"" + A + "\"},\n",
+           "    {0, 1, 97, 192, 2, 1 << 30, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 2, 4096, "
+           "\"" +
+               Ci + "\"},\n",
+           "    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 4, 0, \"" + B +
+               "\"},\n",
+           "[1,16] [17,48] [49,96] [97,192] [193,2^30]", "[0,50000) [50000,500000) [500000,inf)",
+           "NVIDIA H200 (synthetic), 2025-01-15, run 1",
+           "cora F64 H1: 10.00 us (q1..q3 9.96..10.05 us"})
+    EXPECT_NE(h.find(want), std::string::npos) << "missing: " << want << "\n" << h;
+  // 7 rules over 5 distinct kernels: the i64 and bf16 catch-alls reuse their bucket's kernel.
+  EXPECT_EQ(h.find("X(k5,"), std::string::npos) << h;
+  EXPECT_NE(h.find("X(k4,"), std::string::npos) << h;
+  EXPECT_EQ(h.find("delay"), std::string::npos);
+  EXPECT_EQ(h.find("fault"), std::string::npos);
+  EXPECT_EQ(h.back(), '\n');
+  EXPECT_NE(emit_header(store, run, "sm_100a").find("#define CSRGAT_TUNED_ARCH 100\n"),
+            std::string::npos);
+}
+
+TEST(Emit, ErrorsNameTheStoreAndTheProblem) {
+  const fs::path dir = test_dir();
+  Store s((dir / "bad.sqlite").string());
+  const int64_t run = s.open_run(synthetic_run()).id;
+  const Adder add{s, run};
+  add("g", 32, 1, W, 0, "wrong", 1.0);
+  add("g", 32, 1, T, 0, "ok", 1.0);
+  add("g", 32, 1, "seed.i32.f32", 0, "ok", 1.0);
+  try {
+    emit_header(s, run, "sm_90");
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("bad.sqlite"), std::string::npos) << m;
+    EXPECT_NE(m.find("no ok trial"), std::string::npos) << m;
+    EXPECT_NE(m.find("ok 2, wrong 1"), std::string::npos) << m;
+  }
+  EXPECT_THROW(emit_header(s, run + 1, "sm_90"), std::runtime_error);
+  EXPECT_THROW(arch_number("sm_"), std::invalid_argument);
+  EXPECT_EQ(arch_number("sm_90a"), 90);
+  RunInfo r;
+  EXPECT_EQ(default_arch(r), "sm_90");
+  r.arch = "10.0";
+  EXPECT_EQ(default_arch(r), "sm_100");
+  r.arch = "Hopper";
+  EXPECT_EQ(default_arch(r), "sm_90");
+  r.arch = "8.9";
+  EXPECT_EQ(default_arch(r), "sm_89");
+  r.arch = "sm_100a";
+  EXPECT_EQ(default_arch(r), "sm_100a");
+}
+
+TEST(Emit, WriteHeaderFileIsAtomicAndMakesFolders) {
+  const fs::path dir = test_dir();
+  const fs::path p = dir / "a" / "b" / "sm_90.h";
+  write_header_file("one\n", p.string());
+  write_header_file("two\n", p.string());
+  EXPECT_EQ(read_text(p), "two\n");
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(p.parent_path())) files += e.is_regular_file();
+  EXPECT_EQ(files, 1u) << "no temporary file left behind";
+  write_text(dir / "file", "x");
+  EXPECT_THROW(write_header_file("x", (dir / "file" / "sub.h").string()), std::runtime_error);
+}
+
+// The header compiles on its own, and the rules route shapes never tuned to the bucket rule
+// the selection meant (the TU replicates aggregate.cu's first-match loop).
+TEST(Emit, HeaderCompilesAndRulesGeneralise) {
+  if (!have_tool("g++")) GTEST_SKIP() << "g++ not on PATH: header compile check skipped";
+  const fs::path dir = test_dir();
+  const int64_t run = build_synthetic(dir / "synthetic.sqlite");
+  const Store store((dir / "synthetic.sqlite").string(), true);
+  write_header_file(emit_header(store, run, "sm_90"), (dir / "sm_90.h").string());
+  const std::string inc = " -I" + (fs::path(CSRGAT_SOURCE_DIR) / "include").string() + " ";
+  std::string out;
+
+  write_text(dir / "syntax.cpp",
+             "#include \"sm_90.h\"\nstatic_assert(sizeof(csrgat::tuned::kRules) > 0, \"rules\");\n"
+             "static_assert(CSRGAT_TUNED_ARCH == 90, \"arch\");\n");
+  ASSERT_EQ(run_cmd("g++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only" + inc + "-I" +
+                        dir.string() + " " + (dir / "syntax.cpp").string(),
+                    &out),
+            0)
+      << out;
+
+  struct Query {
+    ValueType v;
+    IndexType i;
+    int feat, heads;
+    double mean;
+    int64_t max_deg, nodes;
+  };
+  const std::vector<Query> qs = {
+      {ValueType::f32, IndexType::i32, 80, 1, 2.0, 50, 1000},       // cora's bucket, untuned F
+      {ValueType::f32, IndexType::i32, 64, 1, 8.0, 500, 30000},     // pubmed's bucket
+      {ValueType::f32, IndexType::i32, 32, 1, 2.0, 50, 1000},       // no bucket: catch-all
+      {ValueType::f32, IndexType::i64, 160, 8, 20, 20000, 600000},  // powerlaw's bucket
+      {ValueType::f32, IndexType::i64, 8, 1, 2, 10, 100},           // catch-all i64
+      {ValueType::bf16, IndexType::i64, 64, 1, 4.5, 100, 1000},     // no rule: fallback
+      {ValueType::f16, IndexType::i32, 64, 1, 4.5, 100, 1000},      // no rule: fallback
+  };
+  std::string tu =
+      "#include <cstdio>\n#include \"sm_90.h\"\n"
+      "const char* choose(int v, int i, int h, int f, long long n, double mean, long long maxd) {\n"
+      "  for (const auto& r : csrgat::tuned::kRules) {\n"
+      "    if (r.value != v || r.index != i) continue;\n"
+      "    if (f < r.feat_min || f > r.feat_max || h < r.heads_min || h > r.heads_max) continue;\n"
+      "    if (mean < r.mean_degree_min || mean >= r.mean_degree_max) continue;\n"
+      "    if (n < r.nodes_min || n >= r.nodes_max) continue;\n"
+      "    if (maxd < r.max_degree_min || maxd >= r.max_degree_max) continue;\n"
+      "    return r.variant_id;\n"
+      "  }\n"
+      "  return \"fallback\";\n"
+      "}\n"
+      "int main() {\n";
+  std::string want;
+  const auto rules = select_rules(store, run);
+  for (const Query& q : qs) {
+    char line[256];
+    std::snprintf(line, sizeof line, "  std::puts(choose(%d, %d, %d, %d, %lld, %.17g, %lld));\n",
+                  static_cast<int>(q.v), static_cast<int>(q.i), q.heads, q.feat,
+                  static_cast<long long>(q.nodes), q.mean, static_cast<long long>(q.max_deg));
+    tu += line;
+    const RuleChoice* r = first_match(rules, q.v, q.i, q.feat, q.heads, q.mean, q.max_deg, q.nodes);
+    want += (r ? r->variant : std::string("fallback")) + "\n";
+  }
+  tu += "}\n";
+  write_text(dir / "choose.cpp", tu);
+  const fs::path exe = dir / "choose";
+  ASSERT_EQ(run_cmd("g++ -std=c++17" + inc + "-I" + dir.string() + " " +
+                        (dir / "choose.cpp").string() + " -o " + exe.string(),
+                    &out),
+            0)
+      << out;
+  ASSERT_EQ(run_cmd(exe.string(), &out), 0) << out;
+  EXPECT_EQ(out, want);
+  EXPECT_EQ(want, A + "\n" + C2 + "\n" + B + "\n" + Ci + "\n" + Ci + "\nfallback\nfallback\n");
+}
+
+// The X-macro expands into real kernel instantiations (what aggregate.cu does), under nvcc.
+TEST(Emit, HeaderKernelsInstantiateUnderNvcc) {
+  const std::string nvcc = nvcc_path();
+  if (nvcc.empty()) GTEST_SKIP() << "nvcc not found (PATH, /usr/local/cuda/bin): skipped";
+  const fs::path dir = test_dir();
+  const int64_t run = build_synthetic(dir / "synthetic.sqlite");
+  const Store store((dir / "synthetic.sqlite").string(), true);
+  write_header_file(emit_header(store, run, "sm_90"), (dir / "sm_90.h").string());
+  write_text(dir / "kernels.cu",
+             "#include \"variants/csrgat_fused.cuh\"\n#include \"sm_90.h\"\n"
+             "#define ENTRY(name, TPR, FL, RPB, VEC, TILES, SMEM, ONLINE, IDX, VAL) \\\n"
+             "  reinterpret_cast<const void*>(&csrgat_fused<TPR, FL, RPB, VEC, TILES, SMEM, "
+             "ONLINE, IDX, VAL>),\n"
+             "const void* const kernels[] = {CSRGAT_TUNED_KERNELS(ENTRY)};\n"
+             "static_assert(sizeof(kernels) / sizeof(kernels[0]) == 5, \"kernel count\");\n"
+             "static_assert(sizeof(csrgat::tuned::kRules) / sizeof(csrgat::tuned::kRules[0]) == 7,"
+             " \"rule count\");\n");
+  const fs::path src(CSRGAT_SOURCE_DIR);
+  std::string out;
+  ASSERT_EQ(run_cmd(nvcc + " -std=c++17 -arch=sm_90 -c -I" + src.string() + " -I" +
+                        (src / "include").string() + " -I" + dir.string() + " " +
+                        (dir / "kernels.cu").string() + " -o " + (dir / "kernels.o").string(),
+                    &out),
+            0)
+      << out;
+}
+
+// ---- golden headers ----------------------------------------------------------------------
+
+// Every tests/data/recorded/<name>.sqlite with a <name>.golden.h must emit exactly the golden.
+// After an intended format change: scripts/regen-golden.sh.
+TEST(Golden, RecordedStoresReproduceTheirHeaders) {
+  const fs::path tmp = test_dir();
+  std::vector<std::string> compared;
+  if (fs::is_directory(kRecorded)) {
+    for (const auto& e : fs::directory_iterator(kRecorded)) {
+      if (e.path().extension() != ".sqlite") continue;
+      const fs::path golden = kRecorded / (e.path().stem().string() + ".golden.h");
+      if (!fs::exists(golden)) {
+        std::printf("note: %s has no %s; not compared\n", e.path().c_str(),
+                    golden.filename().c_str());
+        continue;
+      }
+      const std::string got = emit_recorded(e.path(), tmp);
+      const std::string want = read_text(golden);
+      if (got != want) {
+        std::istringstream a(got), b(want);
+        std::string la, lb;
+        int n = 0;
+        while (true) {
+          ++n;
+          const bool ga = static_cast<bool>(std::getline(a, la));
+          const bool gb = static_cast<bool>(std::getline(b, lb));
+          if (!ga && !gb) break;
+          if (la != lb || ga != gb) break;
+        }
+        ADD_FAILURE() << golden << " differs from what " << e.path().filename()
+                      << " emits now, first at line " << n << ":\n  emitted: " << la
+                      << "\n  golden:  " << lb
+                      << "\n(after an intended format change run scripts/regen-golden.sh)";
+      }
+      compared.push_back(e.path().stem().string());
+    }
+  }
+  if (compared.empty())
+    std::printf("note: no recorded store with a golden header in %s\n", kRecorded.c_str());
+  EXPECT_NE(std::find(compared.begin(), compared.end(), "synthetic"), compared.end())
+      << "tests/data/recorded/synthetic.sqlite and synthetic.golden.h must both exist";
+}
+
+// The committed synthetic store is what build_synthetic makes (compared through the header).
+// CSRGAT_REGEN_RECORDED=1 rewrites it (scripts/regen-golden.sh --synthetic-store).
+TEST(Golden, SyntheticStoreIsCurrent) {
+  const fs::path dir = test_dir();
+  const fs::path built = dir / "synthetic.sqlite";
+  build_synthetic(built);
+  compact_store(built);
+  const fs::path recorded = kRecorded / "synthetic.sqlite";
+  if (const char* env = std::getenv("CSRGAT_REGEN_RECORDED"); env && std::string(env) == "1") {
+    fs::create_directories(kRecorded);
+    fs::copy_file(built, recorded, fs::copy_options::overwrite_existing);
+    std::printf("wrote %s (%ju bytes)\n", recorded.c_str(),
+                static_cast<uintmax_t>(fs::file_size(recorded)));
+  }
+  ASSERT_TRUE(fs::exists(recorded)) << recorded << " is missing";
+  EXPECT_LT(fs::file_size(recorded), 200u * 1024);
+  const fs::path a = dir / "a", b = dir / "b";
+  fs::create_directories(a);
+  fs::create_directories(b);
+  EXPECT_EQ(emit_recorded(built, a), emit_recorded(recorded, b))
+      << recorded << " is stale: CSRGAT_REGEN_RECORDED=1 scripts/regen-golden.sh --synthetic-store";
+}
+
+// ---- commands ----------------------------------------------------------------------------
+
+namespace {
+// Runs `tuner <args>` on an app with only the emit commands; returns the exit code.
+int tuner_cli(std::vector<std::string> args) {
+  CLI::App app{"test"};
+  app.require_subcommand(1);
+  register_emit_commands(app);
+  std::vector<const char*> argv{"tuner"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), const_cast<char**>(argv.data()));
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return 0;
+}
+}  // namespace
+
+TEST(EmitCommand, EmitWritesTheHeaderAndReportsErrors) {
+  const fs::path dir = test_dir();
+  const fs::path store = dir / "runs" / "results.sqlite";
+  fs::create_directories(store.parent_path());
+  const int64_t run = build_synthetic(store);
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(tuner_cli({"emit", store.string()}), 0);
+  const std::string table = testing::internal::GetCapturedStdout();
+  EXPECT_NE(table.find("catch-all"), std::string::npos) << table;
+  EXPECT_NE(table.find(Ci), std::string::npos) << table;
+  const fs::path default_out = store.parent_path() / "include/csrgat/tuned/sm_90.h";
+  ASSERT_TRUE(fs::exists(default_out));
+  {
+    const Store s(store.string(), true);
+    EXPECT_EQ(read_text(default_out), emit_header(s, run, "sm_90"));
+  }
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(tuner_cli({"emit", store.string(), "--run", "1", "--arch", "sm_100", "-o",
+                       (dir / "x" / "h.h").string()}),
+            0);
+  testing::internal::GetCapturedStdout();
+  EXPECT_NE(read_text(dir / "x" / "h.h").find("#define CSRGAT_TUNED_ARCH 100"), std::string::npos);
+
+  const auto err_of = [](std::vector<std::string> args, int* code) {
+    testing::internal::CaptureStderr();
+    *code = tuner_cli(std::move(args));
+    return testing::internal::GetCapturedStderr();
+  };
+  int code = 0;
+  std::string e = err_of({"emit", (dir / "nope.sqlite").string()}, &code);
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(e.find("nope.sqlite' does not exist"), std::string::npos) << e;
+  e = err_of({"emit", store.string(), "--run", "7"}, &code);
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(e.find("has no run 7 (its runs: 1)"), std::string::npos) << e;
+  write_text(dir / "junk.sqlite", "this is not a database, not even close to one, no.");
+  e = err_of({"emit", (dir / "junk.sqlite").string()}, &code);
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(e.find("junk.sqlite"), std::string::npos) << e;
+  {
+    Store empty((dir / "empty.sqlite").string());
+    const Adder add{empty, empty.open_run(synthetic_run()).id};
+    add("g", 32, 1, W, 0, "wrong", 1.0);
+  }
+  e = err_of({"emit", (dir / "empty.sqlite").string()}, &code);
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(e.find("no ok trial"), std::string::npos) << e;
+}
+
+TEST(EmitCommand, PromoteCopiesOnlyGeneratedHeaders) {
+  const fs::path dir = test_dir();
+  const fs::path store = dir / "results.sqlite";
+  build_synthetic(store);
+  const fs::path hdr = dir / "out" / "sm_90.h";
+  testing::internal::CaptureStdout();
+  ASSERT_EQ(tuner_cli({"emit", store.string(), "-o", hdr.string()}), 0);
+  const fs::path repo_tuned = dir / "repo" / "include" / "csrgat" / "tuned";
+  fs::create_directories(repo_tuned);
+  EXPECT_EQ(tuner_cli({"promote", hdr.string(), "--to", repo_tuned.string()}), 0);
+  testing::internal::GetCapturedStdout();
+  EXPECT_EQ(read_text(repo_tuned / "sm_90.h"), read_text(hdr));
+
+  testing::internal::CaptureStderr();
+  write_text(dir / "hand.h", "// written by hand\n#pragma once\n");
+  EXPECT_EQ(tuner_cli({"promote", (dir / "hand.h").string(), "--to", repo_tuned.string()}), 1);
+  // A hand-written file of the same name in the tree is never replaced.
+  write_text(repo_tuned / "default.h", "// Generated-format default\n");
+  fs::copy_file(hdr, dir / "default.h");
+  EXPECT_EQ(tuner_cli({"promote", (dir / "default.h").string(), "--to", repo_tuned.string()}), 1);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("hand.h' is not a generated header"), std::string::npos) << err;
+  EXPECT_NE(err.find("refusing to overwrite"), std::string::npos) << err;
+  EXPECT_EQ(read_text(repo_tuned / "default.h"), "// Generated-format default\n");
+}

@@ -1,0 +1,308 @@
+// The search space: problems, enumeration order and counts, pruning reasons, the shipped
+// configs' spaces, resource pruning, strategies and the halving plan.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "tuner/config.h"
+#include "tuner/space.h"
+
+namespace csrgat::tuner {
+namespace {
+
+const std::string kConfigs = std::string(CSRGAT_SOURCE_DIR) + "/configs/";
+
+Config tiny(const std::string& space, const std::string& constraints = "",
+            const std::string& graphs = "  - {name: g, spec: 'uniform:n=100,deg=4', feat: [64]}\n",
+            const std::string& extra = "") {
+  std::string text = "arch: sm_90\ngraphs:\n" + graphs + "space:\n" + space;
+  if (!constraints.empty()) text += "constraints:\n" + constraints;
+  return parse_config(text + extra, "/tmp/space/t.yaml");
+}
+
+std::vector<std::string> ids(const std::vector<VariantParams>& v) {
+  std::vector<std::string> out;
+  for (const auto& p : v) out.push_back(p.id());
+  return out;
+}
+
+TEST(Space, ProblemsAreGraphTimesFeatTimesHeadsInOrder) {
+  const Config c = tiny("  tpr: [32]\n", "",
+                        "  - {name: a, spec: 'seed:n=8', feat: [8, 16], heads: [1, 2]}\n"
+                        "  - {name: b, spec: 'seed:n=8', feat: [4], value: [bf16]}\n");
+  const auto ps = problems(c);
+  ASSERT_EQ(ps.size(), 5u);
+  std::vector<std::string> keys;
+  for (const auto& p : ps) keys.push_back(p.key());
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"a.f8.h1", "a.f8.h2", "a.f16.h1", "a.f16.h2", "b.f4.h1"}));
+  EXPECT_EQ(ps[0].value, (std::vector<ValueType>{ValueType::f32}));   // space.value
+  EXPECT_EQ(ps[4].value, (std::vector<ValueType>{ValueType::bf16}));  // the graph's override
+  EXPECT_EQ(ps[4].graph_index, 1);
+}
+
+TEST(Space, EnumeratesTheProductInAFixedOrder) {
+  const Config c = tiny("  tpr: [8, 32]\n  fl: [8]\n  rpb: [1, 4]\n  softmax: [twopass, online]\n");
+  const auto cands = enumerate(c, problems(c)[0]);
+  ASSERT_EQ(cands.size(), 2u * 1 * 2 * 2);
+  // tpr outermost, softmax inner.
+  EXPECT_EQ(cands[0].params.id(), "csrgat.tpr8.fl8.rpb1.vec4.t1.smem0.twopass.split0.i32.f32");
+  EXPECT_EQ(cands[1].params.id(), "csrgat.tpr8.fl8.rpb1.vec4.t1.smem0.online.split0.i32.f32");
+  EXPECT_EQ(cands[2].params.id(), "csrgat.tpr8.fl8.rpb4.vec4.t1.smem0.twopass.split0.i32.f32");
+  EXPECT_EQ(cands[7].params.id(), "csrgat.tpr32.fl8.rpb4.vec4.t1.smem0.online.split0.i32.f32");
+  // tpr 8 x rpb 1 is a quarter warp: invalid_reason says so.
+  EXPECT_EQ(cands[0].pruned, "tpr * rpb must be a whole number of warps");
+  EXPECT_EQ(cands[1].pruned, "tpr * rpb must be a whole number of warps");
+  EXPECT_EQ(survivors(cands).size(), 6u);
+  // Enumeration is deterministic.
+  const auto again = enumerate(c, problems(c)[0]);
+  for (size_t i = 0; i < cands.size(); ++i) EXPECT_EQ(cands[i].params, again[i].params);
+}
+
+TEST(Space, ConstraintsPruneWithTheirTextAndUseTheProblemShape) {
+  const Config c = tiny("  tpr: [32]\n  fl: [8, 16, 32]\n  rpb: [1]\n  vec: [2, 4]\n",
+                        "  - \"fl * vec <= feat\"\n  - \"fl >= 16\"\n",
+                        "  - {name: g, spec: 'seed:n=8', feat: [64, 32]}\n");
+  const auto ps = problems(c);
+  const auto f64 = enumerate(c, ps[0]);
+  ASSERT_EQ(f64.size(), 6u);
+  // fl 8: the second constraint; fl 32 vec 4: the first (checked first).
+  EXPECT_EQ(f64[0].pruned, "constraint 'fl >= 16' false");
+  EXPECT_EQ(f64[1].pruned, "constraint 'fl >= 16' false");
+  EXPECT_EQ(f64[2].pruned, "");
+  EXPECT_EQ(f64[3].pruned, "");
+  EXPECT_EQ(f64[4].pruned, "");
+  EXPECT_EQ(f64[5].pruned, "constraint 'fl * vec <= feat' false");
+  const auto f32 = enumerate(c, ps[1]);
+  EXPECT_EQ(survivors(f32).size(), 1u);  // fl 16 x vec 2
+  EXPECT_EQ(survivors(f32)[0].vec, 2);
+  const auto summary = prune_summary(f32);
+  EXPECT_EQ(summary.at("constraint 'fl >= 16' false"), 2);          // fl 8 x vec 2, 4
+  EXPECT_EQ(summary.at("constraint 'fl * vec <= feat' false"), 3);  // 16 x 4, 32 x 2, 32 x 4
+}
+
+TEST(Space, InvalidCombinationsCarryTheInvalidReasonText) {
+  const Config c =
+      tiny("  tpr: [8, 64]\n  fl: [16]\n  rpb: [4]\n  vec: [8]\n  value: [f32, bf16]\n");
+  const auto cands = enumerate(c, problems(c)[0]);
+  ASSERT_EQ(cands.size(), 4u);
+  EXPECT_EQ(cands[0].pruned, "fl must be a power of two <= min(tpr, 32)");  // fl 16 > tpr 8
+  EXPECT_EQ(cands[2].pruned, "tpr > 32 (several warps per row) needs rpb = 1");
+  VariantParams p = cands[2].params;
+  p.rpb = 1;
+  EXPECT_EQ(p.invalid_reason(), "vec * element size exceeds a 16-byte load");  // f32 x 8
+  const Config d = tiny("  tpr: [64]\n  fl: [16]\n  rpb: [1]\n  vec: [8]\n  value: [f32, bf16]\n");
+  const auto dc = enumerate(d, problems(d)[0]);
+  EXPECT_EQ(dc[0].pruned, "vec * element size exceeds a 16-byte load");
+  EXPECT_EQ(dc[1].pruned, "");  // bf16 x 8 = 16 bytes
+}
+
+TEST(Space, TestOnlyVariantsSkipConstraintsAndDuplicatesAreDropped) {
+  const Config c = tiny(
+      "  tpr: [32]\n  rpb: [1]\n", "  - \"tpr == 16\"\n",
+      "  - {name: g, spec: 'seed:n=8', feat: [64]}\n",
+      "test_only:\n"
+      "  fault_variants: [csrgat.tpr32.fl16.rpb1.vec4.t1.smem0.twopass.split0.i32.f32.fault1,\n"
+      "                   csrgat.tpr32.fl16.rpb1.vec4.t1.smem0.twopass.split0.i32.f32.fault1]\n"
+      "  delay_variants: "
+      "[csrgat.tpr32.fl16.rpb1.vec4.t1.smem0.twopass.split0.i32.f32.delay100000]\n");
+  const auto cands = enumerate(c, problems(c)[0]);
+  ASSERT_EQ(cands.size(), 4u);
+  EXPECT_EQ(cands[0].pruned, "constraint 'tpr == 16' false");
+  EXPECT_EQ(cands[1].pruned, "");
+  EXPECT_EQ(cands[1].params.fault, 1);
+  EXPECT_EQ(cands[2].pruned, "duplicate of " + cands[1].params.id());
+  EXPECT_EQ(cands[3].params.delay_ns, 100000u);
+  EXPECT_EQ(cands[3].pruned, "");
+  // The space alone keeps nothing, so the config is still impossible.
+  EXPECT_THROW(check_space(c), ConfigError);
+}
+
+TEST(Space, ImpossibleWithoutConstraintsBlamesTheSpace) {
+  const Config c = tiny("  tpr: [8]\n  rpb: [1]\n  fl: [8]\n");
+  try {
+    check_space(c);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key_path(), "space");
+    EXPECT_EQ(e.line(), 4);
+    EXPECT_NE(std::string(e.what()).find("whole number of warps"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Space, BaselinesAndUniqueVariants) {
+  const Config c = tiny("  tpr: [32]\n  rpb: [1, 4]\n  index: [i32, i64]\n", "",
+                        "  - {name: a, spec: 'seed:n=8', feat: [64, 128]}\n"
+                        "  - {name: b, spec: 'seed:n=8', feat: [64], value: [f32, bf16]}\n",
+                        "test_only: {fault_variants: "
+                        "[csrgat.tpr32.fl16.rpb1.vec4.t1.smem0.twopass.split0.i32.f32.fault2]}\n");
+  const auto ps = problems(c);
+  EXPECT_EQ(ids(baseline_variants(c, ps[0])),
+            (std::vector<std::string>{"seed.i32.f32", "seed.i64.f32", "cusparse.i32.f32",
+                                      "cusparse.i64.f32"}));
+  // cusparse takes f32 only.
+  EXPECT_EQ(ids(baseline_variants(c, ps[2])),
+            (std::vector<std::string>{"seed.i32.f32", "seed.i32.bf16", "seed.i64.f32",
+                                      "seed.i64.bf16", "cusparse.i32.f32", "cusparse.i64.f32"}));
+  const auto all = unique_variants(c);
+  // Fused: 2 rpb x 2 index x {f32, bf16} = 8, baselines 6, test-only 1.
+  EXPECT_EQ(all.size(), 8u + 6u + 1u);
+  std::set<std::string> seen;
+  for (const auto& v : all) EXPECT_TRUE(seen.insert(v.id()).second) << v.id();
+  EXPECT_EQ(all.front().id(), "csrgat.tpr32.fl16.rpb1.vec4.t1.smem0.twopass.split0.i32.f32");
+  EXPECT_EQ(all.back().fault, 2);
+  EXPECT_TRUE(seen.count("csrgat.tpr32.fl16.rpb4.vec4.t1.smem0.twopass.split0.i64.bf16"));
+  const Config none =
+      tiny("  tpr: [32]\n", "", "  - {name: a, spec: 'seed:n=8', feat: [64]}\n", "baselines: []\n");
+  EXPECT_TRUE(baseline_variants(none, problems(none)[0]).empty());
+}
+
+TEST(Space, ShippedConfigsKeepSomethingForEveryProblem) {
+  for (const char* name : {"smoke.yaml", "h100.yaml", "h200.yaml"}) {
+    SCOPED_TRACE(name);
+    const Config c = load_config(kConfigs + name);
+    EXPECT_NO_THROW(check_space(c));
+    for (const Problem& p : problems(c)) {
+      const auto s = survivors(enumerate(c, p));
+      EXPECT_FALSE(s.empty()) << p.key();
+      EXPECT_LE(s.size(), 250u) << p.key();
+    }
+    EXPECT_FALSE(unique_variants(c).empty());
+  }
+}
+
+TEST(Space, FullLabIsLargeBeforePruning) {
+  const Config c = load_config(kConfigs + "h100.yaml");
+  EXPECT_GE(c.graphs.size(), 10u);
+  const auto ps = problems(c);
+  for (const Problem& p : ps) {
+    const auto cands = enumerate(c, p);
+    EXPECT_GE(cands.size(), 200u) << p.key();
+  }
+}
+
+TEST(Space, SmokeCoversEveryParameterValue) {
+  const Config c = load_config(kConfigs + "smoke.yaml");
+  std::set<std::string> seen;
+  size_t max_per_problem = 0;
+  for (const Problem& p : problems(c)) {
+    const auto s = survivors(enumerate(c, p));
+    max_per_problem = std::max(max_per_problem, s.size());
+    for (const auto& v : s) {
+      seen.insert("tpr" + std::to_string(v.tpr));
+      seen.insert("fl" + std::to_string(v.fl));
+      seen.insert("rpb" + std::to_string(v.rpb));
+      seen.insert("vec" + std::to_string(v.vec));
+      seen.insert("t" + std::to_string(v.tiles));
+      seen.insert(v.smem ? "smem1" : "smem0");
+      seen.insert(to_string(v.softmax));
+      seen.insert("split" + std::to_string(v.split));
+      seen.insert(to_string(v.index));
+      seen.insert(to_string(v.value));
+    }
+  }
+  const auto& s = c.space;
+  for (int x : s.tpr) EXPECT_TRUE(seen.count("tpr" + std::to_string(x))) << x;
+  for (int x : s.fl) EXPECT_TRUE(seen.count("fl" + std::to_string(x))) << x;
+  for (int x : s.rpb) EXPECT_TRUE(seen.count("rpb" + std::to_string(x))) << x;
+  for (int x : s.vec) EXPECT_TRUE(seen.count("vec" + std::to_string(x))) << x;
+  for (int x : s.tiles) EXPECT_TRUE(seen.count("t" + std::to_string(x))) << x;
+  for (int64_t x : s.split) EXPECT_TRUE(seen.count("split" + std::to_string(x))) << x;
+  for (const char* x : {"smem0", "smem1", "twopass", "online", "i32", "i64", "f32", "bf16"})
+    EXPECT_TRUE(seen.count(x)) << x;
+  EXPECT_TRUE(seen.count("tpr1") && seen.count("tpr128"));  // sub-warp through multi-warp
+  EXPECT_GE(max_per_problem, 30u);
+  EXPECT_LE(max_per_problem, 80u);
+  EXPECT_LE(unique_variants(c).size(), 100u);
+}
+
+TEST(Space, ResourcePruning) {
+  const DeviceLimits lim;
+  VariantParams p;  // tpr 16 x rpb 4 = 64 threads
+  EXPECT_EQ(prune_by_resources(p, 40, 1024, lim), "");
+  EXPECT_EQ(prune_by_resources(p, -1, -1, lim), "");
+  VariantParams big;
+  big.tpr = 1024;
+  big.rpb = 1;
+  EXPECT_EQ(prune_by_resources(big, 64, 0, lim), "");  // 64 x 1024 = 65536: fits exactly
+  const std::string why = prune_by_resources(big, 65, 0, lim);
+  EXPECT_NE(why.find("cannot launch"), std::string::npos) << why;
+  EXPECT_NE(why.find("1024 threads"), std::string::npos) << why;
+  big.rpb = 2;
+  EXPECT_NE(prune_by_resources(big, 32, 0, lim).find("threads per block"), std::string::npos);
+  EXPECT_NE(prune_by_resources(p, 256, 0, lim).find("registers per thread"), std::string::npos);
+  EXPECT_NE(prune_by_resources(p, 32, 50000, lim).find("static shared memory"), std::string::npos);
+  VariantParams seed;
+  seed.family = Family::seed;
+  EXPECT_EQ(prune_by_resources(seed, 255, 0, lim), "");
+  DeviceLimits small;
+  small.max_threads_per_block = 32;
+  EXPECT_NE(prune_by_resources(p, 16, 0, small), "");
+}
+
+TEST(Space, RandomStrategyIsDeterministicPerSeedAndProblem) {
+  const std::string space =
+      "  tpr: [8, 16, 32]\n  fl: [8]\n  rpb: [4, 8]\n  vec: [1, 2, 4]\n"
+      "  softmax: [twopass, online]\n";
+  const std::string graphs =
+      "  - {name: a, spec: 'seed:n=8', feat: [64]}\n"
+      "  - {name: b, spec: 'seed:n=8', feat: [64]}\n";
+  const Config c = tiny(space, "", graphs, "strategy: {kind: random, budget: 7, seed: 42}\n");
+  const auto ps = problems(c);
+  const auto all = survivors(enumerate(c, ps[0]));
+  ASSERT_EQ(all.size(), 36u);
+  const auto s1 = apply_strategy(c, all, ps[0]);
+  const auto s2 = apply_strategy(c, all, ps[0]);
+  ASSERT_EQ(s1.size(), 7u);
+  EXPECT_EQ(ids(s1), ids(s2));
+  // Kept in survivor order, each once.
+  std::vector<size_t> pos;
+  for (const auto& v : s1) pos.push_back(std::find(all.begin(), all.end(), v) - all.begin());
+  EXPECT_TRUE(std::is_sorted(pos.begin(), pos.end()));
+  EXPECT_EQ(std::set<size_t>(pos.begin(), pos.end()).size(), 7u);
+  EXPECT_NE(ids(s1), ids(apply_strategy(c, all, ps[1])));  // another problem, another sample
+  const Config other = tiny(space, "", graphs, "strategy: {kind: random, budget: 7, seed: 43}\n");
+  EXPECT_NE(ids(s1), ids(apply_strategy(other, all, ps[0])));
+  // Portable: this sample is what every machine draws (splitmix64, no std:: distribution).
+  uint64_t state = 42;
+  EXPECT_EQ(splitmix64(state), 0xbdd732262feb6e95ULL);
+  // A budget above the count keeps everything; exhaustive and halving keep everything.
+  const Config wide = tiny(space, "", graphs, "strategy: {kind: random, budget: 100}\n");
+  EXPECT_EQ(apply_strategy(wide, all, ps[0]).size(), all.size());
+  const Config halving = tiny(space, "", graphs, "strategy: {kind: halving, budget: 10}\n");
+  EXPECT_EQ(apply_strategy(halving, all, ps[0]).size(), all.size());
+}
+
+TEST(Space, HalvingPlanShapes) {
+  const HalvingPlan p = halving_plan(100, 0, 3);
+  EXPECT_EQ(p.keep_counts, (std::vector<int>{100, 34, 12, 4, 2, 1}));
+  ASSERT_EQ(p.time_budget_scale.size(), 6u);
+  EXPECT_DOUBLE_EQ(p.time_budget_scale.back(), 1.0);
+  EXPECT_DOUBLE_EQ(p.time_budget_scale[4], 1.0 / 3);
+  EXPECT_DOUBLE_EQ(p.time_budget_scale[0], 1.0 / 243);
+  EXPECT_TRUE(std::is_sorted(p.time_budget_scale.begin(), p.time_budget_scale.end()));
+
+  EXPECT_EQ(halving_plan(9, 0, 3).keep_counts, (std::vector<int>{9, 3, 1}));
+  EXPECT_EQ(halving_plan(16, 0, 2).keep_counts, (std::vector<int>{16, 8, 4, 2, 1}));
+  EXPECT_EQ(halving_plan(1, 0, 3).keep_counts, (std::vector<int>{1}));
+  EXPECT_EQ(halving_plan(1, 0, 3).time_budget_scale, (std::vector<double>{1.0}));
+  EXPECT_TRUE(halving_plan(0, 10, 3).keep_counts.empty());
+
+  // A budget scales the early rounds so that the plan spends about that much.
+  const HalvingPlan b = halving_plan(100, 24, 3);
+  EXPECT_EQ(b.keep_counts, p.keep_counts);
+  EXPECT_NEAR(b.cost(), 24.0, 1e-9);
+  EXPECT_DOUBLE_EQ(b.time_budget_scale.back(), 1.0);
+  EXPECT_TRUE(std::is_sorted(b.time_budget_scale.begin(), b.time_budget_scale.end()));
+  // A huge budget cannot exceed full timing everywhere; a tiny one floors at 1/1000.
+  const HalvingPlan huge = halving_plan(10, 1000000, 3);
+  for (double s : huge.time_budget_scale) EXPECT_DOUBLE_EQ(s, 1.0);
+  EXPECT_DOUBLE_EQ(huge.cost(), 10 + 4 + 2 + 1);
+  const HalvingPlan tight = halving_plan(1000, 1, 3);
+  for (size_t r = 0; r + 1 < tight.time_budget_scale.size(); ++r)
+    EXPECT_DOUBLE_EQ(tight.time_budget_scale[r], 1e-3);
+}
+
+}  // namespace
+}  // namespace csrgat::tuner

@@ -1,0 +1,214 @@
+// tuner bench: the tuned dispatch (the production library as built, with its tuned header)
+// and the baselines side by side on any graph, verified first, timed with the profiler's
+// discipline (cold L2 by default), optionally with counters. Output: a table and JSON.
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "csrgat/aggregate.h"
+#include "graphs/features.h"
+#include "graphs/generate.h"
+#include "profiler/check.h"
+#include "profiler/counters.h"
+#include "profiler/nvtx.h"
+#include "profiler/timer.h"
+#include "tuner/cli/commands.h"
+#include "tuner/config.h"
+#include "tuner/device_problem.h"
+#include "tuner/nvrtc_compiler.h"
+#include "tuner/space.h"
+#include "tuner/verify.h"
+#include "variants/reference.h"
+
+#ifndef CSRGAT_TUNED_HEADER_NAME
+#define CSRGAT_TUNED_HEADER_NAME "csrgat/tuned/default.h"
+#endif
+
+namespace csrgat::tuner {
+namespace {
+
+struct BenchOptions {
+  std::vector<std::string> graphs;
+  std::string config;
+  std::vector<int> feats{64};
+  int heads = 1;
+  std::string impls = "tuned,seed,cusparse";
+  std::string value = "f32";
+  std::string cache = "cold";
+  bool graph_replay = false;
+  bool counters = false;
+  double max_rel_noise = 0.005;
+  int max_samples = 500;
+  double max_seconds = 1.0;
+  std::string json_path;
+  uint64_t seed = 1;
+  std::string cache_dir = "runs/bench-cache";
+};
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+Storage storage_of(ValueType v) {
+  return v == ValueType::f32 ? Storage::f32 : v == ValueType::bf16 ? Storage::bf16 : Storage::f16;
+}
+
+int bench(const BenchOptions& o) {
+  std::string why;
+  if (!gpu_available(&why)) return no_gpu_exit("bench", why);
+  std::vector<std::pair<std::string, std::string>> graph_list;  // (name, spec)
+  std::vector<int> feats = o.feats;
+  if (!o.config.empty()) {
+    const Config cfg = load_config(o.config);
+    for (const auto& g : cfg.graphs) graph_list.emplace_back(g.name, g.spec);
+  }
+  for (const auto& g : o.graphs) graph_list.emplace_back(g, g);
+  if (graph_list.empty()) throw std::invalid_argument("bench: give --graph SPEC (repeatable) or --config FILE");
+  const ValueType value = VariantParams::parse("csrgat." + o.value).value;
+  profiler::TimingOptions topt;
+  topt.cache = o.cache == "warm" ? profiler::CacheMode::warm : profiler::CacheMode::cold;
+  topt.graph_replay = o.graph_replay;
+  topt.stop.max_rel_noise = o.max_rel_noise;
+  topt.stop.max_samples = o.max_samples;
+  topt.stop.max_seconds = o.max_seconds;
+  profiler::Timer timer(0);
+  std::unique_ptr<profiler::CounterSession> counters;
+  if (o.counters) counters = std::make_unique<profiler::CounterSession>(0);
+  NvrtcCompiler compiler("sm_90", o.cache_dir);
+
+  nlohmann::json out{{"meta", {{"tuned_header", CSRGAT_TUNED_HEADER_NAME}, {"timing", profiler::to_json(topt)}}},
+                     {"devices", nlohmann::json::array({profiler::to_json(profiler::device_info(0))})},
+                     {"results", nlohmann::json::array()}};
+  std::printf("%-26s %5s %-10s %-66s %10s %10s %9s %8s\n", "graph", "F", "impl", "variant", "gpu_us",
+              "event_us", "noise%", "rel_err");
+  int failures = 0;
+  for (const auto& [name, spec] : graph_list) {
+    const auto g = graphs::make_graph(spec);
+    for (int feat : feats) {
+      const auto in = graphs::make_inputs(g, o.heads, feat, o.seed);
+      const auto ref = reference_aggregate(g, in);
+      DeviceProblem dp(g, in);
+      const IndexType index = dp.fits_int32() ? IndexType::i32 : IndexType::i64;
+      for (const auto& impl : split_list(o.impls)) {
+        nlohmann::json r{{"graph", name}, {"spec", spec}, {"feat", feat}, {"heads", o.heads}, {"impl", impl},
+                         {"value", to_string(value)}};
+        std::function<void(cudaStream_t)> launch;
+        std::unique_ptr<LoadedKernel> kernel;
+        std::unique_ptr<Shape> shape;
+        std::string variant;
+        try {
+          if (impl == "tuned") {
+            shape = std::make_unique<Shape>();
+            const Status st = Shape::create(dp.host_row_ptr().data(), dp.num_nodes(), o.heads, feat, storage_of(value),
+                                            index == IndexType::i64 ? Index::i64 : Index::i32, shape.get());
+            if (st != Status::ok) throw std::runtime_error(std::string("Shape::create: ") + status_string(st));
+            variant = shape->variant_id();
+            const GraphView gv{dp.row_ptr(index), dp.col(index), dp.num_nodes(), dp.num_edges(),
+                               index == IndexType::i64 ? Index::i64 : Index::i32};
+            const void* vals = dp.values(value);
+            Shape* sp = shape.get();
+            launch = [&dp, gv, vals, sp, value, feat, heads = o.heads](cudaStream_t s) {
+              const Status st2 = aggregate(gv, dp.scores(), vals, storage_of(value), heads, feat, dp.out(), s, sp);
+              if (st2 != Status::ok) throw std::runtime_error(std::string("aggregate: ") + status_string(st2));
+            };
+          } else {
+            VariantParams p = VariantParams::parse(impl == "seed" || impl == "cusparse" ? impl : impl);
+            if (impl == "seed" || impl == "cusparse") {
+              p.index = index;
+              p.value = impl == "cusparse" ? ValueType::f32 : value;
+            }
+            variant = p.id();
+            const std::string unsupported = dp.unsupported_reason(p);
+            if (!unsupported.empty()) throw std::runtime_error("unsupported: " + unsupported);
+            kernel = std::make_unique<LoadedKernel>(compiler.compile(p));
+            launch = [&dp, p, k = kernel.get()](cudaStream_t s) { dp.launch(p, *k, s); };
+          }
+          r["variant"] = variant;
+          {
+            profiler::ScopedRange range(name, variant, profiler::Phase::verify);
+            dp.poison_output();
+            launch(nullptr);
+            CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
+          }
+          const auto h = dp.download_output();
+          const bool is16 = impl == "cusparse" ? false : value != ValueType::f32;
+          const auto c = compare_to_reference(h.data(), ref, is16 ? 1e-2 : 1e-5);
+          r["rel_error"] = c.rel_error;
+          r["correct"] = c.pass;
+          if (!c.pass) {
+            ++failures;
+            r["status"] = "wrong";
+            r["detail"] = c.summary;
+          } else {
+            profiler::ScopedRange range(name, variant, profiler::Phase::measure);
+            const auto tr = timer.measure([&](cudaStream_t s, int) { launch(s); }, topt);
+            r["status"] = "ok";
+            r["timing"] = profiler::to_json(tr);
+            r["gpu_median_us"] = tr.gpu.median;
+            r["event_median_us"] = tr.event.median;
+            r["rel_noise"] = tr.gpu.rel_noise;
+            r["timer"] = tr.timer;
+            if (counters) {
+              profiler::ScopedRange crange(name, variant, profiler::Phase::counters);
+              r["counters"] = profiler::to_json(counters->collect(launch));
+            }
+          }
+        } catch (const std::exception& e) {
+          r["status"] = "error";
+          r["detail"] = e.what();
+        }
+        std::printf("%-26s %5d %-10s %-66s %10.2f %10.2f %9.2f %8.1e %s\n", name.c_str(), feat, impl.c_str(),
+                    r.value("variant", std::string("-")).c_str(), r.value("gpu_median_us", 0.0),
+                    r.value("event_median_us", 0.0), 100 * r.value("rel_noise", 0.0), r.value("rel_error", 0.0),
+                    r["status"] == "ok" ? "" : (r["status"].get<std::string>() + ": " + r.value("detail", std::string())).c_str());
+        std::fflush(stdout);
+        out["results"].push_back(r);
+      }
+    }
+  }
+  if (!o.json_path.empty()) {
+    std::ofstream f(o.json_path);
+    f << out.dump(1) << "\n";
+    std::printf("wrote %s\n", o.json_path.c_str());
+  }
+  return failures ? 1 : 0;
+}
+
+}  // namespace
+
+void register_bench_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("bench", "Time the tuned dispatch and the baselines side by side on any graph (GPU)");
+  static BenchOptions o;
+  cmd->add_option("--graph", o.graphs, "graph file or generator spec (repeatable)");
+  cmd->add_option("--config", o.config, "take the graphs of a config");
+  cmd->add_option("--feat", o.feats, "feature widths")->delimiter(',');
+  cmd->add_option("--heads", o.heads, "attention heads");
+  cmd->add_option("--impl", o.impls, "comma list: tuned, seed, cusparse, or variant ids");
+  cmd->add_option("--value", o.value, "value storage: f32, bf16, f16");
+  cmd->add_option("--cache", o.cache, "cold (flush L2 before each sample, default) or warm");
+  cmd->add_flag("--graph-replay", o.graph_replay, "time CUDA Graph replays (back-to-back launches)");
+  cmd->add_flag("--counters", o.counters, "also read hardware counters (separate pass)");
+  cmd->add_option("--max-noise", o.max_rel_noise, "stop once the median's relative noise is below this");
+  cmd->add_option("--max-samples", o.max_samples, "sample limit per measurement");
+  cmd->add_option("--max-seconds", o.max_seconds, "time limit per measurement");
+  cmd->add_option("--seed", o.seed, "input seed");
+  cmd->add_option("--json", o.json_path, "write the results as JSON here");
+  cmd->add_option("--cache-dir", o.cache_dir, "NVRTC cubin cache");
+  cmd->callback([] {
+    try {
+      set_exit_code(bench(o));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tuner bench: error: %s\n", e.what());
+      set_exit_code(1);
+    }
+  });
+}
+
+}  // namespace csrgat::tuner

@@ -1,0 +1,157 @@
+#include "tuner/cli/commands.h"
+
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "graphs/csr.h"
+#include "graphs/features.h"
+#include "tuner/config.h"
+#include "tuner/device_problem.h"
+#include "tuner/emit.h"
+#include "tuner/nvrtc_compiler.h"
+#include "tuner/space.h"
+#include "tuner/verify.h"
+#include "tuner/worker.h"
+
+namespace csrgat::tuner {
+namespace {
+int g_exit = 0;
+
+int default_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+// Runs fn, turning any exception into a one-line error and exit code 1.
+template <class Fn>
+void guarded(const char* what, Fn&& fn) {
+  try {
+    set_exit_code(fn());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tuner %s: error: %s\n", what, e.what());
+    set_exit_code(1);
+  }
+}
+
+void add_graph_info(CLI::App& app) {
+  auto* cmd = app.add_subcommand("graph-info", "Shape features of a graph file or generator spec, as JSON");
+  static std::string spec;
+  cmd->add_option("graph", spec, "file (.mtx, .mtx.gz, SNAP .txt) or spec (uniform:n=1000,deg=16)")->required();
+  cmd->callback([] {
+    guarded("graph-info", [] {
+      std::cout << graphs::graph_info_json(spec) << "\n";
+      return 0;
+    });
+  });
+}
+
+void add_list(CLI::App& app) {
+  auto* cmd = app.add_subcommand("list", "Variants that survive the constraints per problem, and why the others were pruned");
+  static std::string path;
+  static bool show_pruned = false;
+  cmd->add_option("config", path, "config YAML")->required();
+  cmd->add_flag("--pruned", show_pruned, "also list every pruned variant with its reason");
+  cmd->callback([] {
+    guarded("list", [] {
+      const Config cfg = load_config(path);
+      for (const auto& pr : problems(cfg)) {
+        const auto cands = enumerate(cfg, pr);
+        size_t kept = 0;
+        for (const auto& c : cands) kept += c.pruned.empty();
+        std::printf("%s F=%d H=%d: %zu variants, %zu pruned\n", pr.graph_name.c_str(), pr.feat,
+                    pr.heads, kept, cands.size() - kept);
+        for (const auto& c : cands) {
+          if (c.pruned.empty()) std::printf("  %s\n", c.params.id().c_str());
+          else if (show_pruned) std::printf("  - %s: %s\n", c.params.id().c_str(), c.pruned.c_str());
+        }
+      }
+      return 0;
+    });
+  });
+}
+
+void add_compile(CLI::App& app) {
+  auto* cmd = app.add_subcommand("compile", "Compile every variant of a config through NVRTC (no GPU needed); lists failures");
+  static std::string path, cache;
+  static int threads = 0;
+  static std::string arch;
+  cmd->add_option("config", path, "config YAML")->required();
+  cmd->add_option("--threads", threads, "parallel compiles (default: all cores)");
+  cmd->add_option("--cache", cache, "cubin cache folder (default: <output>/cache)");
+  cmd->add_option("--arch", arch, "override the config's architecture (sm_90)");
+  cmd->callback([] {
+    guarded("compile", [] {
+      const Config cfg = load_config(path);
+      const auto variants = unique_variants(cfg);
+      const std::string cache_dir = cache.empty() ? cfg.output + "/cache" : cache;
+      NvrtcCompiler compiler(arch.empty() ? cfg.arch : arch, cache_dir);
+      std::printf("compiling %zu variants for %s with NVRTC %s (%d threads, cache %s)\n",
+                  variants.size(), compiler.arch().c_str(), NvrtcCompiler::nvrtc_version().c_str(),
+                  threads ? threads : default_threads(), cache_dir.c_str());
+      const auto out = compile_all(compiler, variants, threads ? threads : default_threads());
+      int failed = 0, cached = 0;
+      for (const auto& o : out) {
+        if (!o.ok) {
+          ++failed;
+          std::printf("FAILED %s\n%s\n", o.params.id().c_str(), o.error.c_str());
+        } else {
+          cached += o.kernel.from_cache;
+          std::printf("ok     %-72s regs %3d spill %4d smem %6d%s\n", o.params.id().c_str(),
+                      o.kernel.registers, o.kernel.spill_bytes, o.kernel.static_smem,
+                      o.kernel.from_cache ? " (cached)" : "");
+        }
+      }
+      std::printf("%zu compiled, %d from cache, %d failed\n", out.size() - failed, cached, failed);
+      return failed ? 1 : 0;
+    });
+  });
+}
+
+void add_run(CLI::App& app) {
+  auto* cmd = app.add_subcommand("run", "Tune: verify, time and profile every variant on every graph; write results, header, report");
+  static std::string path;
+  cmd->add_option("config", path, "config YAML")->required();
+  cmd->callback([] {
+    guarded("run", [] {
+      const Config cfg = load_config(path);  // a bad config is reported before the GPU check
+      std::string why;
+      if (!gpu_available(&why)) return no_gpu_exit("run", why);
+      return run_tuning(cfg);
+    });
+  });
+}
+
+void add_worker(CLI::App& app) {
+  auto* cmd = app.add_subcommand("worker", "Internal: serve trials for one GPU over stdin/stdout (started by tuner run)");
+  static int device = 0;
+  cmd->add_option("--device", device, "CUDA device index");
+  cmd->callback([] { set_exit_code(worker_main(device)); });
+}
+
+}  // namespace
+
+int exit_code() { return g_exit; }
+void set_exit_code(int code) { g_exit = code; }
+
+int no_gpu_exit(const std::string& command, const std::string& why) {
+  std::fprintf(stderr,
+               "tuner %s: needs a CUDA GPU, and none is usable here (%s).\n"
+               "Without a GPU you can still: tuner compile <config> (NVRTC-compile every variant),\n"
+               "tuner list <config>, tuner graph-info <graph>, tuner emit <results.sqlite>,\n"
+               "tuner report <run dir> and tuner compare <base> <new>.\n",
+               command.c_str(), why.c_str());
+  return 2;
+}
+
+void register_commands(CLI::App& app) {
+  add_graph_info(app);
+  add_list(app);
+  add_compile(app);
+  add_run(app);
+  add_worker(app);
+  register_gpu_commands(app);
+  register_bench_command(app);
+  register_emit_commands(app);
+}
+
+}  // namespace csrgat::tuner

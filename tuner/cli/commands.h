@@ -1,0 +1,26 @@
+// The tuner's subcommands. Each registers itself on the CLI app and sets the process exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace csrgat::tuner {
+
+void register_commands(CLI::App& app);
+int exit_code();
+void set_exit_code(int code);
+
+// Prints the standard message for a GPU-only command on a machine without a GPU and returns
+// the exit code to use (2).
+int no_gpu_exit(const std::string& command, const std::string& why);
+
+}  // namespace csrgat::tuner
+
+namespace csrgat::tuner {
+struct Config;
+// tuner run: the whole tuning job (tuner/run.cpp).
+int run_tuning(const Config& cfg);
+// check, bench and profile (tuner/gpu_commands.cpp).
+void register_gpu_commands(CLI::App& app);
+// bench (tuner/cli/bench.cpp).
+void register_bench_command(CLI::App& app);
+}  // namespace csrgat::tuner

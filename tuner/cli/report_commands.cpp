@@ -1,0 +1,133 @@
+// tuner report, compare and export: the commands that read stored results and need no GPU.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "reports/compare.h"
+#include "reports/report.h"
+#include "reports/run_io.h"
+#include "tuner/cli/commands.h"
+
+namespace fs = std::filesystem;
+
+namespace csrgat::tuner {
+namespace {
+
+template <class Fn>
+void guarded(const char* what, Fn&& fn) {
+  try {
+    set_exit_code(fn());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tuner %s: error: %s\n", what, e.what());
+    set_exit_code(1);
+  }
+}
+
+// Where a report goes by default: next to the results it reads.
+std::string default_report_dir(const std::string& source) {
+  std::string path = source;
+  if (!fs::exists(path)) {
+    const auto colon = path.rfind(':');
+    if (colon != std::string::npos) path = path.substr(0, colon);
+  }
+  if (fs::is_directory(path)) return (fs::path(path) / "report").string();
+  if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) return "report";
+  const fs::path parent = fs::path(path).parent_path();
+  return ((parent.empty() ? fs::path(".") : parent) / "report").string();
+}
+
+void add_report(CLI::App& app) {
+  auto* cmd = app.add_subcommand("report", "Roofline report (Markdown, HTML, charts) of a stored run; no GPU needed");
+  static std::string source, peers, out;
+  static int64_t run_id = 0;
+  cmd->add_option("results", source, "run folder, results.sqlite[:RUN_ID] or an exported run JSON")->required();
+  cmd->add_option("--run", run_id, "run id (default: the latest run)");
+  cmd->add_option("--peers", peers, "peers JSON from scripts/peers_pyg.py (PyTorch Geometric, torch CSR)");
+  cmd->add_option("-o,--output", out, "output folder (default: <run folder>/report)");
+  cmd->callback([] {
+    guarded("report", [] {
+      const reports::LoadedRun r = reports::load_run_source(source, run_id);
+      const std::string dir = out.empty() ? default_report_dir(source) : out;
+      reports::write_report(*r.store, r.run_id, dir, peers);
+      std::printf("report of run %lld (%s): %s/report.md, %s/report.html\n", static_cast<long long>(r.run.id),
+                  r.run.name.c_str(), dir.c_str(), dir.c_str());
+      return 0;
+    });
+  });
+}
+
+void add_compare(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "compare",
+      "Regression check of two runs: per variant and per tuned choice same/faster/slower beyond threshold and "
+      "noise. Exit 1 when a tuned choice got slower, 2 when refused (different GPU or driver)");
+  static std::string base, fresh, out = ".";
+  static double threshold = 0.03;
+  static bool allow_other = false;
+  cmd->add_option("base", base, "results.sqlite[:RUN_ID], run folder or exported run JSON")->required();
+  cmd->add_option("new", fresh, "results.sqlite[:RUN_ID], run folder or exported run JSON")->required();
+  cmd->add_option("--threshold", threshold, "relative change that counts, besides the noise (default 0.03)")
+      ->check(CLI::Range(0.0, 10.0));
+  cmd->add_flag("--allow-different-gpu", allow_other, "compare runs of different GPUs or drivers anyway");
+  cmd->add_option("-o,--output", out, "folder for compare.md and compare.json (default: .)");
+  cmd->callback([] {
+    guarded("compare", [] {
+      const auto b = reports::load_run_source(base);
+      const auto n = reports::load_run_source(fresh);
+      reports::CompareOptions opt;
+      opt.threshold = threshold;
+      opt.allow_different_gpu = allow_other;
+      const auto r = reports::compare_runs(b, n, opt);
+      reports::write_compare(r, out);
+      if (r.exit_code == 2) {
+        std::fprintf(stderr, "tuner compare: refused: %s\n", r.refusal.c_str());
+      } else {
+        // The verdict and the summary line: the first three lines of compare.md.
+        std::istringstream lines(r.markdown);
+        std::string line;
+        for (int i = 0; i < 3 && std::getline(lines, line); ++i)
+          if (!line.empty()) std::printf("%s\n", line.c_str());
+      }
+      std::printf("wrote %s/compare.md and compare.json\n", out.c_str());
+      return r.exit_code;
+    });
+  });
+}
+
+void add_export(CLI::App& app) {
+  auto* cmd = app.add_subcommand("export", "Write a stored run and its trials as JSON (nvbench-like: meta, devices, states)");
+  static std::string source, out;
+  static int64_t run_id = 0;
+  cmd->add_option("results", source, "results.sqlite[:RUN_ID] or run folder")->required();
+  cmd->add_option("--run", run_id, "run id (default: the latest run)");
+  cmd->add_option("-o,--output", out, "output JSON file ('-': standard output)")->required();
+  cmd->callback([] {
+    guarded("export", [] {
+      const auto r = reports::load_run_source(source, run_id);
+      const std::string text = reports::export_run(*r.store, r.run_id).dump(1) + "\n";
+      if (out == "-") {
+        std::cout << text;
+        return 0;
+      }
+      std::ofstream f(out);
+      f << text;
+      if (!f) throw std::runtime_error("cannot write " + out);
+      std::printf("exported run %lld to %s\n", static_cast<long long>(r.run.id), out.c_str());
+      return 0;
+    });
+  });
+}
+
+}  // namespace
+
+void register_report_commands(CLI::App& app) {
+  add_report(app);
+  add_compare(app);
+  add_export(app);
+}
+
+}  // namespace csrgat::tuner

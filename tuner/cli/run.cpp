@@ -1,0 +1,412 @@
+// tuner run: the whole job. Compile every variant (parallel, cached), then per problem verify
+// and time each candidate in a worker process (one per GPU), screening first when the
+// strategy is successive halving, re-measure the leaders interleaved, and store every trial
+// as it finishes. A rerun of the same config on the same GPU resumes where it stopped.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "graphs/features.h"
+#include "graphs/generate.h"
+#include "tuner/cli/commands.h"
+#include "tuner/config.h"
+#include "tuner/cli/run_support.h"
+#include "tuner/space.h"
+#include "tuner/store.h"
+#include "tuner/verify.h"
+#include "tuner/worker.h"
+
+namespace fs = std::filesystem;
+
+namespace csrgat::tuner {
+namespace {
+
+nlohmann::json timing_json(const TimingSpec& t, bool screening) {
+  nlohmann::json j{{"cache", to_string(t.cache)}, {"warmup", t.warmup},
+                   {"max_rel_noise", t.max_rel_noise}, {"min_samples", t.min_samples},
+                   {"max_samples", t.max_samples}, {"max_seconds", t.max_seconds},
+                   {"graph_replay", t.graph_replay}};
+  if (screening) {
+    // A short look: enough to rank, not to report.
+    j["min_samples"] = std::min(t.min_samples, 5);
+    j["max_samples"] = std::min(t.max_samples, 30);
+    j["max_seconds"] = std::min(t.max_seconds, 0.05);
+    j["max_rel_noise"] = std::max(t.max_rel_noise, 0.02);
+  }
+  return j;
+}
+
+struct Progress {
+  std::mutex mu;
+  size_t done = 0, total = 0;
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  bool tty = isatty(STDOUT_FILENO);
+  void tick(size_t n = 1) {
+    std::lock_guard<std::mutex> lock(mu);
+    done += n;
+    if (!tty) return;
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double eta = done ? el / done * (total - done) : 0;
+    const int width = 40;
+    const int fill = total ? static_cast<int>(width * done / total) : width;
+    std::printf("\r[%.*s%*s] %zu/%zu trials  %.0fs elapsed, ETA %.0fs ", fill,
+                "########################################", width - fill, "", done, total, el, eta);
+    std::fflush(stdout);
+  }
+  void line(const std::string& s) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (tty) std::printf("\r%*s\r", 100, "");
+    std::printf("%s\n", s.c_str());
+    std::fflush(stdout);
+  }
+};
+
+double tolerance(const Config& cfg, const VariantParams& p) {
+  return p.value == ValueType::f32 ? cfg.verify.rel_tol_f32 : cfg.verify.rel_tol_16bit;
+}
+
+struct ProblemJob {
+  Problem problem;
+  std::vector<VariantParams> fused;     // after constraints, resources and strategy
+  std::vector<VariantParams> baselines;
+  std::vector<std::pair<VariantParams, std::string>> pruned;
+};
+
+class Runner {
+ public:
+  Runner(const Config& cfg, Store& store, const RunInfo& run, const std::map<std::string, CompileOutcome>& compiled)
+      : cfg_(cfg), store_(store), run_(run), compiled_(compiled) {}
+
+  // Runs one problem's trials on one worker.
+  void run_problem(WorkerProcess& w, const ProblemJob& job, Progress& progress) {
+    const Problem& pr = job.problem;
+    const uint64_t seed = 1000 + static_cast<uint64_t>(pr.graph_index) * 7919 + pr.feat * 31 + pr.heads;
+    nlohmann::json base{{"graph", pr.graph_name}, {"spec", pr.spec}, {"feat", pr.feat},
+                        {"heads", pr.heads}, {"seed", seed}, {"arch", cfg_.arch},
+                        {"cache_dir", cfg_.output + "/cache"}, {"counters", cfg_.counters}};
+    for (const auto& [p, why] : job.pruned) record_static(pr, p, TrialStatus::pruned, why);
+
+    std::vector<VariantParams> all = job.fused;
+    all.insert(all.end(), job.baselines.begin(), job.baselines.end());
+    // Screening (halving): a short measurement for every fused candidate.
+    std::vector<VariantParams> finalists = job.fused;
+    if (cfg_.strategy.kind == StrategyKind::halving && job.fused.size() > 4) {
+      std::vector<std::pair<double, VariantParams>> ranked;
+      for (const auto& p : job.fused) {
+        const TrialRecord t = trial(w, base, p, 0, progress);
+        if (t.status == "ok") ranked.emplace_back(t.median_us, p);
+      }
+      std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      const auto plan = halving_plan(static_cast<int>(job.fused.size()), cfg_.strategy.budget, cfg_.strategy.eta);
+      const size_t keep = std::max<size_t>(3, plan.keep_counts.size() > 1 ? plan.keep_counts[1] : ranked.size() / cfg_.strategy.eta);
+      finalists.clear();
+      for (size_t i = 0; i < ranked.size() && i < keep; ++i) finalists.push_back(ranked[i].second);
+    }
+    // Full measurement for the finalists and the baselines.
+    std::vector<std::pair<double, VariantParams>> full;
+    for (const auto& p : finalists) {
+      const TrialRecord t = trial(w, base, p, 1, progress);
+      if (t.status == "ok" && !p.fault && !p.delay_ns) full.emplace_back(t.median_us, p);
+    }
+    for (const auto& p : job.baselines) trial(w, base, p, 1, progress);
+    std::sort(full.begin(), full.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    // Interleaved re-measurement of the leaders before declaring a winner.
+    if (full.size() >= 2) {
+      std::vector<std::string> leaders;
+      for (size_t i = 0; i < full.size() && i < 3; ++i) leaders.push_back(full[i].second.id());
+      bool have = true;
+      for (const auto& id : leaders) have = have && store_.has_trial(run_.id, pr.graph_name, pr.feat, pr.heads, id, 2);
+      if (!have) {
+        nlohmann::json req = base;
+        req["op"] = "interleaved";
+        req["variants"] = leaders;
+        req["rounds"] = 5;
+        req["samples_per_round"] = 10;
+        req["timing"] = timing_json(cfg_.timing, false);
+        const auto rep = w.call(req, cfg_.timing.timeout_seconds * 20 + 60);
+        if (rep.json && rep.json->value("ok", false)) {
+          for (const auto& r : (*rep.json)["results"]) {
+            TrialRecord t;
+            t.run_id = run_.id;
+            t.graph = pr.graph_name;
+            t.spec = pr.spec;
+            t.feat = pr.feat;
+            t.heads = pr.heads;
+            t.variant = r["variant"];
+            t.stage = 2;
+            t.status = "ok";
+            t.detail = "interleaved with the other leaders";
+            const auto& s = r["summary"];
+            auto num = [&](const char* k) { return s.contains(k) && s[k].is_number() ? s[k].get<double>() : 0.0; };
+            t.median_us = num("median");
+            t.q1_us = num("q1");
+            t.q3_us = num("q3");
+            t.min_us = num("min");
+            t.max_us = num("max");
+            t.mean_us = num("mean");
+            t.stddev_us = num("stddev");
+            t.rel_noise = num("rel_noise");
+            t.samples = static_cast<int>(num("n"));
+            t.timer = "interleaved";
+            store_.put_trial(t);
+          }
+        } else {
+          progress.line("  interleaved re-measurement failed: " +
+                        (rep.json ? rep.json->value("error", std::string("?")) : rep.failure));
+        }
+      }
+    }
+    // One line per problem: the best full measurement and the baselines.
+    std::string line = "  " + pr.graph_name + " F=" + std::to_string(pr.feat) + " H=" + std::to_string(pr.heads);
+    if (!full.empty()) {
+      char buf[256];
+      std::snprintf(buf, sizeof buf, ": best %.2f us (%s)", full[0].first, full[0].second.id().c_str());
+      line += buf;
+    } else {
+      line += ": no correct fused variant";
+    }
+    progress.line(line);
+  }
+
+  TrialRecord trial(WorkerProcess& w, const nlohmann::json& base, const VariantParams& p, int stage,
+                    Progress& progress) {
+    const Problem pr = problem_of(base);
+    TrialRecord t;
+    if (store_.has_trial(run_.id, pr.graph_name, pr.feat, pr.heads, p.id(), stage)) {
+      for (const auto& old : cached_trials(pr))
+        if (old.variant == p.id() && old.stage == stage) t = old;
+      progress.tick();
+      return t;
+    }
+    auto it = compiled_.find(p.id());
+    if (it != compiled_.end() && !it->second.ok) {
+      t = record_static(pr, p, TrialStatus::compile_failed, it->second.error, stage);
+      progress.tick();
+      return t;
+    }
+    nlohmann::json req = base;
+    req["op"] = "trial";
+    req["variant"] = p.id();
+    req["stage"] = stage;
+    req["rel_tol"] = tolerance(cfg_, p);
+    req["timing"] = timing_json(cfg_.timing, stage == 0);
+    req["counters"] = cfg_.counters && stage >= 1;
+    const auto rep = w.call(req, cfg_.timing.timeout_seconds + (stage >= 1 ? 30.0 : 5.0));
+    if (rep.json && rep.json->value("ok", false)) {
+      t = trial_from_json((*rep.json)["trial"]);
+    } else {
+      t.graph = pr.graph_name;
+      t.spec = pr.spec;
+      t.feat = pr.feat;
+      t.heads = pr.heads;
+      t.variant = p.id();
+      t.stage = stage;
+      if (rep.timed_out) {
+        t.status = to_string(TrialStatus::timeout);
+        t.detail = rep.failure;
+      } else if (!rep.json) {
+        t.status = to_string(TrialStatus::crashed);
+        t.detail = rep.failure;
+      } else {
+        t.status = to_string(TrialStatus::launch_failed);
+        t.detail = rep.json->value("error", std::string("unknown worker error"));
+        if (rep.json->value("fatal", false)) t.status = to_string(TrialStatus::crashed);
+      }
+    }
+    t.run_id = run_.id;
+    store_.put_trial(t);
+    if (t.status != "ok" && t.status != "unsupported")
+      progress.line("  " + pr.graph_name + " F=" + std::to_string(pr.feat) + " " + p.id() + ": " + t.status +
+                    ": " + t.detail.substr(0, 160));
+    progress.tick();
+    return t;
+  }
+
+ private:
+  static Problem problem_of(const nlohmann::json& base) {
+    Problem p;
+    p.graph_name = base["graph"];
+    p.spec = base["spec"];
+    p.feat = base["feat"];
+    p.heads = base["heads"];
+    return p;
+  }
+  const std::vector<TrialRecord>& cached_trials(const Problem& pr) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!loaded_) {
+      for (auto& t : store_.trials(run_.id)) existing_[t.graph + "|" + std::to_string(t.feat) + "|" + std::to_string(t.heads)].push_back(t);
+      loaded_ = true;
+    }
+    return existing_[pr.graph_name + "|" + std::to_string(pr.feat) + "|" + std::to_string(pr.heads)];
+  }
+  TrialRecord record_static(const Problem& pr, const VariantParams& p, TrialStatus s, const std::string& why, int stage = 0) {
+    TrialRecord t;
+    t.run_id = run_.id;
+    t.graph = pr.graph_name;
+    t.spec = pr.spec;
+    t.feat = pr.feat;
+    t.heads = pr.heads;
+    t.variant = p.id();
+    t.stage = stage;
+    t.status = to_string(s);
+    t.detail = why;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!store_.has_trial(run_.id, t.graph, t.feat, t.heads, t.variant, t.stage)) store_.put_trial(t);
+    return t;
+  }
+
+  const Config& cfg_;
+  Store& store_;
+  const RunInfo& run_;
+  const std::map<std::string, CompileOutcome>& compiled_;
+  std::mutex mu_;
+  bool loaded_ = false;
+  std::map<std::string, std::vector<TrialRecord>> existing_;
+};
+
+}  // namespace
+
+int run_tuning(const Config& cfg) {
+  const auto t_start = std::chrono::steady_clock::now();
+  fs::create_directories(cfg.output);
+  int ndev = 0;
+  cudaGetDeviceCount(&ndev);
+  std::printf("tuner run %s: %zu graphs, output %s, %d GPU(s)\n", cfg.name.c_str(), cfg.graphs.size(),
+              cfg.output.c_str(), ndev);
+
+  // Device description and ceilings from a worker, so this process never holds a context.
+  WorkerProcess probe(0);
+  const auto info = probe.call({{"op", "info"}, {"cache_dir", cfg.output}}, 600);
+  if (!info.json || !info.json->value("ok", false))
+    throw std::runtime_error("cannot describe GPU 0: " + (info.json ? info.json->value("error", std::string("?")) : info.failure));
+  const auto& dev = (*info.json)["device"];
+  const std::string want_cc = cfg.arch.size() > 3 ? cfg.arch.substr(3) : "";
+  const std::string have_cc = std::to_string(dev.value("cc_major", 0)) + std::to_string(dev.value("cc_minor", 0));
+  if (!cfg.allow_other_arch && want_cc != have_cc)
+    throw std::runtime_error("config targets " + cfg.arch + " but GPU 0 is compute capability " + have_cc +
+                             " (" + dev.value("name", std::string("?")) + "); set allow_other_arch: true to tune anyway");
+
+  Store store(cfg.output + "/results.sqlite");
+  RunInfo want;
+  want.name = cfg.name;
+  want.config_hash = config_hash(cfg);
+  want.config = to_json(cfg);
+  want.gpu_name = dev.value("name", "");
+  want.gpu_uuid = dev.value("uuid", "");
+  want.driver = dev.value("driver", "");
+  want.cuda_runtime = dev.value("cuda_runtime", "");
+  want.nvrtc = NvrtcCompiler::nvrtc_version();
+  want.arch = cfg.arch;
+  want.commit = project_commit();
+  want.host = host_name();
+  want.device = dev;
+  want.ceilings = info.json->value("ceilings", nlohmann::json());
+  const RunInfo run = store.open_run(want);
+  std::printf("run %lld on %s (%s), config %s%s\n", static_cast<long long>(run.id), run.gpu_name.c_str(),
+              run.gpu_uuid.c_str(), run.config_hash.c_str(),
+              store.trials(run.id).empty() ? "" : " (resuming)");
+
+  // Problems, candidates and pruning.
+  std::vector<ProblemJob> jobs;
+  std::set<std::string> needed;
+  for (const auto& pr : problems(cfg)) {
+    ProblemJob job;
+    job.problem = pr;
+    for (const auto& c : enumerate(cfg, pr)) {
+      if (!c.pruned.empty()) job.pruned.emplace_back(c.params, c.pruned);
+      else job.fused.push_back(c.params);
+    }
+    job.fused = apply_strategy(cfg, job.fused, pr);
+    job.baselines = baseline_variants(cfg, pr);
+    for (const auto& v : cfg.test_only.fault_variants) job.fused.push_back(v);
+    for (const auto& v : cfg.test_only.delay_variants) job.fused.push_back(v);
+    for (const auto& v : job.fused) needed.insert(v.id());
+    for (const auto& v : job.baselines) needed.insert(v.id());
+    jobs.push_back(std::move(job));
+  }
+  std::vector<VariantParams> to_compile;
+  for (const auto& id : needed) to_compile.push_back(VariantParams::parse(id));
+  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::printf("compiling %zu variants on %d threads...\n", to_compile.size(), threads);
+  NvrtcCompiler compiler(cfg.arch, cfg.output + "/cache");
+  std::map<std::string, CompileOutcome> compiled;
+  int failed = 0;
+  for (auto& o : compile_all(compiler, to_compile, threads)) {
+    failed += !o.ok;
+    compiled[o.params.id()] = std::move(o);
+  }
+  std::printf("compiled: %zu ok, %d failed\n", to_compile.size() - failed, failed);
+
+  // Resource pruning with the compiler's register and shared-memory report.
+  DeviceLimits limits;
+  limits.max_threads_per_block = dev.value("max_threads_per_block", 1024);
+  limits.smem_optin = dev.value("smem_per_block_optin", size_t{232448});
+  size_t total = 0;
+  for (auto& job : jobs) {
+    std::vector<VariantParams> keep;
+    for (const auto& p : job.fused) {
+      const auto& o = compiled[p.id()];
+      const std::string why = o.ok ? prune_by_resources(p, o.kernel.registers, o.kernel.static_smem, limits) : "";
+      if (why.empty()) keep.push_back(p);
+      else job.pruned.emplace_back(p, why);
+    }
+    job.fused = keep;
+    const size_t n = job.fused.size();
+    total += (cfg.strategy.kind == StrategyKind::halving && n > 4 ? n + n / cfg.strategy.eta + 3 : n) + job.baselines.size();
+  }
+
+  Progress progress;
+  progress.total = total;
+  Runner runner(cfg, store, run, compiled);
+  std::atomic<size_t> next{0};
+  const int workers = std::max(1, ndev);
+  std::vector<std::thread> pool;
+  std::mutex err_mu;
+  std::vector<std::string> errors;
+  for (int d = 0; d < workers; ++d) {
+    pool.emplace_back([&, d] {
+      try {
+        WorkerProcess w(d);
+        for (size_t i = next++; i < jobs.size(); i = next++) {
+          const auto& pr = jobs[i].problem;
+          progress.line("[" + std::to_string(i + 1) + "/" + std::to_string(jobs.size()) + "] " + pr.graph_name +
+                        " F=" + std::to_string(pr.feat) + " H=" + std::to_string(pr.heads) + " on GPU " +
+                        std::to_string(d) + ": " + std::to_string(jobs[i].fused.size()) + " variants");
+          // Build the problem (graph, inputs, float64 reference) with a generous limit.
+          nlohmann::json prep{{"op", "prepare"}, {"graph", pr.graph_name}, {"spec", pr.spec}, {"feat", pr.feat},
+                              {"heads", pr.heads}, {"seed", 1000 + static_cast<uint64_t>(pr.graph_index) * 7919 + pr.feat * 31 + pr.heads}};
+          const auto rep = w.call(prep, 1800);
+          if (!rep.json || !rep.json->value("ok", false)) {
+            progress.line("  cannot prepare " + pr.graph_name + ": " +
+                          (rep.json ? rep.json->value("error", std::string("?")) : rep.failure));
+            continue;
+          }
+          if (rep.json->contains("features")) store.put_graph(run.id, pr.graph_name, pr.spec, (*rep.json)["features"]);
+          runner.run_problem(w, jobs[i], progress);
+        }
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(err_mu);
+        errors.push_back(e.what());
+      }
+    });
+  }
+  for (auto& t : pool) t.join();
+  for (const auto& e : errors) std::fprintf(stderr, "worker error: %s\n", e.c_str());
+  store.finish_run(run.id);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  std::printf("run %lld finished in %.1f s; results in %s\n", static_cast<long long>(run.id), wall,
+              store.path().c_str());
+  finish_outputs(cfg, store, run.id);
+  return errors.empty() ? 0 : 1;
+}
+
+}  // namespace csrgat::tuner

@@ -1,0 +1,793 @@
+#include "tuner/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "tuner/nvrtc_compiler.h"
+
+namespace csrgat::tuner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string compose(const std::string& file, const std::string& key_path, int line, int column,
+                    const std::string& detail) {
+  std::string s = file.empty() ? "<config>" : file;
+  if (line > 0) {
+    s += ": line " + std::to_string(line);
+    if (column > 0) s += ", column " + std::to_string(column);
+  }
+  if (!key_path.empty()) s += ": " + key_path;
+  return s + ": " + detail;
+}
+
+}  // namespace
+
+ConfigError::ConfigError(std::string file, std::string key_path, int line, int column,
+                         std::string detail)
+    : std::runtime_error(compose(file, key_path, line, column, detail)),
+      file_(std::move(file)),
+      key_path_(std::move(key_path)),
+      line_(line),
+      column_(column),
+      detail_(std::move(detail)) {}
+
+const char* to_string(StrategyKind k) {
+  switch (k) {
+    case StrategyKind::exhaustive:
+      return "exhaustive";
+    case StrategyKind::random:
+      return "random";
+    case StrategyKind::halving:
+      return "halving";
+  }
+  return "?";
+}
+
+const char* to_string(CacheMode m) {
+  return m == CacheMode::warm ? "warm" : "cold";
+}
+
+std::string closest_match(const std::string& word, const std::vector<std::string>& known) {
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      cur[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        const size_t sub = prev[j - 1] + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1);
+        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+      }
+      std::swap(prev, cur);
+    }
+    return prev[b.size()];
+  };
+  std::string best;
+  size_t best_d = SIZE_MAX;
+  for (const auto& k : known) {
+    const size_t d = distance(word, k);
+    if (d < best_d) {
+      best_d = d;
+      best = k;
+    }
+  }
+  // Beyond a third of the word's length a suggestion is more confusing than helpful.
+  const size_t limit = std::max<size_t>(2, word.size() / 3);
+  return best_d <= limit ? best : "";
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+const char* type_name(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a map";
+    case YAML::NodeType::Scalar:
+      return "a scalar";
+    case YAML::NodeType::Null:
+      return "nothing";
+    case YAML::NodeType::Undefined:
+      return "nothing";
+  }
+  return "?";
+}
+
+// A value in the document with the path and position used in its error messages.
+struct Item {
+  YAML::Node node;
+  std::string path;
+  int line = 0, column = 0;  // 1-based
+};
+
+std::string child(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+  const std::string& file() const { return file_; }
+
+  [[noreturn]] void fail(const Item& at, const std::string& msg) const {
+    throw ConfigError(file_, at.path, at.line, at.column, msg);
+  }
+
+  // yaml-cpp puts a null value's mark on the next token; the key's mark is the honest one.
+  Item item(const YAML::Node& n, const std::string& path, const YAML::Mark& fallback) const {
+    Item it{n, path, 0, 0};
+    YAML::Mark m = fallback;
+    if (n.IsDefined() && !n.IsNull() && !n.Mark().is_null()) m = n.Mark();
+    if (!m.is_null()) {
+      it.line = m.line + 1;
+      it.column = m.column + 1;
+    }
+    return it;
+  }
+
+  // The entries of a map, after rejecting duplicate and unknown keys.
+  std::map<std::string, Item> fields(const Item& map, const std::vector<std::string>& known) const {
+    if (!map.node.IsMap()) fail(map, std::string("expected a map, found ") + type_name(map.node));
+    std::map<std::string, Item> out;
+    for (auto it = map.node.begin(); it != map.node.end(); ++it) {
+      const YAML::Node& k = it->first;
+      const Item key_item = item(k, map.path, k.Mark());
+      if (!k.IsScalar())
+        fail(key_item, std::string("keys must be plain names, found ") + type_name(k));
+      const std::string key = k.Scalar();
+      // A map or list value points at its key's line: block ones begin on the next line.
+      const YAML::Node& v = it->second;
+      Item value = item(v, child(map.path, key), k.Mark());
+      if (v.IsMap() || v.IsSequence()) {
+        value.line = key_item.line;
+        value.column = key_item.column;
+      }
+      if (std::find(known.begin(), known.end(), key) == known.end()) {
+        const std::string near = closest_match(key, known);
+        Item at = value;
+        at.line = key_item.line;
+        at.column = key_item.column;
+        fail(at, "unknown key '" + key + "'" +
+                     (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                     "; known keys here: " + join(known));
+      }
+      if (out.count(key)) {
+        fail(value, "duplicate key '" + key + "' (first at line " +
+                        std::to_string(out.at(key).line) + ")");
+      }
+      out.emplace(key, value);
+    }
+    return out;
+  }
+
+  std::vector<Item> list(const Item& at, bool allow_empty) const {
+    if (!at.node.IsSequence())
+      fail(at, std::string("expected a list, found ") + type_name(at.node));
+    if (at.node.size() == 0 && !allow_empty) fail(at, "the list is empty");
+    std::vector<Item> out;
+    for (size_t i = 0; i < at.node.size(); ++i) {
+      const YAML::Mark fallback = at.line > 0 ? mark_of(at) : YAML::Mark::null_mark();
+      out.push_back(item(at.node[i], at.path + "[" + std::to_string(i) + "]", fallback));
+    }
+    return out;
+  }
+
+  // Quoted scalars are strings even when they look like numbers.
+  static bool is_string(const YAML::Node& n) {
+    return n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str";
+  }
+
+  std::string scalar(const Item& at, const char* expected) const {
+    if (!at.node.IsScalar())
+      fail(at, std::string("expected ") + expected + ", found " + type_name(at.node));
+    return at.node.Scalar();
+  }
+
+  std::string string(const Item& at) const {
+    std::string s = scalar(at, "a string");
+    if (s.empty()) fail(at, "the string is empty");
+    return s;
+  }
+
+  int64_t integer(const Item& at, int64_t lo, int64_t hi) const {
+    const std::string s = scalar(at, "an integer");
+    if (is_string(at.node)) fail(at, "expected an integer, found the string \"" + s + "\"");
+    int64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size())
+      fail(at, "expected an integer, found '" + s + "'");
+    if (v < lo || v > hi)
+      fail(at, std::to_string(v) + " is out of range [" + std::to_string(lo) + ", " +
+                   std::to_string(hi) + "]");
+    return v;
+  }
+
+  uint64_t unsigned_integer(const Item& at) const {
+    const std::string s = scalar(at, "a non-negative integer");
+    if (is_string(at.node))
+      fail(at, "expected a non-negative integer, found the string \"" + s + "\"");
+    uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size())
+      fail(at, "expected a non-negative integer, found '" + s + "'");
+    return v;
+  }
+
+  // lo < v <= hi (exclusive below: tolerances and times must be positive).
+  double positive(const Item& at, double hi) const {
+    const std::string s = scalar(at, "a number");
+    if (is_string(at.node)) fail(at, "expected a number, found the string \"" + s + "\"");
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
+      fail(at, "expected a number, found '" + s + "'");
+    if (!(v > 0) || v > hi) {
+      std::ostringstream os;
+      os << s << " is out of range (0, " << hi << "]";
+      fail(at, os.str());
+    }
+    return v;
+  }
+
+  bool boolean(const Item& at) const {
+    const std::string s = scalar(at, "true or false");
+    if (!is_string(at.node)) {
+      if (s == "true" || s == "True" || s == "TRUE") return true;
+      if (s == "false" || s == "False" || s == "FALSE") return false;
+    }
+    fail(at, "expected true or false, found '" + s + "'");
+  }
+
+  // One of a few names; the message suggests the closest.
+  template <class T>
+  T choice(const Item& at, const std::vector<std::pair<std::string, T>>& names,
+           const char* what) const {
+    const std::string s = scalar(at, what);
+    std::vector<std::string> known;
+    for (const auto& [name, v] : names) {
+      if (name == s) return v;
+      known.push_back(name);
+    }
+    const std::string near = closest_match(s, known);
+    fail(at, "unknown " + std::string(what) + " '" + s + "'" +
+                 (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                 "; known: " + join(known));
+  }
+
+ private:
+  static YAML::Mark mark_of(const Item& at) {
+    YAML::Mark m;
+    m.line = at.line - 1;
+    m.column = at.column - 1;
+    return m;
+  }
+  std::string file_;
+};
+
+const std::vector<std::pair<std::string, Softmax>> kSoftmaxNames{{"twopass", Softmax::two_pass},
+                                                                 {"online", Softmax::online}};
+const std::vector<std::pair<std::string, IndexType>> kIndexNames{{"i32", IndexType::i32},
+                                                                 {"i64", IndexType::i64}};
+const std::vector<std::pair<std::string, ValueType>> kValueNames{
+    {"f32", ValueType::f32}, {"bf16", ValueType::bf16}, {"f16", ValueType::f16}};
+
+bool is_pow2(int64_t v) {
+  return v > 0 && (v & (v - 1)) == 0;
+}
+
+// A space entry as (value, where it came from): list elements carry their own position, range
+// values the range's.
+struct Raw {
+  int64_t value;
+  Item at;
+};
+
+// Integers of a space key: a list, or {from, to, mul} / {from, to, step}.
+std::vector<Raw> space_integers(const Reader& r, const Item& at, int64_t lo, int64_t hi) {
+  std::vector<Raw> out;
+  if (at.node.IsMap()) {
+    auto f = r.fields(at, {"from", "to", "mul", "step"});
+    for (const char* k : {"from", "to"})
+      if (!f.count(k)) r.fail(at, std::string("a range needs '") + k + "' (and 'mul' or 'step')");
+    if (f.count("mul") == f.count("step"))
+      r.fail(at, "a range needs exactly one of 'mul' (geometric) or 'step' (arithmetic)");
+    const int64_t from = r.integer(f.at("from"), lo, hi);
+    const int64_t to = r.integer(f.at("to"), lo, hi);
+    if (to < from)
+      r.fail(f.at("to"),
+             "'to' (" + std::to_string(to) + ") is below 'from' (" + std::to_string(from) + ")");
+    const bool geometric = f.count("mul") > 0;
+    const int64_t by = geometric ? r.integer(f.at("mul"), 2, 1 << 20)
+                                 : r.integer(f.at("step"), 1, int64_t{1} << 40);
+    if (geometric && from < 1) r.fail(f.at("from"), "a geometric range starts at 1 or more");
+    constexpr size_t kMaxValues = 4096;  // a typo like step: 1 over a huge span
+    for (int64_t v = from; v <= to; v = geometric ? v * by : v + by) {
+      if (out.size() == kMaxValues) r.fail(at, "the range gives more than 4096 values");
+      out.push_back({v, at});
+    }
+    return out;
+  }
+  if (!at.node.IsSequence())
+    r.fail(at, std::string("expected a list or a range {from, to, mul|step}, found ") +
+                   type_name(at.node));
+  for (const Item& e : r.list(at, false)) out.push_back({r.integer(e, lo, hi), e});
+  return out;
+}
+
+template <class T>
+void reject_duplicates(const Reader& r, const std::vector<T>& values,
+                       const std::vector<Item>& where) {
+  for (size_t i = 0; i < values.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (values[i] == values[j])
+        r.fail(where[i], "duplicate value (also at " + where[j].path + ")");
+}
+
+std::vector<int> int_key(const Reader& r, const Item& at, int64_t lo, int64_t hi,
+                         const std::function<std::string(int64_t)>& domain) {
+  std::vector<int> out;
+  std::vector<Item> where;
+  for (const Raw& raw : space_integers(r, at, lo, hi)) {
+    const std::string why = domain ? domain(raw.value) : "";
+    if (!why.empty()) r.fail(raw.at, std::to_string(raw.value) + ": " + why);
+    out.push_back(static_cast<int>(raw.value));
+    where.push_back(raw.at);
+  }
+  reject_duplicates(r, out, where);
+  return out;
+}
+
+template <class T>
+std::vector<T> name_key(const Reader& r, const Item& at,
+                        const std::vector<std::pair<std::string, T>>& names, const char* what) {
+  std::vector<T> out;
+  const auto items = r.list(at, false);
+  for (const Item& e : items) out.push_back(r.choice(e, names, what));
+  reject_duplicates(r, out, items);
+  return out;
+}
+
+SpaceSpec read_space(const Reader& r, const Item& at) {
+  SpaceSpec s;
+  const auto f = r.fields(
+      at, {"tpr", "fl", "rpb", "vec", "tiles", "smem", "softmax", "split", "index", "value"});
+  auto pow2_up_to = [](int64_t hi) {
+    return [hi](int64_t v) {
+      return is_pow2(v) && v <= hi ? std::string()
+                                   : "must be a power of two in [1, " + std::to_string(hi) + "]";
+    };
+  };
+  if (f.count("tpr")) s.tpr = int_key(r, f.at("tpr"), 1, 1024, pow2_up_to(1024));
+  if (f.count("fl")) s.fl = int_key(r, f.at("fl"), 1, 32, pow2_up_to(32));
+  if (f.count("rpb")) s.rpb = int_key(r, f.at("rpb"), 1, 1024, {});
+  if (f.count("vec"))
+    s.vec = int_key(r, f.at("vec"), 1, 8, [](int64_t v) {
+      return is_pow2(v) ? std::string() : std::string("vec must be one of 1, 2, 4, 8");
+    });
+  if (f.count("tiles")) s.tiles = int_key(r, f.at("tiles"), 1, 8, {});
+  if (f.count("smem")) {
+    const Item& sm = f.at("smem");
+    s.smem.clear();
+    std::vector<Item> where;
+    for (const Item& e : r.list(sm, false)) {
+      const std::string v = r.scalar(e, "0, 1, true or false");
+      if (v == "0" || v == "false")
+        s.smem.push_back(0);
+      else if (v == "1" || v == "true")
+        s.smem.push_back(1);
+      else
+        r.fail(e, "expected 0, 1, true or false, found '" + v + "'");
+      where.push_back(e);
+    }
+    reject_duplicates(r, s.smem, where);
+  }
+  if (f.count("softmax")) s.softmax = name_key(r, f.at("softmax"), kSoftmaxNames, "softmax");
+  if (f.count("split")) {
+    s.split.clear();
+    std::vector<Item> where;
+    for (const Raw& raw : space_integers(r, f.at("split"), 0, int64_t{1} << 40)) {
+      s.split.push_back(raw.value);
+      where.push_back(raw.at);
+    }
+    reject_duplicates(r, s.split, where);
+  }
+  if (f.count("index")) s.index = name_key(r, f.at("index"), kIndexNames, "index type");
+  if (f.count("value")) s.value = name_key(r, f.at("value"), kValueNames, "value type");
+  return s;
+}
+
+bool is_name(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  });
+}
+
+std::string resolve(const fs::path& base, const std::string& p) {
+  const fs::path path(p);
+  return (path.is_absolute() ? path : base / path).lexically_normal().string();
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// Generator specs pass through (the graphs room checks their keys); file paths are resolved.
+std::string resolve_spec(const Reader& r, const Item& at, const std::string& spec,
+                         const fs::path& base) {
+  static const std::vector<std::string> kinds{"seed", "uniform", "powerlaw", "rmat", "file"};
+  const size_t colon = spec.find(':');
+  const bool has_kind = colon != std::string::npos && colon > 0 &&
+                        std::all_of(spec.begin(), spec.begin() + colon, [](char c) {
+                          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                        });
+  if (has_kind) {
+    const std::string kind = spec.substr(0, colon);
+    const std::string body = spec.substr(colon + 1);
+    if (kind == "file") {
+      if (body.empty()) r.fail(at, "'file:' needs a path");
+      return "file:" + resolve(base, body);
+    }
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+      const std::string near = closest_match(kind, kinds);
+      r.fail(at, "unknown graph kind '" + kind + "'" +
+                     (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; known: " +
+                     join(kinds) + ", or a path ending in .mtx, .mtx.gz, .txt, .txt.gz or .el");
+    }
+    std::stringstream ss(body);
+    std::string part;
+    while (std::getline(ss, part, ',')) {
+      const size_t eq = part.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == part.size())
+        r.fail(at, "graph spec '" + spec + "': expected key=value, found '" + part + "'");
+    }
+    return spec;
+  }
+  bool known_ext = false;
+  for (const char* ext : {".mtx", ".mtx.gz", ".txt", ".txt.gz", ".el"})
+    known_ext |= ends_with(spec, ext);
+  if (!known_ext)
+    r.fail(at, "graph spec '" + spec +
+                   "' is neither a generator (seed:, uniform:, powerlaw:, rmat:) "
+                   "nor a path ending in .mtx, .mtx.gz, .txt, .txt.gz or .el (write file:PATH for "
+                   "others)");
+  return resolve(base, spec);
+}
+
+std::vector<int> shape_list(const Reader& r, const Item& at, int64_t hi) {
+  std::vector<int> out;
+  const auto items = r.list(at, false);
+  for (const Item& e : items) out.push_back(static_cast<int>(r.integer(e, 1, hi)));
+  reject_duplicates(r, out, items);
+  return out;
+}
+
+GraphEntry read_graph(const Reader& r, const Item& at, const fs::path& base) {
+  GraphEntry g;
+  g.at = {at.line, at.column};
+  const auto f = r.fields(at, {"name", "spec", "feat", "heads", "value"});
+  for (const char* k : {"name", "spec", "feat"})
+    if (!f.count(k)) r.fail(at, std::string("missing required key '") + k + "'");
+  g.name = r.string(f.at("name"));
+  if (!is_name(g.name))
+    r.fail(f.at("name"), "graph names use only letters, digits, '_', '-' and '.'");
+  g.spec_text = r.string(f.at("spec"));
+  g.spec = resolve_spec(r, f.at("spec"), g.spec_text, base);
+  g.feat = shape_list(r, f.at("feat"), 1 << 16);
+  if (f.count("heads")) g.heads = shape_list(r, f.at("heads"), 64);
+  if (f.count("value")) g.value = name_key(r, f.at("value"), kValueNames, "value type");
+  return g;
+}
+
+Constraint read_constraint(const Reader& r, const Item& at) {
+  Constraint c;
+  c.text = r.scalar(at, "an expression string");
+  c.at = {at.line, at.column};
+  // The expression's columns count from the text; a quoted scalar starts one later.
+  const int offset = at.column + (at.node.Tag() == "!" ? 1 : 0);
+  try {
+    c.expr = Expr::parse(c.text);
+  } catch (const ExprError& e) {
+    throw ConfigError(r.file(), at.path, at.line,
+                      e.column() > 0 ? offset + e.column() - 1 : at.column,
+                      std::string("constraint does not parse: ") + e.what());
+  }
+  for (const auto& [name, col] : c.expr.identifier_uses()) {
+    if (std::find(kConstraintVariables.begin(), kConstraintVariables.end(), name) !=
+        kConstraintVariables.end())
+      continue;
+    const std::string near = closest_match(name, kConstraintVariables);
+    throw ConfigError(r.file(), at.path, at.line, offset + col - 1,
+                      "constraint '" + c.text + "' reads unknown variable '" + name + "'" +
+                          (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                          "; known: " + join(kConstraintVariables));
+  }
+  return c;
+}
+
+std::vector<VariantParams> read_test_variants(const Reader& r, const Item& at, bool fault) {
+  std::vector<VariantParams> out;
+  for (const Item& e : r.list(at, true)) {
+    const std::string id = r.string(e);
+    VariantParams p;
+    try {
+      p = VariantParams::parse(id);
+    } catch (const std::invalid_argument& ex) {
+      r.fail(e, ex.what());
+    }
+    const std::string why = p.invalid_reason();
+    if (!why.empty()) r.fail(e, "variant '" + id + "' is invalid: " + why);
+    if (fault && p.fault == 0)
+      r.fail(e, "variant '" + id + "' has no fault part (.fault1 or .fault2)");
+    if (!fault && p.delay_ns == 0) r.fail(e, "variant '" + id + "' has no delay part (.delayN)");
+    out.push_back(p);
+  }
+  return out;
+}
+
+Config read_config(const Reader& r, const YAML::Node& root, const std::string& source) {
+  Config c;
+  c.source = source;
+  std::error_code ec;
+  fs::path base = fs::path(source).parent_path();
+  base = fs::absolute(base.empty() ? fs::path(".") : base, ec).lexically_normal();
+  // "a/b/" normalises with an empty last element; drop it so joins stay clean.
+  if (!base.empty() && !base.has_filename()) base = base.parent_path();
+  c.base_dir = base.string();
+
+  const Item top = r.item(root, "", YAML::Mark());
+  if (!root.IsMap())
+    r.fail(top, std::string("the config must be a map of keys, found ") + type_name(root));
+  const auto f =
+      r.fields(top, {"name", "arch", "allow_other_arch", "output", "graphs", "space", "constraints",
+                     "baselines", "strategy", "timing", "verify", "counters", "test_only"});
+  for (const char* k : {"arch", "graphs", "space"}) {
+    if (!f.count(k)) {
+      Item at = top;
+      at.path = k;
+      r.fail(at, std::string("missing required key '") + k + "'");
+    }
+  }
+
+  c.name = f.count("name") ? r.string(f.at("name")) : fs::path(source).stem().string();
+  if (!is_name(c.name)) {
+    Item at = f.count("name") ? f.at("name") : top;
+    at.path = "name";
+    r.fail(at, "the run name '" + c.name + "' may use only letters, digits, '_', '-' and '.'");
+  }
+
+  c.arch = r.string(f.at("arch"));
+  {
+    const std::string& a = c.arch;
+    bool ok = a.size() > 3 && a.compare(0, 3, "sm_") == 0;
+    size_t i = 3;
+    while (ok && i < a.size() && std::isdigit(static_cast<unsigned char>(a[i]))) ++i;
+    ok = ok && i > 3 &&
+         (i == a.size() || (i + 1 == a.size() && std::isalpha(static_cast<unsigned char>(a[i]))));
+    if (!ok)
+      r.fail(f.at("arch"), "expected an architecture like sm_90 or sm_90a, found '" + a + "'");
+  }
+  if (f.count("allow_other_arch")) c.allow_other_arch = r.boolean(f.at("allow_other_arch"));
+
+  c.output_text = f.count("output") ? r.string(f.at("output")) : "runs/" + c.name;
+  c.output = resolve(base, c.output_text);
+
+  std::set<std::string> names;
+  for (const Item& e : r.list(f.at("graphs"), false)) {
+    GraphEntry g = read_graph(r, e, base);
+    if (!names.insert(g.name).second) r.fail(e, "duplicate graph name '" + g.name + "'");
+    c.graphs.push_back(std::move(g));
+  }
+
+  c.space_at = {f.at("space").line, f.at("space").column};
+  c.space = read_space(r, f.at("space"));
+
+  if (f.count("constraints")) {
+    const Item& at = f.at("constraints");
+    c.constraints_at = {at.line, at.column};
+    for (const Item& e : r.list(at, true)) c.constraints.push_back(read_constraint(r, e));
+  }
+
+  if (f.count("baselines")) {
+    c.baselines.clear();
+    const std::vector<std::pair<std::string, Family>> kinds{{"seed", Family::seed},
+                                                            {"cusparse", Family::cusparse}};
+    const auto items = r.list(f.at("baselines"), true);
+    for (const Item& e : items) c.baselines.push_back(r.choice(e, kinds, "baseline"));
+    reject_duplicates(r, c.baselines, items);
+  }
+
+  if (f.count("strategy")) {
+    const Item& at = f.at("strategy");
+    const auto s = r.fields(at, {"kind", "budget", "seed", "eta"});
+    if (s.count("kind"))
+      c.strategy.kind = r.choice(s.at("kind"),
+                                 std::vector<std::pair<std::string, StrategyKind>>{
+                                     {"exhaustive", StrategyKind::exhaustive},
+                                     {"random", StrategyKind::random},
+                                     {"halving", StrategyKind::halving}},
+                                 "strategy");
+    if (s.count("budget"))
+      c.strategy.budget = static_cast<int>(r.integer(s.at("budget"), 0, 1 << 24));
+    if (s.count("seed")) c.strategy.seed = r.unsigned_integer(s.at("seed"));
+    if (s.count("eta")) c.strategy.eta = static_cast<int>(r.integer(s.at("eta"), 2, 64));
+    if (c.strategy.kind == StrategyKind::random && c.strategy.budget <= 0) {
+      Item where = s.count("budget") ? s.at("budget") : at;
+      where.path = "strategy.budget";
+      r.fail(where, "the random strategy needs budget > 0 (variants sampled per problem)");
+    }
+  }
+
+  if (f.count("timing")) {
+    const auto t =
+        r.fields(f.at("timing"), {"cache", "warmup", "max_rel_noise", "min_samples", "max_samples",
+                                  "max_seconds", "graph_replay", "timeout_seconds"});
+    auto& T = c.timing;
+    if (t.count("cache"))
+      T.cache = r.choice(t.at("cache"),
+                         std::vector<std::pair<std::string, CacheMode>>{{"cold", CacheMode::cold},
+                                                                        {"warm", CacheMode::warm}},
+                         "cache mode");
+    if (t.count("warmup")) T.warmup = static_cast<int>(r.integer(t.at("warmup"), 0, 10000));
+    if (t.count("max_rel_noise")) T.max_rel_noise = r.positive(t.at("max_rel_noise"), 1.0);
+    if (t.count("min_samples"))
+      T.min_samples = static_cast<int>(r.integer(t.at("min_samples"), 1, 1000000));
+    if (t.count("max_samples"))
+      T.max_samples = static_cast<int>(r.integer(t.at("max_samples"), 1, 1000000));
+    if (t.count("max_seconds")) T.max_seconds = r.positive(t.at("max_seconds"), 3600);
+    if (t.count("graph_replay")) T.graph_replay = r.boolean(t.at("graph_replay"));
+    if (t.count("timeout_seconds")) T.timeout_seconds = r.positive(t.at("timeout_seconds"), 86400);
+    if (T.max_samples < T.min_samples) {
+      const Item& at = t.count("max_samples") ? t.at("max_samples") : t.at("min_samples");
+      r.fail(at, "max_samples (" + std::to_string(T.max_samples) + ") is below min_samples (" +
+                     std::to_string(T.min_samples) + ")");
+    }
+  }
+
+  if (f.count("verify")) {
+    const auto v = r.fields(f.at("verify"), {"rel_tol_f32", "rel_tol_16bit"});
+    if (v.count("rel_tol_f32")) c.verify.rel_tol_f32 = r.positive(v.at("rel_tol_f32"), 1.0);
+    if (v.count("rel_tol_16bit")) c.verify.rel_tol_16bit = r.positive(v.at("rel_tol_16bit"), 1.0);
+  }
+
+  if (f.count("counters")) c.counters = r.boolean(f.at("counters"));
+
+  if (f.count("test_only")) {
+    const auto t = r.fields(f.at("test_only"), {"fault_variants", "delay_variants"});
+    if (t.count("fault_variants"))
+      c.test_only.fault_variants = read_test_variants(r, t.at("fault_variants"), true);
+    if (t.count("delay_variants"))
+      c.test_only.delay_variants = read_test_variants(r, t.at("delay_variants"), false);
+  }
+  return c;
+}
+
+template <class T>
+nlohmann::json names(const std::vector<T>& v) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& x : v) out.push_back(to_string(x));
+  return out;
+}
+
+nlohmann::json ids(const std::vector<VariantParams>& v) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& p : v) out.push_back(p.id());
+  return out;
+}
+
+}  // namespace
+
+Config parse_config(const std::string& yaml_text, const std::string& source_name) {
+  const Reader r(source_name);
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(source_name, "", e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + e.msg);
+  }
+  try {
+    return read_config(r, root, source_name);
+  } catch (const YAML::Exception& e) {
+    // Checks above should leave nothing to yaml-cpp; still report it as a config error.
+    throw ConfigError(source_name, "", e.mark.is_null() ? 0 : e.mark.line + 1,
+                      e.mark.is_null() ? 0 : e.mark.column + 1, e.msg);
+  }
+}
+
+Config load_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, "", 0, 0, "cannot open the config file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_config(ss.str(), path);
+}
+
+nlohmann::json to_json(const Config& c) {
+  using nlohmann::json;
+  json graphs = json::array();
+  for (const auto& g : c.graphs) {
+    json e{{"name", g.name},
+           {"spec", g.spec},
+           {"spec_text", g.spec_text},
+           {"feat", g.feat},
+           {"heads", g.heads}};
+    if (!g.value.empty()) e["value"] = names(g.value);
+    graphs.push_back(e);
+  }
+  const auto& s = c.space;
+  json space{{"tpr", s.tpr},
+             {"fl", s.fl},
+             {"rpb", s.rpb},
+             {"vec", s.vec},
+             {"tiles", s.tiles},
+             {"smem", s.smem},
+             {"softmax", names(s.softmax)},
+             {"split", s.split},
+             {"index", names(s.index)},
+             {"value", names(s.value)}};
+  json constraints = json::array();
+  for (const auto& k : c.constraints) constraints.push_back(k.text);
+  const auto& t = c.timing;
+  return json{
+      {"source", c.source},
+      {"base_dir", c.base_dir},
+      {"name", c.name},
+      {"arch", c.arch},
+      {"allow_other_arch", c.allow_other_arch},
+      {"output", c.output},
+      {"output_text", c.output_text},
+      {"graphs", graphs},
+      {"space", space},
+      {"constraints", constraints},
+      {"baselines", names(c.baselines)},
+      {"strategy",
+       {{"kind", to_string(c.strategy.kind)},
+        {"budget", c.strategy.budget},
+        {"seed", c.strategy.seed},
+        {"eta", c.strategy.eta}}},
+      {"timing",
+       {{"cache", to_string(t.cache)},
+        {"warmup", t.warmup},
+        {"max_rel_noise", t.max_rel_noise},
+        {"min_samples", t.min_samples},
+        {"max_samples", t.max_samples},
+        {"max_seconds", t.max_seconds},
+        {"graph_replay", t.graph_replay},
+        {"timeout_seconds", t.timeout_seconds}}},
+      {"verify",
+       {{"rel_tol_f32", c.verify.rel_tol_f32}, {"rel_tol_16bit", c.verify.rel_tol_16bit}}},
+      {"counters", c.counters},
+      {"test_only",
+       {{"fault_variants", ids(c.test_only.fault_variants)},
+        {"delay_variants", ids(c.test_only.delay_variants)}}},
+  };
+}
+
+std::string config_hash(const Config& c) {
+  nlohmann::json j = to_json(c);
+  j.erase("source");
+  j.erase("base_dir");
+  j.erase("output");
+  for (auto& g : j["graphs"]) g.erase("spec");
+  // nlohmann::json keeps object keys sorted, so the dump is canonical.
+  return stable_hash(j.dump());
+}
+
+}  // namespace csrgat::tuner

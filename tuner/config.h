@@ -1,0 +1,171 @@
+// The YAML config of a tuning run, parsed into plain structs. Every key is checked: unknown
+// keys (with the closest known one suggested), wrong types, empty lists, out-of-domain values
+// and constraints that do not parse all throw ConfigError naming the file, the key path
+// (`space.vec[2]`) and the line. configs/README.md describes every key; in short:
+//
+//   name: h100                     # run name (default: the file's stem)
+//   arch: sm_90                    # required; NVRTC target
+//   allow_other_arch: false        # run on a GPU of another compute capability anyway
+//   output: ../runs/h100           # default runs/<name>; relative to the config's folder
+//   graphs:                        # required, non-empty
+//     - {name: cora, spec: "../../shared/graphs/cora.mtx.gz", feat: [64], heads: [1]}
+//     - {name: u1m, spec: "uniform:n=1000000,deg=16", feat: [64], value: [f32, bf16]}
+//   space:                         # required; each key a list or a range, default one value
+//     tpr: {from: 4, to: 128, mul: 2}
+//     softmax: [twopass, online]
+//   constraints: ["fl <= tpr"]     # see tuner/expr.h; variables listed in kConstraintVariables
+//   baselines: [seed, cusparse]
+//   strategy: {kind: halving, budget: 0, seed: 1, eta: 3}
+//   timing: {cache: cold, warmup: 3, max_rel_noise: 0.005, min_samples: 10, max_samples: 300,
+//            max_seconds: 0.5, graph_replay: false, timeout_seconds: 10}
+//   verify: {rel_tol_f32: 1.0e-5, rel_tol_16bit: 1.0e-2}
+//   counters: true
+//   test_only: {fault_variants: [], delay_variants: []}
+//
+// Constraints that no combination satisfies are found by the space step (check_space in
+// tuner/space.h), which needs the problems' feat and heads.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tuner/expr.h"
+#include "variants/params.h"
+
+namespace csrgat::tuner {
+
+// what(): "<file>: line L, column C: <key path>: <detail>" (parts left out when unknown).
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(std::string file, std::string key_path, int line, int column, std::string detail);
+  const std::string& file() const { return file_; }
+  const std::string& key_path() const { return key_path_; }
+  int line() const { return line_; }      // 1-based; 0 when unknown
+  int column() const { return column_; }  // 1-based; 0 when unknown
+  const std::string& detail() const { return detail_; }
+
+ private:
+  std::string file_, key_path_;
+  int line_, column_;
+  std::string detail_;
+};
+
+// Where a key sits in the config file (1-based; 0 when the key was absent).
+struct Location {
+  int line = 0;
+  int column = 0;
+};
+
+struct GraphEntry {
+  std::string name;              // unique; [A-Za-z0-9_.-]+ (it names files and rows)
+  std::string spec;              // generator spec, or the file path made absolute
+  std::string spec_text;         // as written in the config
+  std::vector<int> feat;         // feature widths F, each one problem
+  std::vector<int> heads{1};     // head counts H, each one problem
+  std::vector<ValueType> value;  // overrides space.value for this graph; empty: space.value
+  Location at;                   // of the list entry
+};
+
+// The values each parameter takes. A key missing from the config keeps its single default
+// (VariantParams' defaults).
+struct SpaceSpec {
+  std::vector<int> tpr{16};
+  std::vector<int> fl{16};
+  std::vector<int> rpb{4};
+  std::vector<int> vec{4};
+  std::vector<int> tiles{1};
+  std::vector<int> smem{0};  // 0/1
+  std::vector<Softmax> softmax{Softmax::two_pass};
+  std::vector<int64_t> split{0};
+  std::vector<IndexType> index{IndexType::i32};
+  std::vector<ValueType> value{ValueType::f32};
+};
+
+struct Constraint {
+  std::string text;
+  Expr expr;
+  Location at;
+};
+
+// The variables a constraint may read (the space's parameters and the problem's shape).
+inline const std::vector<std::string> kConstraintVariables{
+    "tpr",    "fl",    "rpb",  "vec",   "tiles",       "smem",
+    "online", "split", "feat", "heads", "value_bytes", "index_bytes"};
+
+enum class StrategyKind { exhaustive, random, halving };
+const char* to_string(StrategyKind k);
+
+struct StrategySpec {
+  StrategyKind kind = StrategyKind::exhaustive;
+  // random: variants sampled per problem (> 0). halving: full-timing units per problem that
+  // the rounds may spend (0: geometric default; see halving_plan). exhaustive: unused.
+  int budget = 0;
+  uint64_t seed = 1;
+  int eta = 3;  // halving: keep 1/eta of the variants each round
+};
+
+enum class CacheMode { cold, warm };
+const char* to_string(CacheMode m);
+
+struct TimingSpec {
+  CacheMode cache = CacheMode::cold;  // cold: flush L2 before each sample
+  int warmup = 3;
+  double max_rel_noise = 0.005;  // stop once the median's relative noise is below this
+  int min_samples = 10;
+  int max_samples = 300;
+  double max_seconds = 0.5;     // per variant and problem
+  bool graph_replay = false;    // time CUDA Graph replays instead of single launches
+  double timeout_seconds = 10;  // a trial running longer is killed and marked timeout
+};
+
+struct VerifySpec {
+  double rel_tol_f32 = 1.0e-5;
+  double rel_tol_16bit = 1.0e-2;
+};
+
+struct TestOnlySpec {
+  std::vector<VariantParams> fault_variants;  // each has a fault part
+  std::vector<VariantParams> delay_variants;  // each has a delay part
+};
+
+struct Config {
+  std::string source;    // the file it was read from (or the source name given)
+  std::string base_dir;  // absolute; relative paths are resolved against it
+  std::string name;
+  std::string arch;
+  bool allow_other_arch = false;
+  std::string output;       // absolute
+  std::string output_text;  // as written (or the default)
+  std::vector<GraphEntry> graphs;
+  SpaceSpec space;
+  std::vector<Constraint> constraints;
+  std::vector<Family> baselines{Family::seed, Family::cusparse};
+  StrategySpec strategy;
+  TimingSpec timing;
+  VerifySpec verify;
+  bool counters = true;
+  TestOnlySpec test_only;
+  Location space_at, constraints_at;
+};
+
+// Reads and checks a config file. Throws ConfigError.
+Config load_config(const std::string& path);
+// The same from text; source_name names it in errors and its folder is the base for
+// relative paths (the current directory when it has none).
+Config parse_config(const std::string& yaml_text, const std::string& source_name);
+
+// The normalised content: ranges expanded, defaults filled in, enums as names, and both the
+// resolved paths and the text as written.
+nlohmann::json to_json(const Config& c);
+// Stable hash (16 hex digits) of to_json without what depends on where the checkout lies
+// (source, base_dir, resolved paths): the same config text gives the same hash everywhere.
+std::string config_hash(const Config& c);
+
+// Closest of `known` to `word` by edit distance, or "" when none is close enough to suggest.
+std::string closest_match(const std::string& word, const std::vector<std::string>& known);
+
+}  // namespace csrgat::tuner

@@ -1,0 +1,272 @@
+#include "tuner/device_problem.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cstring>
+#include <cmath>
+#include <limits>
+
+#include "profiler/check.h"
+#include "variants/plan.h"
+
+namespace csrgat::tuner {
+
+#define CSRGAT_CUSPARSE_CHECK(expr)                                                        \
+  do {                                                                                     \
+    cusparseStatus_t s_ = (expr);                                                          \
+    if (s_ != CUSPARSE_STATUS_SUCCESS)                                                     \
+      throw profiler::ApiError(std::string(#expr) + " failed: " + cusparseGetErrorString(s_) + \
+                               " at " + __FILE__ + ":" + std::to_string(__LINE__));        \
+  } while (0)
+
+bool gpu_available(std::string* why) {
+  int n = 0;
+  const cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess || n == 0) {
+    if (why) *why = e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device";
+    cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+LoadedKernel::LoadedKernel(const CompiledKernel& k) {
+  CSRGAT_CUDA_CHECK(cudaLibraryLoadData(&library_, k.cubin.data(), nullptr, nullptr, 0, nullptr,
+                                        nullptr, 0));
+  CSRGAT_CUDA_CHECK(cudaLibraryGetKernel(&kernel_, library_, k.lowered_name.c_str()));
+  CSRGAT_CUDA_CHECK(cudaFuncGetAttributes(&attrs_, reinterpret_cast<const void*>(kernel_)));
+}
+
+LoadedKernel::~LoadedKernel() {
+  if (library_) cudaLibraryUnload(library_);
+}
+
+struct DeviceProblem::Cusparse {
+  cusparseHandle_t handle = nullptr;
+  std::vector<cusparseSpMatDescr_t> a;   // one CSR matrix per head (its weights)
+  std::vector<cusparseDnMatDescr_t> b, c;
+  void* buffer = nullptr;
+  size_t buffer_size = 0;
+  bool index64 = false;
+  ~Cusparse() {
+    for (auto d : a) cusparseDestroySpMat(d);
+    for (auto d : b) cusparseDestroyDnMat(d);
+    for (auto d : c) cusparseDestroyDnMat(d);
+    if (buffer) cudaFree(buffer);
+    if (handle) cusparseDestroy(handle);
+  }
+};
+
+namespace {
+template <class T>
+T* upload(const void* host, size_t bytes) {
+  void* d = nullptr;
+  CSRGAT_CUDA_CHECK(cudaMalloc(&d, std::max<size_t>(bytes, 16)));
+  if (bytes) CSRGAT_CUDA_CHECK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+  return static_cast<T*>(d);
+}
+}  // namespace
+
+DeviceProblem::DeviceProblem(const graphs::Csr64& g, const graphs::Inputs& in)
+    : n_(g.num_nodes), e_(g.num_edges()), heads_(in.heads), feat_(in.feat) {
+  row_ptr_host_ = g.row_ptr;
+  for (int64_t r = 0; r < n_; ++r) max_degree_ = std::max(max_degree_, g.degree(r));
+  fits_i32_ = n_ < std::numeric_limits<int32_t>::max() && e_ < std::numeric_limits<int32_t>::max();
+  row_ptr64_ = upload<void>(g.row_ptr.data(), g.row_ptr.size() * 8);
+  col64_ = upload<void>(g.col.data(), g.col.size() * 8);
+  if (fits_i32_) {
+    std::vector<int32_t> rp(g.row_ptr.begin(), g.row_ptr.end()), c(g.col.begin(), g.col.end());
+    row_ptr32_ = upload<void>(rp.data(), rp.size() * 4);
+    col32_ = upload<void>(c.data(), c.size() * 4);
+  }
+  scores_ = upload<float>(in.scores.data(), in.scores.size() * 4);
+  values_host_ = in.values;
+  values_[ValueType::f32] = upload<void>(in.values.data(), in.values.size() * 4);
+  CSRGAT_CUDA_CHECK(cudaMalloc(&out_, std::max<size_t>(output_bytes(), 16)));
+  int dev = 0;
+  CSRGAT_CUDA_CHECK(cudaGetDevice(&dev));
+  int optin = 0;
+  CSRGAT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  smem_optin_ = static_cast<size_t>(optin);
+}
+
+DeviceProblem::~DeviceProblem() {
+  cusparse_.reset();
+  for (void* p : {row_ptr32_, col32_, row_ptr64_, col64_, static_cast<void*>(scores_),
+                  static_cast<void*>(out_), static_cast<void*>(weights_)})
+    if (p) cudaFree(p);
+  for (auto& [t, p] : values_) cudaFree(p);
+  for (auto& [t, pl] : plans_) {
+    cudaFree(pl.chunks);
+    cudaFree(pl.partials);
+    cudaFree(pl.counters);
+  }
+}
+
+void DeviceProblem::set_inputs(const graphs::Inputs& in) {
+  if (in.heads != heads_ || in.feat != feat_ ||
+      in.scores.size() != static_cast<size_t>(e_) * heads_ ||
+      in.values.size() != static_cast<size_t>(n_) * heads_ * feat_)
+    throw std::invalid_argument("set_inputs: shapes differ from the problem's");
+  CSRGAT_CUDA_CHECK(cudaMemcpy(scores_, in.scores.data(), in.scores.size() * 4, cudaMemcpyHostToDevice));
+  values_host_ = in.values;
+  cusparse_.reset();  // its descriptors point at the old values
+  for (auto& [t, p] : values_) cudaFree(p);
+  values_.clear();
+  values_[ValueType::f32] = upload<void>(in.values.data(), in.values.size() * 4);
+}
+
+const void* DeviceProblem::values_for(ValueType t) {
+  auto it = values_.find(t);
+  if (it != values_.end()) return it->second;
+  // 16-bit storage is converted on the host with round-to-nearest-even.
+  std::vector<uint16_t> h(values_host_.size());
+  for (size_t i = 0; i < h.size(); ++i) {
+    if (t == ValueType::bf16) {
+      const __nv_bfloat16 b = __float2bfloat16_rn(values_host_[i]);
+      std::memcpy(&h[i], &b, 2);
+    } else {
+      const __half b = __float2half_rn(values_host_[i]);
+      std::memcpy(&h[i], &b, 2);
+    }
+  }
+  void* d = upload<void>(h.data(), h.size() * 2);
+  values_[t] = d;
+  return d;
+}
+
+void DeviceProblem::poison_output(cudaStream_t s) {
+  // 0xFF bytes are a NaN in float32.
+  CSRGAT_CUDA_CHECK(cudaMemsetAsync(out_, 0xFF, output_bytes(), s));
+}
+
+std::vector<float> DeviceProblem::download_output() const {
+  std::vector<float> h(static_cast<size_t>(n_) * heads_ * feat_);
+  CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
+  CSRGAT_CUDA_CHECK(cudaMemcpy(h.data(), out_, output_bytes(), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+const DeviceProblem::Plan& DeviceProblem::plan_for(int64_t threshold) {
+  auto it = plans_.find(threshold);
+  if (it != plans_.end()) return it->second;
+  Plan pl;
+  const auto chunks = build_split_plan(row_ptr_host_, threshold);
+  pl.num_chunks = static_cast<int64_t>(chunks.size());
+  if (!chunks.empty()) {
+    pl.chunks = upload<void>(chunks.data(), chunks.size() * sizeof(ChunkDesc));
+    const size_t parts = chunks.size() * heads_ * (static_cast<size_t>(feat_) + 2);
+    CSRGAT_CUDA_CHECK(cudaMalloc(&pl.partials, parts * sizeof(float)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&pl.counters, chunks.size() * heads_ * sizeof(unsigned)));
+    CSRGAT_CUDA_CHECK(cudaMemset(pl.counters, 0, chunks.size() * heads_ * sizeof(unsigned)));
+  }
+  return plans_.emplace(threshold, pl).first->second;
+}
+
+std::string DeviceProblem::unsupported_reason(const VariantParams& p) const {
+  const std::string invalid = p.invalid_reason();
+  if (!invalid.empty()) return invalid;
+  if (p.index == IndexType::i32 && !fits_i32_) return "graph too large for int32 indices";
+  if (p.family == Family::cusparse && p.value != ValueType::f32) return "cusparse: f32 values only";
+  const int64_t chunks = 0;  // the plan only shortens rows; geometry limits do not depend on it
+  const auto g = launch_geometry(p, n_, heads_, feat_, chunks, max_degree_, smem_optin_);
+  return g.unsupported;
+}
+
+KernelArgs DeviceProblem::base_args(const VariantParams& p) {
+  KernelArgs a{};
+  const bool i64 = p.index == IndexType::i64;
+  a.row_ptr = i64 ? row_ptr64_ : row_ptr32_;
+  a.col = i64 ? col64_ : col32_;
+  a.scores = scores_;
+  a.values = values_for(p.value);
+  a.out = out_;
+  a.num_rows = n_;
+  a.heads = heads_;
+  a.feat = feat_;
+  a.fault = p.fault;
+  a.delay_ns = p.delay_ns;
+  if (p.family == Family::fused && p.split > 0) {
+    const Plan& pl = plan_for(p.split);
+    a.split_threshold = p.split;
+    a.num_chunks = pl.num_chunks;
+    a.chunks = static_cast<const ChunkDesc*>(pl.chunks);
+    a.partials = pl.partials;
+    a.counters = pl.counters;
+  }
+  return a;
+}
+
+void DeviceProblem::launch(const VariantParams& p, const LoadedKernel& k, cudaStream_t s) {
+  const std::string why = unsupported_reason(p);
+  if (!why.empty()) throw std::invalid_argument(p.id() + ": " + why);
+  if (p.family == Family::cusparse) return launch_cusparse(p, k, s);
+  KernelArgs a = base_args(p);
+  const auto g = launch_geometry(p, n_, heads_, feat_, a.num_chunks, max_degree_, smem_optin_);
+  if (g.grid == 0) return;
+  if (g.dynamic_smem > 48 * 1024)
+    CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(k.function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(g.dynamic_smem)));
+  void* args[] = {&a};
+  CSRGAT_CUDA_CHECK(cudaLaunchKernel(k.function(), dim3(static_cast<unsigned>(g.grid)),
+                                     dim3(g.block), args, g.dynamic_smem, s));
+  CSRGAT_CUDA_CHECK(cudaGetLastError());
+}
+
+// Segment softmax writes the (H, E) weights; then one cusparseSpMM per head multiplies the
+// CSR matrix of that head's weights with the head's (N, F) slice of the values (row-major,
+// leading dimension H * F). Algorithm: CUSPARSE_SPMM_CSR_ALG2, cuSPARSE's choice for
+// row-major dense operands.
+void DeviceProblem::launch_cusparse(const VariantParams& p, const LoadedKernel& k, cudaStream_t s) {
+  const bool i64 = p.index == IndexType::i64;
+  if (!weights_) CSRGAT_CUDA_CHECK(cudaMalloc(&weights_, std::max<size_t>(e_ * heads_ * 4, 16)));
+  if (cusparse_ && cusparse_->index64 != i64) cusparse_.reset();
+  if (!cusparse_) {
+    auto cs = std::make_unique<Cusparse>();
+    cs->index64 = i64;
+    CSRGAT_CUSPARSE_CHECK(cusparseCreate(&cs->handle));
+    const auto itype = i64 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
+    const int64_t ld = static_cast<int64_t>(heads_) * feat_;
+    for (int h = 0; h < heads_; ++h) {
+      cusparseSpMatDescr_t a;
+      CSRGAT_CUSPARSE_CHECK(cusparseCreateCsr(&a, n_, n_, e_, i64 ? row_ptr64_ : row_ptr32_,
+                                              i64 ? col64_ : col32_, weights_ + h * e_, itype,
+                                              itype, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+      cs->a.push_back(a);
+      cusparseDnMatDescr_t b, c;
+      CSRGAT_CUSPARSE_CHECK(cusparseCreateDnMat(
+          &b, n_, feat_, ld, static_cast<float*>(const_cast<void*>(values_for(ValueType::f32))) + h * feat_,
+          CUDA_R_32F, CUSPARSE_ORDER_ROW));
+      CSRGAT_CUSPARSE_CHECK(cusparseCreateDnMat(&c, n_, feat_, ld, out_ + h * feat_, CUDA_R_32F,
+                                                CUSPARSE_ORDER_ROW));
+      cs->b.push_back(b);
+      cs->c.push_back(c);
+    }
+    const float alpha = 1.f, beta = 0.f;
+    CSRGAT_CUSPARSE_CHECK(cusparseSpMM_bufferSize(
+        cs->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+        cs->a[0], cs->b[0], &beta, cs->c[0], CUDA_R_32F, CUSPARSE_SPMM_CSR_ALG2, &cs->buffer_size));
+    if (cs->buffer_size) CSRGAT_CUDA_CHECK(cudaMalloc(&cs->buffer, cs->buffer_size));
+    cusparse_ = std::move(cs);
+  }
+  KernelArgs a = base_args(p);
+  a.out = weights_;
+  const auto g = launch_geometry(p, n_, heads_, feat_, 0, max_degree_, smem_optin_);
+  void* args[] = {&a};
+  if (g.grid > 0)
+    CSRGAT_CUDA_CHECK(cudaLaunchKernel(k.function(), dim3(static_cast<unsigned>(g.grid)),
+                                       dim3(g.block), args, 0, s));
+  CSRGAT_CUDA_CHECK(cudaGetLastError());
+  CSRGAT_CUSPARSE_CHECK(cusparseSetStream(cusparse_->handle, s));
+  const float alpha = 1.f, beta = 0.f;
+  for (int h = 0; h < heads_; ++h)
+    CSRGAT_CUSPARSE_CHECK(cusparseSpMM(cusparse_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                       CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, cusparse_->a[h],
+                                       cusparse_->b[h], &beta, cusparse_->c[h], CUDA_R_32F,
+                                       CUSPARSE_SPMM_CSR_ALG2, cusparse_->buffer));
+}
+
+}  // namespace csrgat::tuner

@@ -1,0 +1,111 @@
+// One problem instance on the device (graph structure, scores, values, output), and the
+// launch of any variant on it: NVRTC cubins through the runtime API (cudaLibraryLoadData,
+// cudaLibraryGetKernel, cudaLaunchKernel; no driver library linked), the cuSPARSE baseline
+// through cuSPARSE.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "graphs/csr.h"
+#include "tuner/nvrtc_compiler.h"
+#include "variants/kernel_args.h"
+#include "variants/params.h"
+
+namespace csrgat::tuner {
+
+// True when a CUDA device can be used; otherwise `why` says what is missing.
+bool gpu_available(std::string* why = nullptr);
+
+// A cubin loaded into the current context.
+class LoadedKernel {
+ public:
+  explicit LoadedKernel(const CompiledKernel& k);
+  ~LoadedKernel();
+  LoadedKernel(const LoadedKernel&) = delete;
+  LoadedKernel& operator=(const LoadedKernel&) = delete;
+  const void* function() const { return reinterpret_cast<const void*>(kernel_); }
+  int registers() const { return attrs_.numRegs; }
+  int max_threads() const { return attrs_.maxThreadsPerBlock; }
+  size_t static_smem() const { return attrs_.sharedSizeBytes; }
+  size_t local_bytes() const { return attrs_.localSizeBytes; }
+
+ private:
+  cudaLibrary_t library_ = nullptr;
+  cudaKernel_t kernel_ = nullptr;
+  cudaFuncAttributes attrs_{};
+};
+
+class DeviceProblem {
+ public:
+  // Uploads the structure (int32 when N and E fit, always int64) and the inputs.
+  DeviceProblem(const graphs::Csr64& g, const graphs::Inputs& in);
+  ~DeviceProblem();
+  DeviceProblem(const DeviceProblem&) = delete;
+  DeviceProblem& operator=(const DeviceProblem&) = delete;
+
+  // Replaces scores and values (same shapes): fresh random inputs for each check.
+  void set_inputs(const graphs::Inputs& in);
+  // Fills out with NaN so that any element a kernel fails to write fails the check.
+  void poison_output(cudaStream_t s = nullptr);
+  std::vector<float> download_output() const;
+
+  // Why p cannot run this problem ("" when it can): shape limits, types, shared memory.
+  std::string unsupported_reason(const VariantParams& p) const;
+  // Enqueues one complete aggregation with variant p on s. `k` is the variant's loaded
+  // kernel (for cusparse: its segment-softmax kernel). Throws ApiError on a failed launch.
+  void launch(const VariantParams& p, const LoadedKernel& k, cudaStream_t s);
+
+  // Raw device buffers, for callers that launch through another API (the production library).
+  const void* row_ptr(IndexType t) const { return t == IndexType::i64 ? row_ptr64_ : row_ptr32_; }
+  const void* col(IndexType t) const { return t == IndexType::i64 ? col64_ : col32_; }
+  const float* scores() const { return scores_; }
+  const void* values(ValueType t) { return values_for(t); }
+  float* out() { return out_; }
+  const std::vector<int64_t>& host_row_ptr() const { return row_ptr_host_; }
+  bool fits_int32() const { return fits_i32_; }
+
+  int64_t num_nodes() const { return n_; }
+  int64_t num_edges() const { return e_; }
+  int64_t max_degree() const { return max_degree_; }
+  int heads() const { return heads_; }
+  int feat() const { return feat_; }
+  // Bytes each input occupies on the device for the given types (the compulsory traffic).
+  size_t output_bytes() const { return static_cast<size_t>(n_) * heads_ * feat_ * sizeof(float); }
+
+ private:
+  struct Plan {
+    int64_t num_chunks = 0;
+    void* chunks = nullptr;
+    float* partials = nullptr;
+    unsigned* counters = nullptr;
+  };
+  const Plan& plan_for(int64_t threshold);
+  const void* values_for(ValueType t);
+  KernelArgs base_args(const VariantParams& p);
+  void launch_cusparse(const VariantParams& p, const LoadedKernel& k, cudaStream_t s);
+
+  int64_t n_ = 0, e_ = 0, max_degree_ = 0;
+  int heads_ = 1, feat_ = 0;
+  bool fits_i32_ = false;
+  std::vector<int64_t> row_ptr_host_;
+  void* row_ptr32_ = nullptr;
+  void* col32_ = nullptr;
+  void* row_ptr64_ = nullptr;
+  void* col64_ = nullptr;
+  float* scores_ = nullptr;
+  std::map<ValueType, void*> values_;
+  std::vector<float> values_host_;
+  float* out_ = nullptr;
+  float* weights_ = nullptr;  // cusparse baseline: (H, E)
+  std::map<int64_t, Plan> plans_;
+  size_t smem_optin_ = 0;
+  struct Cusparse;
+  std::unique_ptr<Cusparse> cusparse_;
+};
+
+}  // namespace csrgat::tuner

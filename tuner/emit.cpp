@@ -1,0 +1,313 @@
+#include "tuner/emit.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <tuple>
+
+#include "variants/params.h"
+
+namespace csrgat::tuner {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// Text safe inside a /* */ or // comment: one line, no comment terminator.
+std::string comment_safe(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  for (size_t at = 0; (at = s.find("*/", at)) != std::string::npos;) s.replace(at, 2, "* /");
+  return s;
+}
+
+std::string c_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string int_bound(int v) {
+  return v == kOpenInt ? "1 << 30" : std::to_string(v);
+}
+std::string i64_bound(int64_t v) {
+  return v == INT64_MAX ? "INT64_MAX" : std::to_string(v);
+}
+std::string degree_bound(double v) {
+  return v >= kOpenDegree ? "1e300" : fmt("%.17g", v);
+}
+
+const char* index_type(IndexType t) {
+  return t == IndexType::i64 ? "long long" : "int";
+}
+const char* value_type(ValueType t) {
+  switch (t) {
+    case ValueType::f32:
+      return "float";
+    case ValueType::bf16:
+      return "__nv_bfloat16";
+    case ValueType::f16:
+      return "__half";
+  }
+  return "?";
+}
+
+std::string type_name(int value, int index) {
+  return std::string(to_string(static_cast<ValueType>(value))) + " " +
+         to_string(static_cast<IndexType>(index));
+}
+
+std::string evidence_text(const Evidence& e) {
+  return e.graph + " F" + std::to_string(e.feat) + " H" + std::to_string(e.heads) + ": " +
+         fmt("%.2f", e.median_us) + " us (q1..q3 " + fmt("%.2f", e.q1_us) + ".." +
+         fmt("%.2f", e.q3_us) + " us, noise " + fmt("%.2f", 100 * e.rel_noise) + "%, stage " +
+         std::to_string(e.stage) + "; winner " + fmt("%.2f", e.winner_us) + " us)";
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+std::string run_tag(const RunInfo& run) {
+  return (run.gpu_name.empty() ? std::string("unknown GPU") : run.gpu_name) + ", " +
+         run.started.substr(0, 10) + ", run " + std::to_string(run.id);
+}
+
+// The kernel's template parameters: what makes two variants the same compiled kernel (split
+// is a launch-time threshold, not a template parameter).
+using KernelKey = std::tuple<int, int, int, int, int, int, int, int, int>;
+KernelKey kernel_key(const VariantParams& p) {
+  return {p.tpr,
+          p.fl,
+          p.rpb,
+          p.vec,
+          p.tiles,
+          p.smem ? 1 : 0,
+          p.softmax == Softmax::online ? 1 : 0,
+          static_cast<int>(p.index),
+          static_cast<int>(p.value)};
+}
+
+std::string status_summary(const Store& store, int64_t run_id) {
+  std::map<std::string, int> n;
+  size_t total = 0;
+  for (const TrialRecord& t : store.trials(run_id)) {
+    ++n[t.status.empty() ? "(none)" : t.status];
+    ++total;
+  }
+  if (total == 0) return "it has no trials";
+  std::string s = "its " + std::to_string(total) + " trials:";
+  for (const auto& [status, count] : n) s += " " + status + " " + std::to_string(count) + ",";
+  s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+int arch_number(const std::string& arch) {
+  size_t i = 0;
+  while (i < arch.size() && !std::isdigit(static_cast<unsigned char>(arch[i]))) ++i;
+  size_t j = i;
+  while (j < arch.size() && std::isdigit(static_cast<unsigned char>(arch[j]))) ++j;
+  if (i == j) throw std::invalid_argument("architecture '" + arch + "' has no number (want sm_90)");
+  return std::stoi(arch.substr(i, j - i));
+}
+
+std::string default_arch(const RunInfo& run) {
+  if (run.arch.rfind("sm_", 0) == 0) return run.arch;
+  // A compute capability ("9.0", "10.0") names the same target.
+  const auto dot = run.arch.find('.');
+  const auto digits = [](const std::string& s) {
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+  };
+  if (dot != std::string::npos && digits(run.arch.substr(0, dot)) &&
+      digits(run.arch.substr(dot + 1)))
+    return "sm_" + run.arch.substr(0, dot) + run.arch.substr(dot + 1);
+  return "sm_90";
+}
+
+std::string emit_header(const Store& store, int64_t run_id, const std::string& arch) {
+  const auto run = store.run(run_id);
+  const std::string name = fs::path(store.path()).filename().string();
+  if (!run)
+    throw std::runtime_error("results store '" + store.path() + "' has no run " +
+                             std::to_string(run_id));
+  const auto rules = select_rules(store, run_id);
+  if (rules.empty())
+    throw std::runtime_error("run " + std::to_string(run_id) + " of results store '" +
+                             store.path() +
+                             "' has no ok trial of a fused variant (test-only variants do not "
+                             "count); " +
+                             status_summary(store, run_id));
+  return emit_header(rules, *run, name, arch);
+}
+
+std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run,
+                        const std::string& store_name, const std::string& arch) {
+  if (rules.empty()) throw std::invalid_argument("emit_header: no rules to emit");
+  const int arch_num = arch_number(arch);
+
+  // Distinct kernels in first-use order, with the rules that use each.
+  std::map<KernelKey, int> kernel_of;
+  std::vector<VariantParams> kernels;
+  std::vector<std::vector<int>> used_by;
+  std::vector<int> rule_kernel;
+  for (size_t i = 0; i < rules.size(); ++i) {
+    const VariantParams p = VariantParams::parse(rules[i].variant);
+    auto [it, fresh] = kernel_of.emplace(kernel_key(p), static_cast<int>(kernels.size()));
+    if (fresh) {
+      kernels.push_back(p);
+      used_by.emplace_back();
+    }
+    used_by[it->second].push_back(static_cast<int>(i));
+    rule_kernel.push_back(it->second);
+  }
+
+  std::ostringstream os;
+  os << kGeneratedMarker << " from " << comment_safe(store_name) << ", run " << run.id
+     << ". Do not edit by hand.\n";
+  os << "// Tuned dispatch for " << comment_safe(arch) << ", measured on "
+     << comment_safe(run.gpu_name.empty() ? "an unknown GPU" : run.gpu_name);
+  if (!run.driver.empty()) os << " (driver " << comment_safe(run.driver) << ")";
+  os << "; run " << run.id;
+  if (!run.name.empty()) os << " '" << comment_safe(run.name) << "'";
+  os << " started " << comment_safe(run.started);
+  if (!run.config_hash.empty()) os << ", config " << comment_safe(run.config_hash);
+  if (!run.commit.empty()) os << ", commit " << comment_safe(run.commit);
+  os << ".\n"
+        "// Rules: the first match wins (csrgat/aggregate.cu); a shape no rule matches runs the\n"
+        "// library's fallback kernel. Shape-bucket rules come first, then one catch-all per\n"
+        "// value and index type. Without a csrgat::Shape the library skips max degree and split.\n"
+        "// Bucket edges (tuner/select.h):\n";
+  for (const auto& line : bucket_edges_text()) os << "//   " << line << "\n";
+  os << "// Each rule: the variant with the lowest geometric-mean slowdown against each tuned\n"
+        "// problem's own winner, over the bucket's problems.\n"
+        "#pragma once\n\n"
+        "#include \"csrgat/tuned_types.h\"\n\n";
+  os << "#define CSRGAT_TUNED_ARCH " << arch_num << "\n";
+  os << "#define CSRGAT_TUNED_SOURCE "
+     << c_string(store_name + " run " + std::to_string(run.id) + " (" + run_tag(run) + ")")
+     << "\n\n";
+
+  os << "// X(name, TPR, FL, RPB, VEC, TILES, SMEM, ONLINE, Index, Value)\n";
+  os << "#define CSRGAT_TUNED_KERNELS(X) \\\n";
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    const VariantParams& p = kernels[k];
+    const RuleChoice& first = rules[used_by[k].front()];
+    std::set<std::string> graphs;
+    std::vector<std::string> rule_nums;
+    for (int r : used_by[k]) {
+      graphs.insert(rules[r].from_graphs.begin(), rules[r].from_graphs.end());
+      rule_nums.push_back(std::to_string(r));
+    }
+    std::string note = first.variant;
+    if (!first.evidence.empty()) {
+      note += ": " + evidence_text(first.evidence.front());
+      if (first.evidence.size() > 1)
+        note += " +" + std::to_string(first.evidence.size() - 1) + " more";
+    }
+    note += "; rules " + join(rule_nums, ", ") + "; " + run_tag(run) + "; graphs " +
+            join(std::vector<std::string>(graphs.begin(), graphs.end()), ", ");
+    os << "  X(k" << k << ", " << p.tpr << ", " << p.fl << ", " << p.rpb << ", " << p.vec << ", "
+       << p.tiles << ", " << (p.smem ? 1 : 0) << ", " << (p.softmax == Softmax::online ? 1 : 0)
+       << ", " << index_type(p.index) << ", " << value_type(p.value) << ") /* "
+       << comment_safe(note) << " */" << (k + 1 < kernels.size() ? " \\" : "") << "\n";
+  }
+
+  os << "\nnamespace csrgat::tuned {\n"
+        "// {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,\n"
+        "//  mean_degree_max, max_degree_min, max_degree_max, nodes_min, nodes_max, kernel, "
+        "split,\n"
+        "//  variant_id}\n"
+        "inline constexpr Rule kRules[] = {\n";
+  for (size_t i = 0; i < rules.size(); ++i) {
+    const RuleChoice& r = rules[i];
+    const Bucket& b = r.bucket;
+    os << "    // rule " << i << " (" << type_name(b.value, b.index)
+       << "): " << (b.is_catch_all() ? "catch-all, " : "") << b.describe() << "\n";
+    os << "    //   " << comment_safe(r.variant + ": " + r.provenance) << "\n";
+    for (const Evidence& e : r.evidence)
+      os << "    //   " << comment_safe(evidence_text(e)) << "\n";
+    os << "    //   graphs: " << comment_safe(join(r.from_graphs, ", ")) << "\n";
+    os << "    {" << b.value << ", " << b.index << ", " << b.feat_min << ", "
+       << int_bound(b.feat_max) << ", " << b.heads_min << ", " << int_bound(b.heads_max) << ", "
+       << degree_bound(b.mean_degree_min) << ", " << degree_bound(b.mean_degree_max) << ", "
+       << b.max_degree_min << ", " << i64_bound(b.max_degree_max) << ", " << b.nodes_min << ", "
+       << i64_bound(b.nodes_max) << ", " << rule_kernel[i] << ", " << r.split << ", "
+       << c_string(r.variant) << "},\n";
+  }
+  os << "};\n"
+        "}  // namespace csrgat::tuned\n";
+  return os.str();
+}
+
+std::string rules_table(const std::vector<RuleChoice>& rules) {
+  std::ostringstream os;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-3s %-8s %-84s %-64s %8s %8s  %s\n", "#", "type", "bucket",
+                "variant", "split", "slowdown", "graphs");
+  os << line;
+  for (size_t i = 0; i < rules.size(); ++i) {
+    const RuleChoice& r = rules[i];
+    const std::string bucket = r.bucket.is_catch_all() ? "catch-all" : r.bucket.describe();
+    std::snprintf(line, sizeof line, "%-3zu %-8s %-84s %-64s %8lld %8.3f  ", i,
+                  type_name(r.bucket.value, r.bucket.index).c_str(), bucket.c_str(),
+                  r.variant.c_str(), static_cast<long long>(r.split), r.geomean_slowdown);
+    os << line << join(r.from_graphs, ",") << "\n";
+  }
+  return os.str();
+}
+
+void write_header_file(const std::string& text, const std::string& path) {
+  const fs::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) {
+    fs::create_directories(target.parent_path(), ec);
+    if (ec)
+      throw std::runtime_error("cannot create folder '" + target.parent_path().string() +
+                               "' for '" + path + "': " + ec.message());
+  }
+  // Same folder as the target, so the rename stays on one file system and is atomic.
+  const fs::path tmp = target.string() + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) {
+      fs::remove(tmp, ec);
+      throw std::runtime_error("cannot write '" + tmp.string() + "' (for '" + path + "')");
+    }
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    std::error_code ignore;
+    fs::remove(tmp, ignore);
+    throw std::runtime_error("cannot rename '" + tmp.string() + "' to '" + path +
+                             "': " + ec.message());
+  }
+}
+
+}  // namespace csrgat::tuner

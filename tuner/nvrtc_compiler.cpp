@@ -1,0 +1,187 @@
+#include "tuner/nvrtc_compiler.h"
+
+#include <nvrtc.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <unistd.h>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "variants/sources.h"
+
+#ifndef CSRGAT_CUDA_INCLUDE_DIR
+#define CSRGAT_CUDA_INCLUDE_DIR "/usr/local/cuda/include"
+#endif
+
+namespace csrgat::tuner {
+namespace fs = std::filesystem;
+
+#define CSRGAT_NVRTC_CHECK(expr)                                                              \
+  do {                                                                                        \
+    nvrtcResult r_ = (expr);                                                                  \
+    if (r_ != NVRTC_SUCCESS)                                                                  \
+      throw CompileError(std::string(#expr) + " failed: " + nvrtcGetErrorString(r_) + " at " + \
+                             __FILE__ + ":" + std::to_string(__LINE__),                        \
+                         "");                                                                 \
+  } while (0)
+
+std::string stable_hash(const std::string& text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string NvrtcCompiler::nvrtc_version() {
+  int major = 0, minor = 0;
+  nvrtcVersion(&major, &minor);
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+NvrtcCompiler::NvrtcCompiler(std::string arch, std::string cache_dir)
+    : arch_(std::move(arch)), cache_dir_(std::move(cache_dir)) {}
+
+namespace {
+
+// The CUDA headers NVRTC needs (cuda_bf16.h, cuda_fp16.h): $CUDA_HOME, then the build's toolkit.
+std::string cuda_include_dir() {
+  for (const char* env : {"CSRGAT_CUDA_INCLUDE", "CUDA_HOME", "CUDA_PATH"}) {
+    if (const char* v = std::getenv(env)) {
+      fs::path p = v;
+      if (fs::exists(p / "cuda_bf16.h")) return p.string();
+      if (fs::exists(p / "include" / "cuda_bf16.h")) return (p / "include").string();
+    }
+  }
+  for (const char* d : {CSRGAT_CUDA_INCLUDE_DIR, "/usr/local/cuda/include"})
+    if (fs::exists(fs::path(d) / "cuda_bf16.h")) return d;
+  return CSRGAT_CUDA_INCLUDE_DIR;
+}
+
+std::vector<std::string> compile_options(const std::string& arch) {
+  return {"--gpu-architecture=" + arch, "--std=c++17", "-default-device",
+          "--ptxas-options=-v", "--include-path=" + cuda_include_dir(), "-lineinfo"};
+}
+
+void parse_ptxas_report(CompiledKernel& k) {
+  std::smatch m;
+  static const std::regex regs(R"(Used (\d+) registers)");
+  static const std::regex spill(R"((\d+) bytes spill stores, (\d+) bytes spill loads)");
+  static const std::regex stack(R"((\d+) bytes stack frame)");
+  static const std::regex smem(R"((\d+) bytes smem)");
+  if (std::regex_search(k.log, m, regs)) k.registers = std::stoi(m[1]);
+  if (std::regex_search(k.log, m, spill)) k.spill_bytes = std::stoi(m[1]) + std::stoi(m[2]);
+  if (std::regex_search(k.log, m, stack)) k.stack_bytes = std::stoi(m[1]);
+  if (std::regex_search(k.log, m, smem)) k.static_smem = std::stoi(m[1]);
+}
+
+}  // namespace
+
+CompiledKernel NvrtcCompiler::compile(const VariantParams& p) const {
+  const std::string reason = p.invalid_reason();
+  if (!reason.empty()) throw CompileError(p.id() + ": " + reason, "");
+  const std::string src =
+      "#include \"variants/csrgat_fused.cuh\"\n#include \"variants/baselines.cuh\"\n";
+  CompiledKernel k = compile_source(src, p.kernel_name(), p.id());
+  return k;
+}
+
+CompiledKernel NvrtcCompiler::compile_source(const std::string& source,
+                                             const std::string& kernel_name,
+                                             const std::string& label) const {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto& headers = embedded_sources();
+  const auto opts = compile_options(arch_);
+
+  std::string key_text = source + '\n' + kernel_name + '\n' + nvrtc_version();
+  for (const auto& o : opts) key_text += '\n' + o;
+  for (const auto& h : headers) key_text += std::string("\n") + h.name + '\n' + h.content;
+  CompiledKernel k;
+  k.variant_id = label;
+  k.kernel_name = kernel_name;
+  k.cache_key = stable_hash(key_text);
+
+  const fs::path cubin_path = cache_dir_.empty() ? fs::path() : fs::path(cache_dir_) / (k.cache_key + ".cubin");
+  const fs::path meta_path = cache_dir_.empty() ? fs::path() : fs::path(cache_dir_) / (k.cache_key + ".json");
+  if (!cache_dir_.empty() && fs::exists(cubin_path) && fs::exists(meta_path)) {
+    try {
+      std::ifstream mf(meta_path);
+      const auto meta = nlohmann::json::parse(mf);
+      std::ifstream cf(cubin_path, std::ios::binary);
+      k.cubin.assign(std::istreambuf_iterator<char>(cf), {});
+      k.lowered_name = meta.at("lowered_name");
+      k.log = meta.at("log");
+      parse_ptxas_report(k);
+      k.from_cache = !k.cubin.empty();
+      if (k.from_cache) return k;
+    } catch (const std::exception&) {
+      // A damaged cache entry is recompiled and overwritten.
+    }
+  }
+
+  std::vector<const char*> hdr_src, hdr_name;
+  for (const auto& h : headers) {
+    hdr_src.push_back(h.content);
+    hdr_name.push_back(h.name);
+  }
+  nvrtcProgram prog;
+  CSRGAT_NVRTC_CHECK(nvrtcCreateProgram(&prog, source.c_str(), (label + ".cu").c_str(),
+                                        static_cast<int>(headers.size()), hdr_src.data(),
+                                        hdr_name.data()));
+  struct Destroy {
+    nvrtcProgram* p;
+    ~Destroy() { nvrtcDestroyProgram(p); }
+  } destroy{&prog};
+  CSRGAT_NVRTC_CHECK(nvrtcAddNameExpression(prog, kernel_name.c_str()));
+  std::vector<const char*> copts;
+  for (const auto& o : opts) copts.push_back(o.c_str());
+  const nvrtcResult cr = nvrtcCompileProgram(prog, static_cast<int>(copts.size()), copts.data());
+  size_t log_size = 0;
+  nvrtcGetProgramLogSize(prog, &log_size);
+  k.log.assign(log_size, '\0');
+  if (log_size) nvrtcGetProgramLog(prog, k.log.data());
+  while (!k.log.empty() && k.log.back() == '\0') k.log.pop_back();
+  if (cr != NVRTC_SUCCESS)
+    throw CompileError(label + ": NVRTC compile failed (" + nvrtcGetErrorString(cr) + ")", k.log);
+  size_t cubin_size = 0;
+  CSRGAT_NVRTC_CHECK(nvrtcGetCUBINSize(prog, &cubin_size));
+  k.cubin.resize(cubin_size);
+  CSRGAT_NVRTC_CHECK(nvrtcGetCUBIN(prog, k.cubin.data()));
+  const char* lowered = nullptr;
+  CSRGAT_NVRTC_CHECK(nvrtcGetLoweredName(prog, kernel_name.c_str(), &lowered));
+  k.lowered_name = lowered;
+  parse_ptxas_report(k);
+  k.compile_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  if (!cache_dir_.empty()) {
+    // Write to temporaries and rename, so a killed run never leaves a torn entry.
+    std::error_code ec;
+    fs::create_directories(cache_dir_, ec);
+    const std::string tmp = "." + std::to_string(::getpid());
+    {
+      std::ofstream cf(cubin_path.string() + tmp, std::ios::binary);
+      cf.write(k.cubin.data(), static_cast<std::streamsize>(k.cubin.size()));
+    }
+    {
+      std::ofstream mf(meta_path.string() + tmp);
+      mf << nlohmann::json{{"variant", label}, {"kernel", kernel_name}, {"lowered_name", k.lowered_name},
+                           {"log", k.log}, {"arch", arch_}, {"nvrtc", nvrtc_version()}}
+                .dump(1);
+    }
+    fs::rename(cubin_path.string() + tmp, cubin_path, ec);
+    fs::rename(meta_path.string() + tmp, meta_path, ec);
+  }
+  return k;
+}
+
+}  // namespace csrgat::tuner

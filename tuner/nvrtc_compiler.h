@@ -1,0 +1,61 @@
+// Compiles one variant through NVRTC into a cubin for one architecture, with an on-disk cache
+// keyed by the kernel sources, the instantiation, the architecture, the options and the NVRTC
+// version. Needs no GPU. Register, spill and shared-memory figures come from ptxas's report.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "variants/params.h"
+
+namespace csrgat::tuner {
+
+class CompileError : public std::runtime_error {
+ public:
+  CompileError(const std::string& what, std::string log)
+      : std::runtime_error(what), log_(std::move(log)) {}
+  const std::string& log() const { return log_; }
+
+ private:
+  std::string log_;
+};
+
+struct CompiledKernel {
+  std::string variant_id;
+  std::string kernel_name;    // the template instantiation
+  std::string lowered_name;   // its mangled symbol in the cubin
+  std::vector<char> cubin;
+  std::string log;            // NVRTC + ptxas log
+  int registers = -1;
+  int spill_bytes = 0;        // spill stores + loads reported by ptxas
+  int stack_bytes = 0;
+  int static_smem = 0;
+  bool from_cache = false;
+  double compile_seconds = 0;
+  std::string cache_key;
+};
+
+class NvrtcCompiler {
+ public:
+  // arch: "sm_90"; cache_dir: "" disables the disk cache.
+  explicit NvrtcCompiler(std::string arch = "sm_90", std::string cache_dir = "");
+  // Throws CompileError (with the NVRTC log) on a failed compile.
+  CompiledKernel compile(const VariantParams& p) const;
+  // Compiles arbitrary source text that includes the kernel sources (tests use this to check
+  // that a broken kernel reports its error).
+  CompiledKernel compile_source(const std::string& source, const std::string& kernel_name,
+                                const std::string& label) const;
+  const std::string& arch() const { return arch_; }
+  static std::string nvrtc_version();
+
+ private:
+  std::string arch_;
+  std::string cache_dir_;
+};
+
+// FNV-1a 64-bit, as 16 hex digits: stable across runs and machines.
+std::string stable_hash(const std::string& text);
+
+}  // namespace csrgat::tuner

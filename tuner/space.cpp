@@ -1,0 +1,318 @@
+#include "tuner/space.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+namespace csrgat::tuner {
+
+std::string Problem::key() const {
+  return graph_name + ".f" + std::to_string(feat) + ".h" + std::to_string(heads);
+}
+
+std::vector<Problem> problems(const Config& c) {
+  std::vector<Problem> out;
+  for (size_t g = 0; g < c.graphs.size(); ++g) {
+    const GraphEntry& e = c.graphs[g];
+    for (int f : e.feat) {
+      for (int h : e.heads) {
+        Problem p;
+        p.graph_name = e.name;
+        p.spec = e.spec;
+        p.feat = f;
+        p.heads = h;
+        p.value = e.value.empty() ? c.space.value : e.value;
+        p.graph_index = static_cast<int>(g);
+        out.push_back(std::move(p));
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// Values in kConstraintVariables' order.
+std::vector<double> variables(const VariantParams& v, const Problem& p) {
+  return {static_cast<double>(v.tpr),
+          static_cast<double>(v.fl),
+          static_cast<double>(v.rpb),
+          static_cast<double>(v.vec),
+          static_cast<double>(v.tiles),
+          v.smem ? 1.0 : 0.0,
+          v.softmax == Softmax::online ? 1.0 : 0.0,
+          static_cast<double>(v.split),
+          static_cast<double>(p.feat),
+          static_cast<double>(p.heads),
+          static_cast<double>(value_bytes(v.value)),
+          static_cast<double>(index_bytes(v.index))};
+}
+
+std::string file_of(const Config& c) {
+  return c.source;
+}
+
+Location constraints_location(const Config& c) {
+  return c.constraints_at.line > 0 ? c.constraints_at : c.space_at;
+}
+
+}  // namespace
+
+std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
+  const SpaceSpec& s = c.space;
+  const std::vector<ValueType>& values = p.value.empty() ? s.value : p.value;
+  // Bound once: the product can reach tens of thousands of combinations per problem.
+  std::vector<Expr> bound;
+  std::vector<std::string> reasons;
+  for (size_t i = 0; i < c.constraints.size(); ++i) {
+    const Constraint& k = c.constraints[i];
+    try {
+      bound.push_back(k.expr.bind(kConstraintVariables));
+    } catch (const ExprError& e) {
+      throw ConfigError(file_of(c), "constraints[" + std::to_string(i) + "]", k.at.line,
+                        k.at.column, e.what());
+    }
+    reasons.push_back("constraint '" + k.text + "' false");
+  }
+  std::vector<Candidate> out;
+  std::set<std::string> seen;
+  auto add = [&](const VariantParams& v, bool constrained) {
+    Candidate cand{v, ""};
+    if (constrained && !bound.empty()) {
+      const std::vector<double> vars = variables(v, p);
+      for (size_t i = 0; i < bound.size() && cand.pruned.empty(); ++i) {
+        const Constraint& k = c.constraints[i];
+        try {
+          if (bound[i].eval(vars.data()) == 0.0) cand.pruned = reasons[i];
+        } catch (const ExprError& e) {
+          throw ConfigError(file_of(c), "constraints[" + std::to_string(i) + "]", k.at.line,
+                            k.at.column,
+                            "cannot evaluate for " + v.id() + " on " + p.key() + ": " + e.what());
+        }
+      }
+    }
+    if (cand.pruned.empty()) cand.pruned = v.invalid_reason();
+    if (cand.pruned.empty() && !seen.insert(v.id()).second) cand.pruned = "duplicate of " + v.id();
+    out.push_back(std::move(cand));
+  };
+  for (int tpr : s.tpr)
+    for (int fl : s.fl)
+      for (int rpb : s.rpb)
+        for (int vec : s.vec)
+          for (int tiles : s.tiles)
+            for (int smem : s.smem)
+              for (Softmax sm : s.softmax)
+                for (int64_t split : s.split)
+                  for (IndexType index : s.index)
+                    for (ValueType value : values) {
+                      VariantParams v;
+                      v.family = Family::fused;
+                      v.tpr = tpr;
+                      v.fl = fl;
+                      v.rpb = rpb;
+                      v.vec = vec;
+                      v.tiles = tiles;
+                      v.smem = smem != 0;
+                      v.softmax = sm;
+                      v.split = split;
+                      v.index = index;
+                      v.value = value;
+                      add(v, true);
+                    }
+  for (const auto& v : c.test_only.fault_variants) add(v, false);
+  for (const auto& v : c.test_only.delay_variants) add(v, false);
+  return out;
+}
+
+std::vector<VariantParams> survivors(const std::vector<Candidate>& candidates) {
+  std::vector<VariantParams> out;
+  for (const auto& k : candidates)
+    if (k.pruned.empty()) out.push_back(k.params);
+  return out;
+}
+
+std::map<std::string, int> prune_summary(const std::vector<Candidate>& candidates) {
+  std::map<std::string, int> out;
+  for (const auto& k : candidates)
+    if (!k.pruned.empty()) ++out[k.pruned];
+  return out;
+}
+
+void check_space(const Config& c) {
+  for (const Problem& p : problems(c)) {
+    const auto cands = enumerate(c, p);
+    bool any = false;
+    for (const auto& k : cands) {
+      // A test-only variant alone does not make a real space.
+      if (k.pruned.empty() && k.params.fault == 0 && k.params.delay_ns == 0) any = true;
+    }
+    if (any) continue;
+    std::vector<std::pair<std::string, int>> reasons;
+    for (const auto& kv : prune_summary(cands)) reasons.push_back(kv);
+    std::stable_sort(reasons.begin(), reasons.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::ostringstream os;
+    const GraphEntry& g = c.graphs[p.graph_index];
+    os << "no variant satisfies the constraints for graph '" << p.graph_name << "' (graphs["
+       << p.graph_index << "], line " << g.at.line << ") with feat=" << p.feat
+       << ", heads=" << p.heads << ": all " << cands.size() << " combinations are dropped (";
+    for (size_t i = 0; i < reasons.size() && i < 3; ++i)
+      os << (i ? "; " : "") << reasons[i].second << " by " << reasons[i].first;
+    if (reasons.size() > 3) os << "; " << reasons.size() - 3 << " more reasons";
+    os << ")";
+    const Location at = constraints_location(c);
+    throw ConfigError(file_of(c), c.constraints_at.line > 0 ? "constraints" : "space", at.line,
+                      at.column, os.str());
+  }
+}
+
+std::vector<VariantParams> baseline_variants(const Config& c, const Problem& p) {
+  std::vector<VariantParams> out;
+  const std::vector<ValueType>& values = p.value.empty() ? c.space.value : p.value;
+  for (Family f : c.baselines)
+    for (IndexType index : c.space.index)
+      for (ValueType value : values) {
+        VariantParams v;
+        v.family = f;
+        v.index = index;
+        v.value = value;
+        if (v.invalid_reason().empty()) out.push_back(v);
+      }
+  return out;
+}
+
+std::vector<VariantParams> unique_variants(const Config& c) {
+  std::vector<VariantParams> fused, base;
+  std::set<std::string> seen;
+  auto add = [&](std::vector<VariantParams>& to, const VariantParams& v) {
+    if (seen.insert(v.id()).second) to.push_back(v);
+  };
+  const auto probs = problems(c);
+  for (const Problem& p : probs) {
+    for (const auto& k : enumerate(c, p))
+      if (k.pruned.empty() && k.params.fault == 0 && k.params.delay_ns == 0) add(fused, k.params);
+    for (const auto& v : baseline_variants(c, p)) add(base, v);
+  }
+  fused.insert(fused.end(), base.begin(), base.end());
+  for (const auto& v : c.test_only.fault_variants) add(fused, v);
+  for (const auto& v : c.test_only.delay_variants) add(fused, v);
+  return fused;
+}
+
+std::string prune_by_resources(const VariantParams& p, int registers, int static_smem,
+                               const DeviceLimits& limits) {
+  if (p.family != Family::fused) return "";
+  const int threads = p.block_threads();
+  std::ostringstream os;
+  if (threads > limits.max_threads_per_block) {
+    os << "a block of " << threads << " threads exceeds the device's "
+       << limits.max_threads_per_block << " threads per block";
+    return os.str();
+  }
+  if (registers >= 0) {
+    if (registers > limits.max_regs_per_thread) {
+      os << registers << " registers per thread exceed the device's " << limits.max_regs_per_thread;
+      return os.str();
+    }
+    // Registers are allocated per warp in units of 256, so the real need rounds up.
+    const long long warps = (threads + 31) / 32;
+    const long long per_warp = (static_cast<long long>(registers) * 32 + 255) / 256 * 256;
+    const long long need = warps * per_warp;
+    if (need > limits.regs_per_sm) {
+      os << "a block of " << threads << " threads at " << registers << " registers each needs "
+         << need << " registers, more than the " << limits.regs_per_sm
+         << " of an SM: it cannot launch";
+      return os.str();
+    }
+  }
+  if (static_smem > 0 && static_cast<size_t>(static_smem) > limits.smem_per_block) {
+    os << static_smem << " bytes of static shared memory exceed the device's "
+       << limits.smem_per_block << " per block";
+    return os.str();
+  }
+  return "";
+}
+
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+std::vector<VariantParams> apply_strategy(const Config& c, std::vector<VariantParams> survivors,
+                                          const Problem& p) {
+  if (c.strategy.kind != StrategyKind::random) return survivors;
+  const size_t n = survivors.size();
+  const size_t k = static_cast<size_t>(std::max(0, c.strategy.budget));
+  if (k >= n) return survivors;
+  // Mix the problem into the seed so that problems get different samples; FNV-1a is portable.
+  uint64_t h = 1469598103934665603ULL;
+  for (char ch : p.key()) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ULL;
+  uint64_t state = c.strategy.seed ^ h;
+  std::vector<size_t> idx(n);
+  for (size_t i = 0; i < n; ++i) idx[i] = i;
+  for (size_t i = 0; i < k; ++i) {
+    const size_t j = i + static_cast<size_t>(splitmix64(state) % (n - i));
+    std::swap(idx[i], idx[j]);
+  }
+  idx.resize(k);
+  std::sort(idx.begin(), idx.end());
+  std::vector<VariantParams> out;
+  out.reserve(k);
+  for (size_t i : idx) out.push_back(std::move(survivors[i]));
+  return out;
+}
+
+double HalvingPlan::cost() const {
+  double s = 0;
+  for (size_t r = 0; r < keep_counts.size(); ++r) s += keep_counts[r] * time_budget_scale[r];
+  return s;
+}
+
+HalvingPlan halving_plan(int n, int budget, int eta) {
+  HalvingPlan plan;
+  if (n <= 0) return plan;
+  eta = std::max(2, eta);
+  for (int k = n;; k = (k + eta - 1) / eta) {
+    plan.keep_counts.push_back(k);
+    if (k == 1) break;
+  }
+  const size_t rounds = plan.keep_counts.size();
+  constexpr double kMinScale = 1e-3;
+  std::vector<double> geo(rounds);
+  for (size_t r = 0; r < rounds; ++r)
+    geo[r] = std::pow(static_cast<double>(eta), -static_cast<double>(rounds - 1 - r));
+  // One factor scales every early round; clamping makes the cost piecewise linear in it, so
+  // bisect for the factor whose cost meets the budget (monotone, deterministic).
+  auto scales = [&](double factor) {
+    std::vector<double> out(rounds, 1.0);
+    for (size_t r = 0; r + 1 < rounds; ++r) out[r] = std::clamp(geo[r] * factor, kMinScale, 1.0);
+    return out;
+  };
+  auto cost = [&](const std::vector<double>& sc) {
+    double sum = 0;
+    for (size_t r = 0; r < rounds; ++r) sum += plan.keep_counts[r] * sc[r];
+    return sum;
+  };
+  double factor = 1.0;
+  if (budget > 0 && rounds > 1) {
+    double lo = 0, hi = 1.0 / geo[0];  // at hi every round has the full budget
+    if (cost(scales(hi)) <= budget) {
+      factor = hi;
+    } else if (cost(scales(lo)) >= budget) {
+      factor = lo;
+    } else {
+      for (int i = 0; i < 200; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (cost(scales(mid)) < budget ? lo : hi) = mid;
+      }
+      factor = 0.5 * (lo + hi);
+    }
+  }
+  plan.time_budget_scale = scales(factor);
+  return plan;
+}
+
+}  // namespace csrgat::tuner

@@ -1,0 +1,99 @@
+// The search space of a run: the problems (graph x feat x heads), the candidate variants of
+// each (Cartesian product of the space lists, pruned by the constraints and by
+// VariantParams::invalid_reason), pruning by device resources once compile results are known,
+// and the search strategies.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tuner/config.h"
+#include "variants/params.h"
+
+namespace csrgat::tuner {
+
+struct Problem {
+  std::string graph_name;
+  std::string spec;  // resolved graph spec (GraphEntry::spec)
+  int feat = 0;
+  int heads = 1;
+  std::vector<ValueType> value;  // value types explored here (the graph's override or space.value)
+  int graph_index = 0;           // into Config::graphs
+  // "cora.f64.h1": names the problem in stores and reports.
+  std::string key() const;
+};
+
+// One per graph x feat x heads, in config order (graphs, then feat, then heads).
+std::vector<Problem> problems(const Config& c);
+
+struct Candidate {
+  VariantParams params;
+  std::string pruned;  // empty if it survives; else the reason
+};
+
+// Every combination of the space for this problem, in a fixed order (tpr outermost, then fl,
+// rpb, vec, tiles, smem, softmax, split, index, value innermost), then the test_only variants.
+// The reason of a dropped one is the first of: "constraint 'fl <= tpr' false" (constraints in
+// config order, evaluated with the problem's feat and heads), the invalid_reason() text, or
+// "duplicate of <id>". test_only variants skip the constraints (tests place them on purpose).
+std::vector<Candidate> enumerate(const Config& c, const Problem& p);
+// The params of the survivors, in enumeration order.
+std::vector<VariantParams> survivors(const std::vector<Candidate>& candidates);
+// How many candidates each reason dropped.
+std::map<std::string, int> prune_summary(const std::vector<Candidate>& candidates);
+
+// Throws ConfigError at the constraints key (the space key without constraints) when some
+// problem keeps no variant ("impossible constraints"): "no variant satisfies the constraints
+// for graph 'cora' (graphs[0], line 12) with feat=3, heads=1: all 480 combinations are dropped
+// (400 by constraint '...' false; ...)", the three commonest reasons. test_only variants do
+// not count. The runner calls it right after load_config.
+void check_space(const Config& c);
+
+// The baselines of a problem: each configured baseline for every index type of the space and
+// value type of the problem, minus the combinations the baseline cannot run (cusparse: f32 only).
+std::vector<VariantParams> baseline_variants(const Config& c, const Problem& p);
+
+// What `tuner compile` compiles: the union over all problems of the surviving fused variants,
+// then the baselines, then the test_only variants; each once, in first-seen order.
+std::vector<VariantParams> unique_variants(const Config& c);
+
+struct DeviceLimits {
+  int max_threads_per_block = 1024;
+  int regs_per_sm = 65536;
+  int max_regs_per_thread = 255;
+  size_t smem_per_block = 49152;  // static shared memory limit
+  size_t smem_optin = 232448;     // static + dynamic with the opt-in attribute
+};
+
+// Why a compiled variant cannot launch on the device ("" when it can). registers < 0 means
+// unknown and skips the register checks. Baselines always pass (their launch code sizes them).
+std::string prune_by_resources(const VariantParams& p, int registers, int static_smem,
+                               const DeviceLimits& limits);
+
+// exhaustive and halving: all survivors; random: a sample of strategy.budget of them (all when
+// fewer), the same for the same seed and problem on every machine, kept in survivor order.
+std::vector<VariantParams> apply_strategy(const Config& c, std::vector<VariantParams> survivors,
+                                          const Problem& p);
+
+// Successive halving over n variants. Round r measures keep_counts[r] variants, each with
+// time_budget_scale[r] of the full timing budget (the runner scales timing.max_seconds and
+// max_samples by it, never below min_samples), and passes the ceil(keep/eta) fastest on; the
+// last round measures one variant. n = 0 gives no rounds. The last round always gets the full
+// budget (1.0). Earlier rounds: the geometric default eta^-(rounds left) when budget is 0;
+// when budget > 0 (in units of one full timing per problem) the same shape scaled by one
+// factor so that the plan's cost comes to about budget, each scale kept in [1/1000, 1].
+struct HalvingPlan {
+  std::vector<int> keep_counts;
+  std::vector<double> time_budget_scale;
+  // sum of keep_counts[r] * time_budget_scale[r]: the full-timing units the plan spends.
+  double cost() const;
+};
+HalvingPlan halving_plan(int n, int budget, int eta);
+
+// splitmix64: a portable, seedable generator (std:: distributions differ between libraries).
+uint64_t splitmix64(uint64_t& state);
+
+}  // namespace csrgat::tuner

@@ -1,0 +1,305 @@
+#include "tuner/store.h"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <ctime>
+#include <stdexcept>
+
+namespace csrgat::tuner {
+namespace {
+
+const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT, started TEXT, finished TEXT, config_hash TEXT NOT NULL, config_json TEXT,
+  gpu_name TEXT, gpu_uuid TEXT NOT NULL, driver TEXT, cuda_runtime TEXT, nvrtc TEXT, arch TEXT,
+  commit_id TEXT, host TEXT, device_json TEXT, ceilings_json TEXT);
+CREATE TABLE IF NOT EXISTS trials (
+  run_id INTEGER NOT NULL REFERENCES runs(id), graph TEXT NOT NULL, spec TEXT, feat INTEGER NOT NULL,
+  heads INTEGER NOT NULL, variant TEXT NOT NULL, stage INTEGER NOT NULL, status TEXT NOT NULL,
+  detail TEXT, rel_error REAL, median_us REAL, q1_us REAL, q3_us REAL, min_us REAL, max_us REAL,
+  mean_us REAL, stddev_us REAL, rel_noise REAL, event_median_us REAL, samples INTEGER, timer TEXT,
+  throttled INTEGER, registers INTEGER, counters_json TEXT, raw_json TEXT, created TEXT,
+  PRIMARY KEY (run_id, graph, feat, heads, variant, stage));
+CREATE TABLE IF NOT EXISTS graphs (
+  run_id INTEGER NOT NULL, graph TEXT NOT NULL, spec TEXT, features_json TEXT,
+  PRIMARY KEY (run_id, graph));
+)sql";
+
+struct Stmt {
+  sqlite3_stmt* s = nullptr;
+  Stmt(sqlite3* db, const char* sql) {
+    if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK)
+      throw std::runtime_error(std::string("sqlite prepare failed: ") + sqlite3_errmsg(db) + " in: " + sql);
+  }
+  ~Stmt() { sqlite3_finalize(s); }
+  Stmt& bind(int i, const std::string& v) {
+    sqlite3_bind_text(s, i, v.c_str(), -1, SQLITE_TRANSIENT);
+    return *this;
+  }
+  Stmt& bind(int i, int64_t v) {
+    sqlite3_bind_int64(s, i, v);
+    return *this;
+  }
+  Stmt& bind(int i, int v) { return bind(i, static_cast<int64_t>(v)); }
+  Stmt& bind(int i, double v) {
+    sqlite3_bind_double(s, i, v);
+    return *this;
+  }
+  bool step() {
+    const int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw std::runtime_error(std::string("sqlite step failed: ") + sqlite3_errmsg(sqlite3_db_handle(s)));
+  }
+  std::string text(int c) const {
+    const unsigned char* t = sqlite3_column_text(s, c);
+    return t ? reinterpret_cast<const char*>(t) : "";
+  }
+  int64_t i64(int c) const { return sqlite3_column_int64(s, c); }
+  double dbl(int c) const { return sqlite3_column_double(s, c); }
+};
+
+nlohmann::json parse_or_null(const std::string& s) {
+  if (s.empty()) return nullptr;
+  return nlohmann::json::parse(s, nullptr, false);
+}
+
+const char* kRunCols =
+    "id, name, started, finished, config_hash, config_json, gpu_name, gpu_uuid, driver, "
+    "cuda_runtime, nvrtc, arch, commit_id, host, device_json, ceilings_json";
+
+RunInfo read_run(const Stmt& q) {
+  RunInfo r;
+  r.id = q.i64(0);
+  r.name = q.text(1);
+  r.started = q.text(2);
+  r.finished = q.text(3);
+  r.config_hash = q.text(4);
+  r.config = parse_or_null(q.text(5));
+  r.gpu_name = q.text(6);
+  r.gpu_uuid = q.text(7);
+  r.driver = q.text(8);
+  r.cuda_runtime = q.text(9);
+  r.nvrtc = q.text(10);
+  r.arch = q.text(11);
+  r.commit = q.text(12);
+  r.host = q.text(13);
+  r.device = parse_or_null(q.text(14));
+  r.ceilings = parse_or_null(q.text(15));
+  return r;
+}
+
+}  // namespace
+
+std::string now_iso8601() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+Store::Store(const std::string& path, bool read_only) : path_(path) {
+  const int flags = read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+    const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw std::runtime_error("cannot open results store '" + path + "': " + msg);
+  }
+  sqlite3_busy_timeout(db_, 10000);
+  if (!read_only) {
+    // WAL + synchronous=NORMAL: a committed trial survives kill -9 of the tuner.
+    exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+    exec(kSchema);
+  }
+}
+
+Store::~Store() { sqlite3_close(db_); }
+
+void Store::exec(const std::string& sql) const {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    const std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw std::runtime_error("sqlite: " + msg + " in '" + path_ + "'");
+  }
+}
+
+RunInfo Store::open_run(const RunInfo& want) {
+  {
+    Stmt q(db_, (std::string("SELECT ") + kRunCols +
+                 " FROM runs WHERE config_hash = ? AND gpu_uuid = ? AND (finished IS NULL OR finished = '') "
+                 "ORDER BY id DESC LIMIT 1").c_str());
+    q.bind(1, want.config_hash).bind(2, want.gpu_uuid);
+    if (q.step()) return read_run(q);
+  }
+  Stmt ins(db_,
+           "INSERT INTO runs (name, started, config_hash, config_json, gpu_name, gpu_uuid, driver, "
+           "cuda_runtime, nvrtc, arch, commit_id, host, device_json, ceilings_json) VALUES "
+           "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  ins.bind(1, want.name).bind(2, want.started.empty() ? now_iso8601() : want.started)
+      .bind(3, want.config_hash).bind(4, want.config.dump()).bind(5, want.gpu_name)
+      .bind(6, want.gpu_uuid).bind(7, want.driver).bind(8, want.cuda_runtime).bind(9, want.nvrtc)
+      .bind(10, want.arch).bind(11, want.commit).bind(12, want.host).bind(13, want.device.dump())
+      .bind(14, want.ceilings.dump());
+  ins.step();
+  return *run(sqlite3_last_insert_rowid(db_));
+}
+
+void Store::finish_run(int64_t run_id) {
+  Stmt q(db_, "UPDATE runs SET finished = ? WHERE id = ?");
+  q.bind(1, now_iso8601()).bind(2, run_id);
+  q.step();
+}
+
+std::vector<RunInfo> Store::runs() const {
+  std::vector<RunInfo> out;
+  Stmt q(db_, (std::string("SELECT ") + kRunCols + " FROM runs ORDER BY id").c_str());
+  while (q.step()) out.push_back(read_run(q));
+  return out;
+}
+
+std::optional<RunInfo> Store::run(int64_t id) const {
+  Stmt q(db_, (std::string("SELECT ") + kRunCols + " FROM runs WHERE id = ?").c_str());
+  q.bind(1, id);
+  if (q.step()) return read_run(q);
+  return std::nullopt;
+}
+
+std::optional<RunInfo> Store::latest_run() const {
+  Stmt q(db_, (std::string("SELECT ") + kRunCols + " FROM runs ORDER BY id DESC LIMIT 1").c_str());
+  if (q.step()) return read_run(q);
+  return std::nullopt;
+}
+
+bool Store::has_trial(int64_t run_id, const std::string& graph, int feat, int heads,
+                      const std::string& variant, int stage) const {
+  Stmt q(db_, "SELECT 1 FROM trials WHERE run_id=? AND graph=? AND feat=? AND heads=? AND variant=? AND stage=?");
+  q.bind(1, run_id).bind(2, graph).bind(3, feat).bind(4, heads).bind(5, variant).bind(6, stage);
+  return q.step();
+}
+
+void Store::put_trial(const TrialRecord& t) {
+  Stmt q(db_,
+         "INSERT OR REPLACE INTO trials (run_id, graph, spec, feat, heads, variant, stage, status, "
+         "detail, rel_error, median_us, q1_us, q3_us, min_us, max_us, mean_us, stddev_us, rel_noise, "
+         "event_median_us, samples, timer, throttled, registers, counters_json, raw_json, created) "
+         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  q.bind(1, t.run_id).bind(2, t.graph).bind(3, t.spec).bind(4, t.feat).bind(5, t.heads)
+      .bind(6, t.variant).bind(7, t.stage).bind(8, t.status).bind(9, t.detail).bind(10, t.rel_error)
+      .bind(11, t.median_us).bind(12, t.q1_us).bind(13, t.q3_us).bind(14, t.min_us)
+      .bind(15, t.max_us).bind(16, t.mean_us).bind(17, t.stddev_us).bind(18, t.rel_noise)
+      .bind(19, t.event_median_us).bind(20, t.samples).bind(21, t.timer)
+      .bind(22, t.throttled ? 1 : 0).bind(23, t.registers).bind(24, t.counters.dump())
+      .bind(25, t.raw.dump()).bind(26, t.created.empty() ? now_iso8601() : t.created);
+  q.step();
+}
+
+std::vector<TrialRecord> Store::trials(int64_t run_id) const {
+  std::vector<TrialRecord> out;
+  Stmt q(db_,
+         "SELECT run_id, graph, spec, feat, heads, variant, stage, status, detail, rel_error, median_us, "
+         "q1_us, q3_us, min_us, max_us, mean_us, stddev_us, rel_noise, event_median_us, samples, "
+         "timer, throttled, registers, counters_json, raw_json, created FROM trials WHERE run_id = ? "
+         "ORDER BY graph, feat, heads, stage, variant");
+  q.bind(1, run_id);
+  while (q.step()) {
+    TrialRecord t;
+    t.run_id = q.i64(0);
+    t.graph = q.text(1);
+    t.spec = q.text(2);
+    t.feat = static_cast<int>(q.i64(3));
+    t.heads = static_cast<int>(q.i64(4));
+    t.variant = q.text(5);
+    t.stage = static_cast<int>(q.i64(6));
+    t.status = q.text(7);
+    t.detail = q.text(8);
+    t.rel_error = q.dbl(9);
+    t.median_us = q.dbl(10);
+    t.q1_us = q.dbl(11);
+    t.q3_us = q.dbl(12);
+    t.min_us = q.dbl(13);
+    t.max_us = q.dbl(14);
+    t.mean_us = q.dbl(15);
+    t.stddev_us = q.dbl(16);
+    t.rel_noise = q.dbl(17);
+    t.event_median_us = q.dbl(18);
+    t.samples = static_cast<int>(q.i64(19));
+    t.timer = q.text(20);
+    t.throttled = q.i64(21) != 0;
+    t.registers = static_cast<int>(q.i64(22));
+    t.counters = parse_or_null(q.text(23));
+    t.raw = parse_or_null(q.text(24));
+    t.created = q.text(25);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+void Store::put_graph(int64_t run_id, const std::string& graph, const std::string& spec,
+                      const nlohmann::json& features) {
+  Stmt q(db_, "INSERT OR REPLACE INTO graphs (run_id, graph, spec, features_json) VALUES (?,?,?,?)");
+  q.bind(1, run_id).bind(2, graph).bind(3, spec).bind(4, features.dump());
+  q.step();
+}
+
+nlohmann::json Store::graph_features(int64_t run_id, const std::string& graph) const {
+  Stmt q(db_, "SELECT features_json FROM graphs WHERE run_id = ? AND graph = ?");
+  q.bind(1, run_id).bind(2, graph);
+  if (q.step()) return parse_or_null(q.text(0));
+  return nullptr;
+}
+
+nlohmann::json to_json(const TrialRecord& t) {
+  return {{"run_id", t.run_id}, {"graph", t.graph}, {"spec", t.spec}, {"feat", t.feat},
+          {"heads", t.heads}, {"variant", t.variant}, {"stage", t.stage}, {"status", t.status},
+          {"detail", t.detail}, {"rel_error", t.rel_error}, {"median_us", t.median_us},
+          {"q1_us", t.q1_us}, {"q3_us", t.q3_us}, {"min_us", t.min_us}, {"max_us", t.max_us},
+          {"mean_us", t.mean_us}, {"stddev_us", t.stddev_us}, {"rel_noise", t.rel_noise},
+          {"event_median_us", t.event_median_us}, {"samples", t.samples}, {"timer", t.timer},
+          {"throttled", t.throttled}, {"registers", t.registers}, {"counters", t.counters},
+          {"raw", t.raw}, {"created", t.created}};
+}
+
+TrialRecord trial_from_json(const nlohmann::json& j) {
+  TrialRecord t;
+  t.run_id = j.value("run_id", int64_t{0});
+  t.graph = j.value("graph", "");
+  t.spec = j.value("spec", "");
+  t.feat = j.value("feat", 0);
+  t.heads = j.value("heads", 1);
+  t.variant = j.value("variant", "");
+  t.stage = j.value("stage", 0);
+  t.status = j.value("status", "");
+  t.detail = j.value("detail", "");
+  t.rel_error = j.value("rel_error", 0.0);
+  t.median_us = j.value("median_us", 0.0);
+  t.q1_us = j.value("q1_us", 0.0);
+  t.q3_us = j.value("q3_us", 0.0);
+  t.min_us = j.value("min_us", 0.0);
+  t.max_us = j.value("max_us", 0.0);
+  t.mean_us = j.value("mean_us", 0.0);
+  t.stddev_us = j.value("stddev_us", 0.0);
+  t.rel_noise = j.value("rel_noise", 0.0);
+  t.event_median_us = j.value("event_median_us", 0.0);
+  t.samples = j.value("samples", 0);
+  t.timer = j.value("timer", "");
+  t.throttled = j.value("throttled", false);
+  t.registers = j.value("registers", -1);
+  if (j.contains("counters")) t.counters = j["counters"];
+  if (j.contains("raw")) t.raw = j["raw"];
+  t.created = j.value("created", "");
+  return t;
+}
+
+nlohmann::json to_json(const RunInfo& r) {
+  return {{"id", r.id}, {"name", r.name}, {"started", r.started}, {"finished", r.finished},
+          {"config_hash", r.config_hash}, {"gpu_name", r.gpu_name}, {"gpu_uuid", r.gpu_uuid},
+          {"driver", r.driver}, {"cuda_runtime", r.cuda_runtime}, {"nvrtc", r.nvrtc},
+          {"arch", r.arch}, {"commit", r.commit}, {"host", r.host}, {"config", r.config},
+          {"device", r.device}, {"ceilings", r.ceilings}};
+}
+
+}  // namespace csrgat::tuner

@@ -1,0 +1,85 @@
+#include "tuner/verify.h"
+
+#include <atomic>
+#include <thread>
+
+#include "profiler/check.h"
+#include "variants/reference.h"
+
+namespace csrgat::tuner {
+
+const char* to_string(TrialStatus s) {
+  switch (s) {
+    case TrialStatus::ok: return "ok";
+    case TrialStatus::wrong: return "wrong";
+    case TrialStatus::unsupported: return "unsupported";
+    case TrialStatus::compile_failed: return "compile_failed";
+    case TrialStatus::launch_failed: return "launch_failed";
+    case TrialStatus::crashed: return "crashed";
+    case TrialStatus::timeout: return "timeout";
+    case TrialStatus::pruned: return "pruned";
+  }
+  return "?";
+}
+
+TrialStatus trial_status_from_string(const std::string& s) {
+  for (auto t : {TrialStatus::ok, TrialStatus::wrong, TrialStatus::unsupported,
+                 TrialStatus::compile_failed, TrialStatus::launch_failed, TrialStatus::crashed,
+                 TrialStatus::timeout, TrialStatus::pruned})
+    if (s == to_string(t)) return t;
+  throw std::invalid_argument("unknown trial status '" + s + "'");
+}
+
+double default_tolerance(ValueType v) { return v == ValueType::f32 ? 1e-5 : 1e-2; }
+
+VerifyResult verify_variant(DeviceProblem& problem, const LoadedKernel& kernel,
+                            const VariantParams& p, const std::vector<double>& reference,
+                            double rel_tol) {
+  VerifyResult r;
+  const std::string why = problem.unsupported_reason(p);
+  if (!why.empty()) {
+    r.status = TrialStatus::unsupported;
+    r.detail = why;
+    return r;
+  }
+  try {
+    problem.poison_output();
+    problem.launch(p, kernel, nullptr);
+    CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
+  } catch (const std::exception& e) {
+    r.status = TrialStatus::launch_failed;
+    r.detail = e.what();
+    return r;
+  }
+  const auto out = problem.download_output();
+  const Comparison c = compare_to_reference(out.data(), reference, rel_tol);
+  r.rel_error = c.rel_error;
+  r.detail = c.summary;
+  r.status = c.pass ? TrialStatus::ok : TrialStatus::wrong;
+  return r;
+}
+
+std::vector<CompileOutcome> compile_all(const NvrtcCompiler& compiler,
+                                        const std::vector<VariantParams>& variants, int threads) {
+  std::vector<CompileOutcome> out(variants.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < variants.size(); i = next++) {
+      out[i].params = variants[i];
+      try {
+        out[i].kernel = compiler.compile(variants[i]);
+        out[i].ok = true;
+      } catch (const CompileError& e) {
+        out[i].error = std::string(e.what()) + (e.log().empty() ? "" : "\n" + e.log());
+      } catch (const std::exception& e) {
+        out[i].error = e.what();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  return out;
+}
+
+}  // namespace csrgat::tuner

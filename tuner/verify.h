@@ -1,0 +1,40 @@
+// Checks one variant against the float64 reference on one problem: poison the output, launch,
+// synchronise, compare. A failed launch or a wrong answer is a result, not an exception.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tuner/device_problem.h"
+#include "variants/params.h"
+
+namespace csrgat::tuner {
+
+enum class TrialStatus { ok, wrong, unsupported, compile_failed, launch_failed, crashed, timeout, pruned };
+const char* to_string(TrialStatus s);
+TrialStatus trial_status_from_string(const std::string& s);
+
+struct VerifyResult {
+  TrialStatus status = TrialStatus::ok;
+  double rel_error = 0;
+  std::string detail;  // the comparison's summary, or the error text
+};
+
+// Tolerance for a value type: 1e-5 for float32 storage, 1e-2 for 16-bit storage.
+double default_tolerance(ValueType v);
+
+VerifyResult verify_variant(DeviceProblem& problem, const LoadedKernel& kernel,
+                            const VariantParams& p, const std::vector<double>& reference,
+                            double rel_tol);
+
+// Compiles variants on `threads` threads; failures are kept with their log.
+struct CompileOutcome {
+  VariantParams params;
+  bool ok = false;
+  CompiledKernel kernel;
+  std::string error;
+};
+std::vector<CompileOutcome> compile_all(const NvrtcCompiler& compiler,
+                                        const std::vector<VariantParams>& variants, int threads);
+
+}  // namespace csrgat::tuner

@@ -1,0 +1,357 @@
+#include "tuner/worker.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include "graphs/features.h"
+#include "graphs/generate.h"
+#include "profiler/ceilings.h"
+#include "profiler/check.h"
+#include "profiler/counters.h"
+#include "profiler/nvtx.h"
+#include "profiler/timer.h"
+#include "tuner/device_problem.h"
+#include "tuner/nvrtc_compiler.h"
+#include "tuner/store.h"
+#include "tuner/verify.h"
+#include "variants/reference.h"
+
+namespace csrgat::tuner {
+namespace {
+
+// One problem at a time stays resident: graph, inputs, reference, device copy.
+struct Resident {
+  std::string key;
+  graphs::Csr64 graph;
+  graphs::Inputs inputs;
+  std::vector<double> reference;
+  std::unique_ptr<DeviceProblem> device;
+};
+
+struct WorkerState {
+  int device = 0;
+  std::unique_ptr<Resident> problem;
+  std::map<std::string, std::unique_ptr<LoadedKernel>> kernels;
+  std::unique_ptr<profiler::Timer> timer;
+  std::unique_ptr<profiler::CounterSession> counters;
+};
+
+WorkerState& state() {
+  static WorkerState s;
+  return s;
+}
+
+Resident& resident(const nlohmann::json& r) {
+  auto& st = state();
+  const std::string key = r.at("spec").get<std::string>() + "|F" + std::to_string(r.at("feat").get<int>()) +
+                          "|H" + std::to_string(r.at("heads").get<int>()) + "|S" +
+                          std::to_string(r.value("seed", uint64_t{1}));
+  if (st.problem && st.problem->key == key) return *st.problem;
+  st.problem.reset();  // free the old device copy first
+  auto p = std::make_unique<Resident>();
+  p->key = key;
+  p->graph = graphs::make_graph(r.at("spec").get<std::string>());
+  p->inputs = graphs::make_inputs(p->graph, r.at("heads").get<int>(), r.at("feat").get<int>(),
+                                  r.value("seed", uint64_t{1}));
+  p->reference = reference_aggregate(p->graph, p->inputs);
+  p->device = std::make_unique<DeviceProblem>(p->graph, p->inputs);
+  st.problem = std::move(p);
+  return *st.problem;
+}
+
+const LoadedKernel& kernel_for(const VariantParams& p, const nlohmann::json& r) {
+  auto& st = state();
+  auto it = st.kernels.find(p.id());
+  if (it != st.kernels.end()) return *it->second;
+  NvrtcCompiler compiler(r.value("arch", "sm_90"), r.value("cache_dir", ""));
+  auto k = std::make_unique<LoadedKernel>(compiler.compile(p));
+  return *st.kernels.emplace(p.id(), std::move(k)).first->second;
+}
+
+profiler::TimingOptions timing_options(const nlohmann::json& t) {
+  profiler::TimingOptions o;
+  o.cache = t.value("cache", "cold") == "warm" ? profiler::CacheMode::warm : profiler::CacheMode::cold;
+  o.graph_replay = t.value("graph_replay", false);
+  o.graph_batch = t.value("graph_batch", 50);
+  o.warmup = t.value("warmup", 3);
+  o.stop.max_rel_noise = t.value("max_rel_noise", 0.005);
+  o.stop.min_samples = t.value("min_samples", 10);
+  o.stop.max_samples = t.value("max_samples", 300);
+  o.stop.max_seconds = t.value("max_seconds", 0.5);
+  return o;
+}
+
+// A sticky error (illegal address, ...) survives a second synchronisation: the context is lost.
+bool context_lost() {
+  cudaDeviceSynchronize();
+  cudaGetLastError();
+  return cudaDeviceSynchronize() != cudaSuccess;
+}
+
+void fill_timing(TrialRecord& t, const profiler::TimingResult& r) {
+  t.median_us = r.gpu.median;
+  t.q1_us = r.gpu.q1;
+  t.q3_us = r.gpu.q3;
+  t.min_us = r.gpu.min;
+  t.max_us = r.gpu.max;
+  t.mean_us = r.gpu.mean;
+  t.stddev_us = r.gpu.stddev;
+  t.rel_noise = r.gpu.rel_noise;
+  t.event_median_us = r.event.median;
+  t.samples = static_cast<int>(r.gpu.n);
+  t.timer = r.timer;
+  t.throttled = r.throttled_any;
+  t.raw = profiler::to_json(r);
+}
+
+nlohmann::json trial(const nlohmann::json& r) {
+  auto& st = state();
+  TrialRecord t;
+  t.graph = r.at("graph");
+  t.spec = r.at("spec");
+  t.feat = r.at("feat");
+  t.heads = r.at("heads");
+  t.variant = r.at("variant");
+  t.stage = r.value("stage", 0);
+  const VariantParams p = VariantParams::parse(t.variant);
+  Resident& res = resident(r);
+  nlohmann::json reply;
+  const LoadedKernel* k = nullptr;
+  try {
+    k = &kernel_for(p, r);
+    t.registers = k->registers();
+  } catch (const CompileError& e) {
+    t.status = to_string(TrialStatus::compile_failed);
+    t.detail = std::string(e.what()) + "\n" + e.log();
+  } catch (const std::exception& e) {
+    t.status = to_string(TrialStatus::launch_failed);
+    t.detail = e.what();
+  }
+  if (k) {
+    VerifyResult v;
+    {
+      profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::verify);
+      v = verify_variant(*res.device, *k, p, res.reference, r.value("rel_tol", default_tolerance(p.value)));
+    }
+    t.rel_error = v.rel_error;
+    t.detail = v.detail;
+    t.status = to_string(v.status);
+    if (v.status == TrialStatus::launch_failed && context_lost()) {
+      t.status = to_string(TrialStatus::crashed);
+      reply["fatal"] = true;
+    } else if (v.status == TrialStatus::ok && r.value("measure", true)) {
+      if (!st.timer) st.timer = std::make_unique<profiler::Timer>(st.device);
+      try {
+        profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::measure);
+        const auto tr = st.timer->measure(
+            [&](cudaStream_t s, int) { res.device->launch(p, *k, s); }, timing_options(r.value("timing", nlohmann::json::object())));
+        fill_timing(t, tr);
+      } catch (const std::exception& e) {
+        t.status = to_string(context_lost() ? TrialStatus::crashed : TrialStatus::launch_failed);
+        t.detail = std::string("while timing: ") + e.what();
+        if (t.status == "crashed") reply["fatal"] = true;
+      }
+      if (t.status == "ok" && r.value("counters", false)) {
+        if (!st.counters) st.counters = std::make_unique<profiler::CounterSession>(st.device);
+        profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::counters);
+        const auto cr = st.counters->collect([&](cudaStream_t s) { res.device->launch(p, *k, s); });
+        t.counters = profiler::to_json(cr);
+      }
+    }
+  }
+  reply["ok"] = true;
+  reply["trial"] = to_json(t);
+  return reply;
+}
+
+nlohmann::json interleaved(const nlohmann::json& r) {
+  auto& st = state();
+  Resident& res = resident(r);
+  if (!st.timer) st.timer = std::make_unique<profiler::Timer>(st.device);
+  auto opts = timing_options(r.value("timing", nlohmann::json::object()));
+  const int rounds = r.value("rounds", 5);
+  opts.stop.min_samples = r.value("samples_per_round", 10);
+  opts.stop.max_samples = opts.stop.min_samples;
+  opts.stop.max_seconds = 1e9;
+  std::vector<VariantParams> vs;
+  for (const auto& v : r.at("variants")) vs.push_back(VariantParams::parse(v.get<std::string>()));
+  std::vector<std::vector<double>> samples(vs.size());
+  for (int round = 0; round < rounds; ++round) {
+    for (size_t i = 0; i < vs.size(); ++i) {
+      const LoadedKernel& k = kernel_for(vs[i], r);
+      const auto tr = st.timer->measure([&](cudaStream_t s, int) { res.device->launch(vs[i], k, s); }, opts);
+      for (const auto& smp : tr.samples) samples[i].push_back(smp.gpu_us);
+    }
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t i = 0; i < vs.size(); ++i)
+    out.push_back({{"variant", vs[i].id()}, {"summary", profiler::to_json(profiler::summarize(samples[i]))}});
+  return {{"ok", true}, {"results", out}};
+}
+
+nlohmann::json info(const nlohmann::json& r) {
+  auto& st = state();
+  if (!st.timer) st.timer = std::make_unique<profiler::Timer>(st.device);
+  nlohmann::json out{{"ok", true}, {"device", profiler::to_json(profiler::device_info(st.device))}};
+  if (r.value("ceilings", true)) {
+    const auto c = profiler::load_or_measure_ceilings(st.device, *st.timer, r.value("cache_dir", ""));
+    out["ceilings"] = profiler::to_json(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json handle_request(int device, const nlohmann::json& request) {
+  state().device = device;
+  try {
+    CSRGAT_CUDA_CHECK(cudaSetDevice(device));
+    const std::string op = request.at("op");
+    if (op == "trial") return trial(request);
+    if (op == "interleaved") return interleaved(request);
+    if (op == "info") return info(request);
+    if (op == "prepare") {
+      const Resident& res = resident(request);
+      return {{"ok", true}, {"features", nlohmann::json::parse(graphs::to_json(graphs::describe(res.graph)))}};
+    }
+    return {{"ok", false}, {"error", "unknown op '" + op + "'"}};
+  } catch (const std::exception& e) {
+    nlohmann::json reply{{"ok", false}, {"error", e.what()}};
+    if (context_lost()) reply["fatal"] = true;
+    return reply;
+  }
+}
+
+int worker_main(int device) {
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    nlohmann::json reply;
+    try {
+      reply = handle_request(device, nlohmann::json::parse(line));
+    } catch (const std::exception& e) {
+      reply = {{"ok", false}, {"error", std::string("bad request: ") + e.what()}};
+    }
+    std::cout << reply.dump() << "\n" << std::flush;
+    if (reply.value("fatal", false)) return 3;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------- parent side
+
+WorkerProcess::WorkerProcess(int device) : device_(device) { start(); }
+WorkerProcess::~WorkerProcess() { stop(false); }
+
+void WorkerProcess::start() {
+  int in[2], out[2];
+  if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe() failed for a worker");
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) throw std::runtime_error("cannot find this executable (/proc/self/exe)");
+  exe[n] = '\0';
+  const std::string dev = std::to_string(device_);
+  pid_ = fork();
+  if (pid_ < 0) throw std::runtime_error("fork() failed for a worker");
+  if (pid_ == 0) {
+    dup2(in[0], STDIN_FILENO);
+    dup2(out[1], STDOUT_FILENO);
+    close(in[0]); close(in[1]); close(out[0]); close(out[1]);
+    execl(exe, exe, "worker", "--device", dev.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(in[0]);
+  close(out[1]);
+  to_child_ = in[1];
+  from_child_ = out[0];
+  buffer_.clear();
+  signal(SIGPIPE, SIG_IGN);
+}
+
+void WorkerProcess::stop(bool kill_it) {
+  if (pid_ <= 0) return;
+  if (to_child_ >= 0) close(to_child_);
+  if (kill_it) kill(pid_, SIGKILL);
+  int status = 0;
+  // A well-behaved worker exits on EOF; give it a moment, then insist.
+  for (int i = 0; i < 50 && waitpid(pid_, &status, WNOHANG) == 0; ++i) usleep(20000);
+  if (waitpid(pid_, &status, WNOHANG) == 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, &status, 0);
+  }
+  if (from_child_ >= 0) close(from_child_);
+  pid_ = -1;
+  to_child_ = from_child_ = -1;
+}
+
+WorkerProcess::Reply WorkerProcess::call(const nlohmann::json& request, double timeout_s) {
+  Reply reply;
+  if (pid_ <= 0) start();
+  const std::string line = request.dump() + "\n";
+  if (write(to_child_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+    reply.failure = "worker died before the request (write failed)";
+    stop(true);
+    start();
+    return reply;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  for (;;) {
+    const auto nl = buffer_.find('\n');
+    if (nl != std::string::npos) {
+      const std::string msg = buffer_.substr(0, nl);
+      buffer_.erase(0, nl + 1);
+      try {
+        reply.json = nlohmann::json::parse(msg);
+      } catch (const std::exception& e) {
+        reply.failure = "worker sent a malformed reply: " + msg.substr(0, 200);
+        stop(true);
+        start();
+        return reply;
+      }
+      if (reply.json->value("fatal", false)) {
+        stop(true);
+        start();
+      }
+      return reply;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) {
+      reply.timed_out = true;
+      reply.failure = "no reply within " + std::to_string(timeout_s) + " s (killed)";
+      stop(true);
+      start();
+      return reply;
+    }
+    pollfd pfd{from_child_, POLLIN, 0};
+    const int pr = poll(&pfd, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    if (pr > 0) {
+      char buf[65536];
+      const ssize_t got = read(from_child_, buf, sizeof buf);
+      if (got <= 0) {
+        int status = 0;
+        waitpid(pid_, &status, 0);
+        pid_ = -1;
+        close(to_child_);
+        close(from_child_);
+        to_child_ = from_child_ = -1;
+        reply.failure = WIFSIGNALED(status) ? "worker killed by signal " + std::to_string(WTERMSIG(status))
+                                            : "worker exited with code " + std::to_string(WEXITSTATUS(status));
+        start();
+        return reply;
+      }
+      buffer_.append(buf, static_cast<size_t>(got));
+    }
+  }
+}
+
+}  // namespace csrgat::tuner

@@ -1,0 +1,55 @@
+// Trials run in a worker process, one per GPU: a crash that poisons the CUDA context (an
+// illegal address) or a hang costs one trial and a restart, never the run. The parent talks to
+// a worker over pipes, one JSON object per line; the worker writes nothing else to stdout.
+//
+// Requests (op):
+//   trial        verify one variant on one problem, then time it and read its counters
+//   interleaved  time several variants round-robin (A B C A B C ...) so drift hits all alike
+//   info         device description and measured ceilings
+// Every reply has "ok" and, for a failed request, "error". A reply with "fatal": true means
+// the worker's context is unusable and it exits after replying.
+#pragma once
+
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace csrgat::tuner {
+
+// The worker's main loop (`tuner worker --device N`): stdin requests, stdout replies.
+int worker_main(int device);
+
+// Handles one request in this process (the worker loop and in-process tests use it).
+nlohmann::json handle_request(int device, const nlohmann::json& request);
+
+class WorkerProcess {
+ public:
+  // Spawns `<this executable> worker --device N`.
+  explicit WorkerProcess(int device);
+  ~WorkerProcess();
+  WorkerProcess(const WorkerProcess&) = delete;
+  WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+  struct Reply {
+    std::optional<nlohmann::json> json;  // absent: the worker died or timed out
+    bool timed_out = false;
+    std::string failure;                 // what happened when json is absent
+  };
+  // Sends a request and waits up to timeout_s for the reply. On a timeout or death the worker
+  // is killed and restarted before returning.
+  Reply call(const nlohmann::json& request, double timeout_s);
+  int device() const { return device_; }
+
+ private:
+  void start();
+  void stop(bool kill);
+  int device_;
+  pid_t pid_ = -1;
+  int to_child_ = -1, from_child_ = -1;
+  std::string buffer_;
+};
+
+}  // namespace csrgat::tuner
