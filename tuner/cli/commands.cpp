@@ -152,6 +152,7 @@ void register_commands(CLI::App& app) {
   register_gpu_commands(app);
   register_bench_command(app);
   register_emit_commands(app);
+  register_report_commands(app);
 }
 
 }  // namespace csrgat::tuner

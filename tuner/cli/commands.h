@@ -23,4 +23,6 @@ int run_tuning(const Config& cfg);
 void register_gpu_commands(CLI::App& app);
 // bench (tuner/cli/bench.cpp).
 void register_bench_command(CLI::App& app);
+// report, compare, export (tuner/cli/report_commands.cpp).
+void register_report_commands(CLI::App& app);
 }  // namespace csrgat::tuner

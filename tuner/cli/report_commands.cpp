@@ -41,20 +41,23 @@ std::string default_report_dir(const std::string& source) {
 }
 
 void add_report(CLI::App& app) {
-  auto* cmd = app.add_subcommand("report", "Roofline report (Markdown, HTML, charts) of a stored run; no GPU needed");
+  auto* cmd = app.add_subcommand(
+      "report", "Roofline report (Markdown, HTML, charts) of a stored run; no GPU needed");
   static std::string source, peers, out;
   static int64_t run_id = 0;
-  cmd->add_option("results", source, "run folder, results.sqlite[:RUN_ID] or an exported run JSON")->required();
+  cmd->add_option("results", source, "run folder, results.sqlite[:RUN_ID] or an exported run JSON")
+      ->required();
   cmd->add_option("--run", run_id, "run id (default: the latest run)");
-  cmd->add_option("--peers", peers, "peers JSON from scripts/peers_pyg.py (PyTorch Geometric, torch CSR)");
+  cmd->add_option("--peers", peers,
+                  "peers JSON from scripts/peers_pyg.py (PyTorch Geometric, torch CSR)");
   cmd->add_option("-o,--output", out, "output folder (default: <run folder>/report)");
   cmd->callback([] {
     guarded("report", [] {
       const reports::LoadedRun r = reports::load_run_source(source, run_id);
       const std::string dir = out.empty() ? default_report_dir(source) : out;
       reports::write_report(*r.store, r.run_id, dir, peers);
-      std::printf("report of run %lld (%s): %s/report.md, %s/report.html\n", static_cast<long long>(r.run.id),
-                  r.run.name.c_str(), dir.c_str(), dir.c_str());
+      std::printf("report of run %lld (%s): %s/report.md, %s/report.html\n",
+                  static_cast<long long>(r.run.id), r.run.name.c_str(), dir.c_str(), dir.c_str());
       return 0;
     });
   });
@@ -63,16 +66,21 @@ void add_report(CLI::App& app) {
 void add_compare(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "compare",
-      "Regression check of two runs: per variant and per tuned choice same/faster/slower beyond threshold and "
+      "Regression check of two runs: per variant and per tuned choice same/faster/slower beyond "
+      "threshold and "
       "noise. Exit 1 when a tuned choice got slower, 2 when refused (different GPU or driver)");
   static std::string base, fresh, out = ".";
   static double threshold = 0.03;
   static bool allow_other = false;
-  cmd->add_option("base", base, "results.sqlite[:RUN_ID], run folder or exported run JSON")->required();
-  cmd->add_option("new", fresh, "results.sqlite[:RUN_ID], run folder or exported run JSON")->required();
-  cmd->add_option("--threshold", threshold, "relative change that counts, besides the noise (default 0.03)")
+  cmd->add_option("base", base, "results.sqlite[:RUN_ID], run folder or exported run JSON")
+      ->required();
+  cmd->add_option("new", fresh, "results.sqlite[:RUN_ID], run folder or exported run JSON")
+      ->required();
+  cmd->add_option("--threshold", threshold,
+                  "relative change that counts, besides the noise (default 0.03)")
       ->check(CLI::Range(0.0, 10.0));
-  cmd->add_flag("--allow-different-gpu", allow_other, "compare runs of different GPUs or drivers anyway");
+  cmd->add_flag("--allow-different-gpu", allow_other,
+                "compare runs of different GPUs or drivers anyway");
   cmd->add_option("-o,--output", out, "folder for compare.md and compare.json (default: .)");
   cmd->callback([] {
     guarded("compare", [] {
@@ -99,7 +107,8 @@ void add_compare(CLI::App& app) {
 }
 
 void add_export(CLI::App& app) {
-  auto* cmd = app.add_subcommand("export", "Write a stored run and its trials as JSON (nvbench-like: meta, devices, states)");
+  auto* cmd = app.add_subcommand(
+      "export", "Write a stored run and its trials as JSON (nvbench-like: meta, devices, states)");
   static std::string source, out;
   static int64_t run_id = 0;
   cmd->add_option("results", source, "results.sqlite[:RUN_ID] or run folder")->required();

@@ -1,0 +1,121 @@
+// What the reports read from one run: per problem (graph, F, H, value type, index type) each
+// variant's best evidence, its counters, the byte/FLOP model and what it achieved against the
+// measured ceilings. Shared by the roofline report and the regression comparison.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tuner/select.h"
+#include "tuner/store.h"
+#include "variants/params.h"
+
+namespace csrgat::reports {
+
+struct ProblemKey {
+  std::string graph;
+  int feat = 0, heads = 1;
+  ValueType value = ValueType::f32;
+  IndexType index = IndexType::i32;
+  bool operator<(const ProblemKey& o) const;
+  bool operator==(const ProblemKey& o) const;
+  std::string label() const;  // "cora F=64 H=1 f32/i32"
+};
+
+// Family of a variant id by its prefix ("csrgat.", "seed.", "cusparse."), so that ids the
+// current VariantParams::parse rejects (another tuner version) still sort into a family.
+std::string family_of(const std::string& variant);
+
+// The measured roofs of a run (RunInfo::ceilings) and the device's L2 size (RunInfo::device).
+struct Roofs {
+  double dram_gbs = 0, l2_gbs = 0, fp32_gflops = 0, launch_us_plain = 0, launch_us_graph = 0;
+  double l2_bytes = 0;
+  bool known() const { return dram_gbs > 0 && fp32_gflops > 0; }
+};
+Roofs roofs_of(const tuner::RunInfo& run);
+
+// Byte and FLOP model of one problem (see model_text()). Zeroes when the graph's size is unknown.
+struct Model {
+  bool known = false;
+  int64_t nodes = 0, edges = 0;
+  double compulsory_bytes = 0;  // every array once
+  double values_bytes = 0;      // N*H*F*value_bytes
+  bool values_fit_l2 = true;
+  double gather_bytes = 0;     // structure + scores + E*H*F*value_bytes + output
+  double traffic_bytes = 0;    // the model's DRAM traffic: gather when values exceed L2
+  double flops = 0;            // E*H*(2F + kSoftmaxFlops)
+  double floor_us = 0;         // compulsory_bytes / DRAM copy ceiling
+  double gather_floor_us = 0;  // gather_bytes / DRAM copy ceiling (values beyond L2 only)
+};
+inline constexpr int kSoftmaxFlops = 4;  // max, subtract+exp, sum, scale: per edge and head
+Model byte_model(int64_t nodes, int64_t edges, int feat, int heads, int index_bytes,
+                 int value_bytes, const Roofs& roofs);
+// The model as prose for the report.
+std::string model_text();
+
+// Counters of a trial, read from profiler::to_json(CounterResult) ({"ok","reason","values":{..}})
+// or a flat {metric: value} object; unavailable ones carry why.
+struct Counters {
+  bool available = false;
+  std::string why;  // when !available
+  double dram_bytes = 0, l2_bytes = 0, flops = 0;
+  bool has_dram = false, has_l2 = false, has_flops = false;
+};
+Counters counters_of(const nlohmann::json& j);
+
+// What one variant achieved on its problem: counters where available, else the model.
+struct Achieved {
+  double time_us = 0;
+  double dram_bytes = 0, l2_bytes = 0, flops = 0;
+  bool dram_model = true, l2_model = true, flops_model = true;
+  double dram_gbs = 0, l2_gbs = 0, gflops = 0, ai = 0;
+  double roof_gflops = 0, pct_roof = 0;  // min(DRAM roof at this AI, FP32 peak); percent
+  bool known = false;                    // false when neither counters nor a model exist
+};
+Achieved achieved(double time_us, const Counters& c, const Model& m, const Roofs& r);
+
+struct VariantResult {
+  std::string variant, family;  // family: "csrgat", "seed", "cusparse"
+  std::optional<VariantParams> params;
+  tuner::TrialRecord best;  // the ok trial of the highest stage
+  Counters counters;        // from the highest ok stage that has them
+  Achieved perf;
+};
+
+struct ProblemResults {
+  ProblemKey key;
+  std::string spec;
+  nlohmann::json features;
+  Model model;
+  std::vector<VariantResult> variants;  // ok, not disqualified, fastest first (fused and baselines)
+  std::optional<tuner::Winner> winner;  // select_winners' choice
+  std::vector<std::string> disqualified;  // fused variants with a wrong or crashed trial
+  const VariantResult* find(const std::string& variant) const;
+  const VariantResult* baseline(const std::string& family) const;  // fastest of that family
+};
+
+struct RunData {
+  tuner::RunInfo run;
+  Roofs roofs;
+  std::vector<ProblemResults> problems;      // ordered by key
+  std::vector<std::string> graphs;           // every graph with a trial, sorted
+  std::map<std::string, int> status_counts;  // over all trials
+  std::vector<tuner::TrialRecord> failures;  // non-ok, non-pruned, non-unsupported trials
+};
+
+// Throws std::runtime_error when the run does not exist.
+RunData load_run(const tuner::Store& store, int64_t run_id);
+
+// Formatting shared by the writers and the tests: "n/a" for non-finite values.
+std::string fmt(double v, int decimals);
+std::string format_us(double us);          // "%.2f"
+std::string format_pct(double fraction);   // 0.0123 -> "1.23%"
+std::string format_speedup(double ratio);  // "2.41x"
+std::string format_bytes(double bytes);    // "12.3 MB" (decimal units)
+
+}  // namespace csrgat::reports

@@ -1,0 +1,391 @@
+#include "reports/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "reports/analysis.h"
+#include "reports/doc.h"
+
+namespace fs = std::filesystem;
+
+namespace csrgat::reports {
+namespace {
+
+constexpr size_t kMaxVariantRows = 200;  // the rest is in compare.json
+
+nlohmann::json finite_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
+
+std::string run_line(const LoadedRun& r) {
+  return "run " + std::to_string(r.run.id) + " `" + r.run.name + "` from `" + r.source +
+         "`: " + r.run.gpu_name + " (`" + r.run.gpu_uuid + "`), driver " + r.run.driver +
+         ", commit `" + r.run.commit + "`, started " + r.run.started;
+}
+
+nlohmann::json run_json(const LoadedRun& r) {
+  return {{"source", r.source},
+          {"id", r.run.id},
+          {"name", r.run.name},
+          {"gpu_name", r.run.gpu_name},
+          {"gpu_uuid", r.run.gpu_uuid},
+          {"driver", r.run.driver},
+          {"commit", r.run.commit},
+          {"started", r.run.started},
+          {"config_hash", r.run.config_hash}};
+}
+
+std::string pct_change(double ratio) {
+  if (!std::isfinite(ratio)) return "n/a";
+  const double p = (ratio - 1) * 100;
+  return (p >= 0 ? "+" : "") + fmt(p, 1) + "%";
+}
+
+int rank(Change c) {
+  return c == Change::slower ? 0 : c == Change::faster ? 1 : 2;
+}
+
+struct TunedRow {
+  ProblemKey key;
+  std::string base_variant, new_variant;
+  double base_us = NAN, new_us = NAN;
+  Verdict v;
+  std::string status;  // "compared", "only in base", "only in new"
+};
+
+struct VariantRow {
+  ProblemKey key;
+  std::string variant;
+  const VariantResult* base = nullptr;
+  const VariantResult* fresh = nullptr;
+  Verdict v;
+};
+
+}  // namespace
+
+const char* to_string(Change c) {
+  switch (c) {
+    case Change::same:
+      return "same";
+    case Change::faster:
+      return "faster";
+    case Change::slower:
+      return "slower";
+  }
+  return "?";
+}
+
+Verdict classify(double base_us, double base_rel_noise, double new_us, double new_rel_noise,
+                 double threshold) {
+  Verdict v;
+  v.ratio = new_us / base_us;
+  v.diff_us = new_us - base_us;
+  const double nb = base_us * base_rel_noise, nn = new_us * new_rel_noise;
+  v.noise_us = 2 * std::sqrt(nb * nb + nn * nn);
+  if (!std::isfinite(v.noise_us) || !std::isfinite(v.ratio) || base_us <= 0 || new_us <= 0) {
+    v.noise_us = INFINITY;
+    return v;
+  }
+  if (new_us > base_us * (1 + threshold) && v.diff_us > v.noise_us)
+    v.change = Change::slower;
+  else if (base_us > new_us * (1 + threshold) && -v.diff_us > v.noise_us)
+    v.change = Change::faster;
+  return v;
+}
+
+std::string rule_text(double threshold) {
+  const std::string t = fmt(threshold * 100, 1) + "%";
+  return "Rule: with medians b (base) and n (new) and their relative noise rb, rn (the standard "
+         "error of each "
+         "median over the median), noise = 2*sqrt((rb*b)^2 + (rn*n)^2); **slower** when n > b*(1+" +
+         t + ") and n - b > noise, **faster** when b > n*(1+" + t +
+         ") and b - n > noise, else **same** (also when a "
+         "noise is unknown). Each variant's evidence is its highest stage (2 interleaved final, 1 "
+         "full, 0 "
+         "screening); tuned choices are select_winners' per problem on each side, compared by the "
+         "winners' "
+         "medians even when the winning variant changed.";
+}
+
+CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
+                           const CompareOptions& opt) {
+  CompareResult r;
+  std::string warning;
+  std::vector<std::string> why;
+  if (base.run.gpu_uuid != fresh.run.gpu_uuid)
+    why.push_back("the runs are on different GPUs: base " + base.run.gpu_name + " (" +
+                  base.run.gpu_uuid + "), new " + fresh.run.gpu_name + " (" + fresh.run.gpu_uuid +
+                  ")");
+  if (base.run.driver != fresh.run.driver)
+    why.push_back("the runs are on different drivers: base " + base.run.driver + ", new " +
+                  fresh.run.driver);
+  std::string reason;
+  for (const auto& w : why) reason += (reason.empty() ? "" : "; ") + w;
+  nlohmann::json meta{
+      {"tool", "tuner compare"},           {"format", 1},
+      {"generated", tuner::now_iso8601()}, {"threshold", opt.threshold},
+      {"rule", rule_text(opt.threshold)},  {"allow_different_gpu", opt.allow_different_gpu}};
+  if (!why.empty() && !opt.allow_different_gpu) {
+    r.exit_code = 2;
+    r.refusal = reason +
+                "; timings from different GPUs or drivers say nothing about the code (pass "
+                "--allow-different-gpu to compare anyway)";
+    r.markdown = "## csrgat compare: refused\n\n" + r.refusal + ".\n\n- base: " + run_line(base) +
+                 "\n- new: " + run_line(fresh) + "\n";
+    r.json = {{"meta", meta},
+              {"base", run_json(base)},
+              {"new", run_json(fresh)},
+              {"refused", r.refusal},
+              {"exit_code", 2}};
+    return r;
+  }
+  if (!why.empty())
+    warning = "**Warning**: " + reason + " (compared anyway: --allow-different-gpu).";
+
+  const RunData b = load_run(*base.store, base.run_id);
+  const RunData n = load_run(*fresh.store, fresh.run_id);
+  std::map<ProblemKey, const ProblemResults*> bp, np;
+  for (const auto& p : b.problems) bp[p.key] = &p;
+  for (const auto& p : n.problems) np[p.key] = &p;
+  std::set<ProblemKey> keys;
+  for (const auto& [k, p] : bp) keys.insert(k);
+  for (const auto& [k, p] : np) keys.insert(k);
+
+  std::vector<TunedRow> tuned;
+  std::vector<VariantRow> variants;
+  std::vector<std::string> broken, only_base, only_new;
+  for (const auto& k : keys) {
+    const ProblemResults* pb = bp.count(k) ? bp[k] : nullptr;
+    const ProblemResults* pn = np.count(k) ? np[k] : nullptr;
+    const bool wb = pb && pb->winner, wn = pn && pn->winner;
+    if (wb || wn) {
+      TunedRow t;
+      t.key = k;
+      if (wb) {
+        t.base_variant = pb->winner->variant;
+        t.base_us = pb->winner->median_us;
+      }
+      if (wn) {
+        t.new_variant = pn->winner->variant;
+        t.new_us = pn->winner->median_us;
+      }
+      if (wb && wn) {
+        t.status = "compared";
+        t.v = classify(t.base_us, pb->winner->rel_noise, t.new_us, pn->winner->rel_noise,
+                       opt.threshold);
+        if (t.v.change == Change::slower)
+          ++r.tuned_slower;
+        else if (t.v.change == Change::faster)
+          ++r.tuned_faster;
+        else
+          ++r.tuned_same;
+      } else {
+        t.status = wb ? "only in base" : "only in new";
+      }
+      tuned.push_back(std::move(t));
+    }
+    std::set<std::string> ids;
+    if (pb)
+      for (const auto& v : pb->variants) ids.insert(v.variant);
+    if (pn)
+      for (const auto& v : pn->variants) ids.insert(v.variant);
+    for (const auto& id : ids) {
+      VariantRow row;
+      row.key = k;
+      row.variant = id;
+      row.base = pb ? pb->find(id) : nullptr;
+      row.fresh = pn ? pn->find(id) : nullptr;
+      if (row.base && row.fresh) {
+        row.v = classify(row.base->best.median_us, row.base->best.rel_noise,
+                         row.fresh->best.median_us, row.fresh->best.rel_noise, opt.threshold);
+        if (row.v.change == Change::slower)
+          ++r.variants_slower;
+        else if (row.v.change == Change::faster)
+          ++r.variants_faster;
+        else
+          ++r.variants_same;
+        variants.push_back(std::move(row));
+      } else if (row.base) {
+        const bool bad = pn && std::find(pn->disqualified.begin(), pn->disqualified.end(), id) !=
+                                   pn->disqualified.end();
+        (bad ? broken : only_base).push_back(k.label() + " `" + id + "`");
+      } else {
+        only_new.push_back(k.label() + " `" + id + "`");
+      }
+    }
+  }
+  r.exit_code = r.tuned_slower > 0 ? 1 : 0;
+
+  // Markdown: the summary line, tuned choices that moved, then per-variant changes.
+  std::stable_sort(tuned.begin(), tuned.end(), [](const TunedRow& x, const TunedRow& y) {
+    return rank(x.v.change) < rank(y.v.change);
+  });
+  std::stable_sort(variants.begin(), variants.end(), [](const VariantRow& x, const VariantRow& y) {
+    if (rank(x.v.change) != rank(y.v.change)) return rank(x.v.change) < rank(y.v.change);
+    return x.v.change == Change::slower ? x.v.ratio > y.v.ratio : x.v.ratio < y.v.ratio;
+  });
+  std::ostringstream md;
+  int switched = 0;
+  for (const auto& t : tuned) switched += t.status == "compared" && t.new_variant != t.base_variant;
+  const bool moved_any = switched || r.variants_slower || r.variants_faster || !broken.empty();
+  const std::string verdict = r.tuned_slower   ? "REGRESSION"
+                              : r.tuned_faster ? "improved"
+                              : moved_any      ? "no regression"
+                                               : "no change";
+  md << "## csrgat compare: " << verdict << "\n\n";
+  md << "**" << r.tuned_slower << " tuned choice" << (r.tuned_slower == 1 ? "" : "s")
+     << " slower**, " << r.tuned_faster << " faster, " << r.tuned_same << " same (" << switched
+     << " with another variant); per variant: " << r.variants_slower << " slower, "
+     << r.variants_faster << " faster, " << r.variants_same << " same";
+  if (!broken.empty()) md << ", " << broken.size() << " broken (wrong or crashed in new)";
+  if (!only_base.empty() || !only_new.empty())
+    md << ", " << only_base.size() << " only in base, " << only_new.size() << " only in new";
+  md << " (threshold " << fmt(opt.threshold * 100, 1) << "%).\n\n";
+  if (!warning.empty()) md << warning << "\n\n";
+  md << "- base: " << run_line(base) << "\n- new: " << run_line(fresh) << "\n\n";
+
+  // Slower first, then faster, then choices that kept their time with another variant.
+  std::vector<const TunedRow*> moved;
+  for (const auto& t : tuned)
+    if (t.status == "compared" && (t.v.change != Change::same || t.new_variant != t.base_variant))
+      moved.push_back(&t);
+  md << "### Tuned choices\n\n";
+  if (moved.empty()) {
+    md << "No tuned choice moved beyond the threshold and the noise, and every problem kept its "
+          "variant.\n\n";
+  } else {
+    md << "| problem | change | base winner | base us | new winner | new us | new/base | noise us "
+          "|\n"
+          "|---|---|---|---:|---|---:|---:|---:|\n";
+    for (const auto* t : moved) {
+      const std::string change = t->v.change == Change::same
+                                     ? "same time, other variant"
+                                     : "**" + std::string(to_string(t->v.change)) + "**";
+      md << "| " << md_cell(t->key.label()) << " | " << change << " | `" << t->base_variant
+         << "` | " << format_us(t->base_us) << " | "
+         << (t->new_variant == t->base_variant ? std::string("(same)") : "`" + t->new_variant + "`")
+         << " | " << format_us(t->new_us) << " | " << pct_change(t->v.ratio) << " | "
+         << format_us(t->v.noise_us) << " |\n";
+    }
+    md << "\n";
+  }
+  std::vector<std::string> lost;
+  for (const auto& t : tuned)
+    if (t.status != "compared") lost.push_back(t.key.label() + " (" + t.status + ")");
+  if (!lost.empty()) {
+    md << "Problems with a tuned choice on one side only: ";
+    for (size_t i = 0; i < lost.size(); ++i) md << (i ? ", " : "") << lost[i];
+    md << ".\n\n";
+  }
+
+  md << "### Per-variant changes\n\n";
+  size_t changed = 0;
+  for (const auto& v : variants) changed += v.v.change != Change::same;
+  if (changed == 0) {
+    md << "No variant moved beyond the threshold and the noise.\n\n";
+  } else {
+    md << "| problem | variant | change | base us | new us | new/base | noise us | stages |\n"
+          "|---|---|---|---:|---:|---:|---:|---|\n";
+    size_t shown = 0;
+    for (const auto& v : variants) {
+      if (v.v.change == Change::same) continue;
+      if (shown++ == kMaxVariantRows) break;
+      md << "| " << md_cell(v.key.label()) << " | `" << v.variant << "` | " << to_string(v.v.change)
+         << " | " << format_us(v.base->best.median_us) << " | "
+         << format_us(v.fresh->best.median_us) << " | " << pct_change(v.v.ratio) << " | "
+         << format_us(v.v.noise_us) << " | " << v.base->best.stage << " / " << v.fresh->best.stage
+         << " |\n";
+    }
+    if (changed > kMaxVariantRows)
+      md << "\n(" << changed - kMaxVariantRows << " more changed variants in compare.json.)\n";
+    md << "\n";
+  }
+  auto list = [&](const char* title, const std::vector<std::string>& items) {
+    if (items.empty()) return;
+    md << "**" << title << "** (" << items.size() << "): ";
+    for (size_t i = 0; i < items.size() && i < 30; ++i) md << (i ? ", " : "") << items[i];
+    if (items.size() > 30) md << ", ...";
+    md << "\n\n";
+  };
+  list("Broken in new (a wrong or crashed trial)", broken);
+  list("Measured only in base", only_base);
+  list("Measured only in new", only_new);
+  md << "<sub>" << rule_text(opt.threshold) << "</sub>\n";
+  r.markdown = md.str();
+
+  nlohmann::json tj = nlohmann::json::array(), vj = nlohmann::json::array();
+  auto key_json = [](const ProblemKey& k) {
+    return nlohmann::json{{"graph", k.graph},
+                          {"feat", k.feat},
+                          {"heads", k.heads},
+                          {"value", to_string(k.value)},
+                          {"index", to_string(k.index)}};
+  };
+  for (const auto& t : tuned) {
+    nlohmann::json j = key_json(t.key);
+    j.update({{"status", t.status},
+              {"change", t.status == "compared" ? to_string(t.v.change) : t.status},
+              {"variant_changed", t.status == "compared" && t.new_variant != t.base_variant},
+              {"base_variant", t.base_variant},
+              {"new_variant", t.new_variant},
+              {"base_us", finite_or_null(t.base_us)},
+              {"new_us", finite_or_null(t.new_us)},
+              {"ratio", finite_or_null(t.v.ratio)},
+              {"noise_us", finite_or_null(t.v.noise_us)}});
+    tj.push_back(std::move(j));
+  }
+  for (const auto& v : variants) {
+    nlohmann::json j = key_json(v.key);
+    j.update({{"variant", v.variant},
+              {"change", to_string(v.v.change)},
+              {"base_us", v.base->best.median_us},
+              {"new_us", v.fresh->best.median_us},
+              {"base_rel_noise", finite_or_null(v.base->best.rel_noise)},
+              {"new_rel_noise", finite_or_null(v.fresh->best.rel_noise)},
+              {"base_stage", v.base->best.stage},
+              {"new_stage", v.fresh->best.stage},
+              {"ratio", finite_or_null(v.v.ratio)},
+              {"noise_us", finite_or_null(v.v.noise_us)}});
+    vj.push_back(std::move(j));
+  }
+  r.json = {{"meta", meta},
+            {"base", run_json(base)},
+            {"new", run_json(fresh)},
+            {"refused", nullptr},
+            {"warning", warning},
+            {"summary",
+             {{"tuned_slower", r.tuned_slower},
+              {"tuned_faster", r.tuned_faster},
+              {"tuned_same", r.tuned_same},
+              {"variants_slower", r.variants_slower},
+              {"variants_faster", r.variants_faster},
+              {"variants_same", r.variants_same},
+              {"broken", broken},
+              {"only_in_base", only_base},
+              {"only_in_new", only_new}}},
+            {"tuned", tj},
+            {"variants", vj},
+            {"exit_code", r.exit_code}};
+  return r;
+}
+
+void write_compare(const CompareResult& r, const std::string& out_dir) {
+  fs::create_directories(out_dir);
+  const fs::path dir(out_dir);
+  {
+    std::ofstream out(dir / "compare.md");
+    out << r.markdown;
+    if (!out) throw std::runtime_error("cannot write " + (dir / "compare.md").string());
+  }
+  std::ofstream out(dir / "compare.json");
+  out << r.json.dump(2) << "\n";
+  if (!out) throw std::runtime_error("cannot write " + (dir / "compare.json").string());
+}
+
+}  // namespace csrgat::reports

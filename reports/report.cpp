@@ -1,0 +1,730 @@
+#include "reports/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "reports/analysis.h"
+#include "reports/doc.h"
+#include "reports/plot.h"
+#include "tuner/config.h"
+#include "tuner/store.h"
+
+namespace fs = std::filesystem;
+
+namespace csrgat::reports {
+namespace {
+
+constexpr const char* kMeasuredBy =
+    "Numbers without \"(model)\" come from the CUPTI range-profiler counters of the trial "
+    "(`dram__bytes_read.sum + dram__bytes_write.sum`, `lts__t_bytes.sum`, "
+    "`2*ffma + fadd + fmul` thread instructions) over the trial's median GPU time.";
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + p.string());
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string base64(const std::string& in) {
+  static const char* tbl = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((in.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    const unsigned v =
+        (unsigned char)in[i] << 16 | (unsigned char)in[i + 1] << 8 | (unsigned char)in[i + 2];
+    out += tbl[v >> 18 & 63];
+    out += tbl[v >> 12 & 63];
+    out += tbl[v >> 6 & 63];
+    out += tbl[v & 63];
+  }
+  if (i < in.size()) {
+    unsigned v = (unsigned char)in[i] << 16;
+    if (i + 1 < in.size()) v |= (unsigned char)in[i + 1] << 8;
+    out += tbl[v >> 18 & 63];
+    out += tbl[v >> 12 & 63];
+    out += i + 1 < in.size() ? tbl[v >> 6 & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+double jnum(const nlohmann::json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return std::nan("");
+  return j[key].get<double>();
+}
+std::string jstr(const nlohmann::json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key)) return "";
+  return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
+}
+
+// A number, with " (model)" when it rests on the model rather than on counters.
+std::string marked(double v, int decimals, bool model) {
+  const std::string s = fmt(v, decimals);
+  return model && s != "n/a" ? s + " (model)" : s;
+}
+
+std::string with_unit(double v, int decimals, const char* unit) {
+  const std::string s = fmt(v, decimals);
+  return s == "n/a" ? s : s + unit;
+}
+
+std::string sci(double v) {
+  if (!std::isfinite(v)) return "n/a";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1e", v);
+  return buf;
+}
+
+std::string spread(const tuner::TrialRecord& t) {
+  return format_us(t.q1_us) + "–" + format_us(t.q3_us);
+}
+
+// "how measured" of one ceiling from ceilings.method.<key> (profiler/ceilings.cpp).
+std::string method_text(const nlohmann::json& m) {
+  if (!m.is_object()) return "method not recorded";
+  std::vector<std::string> parts;
+  if (m.contains("kernel")) parts.push_back(jstr(m, "kernel"));
+  if (m.contains("bytes_per_buffer"))
+    parts.push_back(format_bytes(jnum(m, "bytes_per_buffer")) + " per buffer");
+  if (m.contains("reps")) parts.push_back(jstr(m, "reps") + " passes per launch");
+  if (m.contains("grid")) parts.push_back("grid " + jstr(m, "grid") + " x " + jstr(m, "block"));
+  if (m.contains("cache")) parts.push_back(jstr(m, "cache") + " L2");
+  if (m.contains("graph_batch")) parts.push_back(jstr(m, "graph_batch") + " launches per graph");
+  std::string timing = jstr(m, "samples") + " samples by the " + jstr(m, "timer") + " timer";
+  if (m.contains("stop")) timing += " (stopped on " + jstr(m, "stop") + ")";
+  if (m.contains("rel_noise")) timing += ", rel. noise " + format_pct(jnum(m, "rel_noise"));
+  if (m.contains("throttled_any") && m["throttled_any"] == true) timing += ", throttling seen";
+  parts.push_back(timing);
+  if (m.contains("value")) parts.push_back("value = " + jstr(m, "value"));
+  const std::string note = jstr(m, "note");
+  if (!note.empty() && note != "\"\"") parts.push_back(note);
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+const PeerResult* find_peer(const Peers& peers, const ProblemKey& k, const std::string& impl) {
+  for (const auto& p : peers.results)
+    if (p.graph == k.graph && p.feat == k.feat && (p.heads == k.heads || p.heads <= 0) &&
+        p.impl == impl)
+      return &p;
+  return nullptr;
+}
+
+std::vector<std::string> peer_impls(const Peers& peers) {
+  std::vector<std::string> out;
+  for (const auto& p : peers.results)
+    if (std::find(out.begin(), out.end(), p.impl) == out.end()) out.push_back(p.impl);
+  return out;
+}
+
+double ratio(double base, double x) {
+  return std::isfinite(base) && base > 0 && x > 0 ? base / x : std::nan("");
+}
+
+std::string kind_of(const ProblemResults& pr, const VariantResult& v) {
+  if (v.family != "csrgat") return v.family;
+  return pr.winner && pr.winner->variant == v.variant ? "winner" : "fused";
+}
+
+std::string param_value(const VariantParams& p, const std::string& name) {
+  if (name == "tpr") return std::to_string(p.tpr);
+  if (name == "fl") return std::to_string(p.fl);
+  if (name == "rpb") return std::to_string(p.rpb);
+  if (name == "vec") return std::to_string(p.vec);
+  if (name == "tiles") return std::to_string(p.tiles);
+  if (name == "smem") return p.smem ? "1" : "0";
+  if (name == "softmax") return to_string(p.softmax);
+  if (name == "split") return std::to_string(p.split);
+  return "?";
+}
+
+// "8" before "16"; names ("online", "twopass") alphabetically after numbers.
+bool numeric_less(const std::string& a, const std::string& b) {
+  char* ea = nullptr;
+  char* eb = nullptr;
+  const double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
+  const bool na = !a.empty() && *ea == 0, nb = !b.empty() && *eb == 0;
+  if (na && nb) return x < y;
+  if (na != nb) return na;
+  return a < b;
+}
+
+// Chart data: every measured variant as a roofline point, and for the two largest problems
+// the time per (tpr, vec) and the cost of fixing each parameter to each of its values.
+nlohmann::json chart_data(const RunData& d) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const auto& pr : d.problems)
+    for (const auto& v : pr.variants) {
+      if (!v.perf.known) continue;
+      points.push_back({{"problem", pr.key.label()},
+                        {"variant", v.variant},
+                        {"kind", kind_of(pr, v)},
+                        {"ai", v.perf.ai},
+                        {"gflops", v.perf.gflops},
+                        {"model", v.perf.dram_model || v.perf.flops_model}});
+    }
+  std::vector<const ProblemResults*> big;
+  for (const auto& pr : d.problems)
+    if (pr.winner) big.push_back(&pr);
+  auto size_of = [](const ProblemResults* p) {
+    const double e = p->features.is_object() ? p->features.value("num_edges", 0.0) : 0.0;
+    return e * p->key.feat * p->key.heads;
+  };
+  std::stable_sort(big.begin(), big.end(),
+                   [&](auto* a, auto* b) { return size_of(a) > size_of(b); });
+  if (big.size() > 2) big.resize(2);
+  nlohmann::json params = nlohmann::json::array();
+  const std::vector<std::string> names{"tpr",   "fl",   "rpb",     "vec",
+                                       "tiles", "smem", "softmax", "split"};
+  for (const auto* pr : big) {
+    double best = INFINITY;
+    std::map<int, std::map<int, double>> by_vec_tpr;
+    std::map<std::string, std::map<std::string, double>> by_param;
+    for (const auto& v : pr->variants) {
+      if (v.family != "csrgat" || !v.params) continue;
+      const double t = v.best.median_us;
+      best = std::min(best, t);
+      double& cell = by_vec_tpr[v.params->vec].try_emplace(v.params->tpr, INFINITY).first->second;
+      cell = std::min(cell, t);
+      for (const auto& n : names) {
+        double& b = by_param[n].try_emplace(param_value(*v.params, n), INFINITY).first->second;
+        b = std::min(b, t);
+      }
+    }
+    if (!std::isfinite(best)) continue;
+    nlohmann::json lines = nlohmann::json::array();
+    for (const auto& [vec, row] : by_vec_tpr) {
+      nlohmann::json xs = nlohmann::json::array(), ys = nlohmann::json::array();
+      for (const auto& [tpr, t] : row) {
+        xs.push_back(tpr);
+        ys.push_back(t);
+      }
+      lines.push_back({{"label", "vec=" + std::to_string(vec)}, {"x", xs}, {"y", ys}});
+    }
+    nlohmann::json sens = nlohmann::json::array();
+    for (const auto& n : names) {
+      std::vector<std::pair<std::string, double>> vals(by_param[n].begin(), by_param[n].end());
+      if (vals.size() < 2) continue;  // a parameter the space did not vary
+      std::sort(vals.begin(), vals.end(),
+                [](const auto& a, const auto& b) { return numeric_less(a.first, b.first); });
+      for (const auto& [val, t] : vals)
+        sens.push_back({{"param", n}, {"value", val}, {"ratio", t / best}});
+    }
+    params.push_back({{"problem", pr->key.label()},
+                      {"best_us", best},
+                      {"tpr_lines", lines},
+                      {"sensitivity", sens}});
+  }
+  const std::string device =
+      d.run.gpu_name + (d.run.gpu_uuid.empty() ? "" : " (" + d.run.gpu_uuid + ")");
+  return {{"title", "csrgat roofline: run " + std::to_string(d.run.id) + " " + d.run.name},
+          {"device", device},
+          {"ceilings",
+           {{"dram_gbs", d.roofs.dram_gbs},
+            {"l2_gbs", d.roofs.l2_gbs},
+            {"fp32_gflops", d.roofs.fp32_gflops}}},
+          {"points", points},
+          {"params", params}};
+}
+
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+}
+
+// Two SVGs inlined in one page share one id namespace, and matplotlib's ids (clip paths,
+// markers) can collide between figures: give each figure its own prefix.
+std::string prefix_svg_ids(std::string svg, const std::string& prefix) {
+  replace_all(svg, "id=\"", "id=\"" + prefix);
+  replace_all(svg, "url(#", "url(#" + prefix);
+  replace_all(svg, "href=\"#", "href=\"#" + prefix);
+  return svg;
+}
+
+// The chart as inline HTML: the SVG itself (opens offline), else the PNG as base64.
+std::string inline_chart(const fs::path& dir, const std::string& stem, const std::string& alt) {
+  const fs::path svg = dir / (stem + ".svg"), png = dir / (stem + ".png");
+  if (fs::exists(svg)) {
+    std::string s = read_file(svg);
+    const auto at = s.find("<svg");
+    if (at != std::string::npos) return prefix_svg_ids(s.substr(at), stem + "-");
+  }
+  if (fs::exists(png))
+    return "<img alt=\"" + html_escape(alt) + "\" src=\"data:image/png;base64," +
+           base64(read_file(png)) + "\">";
+  return "";
+}
+
+void device_section(Doc& doc, const RunData& d) {
+  const auto& dev = d.run.device;
+  doc.heading(2, "Device");
+  const double l2 = d.roofs.l2_bytes, mem = jnum(dev, "global_mem");
+  doc.table({"name", "UUID", "driver", "CUDA runtime", "compute capability", "SMs", "L2", "memory",
+             "max SM clock"},
+            {{d.run.gpu_name.empty() ? jstr(dev, "name") : d.run.gpu_name,
+              "`" + (d.run.gpu_uuid.empty() ? jstr(dev, "uuid") : d.run.gpu_uuid) + "`",
+              d.run.driver.empty() ? jstr(dev, "driver") : d.run.driver,
+              d.run.cuda_runtime.empty() ? jstr(dev, "cuda_runtime") : d.run.cuda_runtime,
+              jstr(dev, "cc"), jstr(dev, "sm_count"), l2 > 0 ? format_bytes(l2) : "n/a",
+              std::isfinite(mem) ? format_bytes(mem) : "n/a",
+              dev.contains("sm_clock_max_mhz") ? jstr(dev, "sm_clock_max_mhz") + " MHz" : "n/a"}});
+
+  doc.heading(2, "Measured ceilings");
+  const auto& c = d.run.ceilings;
+  if (!c.is_object() || !d.roofs.known()) {
+    doc.para(
+        "No ceilings were recorded with this run, so roofline percentages and floor times are "
+        "n/a.");
+    return;
+  }
+  const nlohmann::json method = c.value("method", nlohmann::json::object());
+  auto m = [&](const char* k) {
+    return method.is_object() && method.contains(k) ? method[k] : nlohmann::json();
+  };
+  doc.table(
+      {"ceiling", "value", "median sample", "how it was measured"},
+      {{"DRAM copy", fmt(d.roofs.dram_gbs, 1) + " GB/s",
+        with_unit(jnum(m("dram_copy"), "median_gbs"), 1, " GB/s"), method_text(m("dram_copy"))},
+       {"L2 copy", fmt(d.roofs.l2_gbs, 1) + " GB/s",
+        with_unit(jnum(m("l2_copy"), "median_gbs"), 1, " GB/s"), method_text(m("l2_copy"))},
+       {"FP32 peak", fmt(d.roofs.fp32_gflops, 1) + " GFLOP/s",
+        with_unit(jnum(m("fp32"), "median_gflops"), 1, " GFLOP/s"), method_text(m("fp32"))},
+       {"launch (plain)", fmt(d.roofs.launch_us_plain, 2) + " us", "",
+        method_text(m("launch_plain"))},
+       {"launch (CUDA graph)", fmt(d.roofs.launch_us_graph, 2) + " us", "",
+        method_text(m("launch_graph"))}},
+      "lrrl");
+  std::string when = jstr(method, "measured_at");
+  doc.para(
+      "The ceilings are what simple kernels reach on this device (after the Empirical Roofline "
+      "Toolkit), "
+      "the best sample of each; the median sample is shown beside it." +
+      (when.empty() ? std::string() : " Measured " + when + "."));
+}
+
+void summary_section(Doc& doc, const RunData& d, const Peers& peers) {
+  doc.heading(2, "Summary: the tuned choice per problem");
+  const auto impls = peer_impls(peers);
+  std::vector<std::string> head{"problem",    "winner",    "median us", "q1–q3 us",
+                                "rel. noise", "timer",     "floor us",  "x floor",
+                                "DRAM GB/s",  "% of roof", "vs seed",   "vs cuSPARSE"};
+  std::string align = "llrrrlrrrrrr";
+  for (const auto& i : impls) {
+    head.push_back("vs " + i);
+    align += 'r';
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& pr : d.problems) {
+    if (!pr.winner) {
+      std::vector<std::string> r{pr.key.label(), "no correct fused variant"};
+      r.resize(head.size(), "");
+      rows.push_back(r);
+      continue;
+    }
+    const auto& w = *pr.winner;
+    const VariantResult* v = pr.find(w.variant);
+    const Achieved a = v ? v->perf : Achieved{};
+    const double floor =
+        pr.model.gather_floor_us > 0 ? pr.model.gather_floor_us : pr.model.floor_us;
+    std::vector<std::string> r{pr.key.label(),
+                               "`" + w.variant + "`",
+                               format_us(w.median_us),
+                               format_us(w.q1_us) + "–" + format_us(w.q3_us),
+                               format_pct(w.rel_noise),
+                               w.timer,
+                               pr.model.floor_us > 0 ? format_us(floor) : "n/a",
+                               pr.model.floor_us > 0 ? fmt(w.median_us / floor, 2) : "n/a",
+                               marked(a.dram_gbs, 1, a.dram_model),
+                               marked(a.pct_roof, 1, a.dram_model || a.flops_model),
+                               format_speedup(ratio(w.seed_us, w.median_us)),
+                               format_speedup(ratio(w.cusparse_us, w.median_us))};
+    for (const auto& i : impls) {
+      const PeerResult* p = find_peer(peers, pr.key, i);
+      r.push_back(p ? format_speedup(ratio(p->median_us, w.median_us)) : "n/a");
+    }
+    rows.push_back(std::move(r));
+  }
+  doc.table(head, rows, align);
+  doc.para(
+      "Times are GPU medians in microseconds with cold L2 unless the run's timing said otherwise; "
+      "`x floor` is "
+      "the winner's median over the model's floor (gather floor when the values exceed L2); `vs X` "
+      "is X's "
+      "median over the winner's (higher is better for the tuned kernel). " +
+      std::string(kMeasuredBy));
+}
+
+void problem_section(Doc& doc, const RunData& d, const ProblemResults& pr, const Peers& peers) {
+  doc.heading(3, pr.key.label());
+  const auto& f = pr.features;
+  std::string shape = "Graph `" + pr.key.graph + "` (" +
+                      (pr.spec.empty() ? "spec not recorded" : "`" + pr.spec + "`") + ")";
+  if (f.is_object() && f.contains("num_nodes"))
+    shape += ": N = " + jstr(f, "num_nodes") + " nodes, E = " + jstr(f, "num_edges") +
+             " edges, degree mean " + fmt(jnum(f, "mean_degree"), 2) + ", max " +
+             jstr(f, "max_degree") + ", CV " + fmt(jnum(f, "cv_degree"), 2) + ", " +
+             jstr(f, "empty_rows") + " empty rows.";
+  else
+    shape += ": no shape features in the store, so the byte model is unavailable.";
+  doc.para(shape);
+  const Model& m = pr.model;
+  if (m.known) {
+    std::string t = "Model: values " + format_bytes(m.values_bytes) +
+                    (m.values_fit_l2 ? " (fit in L2" : " (exceed L2") +
+                    (d.roofs.l2_bytes > 0 ? " of " + format_bytes(d.roofs.l2_bytes) + ")"
+                                          : ", L2 size unknown)") +
+                    "; compulsory bytes " + format_bytes(m.compulsory_bytes);
+    if (!m.values_fit_l2) t += ", gather bytes " + format_bytes(m.gather_bytes);
+    t += "; " + fmt(m.flops / 1e6, 3) + " MFLOP.";
+    if (m.floor_us > 0) {
+      t += " Floor " + format_us(m.floor_us) + " us (compulsory bytes at the DRAM copy ceiling)";
+      if (m.gather_floor_us > 0) t += ", gather floor " + format_us(m.gather_floor_us) + " us";
+      t += ".";
+    }
+    if (pr.winner && m.floor_us > 0) {
+      t += " The winner takes " + fmt(pr.winner->median_us / m.floor_us, 2) + "x the floor";
+      if (m.gather_floor_us > 0)
+        t += " and " + fmt(pr.winner->median_us / m.gather_floor_us, 2) + "x the gather floor";
+      t += ".";
+    }
+    // The floor counts bytes only; below the launch latency a problem is launch-bound.
+    if (d.roofs.launch_us_plain > 0 &&
+        std::max(m.floor_us, m.gather_floor_us) < d.roofs.launch_us_plain)
+      t += " Launch-bound: the floor is below one plain launch (" +
+           format_us(d.roofs.launch_us_plain) + " us event time; " +
+           format_us(d.roofs.launch_us_graph) + " us inside a CUDA graph).";
+    doc.para(t);
+  }
+
+  std::vector<std::vector<std::string>> rows;
+  auto row = [&](const std::string& role, const VariantResult& v) {
+    const auto& t = v.best;
+    const Achieved& a = v.perf;
+    const double wus = pr.winner ? pr.winner->median_us : std::nan("");
+    rows.push_back({role, "`" + v.variant + "`", std::to_string(t.stage), format_us(t.median_us),
+                    spread(t), format_pct(t.rel_noise), std::to_string(t.samples), t.timer,
+                    marked(a.dram_gbs, 1, a.dram_model), marked(a.l2_gbs, 1, a.l2_model),
+                    marked(a.ai, 3, a.dram_model || a.flops_model),
+                    marked(a.gflops, 1, a.flops_model),
+                    marked(a.pct_roof, 1, a.dram_model || a.flops_model),
+                    pr.winner ? fmt(t.median_us / wus, 3) : "n/a"});
+  };
+  std::set<std::string> shown;
+  if (pr.winner) {
+    if (const VariantResult* v = pr.find(pr.winner->variant)) {
+      row("winner", *v);
+      shown.insert(v->variant);
+    }
+    int rank = 2;
+    for (const auto& [id, us] : pr.winner->runners_up) {
+      if (const VariantResult* v = pr.find(id)) {
+        row("#" + std::to_string(rank++), *v);
+        shown.insert(id);
+      }
+    }
+  } else {
+    doc.para("**No correct fused variant** on this problem; the baselines that ran are listed.");
+  }
+  for (const char* fam : {"seed", "cusparse"}) {
+    const VariantResult* b = pr.baseline(fam);
+    if (b) row(fam, *b);
+  }
+  for (const auto& p : peers.results) {
+    if (p.graph != pr.key.graph || p.feat != pr.key.feat ||
+        (p.heads > 0 && p.heads != pr.key.heads))
+      continue;
+    const double wus = pr.winner ? pr.winner->median_us : std::nan("");
+    rows.push_back({"peer", p.impl + " (rel. error " + sci(p.rel_error) + ")", "",
+                    format_us(p.median_us), format_us(p.q1_us) + "–" + format_us(p.q3_us), "",
+                    std::to_string(p.samples), "CUDA events", "", "", "", "", "",
+                    pr.winner ? fmt(p.median_us / wus, 3) : "n/a"});
+  }
+  if (!rows.empty())
+    doc.table({"", "variant", "stage", "median us", "q1–q3 us", "rel. noise", "samples", "timer",
+               "DRAM GB/s", "L2 GB/s", "FLOP/B", "GFLOP/s", "% of roof", "/ winner"},
+              rows, "llrrrrrlrrrrrr");
+
+  if (pr.winner) {
+    const auto& w = *pr.winner;
+    std::vector<std::string> sp;
+    sp.push_back(format_speedup(ratio(w.seed_us, w.median_us)) + " over seed (" +
+                 format_us(w.seed_us) + " us)");
+    sp.push_back(format_speedup(ratio(w.cusparse_us, w.median_us)) + " over softmax + cuSPARSE (" +
+                 format_us(w.cusparse_us) + " us)");
+    for (const auto& i : peer_impls(peers))
+      if (const PeerResult* p = find_peer(peers, pr.key, i))
+        sp.push_back(format_speedup(ratio(p->median_us, w.median_us)) + " over " + i + " (" +
+                     format_us(p->median_us) + " us, peers JSON)");
+    std::string s = "Speedup of the winner: ";
+    for (size_t i = 0; i < sp.size(); ++i) s += (i ? ", " : "") + sp[i];
+    doc.para(s + ".");
+    const VariantResult* v = pr.find(w.variant);
+    if (v && !v->counters.available)
+      doc.para("Counters of the winner unavailable (" + v->counters.why +
+               "): its DRAM/L2/FLOP numbers are the model's.");
+  }
+  if (!pr.disqualified.empty()) {
+    std::string s = "Disqualified (a wrong or crashed trial in some stage): ";
+    for (size_t i = 0; i < pr.disqualified.size(); ++i)
+      s += (i ? ", `" : "`") + pr.disqualified[i] + "`";
+    doc.para(s + ".");
+  }
+}
+
+void failures_section(Doc& doc, const RunData& d) {
+  doc.heading(2, "Trial statuses");
+  std::vector<std::vector<std::string>> counts;
+  for (const auto& [s, n] : d.status_counts) counts.push_back({s, std::to_string(n)});
+  doc.table({"status", "trials"}, counts, "lr");
+  if (d.failures.empty()) return;
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& t : d.failures) {
+    if (rows.size() == 100) break;
+    std::string detail = t.detail.substr(0, t.detail.find('\n')).substr(0, 160);
+    rows.push_back({t.graph, std::to_string(t.feat), std::to_string(t.heads), "`" + t.variant + "`",
+                    std::to_string(t.stage), t.status, detail});
+  }
+  doc.para("Failed trials" +
+           std::string(d.failures.size() > 100
+                           ? " (the first 100 of " + std::to_string(d.failures.size()) + ")"
+                           : "") +
+           ": a failure is a result, never a crash of the sweep.");
+  doc.table({"graph", "F", "H", "variant", "stage", "status", "detail"}, rows, "lrrlrll");
+}
+
+nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutcome& plot) {
+  nlohmann::json problems = nlohmann::json::array();
+  for (const auto& pr : d.problems) {
+    nlohmann::json p{{"graph", pr.key.graph},
+                     {"feat", pr.key.feat},
+                     {"heads", pr.key.heads},
+                     {"value", to_string(pr.key.value)},
+                     {"index", to_string(pr.key.index)},
+                     {"model",
+                      {{"known", pr.model.known},
+                       {"compulsory_bytes", pr.model.compulsory_bytes},
+                       {"gather_bytes", pr.model.gather_bytes},
+                       {"values_fit_l2", pr.model.values_fit_l2},
+                       {"flops", pr.model.flops},
+                       {"floor_us", pr.model.floor_us},
+                       {"gather_floor_us", pr.model.gather_floor_us}}}};
+    if (pr.winner) {
+      const auto& w = *pr.winner;
+      const VariantResult* v = pr.find(w.variant);
+      const Achieved a = v ? v->perf : Achieved{};
+      auto finite = [](double x) {
+        return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
+      };
+      p["winner"] = {{"variant", w.variant},
+                     {"stage", w.stage},
+                     {"median_us", w.median_us},
+                     {"q1_us", w.q1_us},
+                     {"q3_us", w.q3_us},
+                     {"rel_noise", finite(w.rel_noise)},
+                     {"timer", w.timer},
+                     {"dram_gbs", finite(a.dram_gbs)},
+                     {"dram_from_model", a.dram_model},
+                     {"l2_gbs", finite(a.l2_gbs)},
+                     {"l2_from_model", a.l2_model},
+                     {"ai", finite(a.ai)},
+                     {"gflops", finite(a.gflops)},
+                     {"pct_roof", finite(a.pct_roof)},
+                     {"speedup_seed", finite(ratio(w.seed_us, w.median_us))},
+                     {"speedup_cusparse", finite(ratio(w.cusparse_us, w.median_us))}};
+      nlohmann::json ru = nlohmann::json::array();
+      for (const auto& [id, us] : w.runners_up) ru.push_back({{"variant", id}, {"median_us", us}});
+      p["runners_up"] = ru;
+      nlohmann::json ps = nlohmann::json::object();
+      for (const auto& i : peer_impls(peers))
+        if (const PeerResult* q = find_peer(peers, pr.key, i))
+          ps[i] = finite(ratio(q->median_us, w.median_us));
+      if (!ps.empty()) p["winner"]["speedup_peers"] = ps;
+    }
+    problems.push_back(std::move(p));
+  }
+  return {{"meta", {{"tool", "tuner report"}, {"format", 1}, {"generated", tuner::now_iso8601()}}},
+          {"run",
+           {{"id", d.run.id},
+            {"name", d.run.name},
+            {"gpu_name", d.run.gpu_name},
+            {"gpu_uuid", d.run.gpu_uuid},
+            {"driver", d.run.driver}}},
+          {"ceilings",
+           {{"dram_gbs", d.roofs.dram_gbs},
+            {"l2_gbs", d.roofs.l2_gbs},
+            {"fp32_gflops", d.roofs.fp32_gflops}}},
+          {"charts",
+           {{"ok", plot.ok}, {"files", plot.files}, {"note", plot.note}, {"python", plot.python}}},
+          {"graphs", d.graphs},
+          {"problems", problems}};
+}
+
+}  // namespace
+
+Peers load_peers(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read peers file '" + path + "'");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error("peers file '" + path + "' is not JSON: " + e.what());
+  }
+  if (!j.is_object() || !j.contains("results") || !j["results"].is_array())
+    throw std::runtime_error("peers file '" + path +
+                             "' has no \"results\" array (write it with scripts/peers_pyg.py)");
+  Peers p;
+  p.meta = j.value("meta", nlohmann::json::object());
+  for (const auto& r : j["results"]) {
+    if (!r.is_object() || !r.contains("median_us") || !r["median_us"].is_number())
+      continue;  // a failed peer run
+    PeerResult x;
+    x.graph = r.value("graph", "");
+    x.impl = r.value("impl", "peer");
+    x.feat = r.value("feat", 0);
+    x.heads = r.contains("heads") && r["heads"].is_number() ? r["heads"].get<int>() : 0;
+    x.median_us = r["median_us"].get<double>();
+    x.q1_us = jnum(r, "q1_us");
+    x.q3_us = jnum(r, "q3_us");
+    x.rel_error = jnum(r, "rel_error");
+    x.samples = r.value("samples", 0);
+    p.results.push_back(std::move(x));
+  }
+  return p;
+}
+
+void write_report(const tuner::Store& store, int64_t run_id, const std::string& out_dir,
+                  const std::string& peers_json_path) {
+  const RunData d = load_run(store, run_id);
+  const Peers peers = peers_json_path.empty() ? Peers{} : load_peers(peers_json_path);
+  const fs::path dir(out_dir);
+  fs::create_directories(dir);
+  // Charts of an earlier report would otherwise survive a failed plot and be inlined.
+  for (const char* stale : {"roofline.png", "roofline.svg", "params.png", "params.svg"}) {
+    std::error_code ec;
+    fs::remove(dir / stale, ec);
+  }
+  write_file(dir / "chart_data.json", chart_data(d).dump(1) + "\n");
+  const PlotOutcome plot = plot_charts((dir / "chart_data.json").string(), dir.string());
+
+  Doc doc("csrgat tuning report: " + d.run.name + " (run " + std::to_string(d.run.id) + ")");
+  int ok_trials = 0, trials = 0;
+  for (const auto& [s, n] : d.status_counts) {
+    trials += n;
+    if (s == "ok") ok_trials += n;
+  }
+  doc.para("Run " + std::to_string(d.run.id) + " `" + d.run.name + "` of `" + store.path() +
+           "`: started " + d.run.started + ", " +
+           (d.run.finished.empty() ? "not finished" : "finished " + d.run.finished) +
+           "; config hash `" + d.run.config_hash + "`, commit `" + d.run.commit + "`, host `" +
+           d.run.host + "`, target `" + d.run.arch + "`, NVRTC " + d.run.nvrtc + ". " +
+           std::to_string(trials) + " trials (" + std::to_string(ok_trials) + " ok) over " +
+           std::to_string(d.graphs.size()) + " graphs and " + std::to_string(d.problems.size()) +
+           " problems (graph, F, H, value type, index type).");
+  device_section(doc, d);
+  doc.heading(2, "Byte and FLOP model");
+  doc.para(model_text());
+  summary_section(doc, d, peers);
+  if (!peers.results.empty())
+    doc.para("Peers from `" + peers_json_path + "` (" + jstr(peers.meta, "gpu") + ", torch " +
+             jstr(peers.meta, "torch") + ", torch_geometric " +
+             jstr(peers.meta, "torch_geometric") +
+             "): f32 inputs of their own generation; matched by graph name and F.");
+
+  doc.heading(2, "Charts");
+  if (plot.ok) {
+    const bool params =
+        std::find(plot.files.begin(), plot.files.end(), "params.svg") != plot.files.end();
+    doc.para(
+        "Roofline (log-log): x is arithmetic intensity (FP32 flops per DRAM byte), y is GFLOP/s; "
+        "the DRAM and "
+        "L2 roofs and the FP32 peak are the measured ceilings. One point per variant and problem; "
+        "stars are "
+        "the winners, triangles the seed baseline, squares softmax + cuSPARSE; hollow markers rest "
+        "on the "
+        "model. Drawn by matplotlib (" +
+        plot.python + ").");
+    doc.chart("![roofline](roofline.png) ([SVG](roofline.svg))",
+              inline_chart(dir, "roofline", "roofline"));
+    if (params) {
+      doc.para(
+          "Parameters on the largest problems: left, the best median per (tpr, vec) over the other "
+          "parameters; right, the best time with one parameter fixed to each value over the best "
+          "overall.");
+      doc.chart("![parameters](params.png) ([SVG](params.svg))",
+                inline_chart(dir, "params", "parameters"));
+    }
+  } else {
+    doc.para("**Charts skipped**: " + plot.note +
+             ". The chart data is in `chart_data.json`; draw it later with "
+             "`python3 scripts/plot_report.py chart_data.json <dir>`.");
+  }
+
+  doc.heading(2, "Per problem");
+  doc.para(
+      "The winner is select_winners' choice (lowest median; medians within the combined noise tie "
+      "and go to "
+      "the higher stage, then the lower q3), then up to 4 runners-up, the baselines and any peers. "
+      "Each "
+      "variant's numbers are its best evidence (highest stage: 2 interleaved final, 1 full, 0 "
+      "screening); "
+      "counters come from the highest stage that has them. `/ winner` is the median over the "
+      "winner's.");
+  for (const auto& pr : d.problems) problem_section(doc, d, pr, peers);
+  failures_section(doc, d);
+
+  write_file(dir / "report.md", doc.markdown());
+  write_file(dir / "report.html", doc.html());
+  write_file(dir / "report.json", summary_json(d, peers, plot).dump(2) + "\n");
+}
+
+void write_run_report(const tuner::Config& cfg, const tuner::Store& store, int64_t run_id) {
+  const std::string out = cfg.output + "/report";
+  const auto fail = [&](const std::string& why) {
+    std::fprintf(stderr,
+                 "report: could not write the report (%s); the results are safe in %s; retry with: "
+                 "tuner report %s --run %lld\n",
+                 why.c_str(), store.path().c_str(), cfg.output.c_str(),
+                 static_cast<long long>(run_id));
+  };
+  try {
+    // A stray or broken peers file must not cost the report.
+    std::string peers = cfg.output + "/peers.json";
+    std::error_code ec;
+    if (!fs::exists(peers, ec)) {
+      peers.clear();
+    } else {
+      try {
+        load_peers(peers);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "report: ignoring peers: %s\n", e.what());
+        peers.clear();
+      }
+    }
+    write_report(store, run_id, out, peers);
+    std::printf("report: %s/report.md and report.html\n", out.c_str());
+  } catch (const std::exception& e) {
+    fail(e.what());
+  } catch (...) {
+    fail("unknown error");
+  }
+}
+
+}  // namespace csrgat::reports

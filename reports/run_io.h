@@ -1,0 +1,36 @@
+// A run outside its store: export as nvbench-like JSON ("meta", "devices", per-state
+// summaries, each state carrying its whole trial so the export reads back losslessly), and
+// loading a run from a results.sqlite, a run folder or such an export for `tuner compare`.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tuner/store.h"
+
+namespace csrgat::reports {
+
+inline constexpr int kExportFormat = 1;
+
+// Throws std::runtime_error when the run does not exist.
+nlohmann::json export_run(const tuner::Store& store, int64_t run_id);
+
+tuner::RunInfo run_from_json(const nlohmann::json& j);
+
+// A run to read: its own store (the opened file, or an in-memory one filled from an export).
+struct LoadedRun {
+  std::string source;  // as given
+  std::unique_ptr<tuner::Store> store;
+  int64_t run_id = 0;
+  tuner::RunInfo run;  // as recorded (an export keeps its original id and timestamps)
+};
+
+// source: results.sqlite (latest run), results.sqlite:RUN_ID, a run folder holding
+// results.sqlite (same suffix rules), or an exported JSON file. run_id > 0 overrides the
+// latest-run default. Throws std::runtime_error saying what was wrong.
+LoadedRun load_run_source(const std::string& source, int64_t run_id = 0);
+
+}  // namespace csrgat::reports

@@ -1,0 +1,456 @@
+#!/usr/bin/env python3
+"""Peer timings for the csrgat report: the same aggregation in PyTorch Geometric and in
+torch.sparse (cuSPARSE), on the graphs of a tuner config, written as JSON that
+`tuner report --peers peers.json` folds in (matched by graph name and F).
+
+    python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir ../shared/graphs -o peers.json
+    python3 scripts/peers_pyg.py --graph cora=../shared/graphs/cora.mtx.gz --graph uniform:n=100000,deg=16 \\
+        --feat 64 -o peers.json
+
+The operation: out[d, h, :] = sum over edges e of row d of softmax(scores[row d, h])_e * values[col[e], h, :]
+with row = destination and col = source (as in the lab). Implementations, each timed as one
+call with its launches included:
+  pyg               torch_geometric.utils.softmax(scores, index=dst, num_nodes=N), then a
+                    scatter-add of weights * values[src] (torch_geometric.utils.scatter)
+  torch_scatter     the same in plain torch (scatter_reduce amax, exp, index_add_), used in place
+                    of "pyg" when torch_geometric is not importable
+  torch_sparse_csr  the same softmax, then torch.sparse_csr_tensor(weights) @ values per head
+                    (cuSPARSE SpMM)
+Timing: cold L2 (a buffer of twice the L2 size is written before every sample), CUDA events
+around the call, median and quartiles of --samples samples after --warmup calls. Every output
+is checked against a float64 reference computed in torch on the same inputs:
+rel_error = ||out - ref||_2 / ||ref||_2, as the tuner's verifier defines it.
+
+Not bit-identical to the tuner: the scores and values are N(0, 1) draws of torch's generator,
+and the generator specs (seed:, uniform:, powerlaw:, rmat:) are re-implemented here with
+numpy's generator, so a generated graph has the tuner's shape (sizes, degree law) but other
+random sources. Matrix Market files (.mtx, .mtx.gz) are read exactly as the tuner reads them.
+Values are float32 only (bf16 problems of a config are compared with the f32 peers).
+
+Degrades gracefully: without torch_geometric it runs torch_scatter and torch_sparse_csr;
+without PyYAML pass --graph; a graph or implementation that fails (out of memory, say) is
+recorded with its error and the rest still run. Needs PyTorch with a CUDA device.
+"""
+import argparse
+import datetime
+import gzip
+import json
+import os
+import re
+import sys
+
+import numpy as np
+
+# --------------------------------------------------------------------------------------------
+# Graphs: (row_ptr, col) in CSR with row = destination, col = source, int64 numpy arrays.
+
+
+def parse_spec(spec):
+    """'uniform:n=1000,deg=16' -> ('uniform', {'n': '1000', 'deg': '16'}); paths -> ('file', {'path': p})."""
+    if spec.startswith("file:"):
+        return "file", {"path": spec[5:]}
+    m = re.match(r"^(seed|uniform|powerlaw|rmat):(.*)$", spec)
+    if not m:
+        return "file", {"path": spec}
+    keys = {}
+    for part in filter(None, m.group(2).split(",")):
+        if "=" not in part:
+            raise ValueError(f"{spec}: '{part}' is not key=value")
+        k, v = part.split("=", 1)
+        keys[k.strip()] = v.strip()
+    return m.group(1), keys
+
+
+def csr_from_degrees(deg, rng, n):
+    """Uniform sources in [0, n) per row, sorted within each row (as the tuner's generators)."""
+    row_ptr = np.zeros(len(deg) + 1, dtype=np.int64)
+    np.cumsum(deg, out=row_ptr[1:])
+    e = int(row_ptr[-1])
+    col = rng.integers(0, n, size=e, dtype=np.int64)
+    rows = np.repeat(np.arange(len(deg), dtype=np.int64), deg)
+    order = np.lexsort((col, rows))
+    return row_ptr, col[order]
+
+
+def gen_seed(n, deg, seed):
+    i = np.arange(n, dtype=np.int64)
+    d = np.maximum(1, deg + i % 7 - 3)
+    return csr_from_degrees(d, np.random.default_rng(seed), n)
+
+
+def gen_uniform(n, deg, seed):
+    return csr_from_degrees(np.full(n, deg, dtype=np.int64), np.random.default_rng(seed), n)
+
+
+def gen_powerlaw(n, avg, alpha, maxdeg, seed):
+    """Chung-Lu expected degrees x_i = clamp(c (i+1)^(-1/(alpha-1)), 1, maxdeg) with the mean
+    fixed by bisection on c, rounded at random, shuffled over the rows."""
+    maxdeg = n - 1 if maxdeg <= 0 else maxdeg
+    w = np.arange(1, n + 1, dtype=np.float64) ** (-1.0 / (alpha - 1.0))
+    target = n * avg
+    lo, hi = 0.0, float(maxdeg) / w[-1] + 1.0
+    for _ in range(200):
+        c = 0.5 * (lo + hi)
+        if np.clip(c * w, 1, maxdeg).sum() < target:
+            lo = c
+        else:
+            hi = c
+    x = np.clip(0.5 * (lo + hi) * w, 1, maxdeg)
+    rng = np.random.default_rng(seed)
+    f = np.floor(x)
+    deg = (f + (rng.random(n) < x - f)).astype(np.int64)
+    deg = deg[rng.permutation(n)]
+    return csr_from_degrees(deg, rng, n)
+
+
+def gen_rmat(scale, ef, a, b, c, seed):
+    """R-MAT: each edge descends `scale` levels; row bit = source, column bit = destination;
+    labels scrambled by a permutation; stored as row = destination, col = source."""
+    n = 1 << scale
+    e = ef * n
+    rng = np.random.default_rng(seed)
+    src = np.zeros(e, dtype=np.int64)
+    dst = np.zeros(e, dtype=np.int64)
+    chunk = 1 << 22
+    for lo in range(0, e, chunk):
+        hi = min(e, lo + chunk)
+        s = np.zeros(hi - lo, dtype=np.int64)
+        d = np.zeros(hi - lo, dtype=np.int64)
+        for _ in range(scale):
+            u = rng.random(hi - lo)
+            sbit = (u >= a + b).astype(np.int64)                      # quadrants c, d: lower half
+            dbit = (((u >= a) & (u < a + b)) | (u >= a + b + c)).astype(np.int64)  # b, d: right half
+            s = (s << 1) | sbit
+            d = (d << 1) | dbit
+        src[lo:hi], dst[lo:hi] = s, d
+    perm = rng.permutation(n)
+    src, dst = perm[src], perm[dst]
+    order = np.lexsort((src, dst))
+    src, dst = src[order], dst[order]
+    row_ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(dst, minlength=n), out=row_ptr[1:])
+    return row_ptr, src
+
+
+def read_mtx(path):
+    """Matrix Market coordinate (pattern, integer or real; general or symmetric), 1-based,
+    entry (row, col) = edge col -> row. Symmetric entries off the diagonal count both ways."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        header = f.readline().split()
+        if len(header) < 5 or header[0] != "%%MatrixMarket" or header[2].lower() != "coordinate":
+            raise ValueError(f"{path}: not a coordinate Matrix Market file")
+        symmetric = header[4].lower() == "symmetric"
+        line = f.readline()
+        while line.startswith("%") or not line.strip():
+            line = f.readline()
+        n_rows, n_cols, nnz = (int(x) for x in line.split()[:3])
+        if n_rows != n_cols:
+            raise ValueError(f"{path}: {n_rows} x {n_cols} is not square")
+        data = np.loadtxt(f, dtype=np.float64, ndmin=2, usecols=(0, 1)) if nnz else np.zeros((0, 2))
+    if len(data) != nnz:
+        raise ValueError(f"{path}: {len(data)} entries, {nnz} declared")
+    dst = data[:, 0].astype(np.int64) - 1
+    src = data[:, 1].astype(np.int64) - 1
+    if symmetric:
+        off = dst != src
+        dst, src = np.concatenate([dst, src[off]]), np.concatenate([src, dst[off]])
+    order = np.lexsort((src, dst))
+    dst, src = dst[order], src[order]
+    row_ptr = np.zeros(n_rows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(dst, minlength=n_rows), out=row_ptr[1:])
+    return row_ptr, src
+
+
+def make_graph(spec, base_dir=".", graphs_dir=None):
+    """(row_ptr, col, note) of a spec; a file is looked up as given, relative to base_dir, then
+    by its name in graphs_dir."""
+    kind, k = parse_spec(spec)
+    seed = int(k.get("seed", 1))
+    if kind == "seed":
+        return (*gen_seed(int(k["n"]), int(k["deg"]), seed), "generated here (not bit-identical to the tuner's)")
+    if kind == "uniform":
+        return (*gen_uniform(int(k["n"]), int(k["deg"]), seed), "generated here (not bit-identical to the tuner's)")
+    if kind == "powerlaw":
+        g = gen_powerlaw(int(k["n"]), float(k["deg"]), float(k.get("alpha", 2.1)), int(k.get("maxdeg", 0)), seed)
+        return (*g, "generated here (not bit-identical to the tuner's)")
+    if kind == "rmat":
+        g = gen_rmat(int(k["scale"]), int(k.get("ef", 16)), float(k.get("a", 0.57)), float(k.get("b", 0.19)),
+                     float(k.get("c", 0.19)), seed)
+        return (*g, "generated here (not bit-identical to the tuner's)")
+    path = k["path"]
+    candidates = [path, os.path.join(base_dir, path)]
+    if graphs_dir:
+        candidates.append(os.path.join(graphs_dir, os.path.basename(path)))
+    for p in candidates:
+        if os.path.isfile(p):
+            if not (p.endswith(".mtx") or p.endswith(".mtx.gz")):
+                raise ValueError(f"{p}: only Matrix Market (.mtx, .mtx.gz) files are read here")
+            return (*read_mtx(p), "read from " + p)
+    raise FileNotFoundError(f"graph file '{path}' not found (looked at: {', '.join(candidates)}); pass --graphs-dir")
+
+
+# --------------------------------------------------------------------------------------------
+# Which problems: from a config (PyYAML, or the flow-style lines the lab's configs use) or args.
+
+
+def load_config_graphs(path):
+    text = open(path).read()
+    try:
+        import yaml  # noqa: PLC0415
+
+        cfg = yaml.safe_load(text)
+        entries = cfg.get("graphs", [])
+    except ImportError:
+        # Without PyYAML: the lab's configs list graphs as one flow mapping per line.
+        entries = []
+        for m in re.finditer(r"^\s*-\s*\{(.*)\}\s*(#.*)?$", text, re.M):
+            body = m.group(1)
+            e = {}
+            for key, val in re.findall(r"(\w+)\s*:\s*(\"[^\"]*\"|\[[^\]]*\]|[^,\[]+)", body):
+                val = val.strip()
+                if val.startswith("["):
+                    e[key] = [v.strip() for v in val[1:-1].split(",") if v.strip()]
+                else:
+                    e[key] = val.strip('"')
+            if "name" in e and "spec" in e:
+                entries.append(e)
+        if not entries:
+            sys.exit(f"{path}: cannot read the graphs without PyYAML (pip install pyyaml) or pass --graph")
+    out = []
+    for e in entries:
+        feats = [int(x) for x in e.get("feat", [64])]
+        heads = [int(x) for x in e.get("heads", [1])]
+        out.append({"name": e["name"], "spec": str(e["spec"]), "feat": feats, "heads": heads})
+    return out
+
+
+def graph_name_of(spec):
+    kind, k = parse_spec(spec)
+    if kind == "file":
+        base = os.path.basename(k["path"])
+        for ext in (".mtx.gz", ".mtx"):
+            if base.endswith(ext):
+                return base[: -len(ext)]
+        return base
+    return spec.replace(":", "_").replace(",", "_").replace("=", "")
+
+
+# --------------------------------------------------------------------------------------------
+# The implementations (torch is imported in main so that --help works without it).
+
+
+def softmax_torch(torch, scores, dst, n):
+    """Per-destination softmax over the edges of each row, (E, H)."""
+    h = scores.shape[1]
+    idx = dst.unsqueeze(1).expand(-1, h)
+    m = torch.full((n, h), float("-inf"), device=scores.device, dtype=scores.dtype)
+    m.scatter_reduce_(0, idx, scores, reduce="amax", include_self=True)
+    ex = (scores - m[dst]).exp()
+    s = torch.zeros((n, h), device=scores.device, dtype=scores.dtype).index_add_(0, dst, ex)
+    return ex / s[dst]
+
+
+def make_impls(torch, pyg, g):
+    n, src, dst, crow, col, scores, values = g["n"], g["src"], g["dst"], g["crow"], g["col"], g["scores"], g["values"]
+    h, f = values.shape[1], values.shape[2]
+
+    def softmax():
+        if pyg is not None:
+            return pyg.utils.softmax(scores, index=dst, num_nodes=n)
+        return softmax_torch(torch, scores, dst, n)
+
+    def run_pyg():
+        w = pyg.utils.softmax(scores, index=dst, num_nodes=n)
+        return pyg.utils.scatter(w.unsqueeze(-1) * values[src], dst, dim=0, dim_size=n, reduce="sum")
+
+    def run_torch_scatter():
+        w = softmax_torch(torch, scores, dst, n)
+        out = torch.zeros((n, h, f), device=values.device, dtype=values.dtype)
+        return out.index_add_(0, dst, w.unsqueeze(-1) * values[src])
+
+    def run_csr():
+        w = softmax()
+        outs = []
+        for k in range(h):
+            a = torch.sparse_csr_tensor(crow, col, w[:, k].contiguous(), size=(n, n))
+            outs.append(a @ values[:, k, :])
+        return torch.stack(outs, dim=1)
+
+    impls = {}
+    if pyg is not None:
+        impls["pyg"] = run_pyg
+    else:
+        impls["torch_scatter"] = run_torch_scatter
+    impls["torch_sparse_csr"] = run_csr
+    return impls
+
+
+def reference(torch, g, chunk_bytes=1 << 30):
+    """float64 reference on the same inputs, in edge chunks so that E*H*F stays bounded."""
+    n, src, dst = g["n"], g["src"], g["dst"]
+    s64 = g["scores"].double()
+    v64 = g["values"].double()
+    w = softmax_torch(torch, s64, dst, n)
+    h, f = v64.shape[1], v64.shape[2]
+    out = torch.zeros((n, h, f), device=v64.device, dtype=torch.float64)
+    step = max(1, chunk_bytes // (h * f * 8))
+    for lo in range(0, src.numel(), step):
+        hi = min(src.numel(), lo + step)
+        out.index_add_(0, dst[lo:hi], w[lo:hi].unsqueeze(-1) * v64[src[lo:hi]])
+    return out
+
+
+def rel_error(torch, out, ref):
+    d = out.double() - ref
+    den = torch.linalg.vector_norm(ref).item()
+    num = torch.linalg.vector_norm(d).item()
+    return num / den if den > 0 else num
+
+
+def time_cold(torch, fn, samples, warmup, flush):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    times = []
+    for i in range(samples):
+        flush.fill_(float(i))  # evicts the inputs and the previous output from L2
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1000.0)  # ms -> us
+    t = np.array(times)
+    return {"median_us": float(np.median(t)), "q1_us": float(np.percentile(t, 25)),
+            "q3_us": float(np.percentile(t, 75)), "min_us": float(t.min()), "samples": len(times)}
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def main():
+    head, _, rest = __doc__.partition("\n\n")
+    ap = argparse.ArgumentParser(description=head, epilog=rest,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--config", help="tuner config YAML: its graphs, feat and heads")
+    ap.add_argument("--graphs-dir", help="folder to look up graph files in by name (e.g. ../shared/graphs)")
+    ap.add_argument("--graph", action="append", default=[],
+                    help="NAME=SPEC or SPEC (a .mtx/.mtx.gz path or seed:/uniform:/powerlaw:/rmat: spec); repeatable")
+    ap.add_argument("--feat", type=int, action="append", help="feature widths for --graph (default 64); repeatable")
+    ap.add_argument("--heads", type=int, action="append", help="head counts for --graph (default 1); repeatable")
+    ap.add_argument("--only", action="append", default=[], help="run only the graphs of this name; repeatable")
+    ap.add_argument("--samples", type=int, default=50, help="timed samples per implementation (default 50)")
+    ap.add_argument("--warmup", type=int, default=3, help="untimed calls first (default 3)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the scores and values (default 1)")
+    ap.add_argument("--device", type=int, default=0, help="CUDA device index (default 0)")
+    ap.add_argument("--no-pyg", action="store_true", help="do not import torch_geometric (time torch_scatter instead)")
+    ap.add_argument("-o", "--output", default="peers.json", help="output JSON (default peers.json)")
+    args = ap.parse_args()
+
+    problems = []
+    if args.config:
+        base = os.path.dirname(os.path.abspath(args.config))
+        for e in load_config_graphs(args.config):
+            problems.append({**e, "base": base})
+    for g in args.graph:
+        name, spec = g.split("=", 1) if re.match(r"^[A-Za-z0-9_.-]+=", g) and ":" not in g.split("=", 1)[0] else (None, g)
+        problems.append({"name": name or graph_name_of(spec), "spec": spec, "feat": args.feat or [64],
+                         "heads": args.heads or [1], "base": os.getcwd()})
+    if args.only:
+        problems = [p for p in problems if p["name"] in args.only]
+    if not problems:
+        ap.error("no graphs: pass --config or --graph")
+
+    try:
+        import torch  # noqa: PLC0415
+    except ImportError:
+        sys.exit("peers_pyg.py needs PyTorch (pip install torch)")
+    if not torch.cuda.is_available():
+        sys.exit("peers_pyg.py needs a CUDA device (torch.cuda.is_available() is False)")
+    pyg, pyg_version, pyg_note = None, None, ""
+    if not args.no_pyg:
+        try:
+            import torch_geometric  # noqa: PLC0415
+            import torch_geometric.utils  # noqa: F401, PLC0415
+
+            pyg, pyg_version = torch_geometric, torch_geometric.__version__
+        except Exception as e:  # ImportError, or a broken install (missing compiled extensions)
+            pyg_note = f"torch_geometric not importable ({type(e).__name__}: {e}); timed torch_scatter instead"
+            print(pyg_note, file=sys.stderr)
+    dev = torch.device("cuda", args.device)
+    torch.cuda.set_device(dev)
+    props = torch.cuda.get_device_properties(dev)
+    l2 = int(getattr(props, "L2_cache_size", 0) or 50 * 1024 * 1024)
+    flush = torch.empty(2 * l2 // 4, dtype=torch.float32, device=dev)
+
+    meta = {
+        "tool": "scripts/peers_pyg.py",
+        "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "torch": torch.__version__,
+        "torch_geometric": pyg_version,
+        "cuda": torch.version.cuda,
+        "gpu": props.name,
+        "gpu_uuid": str(getattr(props, "uuid", "")),
+        "l2_bytes": l2,
+        "cache": "cold (2 x L2 written before each sample)",
+        "timer": "CUDA events around one call (launches included)",
+        "samples": args.samples,
+        "warmup": args.warmup,
+        "seed": args.seed,
+        "inputs": "scores (E, H) and values (N, H, F) float32 N(0,1) from torch's generator; generated graphs "
+                  "re-implemented with numpy: shapes as the tuner's, not bit-identical",
+        "note": pyg_note,
+    }
+    results = []
+    for p in problems:
+        try:
+            row_ptr, col, gnote = make_graph(p["spec"], p["base"], args.graphs_dir)
+        except Exception as e:  # one bad graph must not cost the others
+            print(f"{p['name']}: {e}", file=sys.stderr)
+            results.append({"graph": p["name"], "spec": p["spec"], "error": str(e)})
+            continue
+        n = len(row_ptr) - 1
+        crow = torch.from_numpy(row_ptr).to(dev)
+        colt = torch.from_numpy(col).to(dev)
+        dst = torch.repeat_interleave(torch.arange(n, device=dev), crow[1:] - crow[:-1])
+        print(f"{p['name']}: N={n} E={len(col)} ({gnote})", file=sys.stderr)
+        for f in p["feat"]:
+            for h in p["heads"]:
+                gen = torch.Generator(device=dev).manual_seed(args.seed * 1000003 + f * 31 + h)
+                g = {"n": n, "src": colt, "dst": dst, "crow": crow, "col": colt,
+                     "scores": torch.randn((len(col), h), device=dev, generator=gen),
+                     "values": torch.randn((n, h, f), device=dev, generator=gen)}
+                try:
+                    ref = reference(torch, g)
+                except RuntimeError as e:
+                    ref = None
+                    print(f"  reference failed: {e}", file=sys.stderr)
+                for impl, fn in make_impls(torch, pyg, g).items():
+                    row = {"graph": p["name"], "spec": p["spec"], "feat": f, "heads": h, "impl": impl,
+                           "graph_note": gnote}
+                    try:
+                        out = fn()
+                        row["rel_error"] = rel_error(torch, out, ref) if ref is not None else None
+                        del out
+                        row.update(time_cold(torch, fn, args.samples, args.warmup, flush))
+                        print(f"  F={f} H={h} {impl}: {row['median_us']:.2f} us (rel. error {row['rel_error']})",
+                              file=sys.stderr)
+                    except RuntimeError as e:  # CUDA out of memory, unsupported op...
+                        row["error"] = str(e).split("\n")[0]
+                        print(f"  F={f} H={h} {impl}: {row['error']}", file=sys.stderr)
+                    torch.cuda.empty_cache()
+                    results.append(row)
+                del g, ref
+                torch.cuda.empty_cache()
+    with open(args.output, "w") as fh:
+        json.dump({"meta": meta, "results": results}, fh, indent=1)
+        fh.write("\n")
+    ok = sum(1 for r in results if "median_us" in r)
+    print(f"wrote {args.output}: {ok} timings, {len(results) - ok} failures", file=sys.stderr)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

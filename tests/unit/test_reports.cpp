@@ -1,0 +1,598 @@
+// reports/ without a GPU: the roofline report and the regression comparison on small synthetic
+// stores, and the report on every recorded store under tests/data/recorded/*.sqlite.
+#include "reports/analysis.h"
+#include "reports/compare.h"
+#include "reports/plot.h"
+#include "reports/report.h"
+#include "reports/run_io.h"
+#include "tuner/config.h"
+#include "tuner/select.h"
+#include "tuner/store.h"
+#include "variants/params.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace csrgat::reports {
+namespace {
+
+constexpr double kL2 = 50.0 * 1024 * 1024;
+
+// A fresh folder under gtest's temp dir, removed afterwards unless the test failed.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& name)
+      : path_(fs::path(testing::TempDir()) /
+              ("csrgat_reports_" + name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!testing::Test::HasFailure()) fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  fs::path operator/(const std::string& s) const { return path_ / s; }
+  std::string string() const { return path_.string(); }
+
+ private:
+  fs::path path_;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool contains(const std::string& hay, const std::string& needle) {
+  return hay.find(needle) != std::string::npos;
+}
+
+// Charts cost a matplotlib start each; only the test that checks them draws them.
+struct NoCharts {
+  NoCharts() { setenv("CSRGAT_NO_CHARTS", "1", 1); }
+  ~NoCharts() { unsetenv("CSRGAT_NO_CHARTS"); }
+};
+
+std::string fused(int tpr, int vec, int rpb = 4) {
+  VariantParams p;
+  p.tpr = tpr;
+  p.fl = std::min(tpr, 16);
+  p.vec = vec;
+  p.rpb = rpb;
+  return p.id();
+}
+std::string baseline(Family f) {
+  VariantParams p;
+  p.family = f;
+  return p.id();
+}
+
+// What the worker writes for ceilings and device (profiler::to_json of Ceilings / DeviceInfo).
+tuner::RunInfo run_info(const std::string& uuid = "GPU-11111111-2222",
+                        const std::string& driver = "560.35.03") {
+  tuner::RunInfo r;
+  r.name = "synthetic";
+  r.config_hash = "00deadbeef000000";
+  r.gpu_name = "NVIDIA H200";
+  r.gpu_uuid = uuid;
+  r.driver = driver;
+  r.cuda_runtime = "12.6";
+  r.nvrtc = "12.6";
+  r.arch = "sm_90";
+  r.commit = "abc123";
+  r.host = "testhost";
+  r.device = {{"name", "NVIDIA H200"},   {"uuid", uuid},
+              {"driver", driver},        {"cuda_runtime", "12.6"},
+              {"sm_count", 132},         {"cc", "9.0"},
+              {"cc_major", 9},           {"cc_minor", 0},
+              {"l2_bytes", kL2},         {"global_mem", 150e9},
+              {"sm_clock_max_mhz", 1980}};
+  nlohmann::json dram_method{{"timer", "cupti"},
+                             {"samples", 50},
+                             {"stop", "max_samples"},
+                             {"best_us", 500.0},
+                             {"median_us", 505.0},
+                             {"rel_noise", 0.001},
+                             {"throttled_any", false},
+                             {"note", ""},
+                             {"kernel", "float4 grid-stride copy"},
+                             {"bytes_per_buffer", 1 << 30},
+                             {"grid", 2112},
+                             {"block", 256},
+                             {"cache", "cold"},
+                             {"value", "bytes_moved / best_us"},
+                             {"median_gbs", 3950.0}};
+  r.ceilings = {{"dram_copy_gbs", 4000.0},
+                {"l2_copy_gbs", 10000.0},
+                {"fp32_gflops", 60000.0},
+                {"launch_us_plain", 2.5},
+                {"launch_us_graph", 1.0},
+                {"device_uuid", uuid},
+                {"driver", driver},
+                {"method",
+                 {{"format", 1},
+                  {"measured_at", "2025-01-01T00:00:00Z"},
+                  {"dram_copy", dram_method},
+                  {"device", r.device}}}};
+  return r;
+}
+
+nlohmann::json counters(double dram_bytes, double l2_bytes, double ffma) {
+  return {{"ok", true},
+          {"reason", ""},
+          {"kernels", 1},
+          {"values",
+           {{"dram__bytes_read.sum", dram_bytes * 0.75},
+            {"dram__bytes_write.sum", dram_bytes * 0.25},
+            {"lts__t_bytes.sum", l2_bytes},
+            {"sm__sass_thread_inst_executed_op_ffma_pred_on.sum", ffma},
+            {"sm__sass_thread_inst_executed_op_fadd_pred_on.sum", 1000.0},
+            {"sm__sass_thread_inst_executed_op_fmul_pred_on.sum", 500.0}}},
+          {"dram_bytes", dram_bytes},
+          {"fp32_flops", 2 * ffma + 1500}};
+}
+
+struct GraphSpec {
+  std::string name;
+  int64_t nodes, edges;
+  double base_us;  // the winner's median
+};
+const std::vector<GraphSpec> kGraphs{{"small_u1k", 1000, 16000, 10.0},
+                                     {"big_u1m", 1000000, 16000000, 2000.0}};
+
+// One run: per graph (F=64, H=1, f32/i32) five fused variants, one wrong one, two baselines.
+// `slow` scales the winner's (tpr32 vec4) time on the graph named `slow_graph`.
+int64_t fill_run(tuner::Store& s, const tuner::RunInfo& info, double slow = 1.0,
+                 const std::string& slow_graph = "small_u1k") {
+  const int64_t run = s.open_run(info).id;
+  for (const auto& g : kGraphs) {
+    s.put_graph(run, g.name, "uniform:n=" + std::to_string(g.nodes) + ",deg=16",
+                {{"num_nodes", g.nodes},
+                 {"num_edges", g.edges},
+                 {"min_degree", 16},
+                 {"median_degree", 16.0},
+                 {"mean_degree", 16.0},
+                 {"max_degree", 16},
+                 {"cv_degree", 0.0},
+                 {"empty_rows", 0},
+                 {"long_row_threshold", 1024},
+                 {"long_row_edge_share", 0.0}});
+    auto put = [&](const std::string& variant, int stage, double us,
+                   const std::string& status = "ok", nlohmann::json cnt = nullptr) {
+      tuner::TrialRecord t;
+      t.run_id = run;
+      t.graph = g.name;
+      t.spec = "uniform";
+      t.feat = 64;
+      t.heads = 1;
+      t.variant = variant;
+      t.stage = stage;
+      t.status = status;
+      if (status == "ok") {
+        t.median_us = us;
+        t.q1_us = us * 0.99;
+        t.q3_us = us * 1.01;
+        t.min_us = us * 0.98;
+        t.max_us = us * 1.05;
+        t.mean_us = us;
+        t.stddev_us = us * 0.01;
+        t.rel_noise = 0.002;
+        t.event_median_us = us + 3;
+        t.samples = 100;
+        t.timer = stage == 2 ? "interleaved" : "cupti";
+      } else {
+        t.detail = "max relative error 3.2e-02 above 1e-05";
+      }
+      t.counters = cnt;
+      s.put_trial(t);
+    };
+    const double w = g.base_us * (g.name == slow_graph ? slow : 1.0);
+    const double e = static_cast<double>(g.edges);
+    put(fused(32, 4), 1, w * 1.01, "ok", counters(e * 300, e * 600, e * 64));
+    put(fused(32, 4), 2, w);
+    put(fused(16, 4), 1, g.base_us * 1.26, "ok", counters(e * 320, e * 640, e * 64));
+    put(fused(16, 4), 2, g.base_us * 1.25);
+    put(fused(8, 2), 1, g.base_us * 1.6, "ok", counters(e * 330, e * 650, e * 64));
+    put(fused(32, 2), 1, g.base_us * 1.4, "ok",
+        {{"ok", false}, {"reason", "RmProfilingAdminOnly=1"}});
+    put(fused(64, 4, 1), 0, g.base_us * 2.0);
+    put(fused(4, 1), 1, g.base_us * 0.5, "wrong");
+    put(baseline(Family::seed), 1, g.base_us * 5.0, "ok", counters(e * 700, e * 900, e * 64));
+    put(baseline(Family::cusparse), 1, g.base_us * 2.5, "ok", counters(e * 500, e * 800, e * 64));
+  }
+  s.finish_run(run);
+  return run;
+}
+
+TEST(ReportModel, ByteModelMatchesHandCount) {
+  Roofs r;
+  r.dram_gbs = 4000;
+  r.l2_bytes = kL2;
+  // N=1000, E=16000, F=64, H=1, i32, f32: row_ptr 4004 + col 64000 + scores 64000 + values 256000 +
+  // out 256000.
+  const Model m = byte_model(1000, 16000, 64, 1, 4, 4, r);
+  EXPECT_TRUE(m.known);
+  EXPECT_DOUBLE_EQ(m.compulsory_bytes, 644004);
+  EXPECT_TRUE(m.values_fit_l2);
+  EXPECT_DOUBLE_EQ(m.traffic_bytes, m.compulsory_bytes);
+  EXPECT_DOUBLE_EQ(m.floor_us, 644004 / 4000e3);
+  EXPECT_DOUBLE_EQ(m.flops, 16000.0 * (2 * 64 + kSoftmaxFlops));
+  // 1M nodes x 64 x 4 B = 256 MB of values > 50 MiB of L2: every edge reads its source row.
+  const Model big = byte_model(1000000, 16000000, 64, 1, 4, 2, r);
+  EXPECT_FALSE(big.values_fit_l2);
+  const double gather = 1000001.0 * 4 + 16e6 * 4 + 16e6 * 4 + 16e6 * 64 * 2 + 1e6 * 64 * 4;
+  EXPECT_DOUBLE_EQ(big.gather_bytes, gather);
+  EXPECT_DOUBLE_EQ(big.traffic_bytes, gather);
+  EXPECT_DOUBLE_EQ(big.gather_floor_us, gather / 4000e3);
+}
+
+TEST(ReportModel, CountersReadBothShapesAndReasons) {
+  const Counters c = counters_of(counters(1000, 2000, 10));
+  EXPECT_TRUE(c.available);
+  EXPECT_DOUBLE_EQ(c.dram_bytes, 1000);
+  EXPECT_DOUBLE_EQ(c.l2_bytes, 2000);
+  EXPECT_DOUBLE_EQ(c.flops, 2 * 10 + 1000 + 500);
+  const Counters flat =
+      counters_of({{"dram__bytes_read.sum", 5.0}, {"dram__bytes_write.sum", 1.0}});
+  EXPECT_TRUE(flat.has_dram);
+  EXPECT_DOUBLE_EQ(flat.dram_bytes, 6);
+  EXPECT_FALSE(flat.has_l2);
+  const Counters off = counters_of({{"ok", false}, {"reason", "RmProfilingAdminOnly=1"}});
+  EXPECT_FALSE(off.available);
+  EXPECT_EQ(off.why, "RmProfilingAdminOnly=1");
+  EXPECT_EQ(counters_of({{"unavailable", "MIG"}}).why, "MIG");
+  EXPECT_FALSE(counters_of(nullptr).available);
+}
+
+TEST(ReportModel, AchievedUsesCountersElseModel) {
+  Roofs r;
+  r.dram_gbs = 4000;
+  r.fp32_gflops = 60000;
+  r.l2_bytes = kL2;
+  const Model m = byte_model(1000, 16000, 64, 1, 4, 4, r);
+  const Achieved a = achieved(10.0, counters_of(counters(4e6, 8e6, 1e6)), m, r);
+  EXPECT_FALSE(a.dram_model);
+  EXPECT_DOUBLE_EQ(a.dram_gbs, 4e6 / 10.0 * 1e-3);  // 400 GB/s
+  EXPECT_DOUBLE_EQ(a.l2_gbs, 8e6 / 10.0 * 1e-3);
+  EXPECT_DOUBLE_EQ(a.ai, (2e6 + 1500) / 4e6);
+  EXPECT_NEAR(a.pct_roof, 100.0 * a.gflops / std::min(4000 * a.ai, 60000.0), 1e-9);
+  const Achieved b = achieved(10.0, Counters{}, m, r);
+  EXPECT_TRUE(b.dram_model && b.l2_model && b.flops_model);
+  EXPECT_DOUBLE_EQ(b.dram_bytes, m.compulsory_bytes);
+  EXPECT_DOUBLE_EQ(b.flops, m.flops);
+}
+
+TEST(Report, WritesMarkdownHtmlWithWinnersSpeedupsAndModel) {
+  NoCharts no_charts;
+  const TempDir dir("report");
+  tuner::Store s((dir / "results.sqlite").string());
+  const int64_t run = fill_run(s, run_info());
+  write_report(s, run, (dir / "report").string(), "");
+  ASSERT_TRUE(fs::exists(dir / "report" / "report.md"));
+  ASSERT_TRUE(fs::exists(dir / "report" / "report.html"));
+  const std::string md = slurp(dir / "report" / "report.md");
+  const std::string html = slurp(dir / "report" / "report.html");
+  for (const auto& g : kGraphs) {
+    EXPECT_TRUE(contains(md, g.name)) << g.name;
+    EXPECT_TRUE(contains(html, g.name)) << g.name;
+  }
+  // Device, ceilings and how they were measured.
+  EXPECT_TRUE(contains(md, "GPU-11111111-2222"));
+  EXPECT_TRUE(contains(md, "560.35.03"));
+  EXPECT_TRUE(contains(md, "4000.0 GB/s"));
+  EXPECT_TRUE(contains(md, "float4 grid-stride copy"));
+  EXPECT_TRUE(contains(md, "50 samples by the cupti timer"));
+  // The winner row of the summary: the stage-2 median of tpr32 vec4, its spread and speedups.
+  const std::string winner = fused(32, 4);
+  EXPECT_TRUE(contains(md, "| small_u1k F=64 H=1 f32/i32 | `" + winner + "` | " + format_us(10.0) +
+                               " | " + format_us(9.9) + "–" + format_us(10.1) +
+                               " | 0.20% | interleaved |"))
+      << md;
+  EXPECT_TRUE(contains(md, "| " + format_us(2000.0) + " |"));
+  EXPECT_TRUE(contains(md, "| 5.00x | 2.50x |"));
+  // The byte model is stated, and a winner is set against its floor.
+  EXPECT_TRUE(contains(md, "Compulsory bytes, every array once"));
+  EXPECT_TRUE(contains(md, "E*H*F*value_bytes"));
+  EXPECT_TRUE(contains(md, "x the floor"));
+  EXPECT_TRUE(contains(md, "gather floor"));
+  // A variant without counters is marked, the wrong one is out, the screening-only one is in.
+  EXPECT_TRUE(contains(md, "(model)"));
+  EXPECT_TRUE(contains(md, "Disqualified"));
+  EXPECT_TRUE(contains(md, fused(4, 1)));
+  EXPECT_TRUE(contains(md, "Charts skipped"));
+  EXPECT_TRUE(contains(html, "<table>"));
+  EXPECT_FALSE(contains(html, "http://") || contains(html, "https://"))
+      << "the page must open offline";
+
+  const auto j = nlohmann::json::parse(slurp(dir / "report" / "report.json"));
+  ASSERT_EQ(j["problems"].size(), 2u);
+  for (const auto& p : j["problems"]) {
+    ASSERT_TRUE(p.contains("winner")) << p.dump();
+    EXPECT_EQ(p["winner"]["variant"], winner);
+    EXPECT_NEAR(p["winner"]["speedup_seed"].get<double>(), 5.0, 1e-9);
+    EXPECT_NEAR(p["winner"]["speedup_cusparse"].get<double>(), 2.5, 1e-9);
+    EXPECT_FALSE(
+        p["winner"]["dram_from_model"].get<bool>());  // stage-1 counters under a stage-2 time
+    const double e = p["graph"] == "small_u1k" ? 16000 : 16e6,
+                 us = p["graph"] == "small_u1k" ? 10 : 2000;
+    EXPECT_NEAR(p["winner"]["dram_gbs"].get<double>(), e * 300 / us * 1e-3, 1e-6);
+    EXPECT_EQ(p["runners_up"].size(), 4u);
+  }
+}
+
+TEST(Report, PeersAreFoldedInByGraphAndFeat) {
+  NoCharts no_charts;
+  const TempDir dir("peers");
+  tuner::Store s((dir / "results.sqlite").string());
+  const int64_t run = fill_run(s, run_info());
+  const nlohmann::json peers{
+      {"meta", {{"torch", "2.4.0"}, {"torch_geometric", "2.5.3"}, {"gpu", "NVIDIA H200"}}},
+      {"results",
+       {{{"graph", "small_u1k"},
+         {"feat", 64},
+         {"heads", 1},
+         {"impl", "pyg"},
+         {"median_us", 40.0},
+         {"q1_us", 39.0},
+         {"q3_us", 41.0},
+         {"rel_error", 1e-7},
+         {"samples", 50}},
+        {{"graph", "small_u1k"},
+         {"feat", 64},
+         {"heads", 1},
+         {"impl", "torch_sparse_csr"},
+         {"median_us", 30.0},
+         {"q1_us", 29.0},
+         {"q3_us", 31.0},
+         {"rel_error", 2e-7},
+         {"samples", 50}},
+        {{"graph", "small_u1k"}, {"feat", 128}, {"impl", "pyg"}, {"median_us", 99.0}}}}};
+  std::ofstream((dir / "peers.json").string()) << peers.dump();
+  write_report(s, run, (dir / "report").string(), (dir / "peers.json").string());
+  const std::string md = slurp(dir / "report" / "report.md");
+  EXPECT_TRUE(contains(md, "4.00x over pyg"));
+  EXPECT_TRUE(contains(md, "3.00x over torch_sparse_csr"));
+  const auto j = nlohmann::json::parse(slurp(dir / "report" / "report.json"));
+  EXPECT_NEAR(j["problems"][1]["winner"]["speedup_peers"]["pyg"].get<double>(), 4.0, 1e-9);
+  EXPECT_THROW(write_report(s, run, (dir / "r2").string(), (dir / "missing.json").string()),
+               std::runtime_error);
+}
+
+TEST(Report, ChartsDrawnWhenMatplotlibExistsElseSkipNote) {
+  const TempDir dir("charts");
+  tuner::Store s((dir / "results.sqlite").string());
+  const int64_t run = fill_run(s, run_info());
+  write_report(s, run, (dir / "report").string(), "");
+  const std::string md = slurp(dir / "report" / "report.md");
+  const std::string html = slurp(dir / "report" / "report.html");
+  EXPECT_TRUE(fs::exists(dir / "report" / "chart_data.json"));
+  std::string why;
+  if (find_matplotlib_python(&why).empty()) {
+    EXPECT_TRUE(contains(md, "Charts skipped")) << md;
+    EXPECT_TRUE(contains(md, "matplotlib"));
+    GTEST_SKIP() << "no Python with matplotlib here (" << why << "): checked the skip note only";
+  }
+  for (const char* f : {"roofline.png", "roofline.svg", "params.png", "params.svg"})
+    EXPECT_TRUE(fs::exists(dir / "report" / f)) << f;
+  EXPECT_TRUE(contains(md, "![roofline](roofline.png)"));
+  EXPECT_FALSE(contains(md, "Charts skipped"));
+  EXPECT_TRUE(contains(html, "<svg"));  // inlined: the page opens offline
+}
+
+TEST(Report, RunReportNeverThrows) {
+  NoCharts no_charts;
+  const TempDir dir("never_throws");
+  tuner::Store s((dir / "results.sqlite").string());
+  tuner::Config cfg;
+  cfg.output = (dir / "out").string();
+  EXPECT_NO_THROW(write_run_report(cfg, s, 42));  // no such run: printed, not thrown
+  const int64_t run = fill_run(s, run_info());
+  EXPECT_NO_THROW(write_run_report(cfg, s, run));
+  EXPECT_TRUE(fs::exists(dir / "out" / "report" / "report.md"));
+}
+
+TEST(ReportPlot, MissingProgramIsAResultNotACrash) {
+  const ProcessResult r = run_process({"/nonexistent/csrgat-no-such-python"}, {}, 10);
+  EXPECT_NE(r.exit_code, 0);
+  const ProcessResult ok =
+      run_process({"sh", "-c", "echo $CSRGAT_T; exit 3"}, {"CSRGAT_T=hello"}, 10);
+  EXPECT_EQ(ok.exit_code, 3);
+  EXPECT_EQ(ok.output, "hello\n");
+  const ProcessResult slow = run_process({"sleep", "5"}, {}, 0.2);
+  EXPECT_TRUE(slow.timed_out);
+  EXPECT_TRUE(contains(embedded_plot_script(), "def roofline("));
+}
+
+TEST(Compare, ClassifyNeedsThresholdAndNoise) {
+  EXPECT_EQ(classify(100, 0.001, 110, 0.001, 0.03).change, Change::slower);
+  EXPECT_EQ(classify(110, 0.001, 100, 0.001, 0.03).change, Change::faster);
+  EXPECT_EQ(classify(100, 0.001, 102, 0.001, 0.03).change, Change::same);  // within the threshold
+  EXPECT_EQ(classify(100, 0.05, 110, 0.05, 0.03).change, Change::same);  // within 2 sigma of noise
+  EXPECT_EQ(classify(100, INFINITY, 200, 0.001, 0.03).change, Change::same);  // unknown noise
+  const Verdict v = classify(100, 0.01, 120, 0.01, 0.03);
+  EXPECT_NEAR(v.noise_us, 2 * std::sqrt(1.0 + 1.44), 1e-12);
+  EXPECT_NEAR(v.ratio, 1.2, 1e-12);
+}
+
+TEST(Compare, IdenticalRunsHaveNoSlowerChoice) {
+  const TempDir dir("cmp_same");
+  {
+    tuner::Store a((dir / "a.sqlite").string()), b((dir / "b.sqlite").string());
+    fill_run(a, run_info());
+    fill_run(b, run_info());
+  }
+  const auto r = compare_runs(load_run_source((dir / "a.sqlite").string()),
+                              load_run_source((dir / "b.sqlite").string()), {});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.tuned_slower, 0);
+  EXPECT_EQ(r.tuned_same, 2);
+  EXPECT_EQ(r.variants_slower + r.variants_faster, 0);
+  EXPECT_TRUE(contains(r.markdown, "no change"));
+  write_compare(r, (dir / "out").string());
+  EXPECT_TRUE(fs::exists(dir / "out" / "compare.md"));
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir / "out" / "compare.json"))["exit_code"], 0);
+}
+
+TEST(Compare, TenPercentSlowerWinnerIsARegression) {
+  const TempDir dir("cmp_slow");
+  {
+    tuner::Store a((dir / "a.sqlite").string()), b((dir / "b.sqlite").string());
+    fill_run(a, run_info());
+    fill_run(b, run_info(), 1.10, "big_u1m");
+  }
+  const auto r = compare_runs(load_run_source((dir / "a.sqlite").string()),
+                              load_run_source((dir / "b.sqlite").string()), {});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.tuned_slower, 1);
+  EXPECT_EQ(r.tuned_same, 1);
+  EXPECT_GE(r.variants_slower, 1);
+  EXPECT_TRUE(contains(r.markdown, "REGRESSION"));
+  EXPECT_TRUE(contains(r.markdown, "| big_u1m F=64 H=1 f32/i32 | **slower** | `" + fused(32, 4) +
+                                       "` | " + format_us(2000.0) + " | (same) | " +
+                                       format_us(2200.0) + " | +10.0% |"))
+      << r.markdown;
+  EXPECT_TRUE(contains(r.markdown, "Rule:"));
+  // The other way round it is an improvement, not a failure.
+  const auto back = compare_runs(load_run_source((dir / "b.sqlite").string()),
+                                 load_run_source((dir / "a.sqlite").string()), {});
+  EXPECT_EQ(back.exit_code, 0);
+  EXPECT_EQ(back.tuned_faster, 1);
+  // A threshold above the change hides it.
+  CompareOptions loose;
+  loose.threshold = 0.2;
+  EXPECT_EQ(compare_runs(load_run_source((dir / "a.sqlite").string()),
+                         load_run_source((dir / "b.sqlite").string()), loose)
+                .exit_code,
+            0);
+}
+
+TEST(Compare, DifferentGpuOrDriverIsRefused) {
+  const TempDir dir("cmp_gpu");
+  {
+    tuner::Store a((dir / "a.sqlite").string()), b((dir / "b.sqlite").string()),
+        c((dir / "c.sqlite").string());
+    fill_run(a, run_info());
+    fill_run(b, run_info("GPU-99999999-0000"));
+    fill_run(c, run_info("GPU-11111111-2222", "570.00"));
+  }
+  const auto a = load_run_source((dir / "a.sqlite").string());
+  const auto r = compare_runs(a, load_run_source((dir / "b.sqlite").string()), {});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.refusal, "different GPUs"));
+  EXPECT_TRUE(contains(r.refusal, "GPU-99999999-0000"));
+  const auto d = compare_runs(a, load_run_source((dir / "c.sqlite").string()), {});
+  EXPECT_EQ(d.exit_code, 2);
+  EXPECT_TRUE(contains(d.refusal, "different drivers"));
+  CompareOptions allow;
+  allow.allow_different_gpu = true;
+  const auto ok = compare_runs(a, load_run_source((dir / "b.sqlite").string()), allow);
+  EXPECT_EQ(ok.exit_code, 0);
+  EXPECT_TRUE(contains(ok.markdown, "Warning"));
+}
+
+TEST(Compare, ExportRoundTripsAndRunSuffixSelectsRun) {
+  const TempDir dir("export");
+  int64_t first = 0;
+  {
+    tuner::Store a((dir / "a.sqlite").string());
+    first = fill_run(a, run_info());
+    auto other = run_info();
+    other.config_hash = "another";
+    fill_run(a, other, 1.5, "small_u1k");  // run 2, the latest
+    std::ofstream((dir / "run1.json").string()) << export_run(a, first).dump(1);
+  }
+  const auto j = nlohmann::json::parse(slurp(dir / "run1.json"));
+  EXPECT_TRUE(j.contains("meta") && j.contains("devices") && j.contains("states"));
+  EXPECT_EQ(j["devices"][0]["uuid"], "GPU-11111111-2222");
+  EXPECT_EQ(j["states"][0]["summaries"][0]["tag"], "nv/cold/time/gpu/median");
+
+  const auto from_json = load_run_source((dir / "run1.json").string());
+  EXPECT_EQ(from_json.run.id, first);
+  const auto run1 = load_run_source((dir / "a.sqlite").string() + ":" + std::to_string(first));
+  EXPECT_EQ(run1.run_id, first);
+  EXPECT_EQ(from_json.store->trials(from_json.run_id).size(),
+            run1.store->trials(run1.run_id).size());
+  const auto same = compare_runs(run1, from_json, {});
+  EXPECT_EQ(same.exit_code, 0);
+  EXPECT_EQ(same.variants_slower + same.variants_faster, 0);
+  EXPECT_GT(same.variants_same, 0);
+  // The latest run (2) has small_u1k 50% slower.
+  const auto latest = compare_runs(from_json, load_run_source((dir / "a.sqlite").string()), {});
+  EXPECT_EQ(latest.exit_code, 1);
+  EXPECT_THROW(load_run_source((dir / "a.sqlite").string() + ":77"), std::runtime_error);
+  EXPECT_THROW(load_run_source((dir / "nothing.sqlite").string()), std::runtime_error);
+}
+
+// Results recorded on a GPU (committed by the lead): a report for every run, every graph of the
+// store in it, and the winners' numbers exactly as the store has them.
+TEST(ReportRecorded, EveryRecordedStoreReports) {
+  NoCharts no_charts;
+  const fs::path rec = fs::path(CSRGAT_SOURCE_DIR) / "tests" / "data" / "recorded";
+  std::vector<fs::path> stores;
+  if (fs::is_directory(rec))
+    for (const auto& e : fs::directory_iterator(rec))
+      if (e.path().extension() == ".sqlite") stores.push_back(e.path());
+  if (stores.empty()) GTEST_SKIP() << "no tests/data/recorded/*.sqlite yet";
+  for (const auto& path : stores) {
+    SCOPED_TRACE(path.string());
+    tuner::Store s(path.string(), true);
+    for (const auto& run : s.runs()) {
+      SCOPED_TRACE("run " + std::to_string(run.id));
+      const auto trials = s.trials(run.id);
+      if (trials.empty()) continue;
+      const TempDir out("recorded_" + path.stem().string() + "_" + std::to_string(run.id));
+      const fs::path peers = rec / (path.stem().string() + ".peers.json");
+      write_report(s, run.id, out.string(), fs::exists(peers) ? peers.string() : "");
+      const std::string md = slurp(out / "report.md");
+      ASSERT_TRUE(fs::exists(out / "report.html"));
+      std::set<std::string> graphs;
+      for (const auto& t : trials) graphs.insert(t.graph);
+      for (const auto& g : graphs) EXPECT_TRUE(contains(md, g)) << g;
+      const auto j = nlohmann::json::parse(slurp(out / "report.json"));
+      for (const auto& w : tuner::select_winners(s, run.id)) {
+        EXPECT_TRUE(contains(md, "`" + w.variant + "` | " + format_us(w.median_us) + " | "))
+            << w.variant;
+        bool found = false;
+        for (const auto& p : j["problems"])
+          if (p["graph"] == w.graph && p["feat"] == w.feat && p["heads"] == w.heads &&
+              p["value"] == to_string(w.value) && p["index"] == to_string(w.index)) {
+            found = true;
+            EXPECT_EQ(p["winner"]["variant"], w.variant);
+            EXPECT_DOUBLE_EQ(p["winner"]["median_us"].get<double>(), w.median_us);
+            if (std::isfinite(w.seed_us)) {
+              EXPECT_NEAR(p["winner"]["speedup_seed"].get<double>(), w.seed_us / w.median_us, 1e-9);
+            }
+          }
+        EXPECT_TRUE(found) << w.graph;
+      }
+      // Peers recorded with the store are matched to its problems.
+      if (fs::exists(peers)) {
+        for (const auto& p : load_peers(peers.string()).results) {
+          if (!graphs.count(p.graph)) continue;
+          EXPECT_TRUE(contains(md, "over " + p.impl + " (" + format_us(p.median_us)))
+              << p.graph << " " << p.impl;
+        }
+      }
+      // A run compared with itself is never a regression.
+      auto a = load_run_source(path.string() + ":" + std::to_string(run.id));
+      auto b = load_run_source(path.string() + ":" + std::to_string(run.id));
+      EXPECT_EQ(compare_runs(a, b, {}).exit_code, 0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace csrgat::reports
