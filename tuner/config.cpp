@@ -670,11 +670,13 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
   if (f.count("counters")) c.counters = r.boolean(f.at("counters"));
 
   if (f.count("test_only")) {
-    const auto t = r.fields(f.at("test_only"), {"fault_variants", "delay_variants"});
+    const auto t = r.fields(f.at("test_only"), {"fault_variants", "delay_variants", "slow_percent"});
     if (t.count("fault_variants"))
       c.test_only.fault_variants = read_test_variants(r, t.at("fault_variants"), true);
     if (t.count("delay_variants"))
       c.test_only.delay_variants = read_test_variants(r, t.at("delay_variants"), false);
+    if (t.count("slow_percent"))
+      c.test_only.slow_percent = static_cast<unsigned>(r.integer(t.at("slow_percent"), 0, 100));
   }
   return c;
 }
@@ -776,7 +778,8 @@ nlohmann::json to_json(const Config& c) {
       {"counters", c.counters},
       {"test_only",
        {{"fault_variants", ids(c.test_only.fault_variants)},
-        {"delay_variants", ids(c.test_only.delay_variants)}}},
+        {"delay_variants", ids(c.test_only.delay_variants)},
+        {"slow_percent", c.test_only.slow_percent}}},
   };
 }
 

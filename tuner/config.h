@@ -130,6 +130,9 @@ struct VerifySpec {
 struct TestOnlySpec {
   std::vector<VariantParams> fault_variants;  // each has a fault part
   std::vector<VariantParams> delay_variants;  // each has a delay part
+  // Every fused trial of the run recomputes this percentage of its rows: the run's times get
+  // slower with unchanged variant ids, which is what a regression test needs.
+  unsigned slow_percent = 0;
 };
 
 struct Config {

@@ -189,6 +189,7 @@ KernelArgs DeviceProblem::base_args(const VariantParams& p) {
   a.feat = feat_;
   a.fault = p.fault;
   a.delay_ns = p.delay_ns;
+  a.slow_percent = p.family == Family::fused ? slow_percent_ : 0;
   if (p.family == Family::fused && p.split > 0) {
     const Plan& pl = plan_for(p.split);
     a.split_threshold = p.split;

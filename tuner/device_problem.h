@@ -50,6 +50,8 @@ class DeviceProblem {
 
   // Replaces scores and values (same shapes): fresh random inputs for each check.
   void set_inputs(const graphs::Inputs& in);
+  // Test-only: every fused launch recomputes this percentage of its row tasks (see KernelArgs).
+  void set_slow_percent(unsigned percent) { slow_percent_ = percent; }
   // Fills out with NaN so that any element a kernel fails to write fails the check.
   void poison_output(cudaStream_t s = nullptr);
   std::vector<float> download_output() const;
@@ -104,6 +106,7 @@ class DeviceProblem {
   float* weights_ = nullptr;  // cusparse baseline: (H, E)
   std::map<int64_t, Plan> plans_;
   size_t smem_optin_ = 0;
+  unsigned slow_percent_ = 0;
   struct Cusparse;
   std::unique_ptr<Cusparse> cusparse_;
 };

@@ -125,6 +125,7 @@ nlohmann::json trial(const nlohmann::json& r) {
   t.stage = r.value("stage", 0);
   const VariantParams p = VariantParams::parse(t.variant);
   Resident& res = resident(r);
+  res.device->set_slow_percent(r.value("slow_percent", 0u));
   nlohmann::json reply;
   const LoadedKernel* k = nullptr;
   try {
@@ -177,6 +178,7 @@ nlohmann::json trial(const nlohmann::json& r) {
 nlohmann::json interleaved(const nlohmann::json& r) {
   auto& st = state();
   Resident& res = resident(r);
+  res.device->set_slow_percent(r.value("slow_percent", 0u));
   if (!st.timer) st.timer = std::make_unique<profiler::Timer>(st.device);
   auto opts = timing_options(r.value("timing", nlohmann::json::object()));
   const int rounds = r.value("rounds", 5);

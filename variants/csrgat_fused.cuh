@@ -383,8 +383,8 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   const unsigned total = chunk_tasks + static_cast<unsigned>(a.num_rows) * H;
   if (task >= total) return;  // a whole group leaves together
   if (a.fault == 2) {
-    volatile int spin = 1;
-    while (spin) {
+    // Spin on the global timer (an asm volatile read the compiler cannot drop) forever.
+    while (global_ns() != ~0ull) {
     }
   }
   const long long F = a.feat;
@@ -435,6 +435,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   float* dst = a.out + (row * static_cast<long long>(H) + h) * F;
   if (a.fault == 1 && threadIdx.x % C::TPR == 0) dst[1ll << 40] = 1.f;
   run_task<C, VecPath>(a, sh, eb, ee, h, dst);
+  if (a.slow_percent != 0 && rt % 100u < a.slow_percent) run_task<C, VecPath>(a, sh, eb, ee, h, dst);
   if (a.delay_ns != 0 && threadIdx.x % C::TPR == 0) {
     const unsigned long long t0 = global_ns();
     while (global_ns() - t0 < a.delay_ns) {

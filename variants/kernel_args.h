@@ -36,6 +36,9 @@ struct KernelArgs {
   int fault;
   // Test-only slowdown: every group spins this many extra nanoseconds.
   unsigned int delay_ns;
+  // Test-only slowdown without a new variant id: this percentage of the row tasks is computed
+  // twice (same result), so a memory-bound variant takes about that much longer.
+  unsigned int slow_percent;
 };
 
 }  // namespace csrgat
