@@ -39,6 +39,7 @@ struct BenchOptions {
   std::string value = "f32";
   std::string cache = "cold";
   bool graph_replay = false;
+  bool no_cupti = false;
   bool counters = false;
   double max_rel_noise = 0.005;
   int max_samples = 500;
@@ -75,6 +76,7 @@ int bench(const BenchOptions& o) {
   profiler::TimingOptions topt;
   topt.cache = o.cache == "warm" ? profiler::CacheMode::warm : profiler::CacheMode::cold;
   topt.graph_replay = o.graph_replay;
+  topt.use_cupti = !o.no_cupti;
   topt.stop.max_rel_noise = o.max_rel_noise;
   topt.stop.max_samples = o.max_samples;
   topt.stop.max_seconds = o.max_seconds;
@@ -194,6 +196,7 @@ void register_bench_command(CLI::App& app) {
   cmd->add_option("--value", o.value, "value storage: f32, bf16, f16");
   cmd->add_option("--cache", o.cache, "cold (flush L2 before each sample, default) or warm");
   cmd->add_flag("--graph-replay", o.graph_replay, "time CUDA Graph replays (back-to-back launches)");
+  cmd->add_flag("--events", o.no_cupti, "time with CUDA events only (launch included, no CUPTI tracing overhead)");
   cmd->add_flag("--counters", o.counters, "also read hardware counters (separate pass)");
   cmd->add_option("--max-noise", o.max_rel_noise, "stop once the median's relative noise is below this");
   cmd->add_option("--max-samples", o.max_samples, "sample limit per measurement");

@@ -11,6 +11,8 @@
 #include "tuner/device_problem.h"
 #include "tuner/space.h"
 #include "tuner/verify.h"
+#include "profiler/check.h"
+#include "profiler/nvtx.h"
 #include "variants/reference.h"
 
 namespace csrgat::tuner {
@@ -63,9 +65,68 @@ int check_config(const std::string& path, uint64_t seed) {
   return failures ? 1 : 0;
 }
 
+struct ProfileOptions {
+  std::string graph, name, variant = "seed";
+  int feat = 64, heads = 1, iters = 20;
+  uint64_t seed = 1;
+};
+
+// Runs one variant in a loop inside its NVTX range csrgat/<graph>/<variant>/profile, for an
+// Nsight session; prints the ncu and nsys command lines that select exactly those launches.
+int profile(const ProfileOptions& o) {
+  std::string why;
+  if (!gpu_available(&why)) return no_gpu_exit("profile", why);
+  const auto g = graphs::make_graph(o.graph);
+  const std::string label = o.name.empty() ? g.name : o.name;
+  const auto in = graphs::make_inputs(g, o.heads, o.feat, o.seed);
+  DeviceProblem dp(g, in);
+  const VariantParams p = VariantParams::parse(o.variant);
+  NvrtcCompiler compiler("sm_90", "");
+  const LoadedKernel k(compiler.compile(p));
+  const auto ref = reference_aggregate(g, in);
+  {
+    profiler::ScopedRange range(label, p.id(), profiler::Phase::verify);
+    const auto v = verify_variant(dp, k, p, ref, default_tolerance(p.value));
+    std::printf("verify %s on %s F=%d H=%d: %s %s\n", p.id().c_str(), label.c_str(), o.feat, o.heads,
+                to_string(v.status), v.detail.c_str());
+    if (v.status != TrialStatus::ok) return 1;
+  }
+  const std::string name = profiler::range_name(label, p.id(), profiler::Phase::profile);
+  {
+    profiler::ScopedRange range(name);
+    for (int i = 0; i < o.iters; ++i) dp.launch(p, k, nullptr);
+    CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  std::string escaped;
+  for (char c : name) escaped += c == '/' ? std::string("\\/") : std::string(1, c);
+  std::printf("ran %d launches in NVTX range \"%s\"\n", o.iters, name.c_str());
+  std::printf("Nsight Compute: ncu --nvtx --nvtx-include '%s/' <this command>\n", escaped.c_str());
+  std::printf("Nsight Systems: NSYS_NVTX_PROFILER_REGISTER_ONLY=0 nsys profile --trace=cuda,nvtx "
+              "--capture-range=nvtx --nvtx-capture='%s' <this command>\n", name.c_str());
+  return 0;
+}
+
 }  // namespace
 
 void register_gpu_commands(CLI::App& app) {
+  {
+    auto* cmd = app.add_subcommand("profile", "Run one variant in a loop inside its NVTX range, for ncu or nsys (GPU)");
+    static ProfileOptions o;
+    cmd->add_option("--graph", o.graph, "graph file or generator spec")->required();
+    cmd->add_option("--name", o.name, "graph label in the range name (default: the graph's name)");
+    cmd->add_option("--variant", o.variant, "variant id (e.g. csrgat.tpr32...), seed.i32.f32 or cusparse.i32.f32")->required();
+    cmd->add_option("--feat", o.feat, "feature width F");
+    cmd->add_option("--heads", o.heads, "heads H");
+    cmd->add_option("--iters", o.iters, "launches inside the range");
+    cmd->callback([] {
+      try {
+        set_exit_code(profile(o));
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "tuner profile: error: %s\n", e.what());
+        set_exit_code(1);
+      }
+    });
+  }
   auto* cmd = app.add_subcommand("check", "Verify every variant of a config against the float64 reference (GPU)");
   static std::string path;
   static uint64_t seed = std::random_device{}();
