@@ -104,7 +104,7 @@ KernelKey kernel_key(const VariantParams& p) {
           p.rpb,
           p.vec,
           p.tiles,
-          p.smem ? 1 : 0,
+          p.smem,
           p.softmax == Softmax::online ? 1 : 0,
           static_cast<int>(p.index),
           static_cast<int>(p.value)};
@@ -232,7 +232,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
     note += "; rules " + join(rule_nums, ", ") + "; " + run_tag(run) + "; graphs " +
             join(std::vector<std::string>(graphs.begin(), graphs.end()), ", ");
     os << "  X(k" << k << ", " << p.tpr << ", " << p.fl << ", " << p.rpb << ", " << p.vec << ", "
-       << p.tiles << ", " << (p.smem ? 1 : 0) << ", " << (p.softmax == Softmax::online ? 1 : 0)
+       << p.tiles << ", " << p.smem << ", " << (p.softmax == Softmax::online ? 1 : 0)
        << ", " << index_type(p.index) << ", " << value_type(p.value) << ") /* "
        << comment_safe(note) << " */" << (k + 1 < kernels.size() ? " \\" : "") << "\n";
   }

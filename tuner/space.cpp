@@ -40,7 +40,7 @@ std::vector<double> variables(const VariantParams& v, const Problem& p) {
           static_cast<double>(v.rpb),
           static_cast<double>(v.vec),
           static_cast<double>(v.tiles),
-          v.smem ? 1.0 : 0.0,
+          static_cast<double>(v.smem),
           v.softmax == Softmax::online ? 1.0 : 0.0,
           static_cast<double>(v.split),
           static_cast<double>(p.feat),
@@ -113,7 +113,7 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
                       v.rpb = rpb;
                       v.vec = vec;
                       v.tiles = tiles;
-                      v.smem = smem != 0;
+                      v.smem = smem;
                       v.softmax = sm;
                       v.split = split;
                       v.index = index;

@@ -12,6 +12,9 @@
 // Edges go in batches of WARP_TPR: lane i loads col and score of edge i once, computes its
 // softmax weight, and the slots receive (col, weight) by warp shuffle (SMEM=0) or through
 // shared memory (SMEM=1). Each slot then issues FL independent gathers per batch.
+// SMEM=2 (direct) drops the broadcast: each lane loads its slot's col and score itself (the
+// slot's lanes hit one address, an L1 broadcast), 4 edges at a time, and with ONLINE=1 keeps a
+// running max per slot, merged once per row; no shuffle sits inside the edge loop.
 //
 // Softmax. ONLINE=0 (two-pass): a first pass over the scores finds the row's max and sum, the
 // second aggregates with final weights. ONLINE=1: one pass with a running max per warp,
@@ -142,7 +145,8 @@ struct FusedConfig {
   static constexpr int RPB = RPB_;      // tasks (groups) per block
   static constexpr int VEC = VEC_;      // elements per value load
   static constexpr int TILES = TILES_;  // value loads per lane per feature pass
-  static constexpr bool SMEM = SMEM_ != 0;
+  static constexpr bool SMEM = SMEM_ == 1;    // stage through shared memory
+  static constexpr bool DIRECT = SMEM_ == 2;  // every lane loads its own (col, score)
   static constexpr bool ONLINE = ONLINE_ != 0;
   using Index = Index_;
   using Value = Value_;
@@ -210,6 +214,84 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
       for (int k = 0; k < C::VEC; ++k) acc[i][k] = 0.f;
     Stat run{neg_inf(), 0.f};  // ONLINE: this warp-part's running (max, sum)
 
+    if constexpr (C::DIRECT) {
+      constexpr int U = 4;  // edges per slot in flight
+      const int slots = C::NW * C::ES;
+      Stat st{neg_inf(), 0.f};  // ONLINE: this slot's running (max, sum)
+      for (long long e0 = eb + warp_in_group * C::ES + slot; e0 < ee; e0 += static_cast<long long>(slots) * U) {
+        long long cj[U];
+        float sj[U], wj[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          const long long e = e0 + static_cast<long long>(u) * slots;
+          const bool ok = e < ee;
+          cj[u] = ok ? static_cast<long long>(col[e]) : 0;
+          sj[u] = ok ? scores[e * H + h] : neg_inf();
+        }
+        if (C::ONLINE) {
+          float bm = sj[0];
+#pragma unroll
+          for (int u = 1; u < U; ++u) bm = fmaxf(bm, sj[u]);
+          const float m_new = fmaxf(st.m, bm);
+          if (m_new == neg_inf()) continue;  // nothing but -inf so far
+          if (m_new != st.m) {
+            const float scale = fast_exp(st.m - m_new);
+#pragma unroll
+            for (int i = 0; i < C::TILES; ++i)
+#pragma unroll
+              for (int k = 0; k < C::VEC; ++k) acc[i][k] *= scale;
+            st.l *= scale;
+            st.m = m_new;
+          }
+#pragma unroll
+          for (int u = 0; u < U; ++u) {
+            wj[u] = sj[u] == neg_inf() ? 0.f : fast_exp(sj[u] - st.m);
+            st.l += wj[u];
+          }
+        } else {
+#pragma unroll
+          for (int u = 0; u < U; ++u) wj[u] = sj[u] == neg_inf() ? 0.f : fast_exp(sj[u] - row.m) * inv_l;
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          if (wj[u] == 0.f) continue;
+          const Value* src = values + cj[u] * row_stride + static_cast<long long>(h) * F;
+#pragma unroll
+          for (int ti = 0; ti < C::TILES; ++ti) {
+            const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
+            float v[C::VEC];
+            if (VecPath) {
+              if (f < F) {
+                load_vec<Value, C::VEC>(src + f, v);
+              } else {
+#pragma unroll
+                for (int k = 0; k < C::VEC; ++k) v[k] = 0.f;
+              }
+            } else {
+              load_scalar<Value, C::VEC>(src + f, F - f, v);
+            }
+#pragma unroll
+            for (int k = 0; k < C::VEC; ++k) acc[ti][k] = fmaf(wj[u], v[k], acc[ti][k]);
+          }
+        }
+      }
+      if (C::ONLINE) {
+        // The slots of this warp-part meet at a common max; the plain sums below then merge them.
+        float m_all = st.m;
+#pragma unroll
+        for (int off = C::FL; off < C::WARP_TPR; off *= 2)
+          m_all = fmaxf(m_all, __shfl_xor_sync(mask, m_all, off, C::WARP_TPR));
+        const float sc = st.m == neg_inf() ? 0.f : fast_exp(st.m - m_all);
+#pragma unroll
+        for (int i = 0; i < C::TILES; ++i)
+#pragma unroll
+          for (int k = 0; k < C::VEC; ++k) acc[i][k] *= sc;
+        float l_all = st.l * sc;
+#pragma unroll
+        for (int off = C::FL; off < C::WARP_TPR; off *= 2) l_all += __shfl_xor_sync(mask, l_all, off, C::WARP_TPR);
+        run = {m_all, l_all};
+      }
+    } else {
     const long long step = static_cast<long long>(C::TPR);
     for (long long base = eb + warp_in_group * C::WARP_TPR; base < ee; base += step) {
       const long long e = base + wl;
@@ -279,6 +361,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         }
       }
     }
+    }  // batch (shuffle / shared-memory) mode
 
     // ---- merge the edge slots of this warp-part (same max: plain sums) ----
 #pragma unroll

@@ -37,7 +37,7 @@ std::string VariantParams::id() const {
   os << to_string(family);
   if (family == Family::fused) {
     os << ".tpr" << tpr << ".fl" << fl << ".rpb" << rpb << ".vec" << vec << ".t" << tiles
-       << ".smem" << (smem ? 1 : 0) << '.' << to_string(softmax) << ".split" << split;
+       << ".smem" << smem << '.' << to_string(softmax) << ".split" << split;
   }
   os << '.' << to_string(index) << '.' << to_string(value);
   if (fault) os << ".fault" << fault;
@@ -97,7 +97,7 @@ VariantParams VariantParams::parse(const std::string& id) {
     else if (take_int(s, "fl", v)) p.fl = static_cast<int>(v);
     else if (take_int(s, "rpb", v)) p.rpb = static_cast<int>(v);
     else if (take_int(s, "vec", v)) p.vec = static_cast<int>(v);
-    else if (take_int(s, "smem", v)) p.smem = v != 0;
+    else if (take_int(s, "smem", v)) p.smem = static_cast<int>(v);
     else if (take_int(s, "split", v)) p.split = v;
     else if (take_int(s, "fault", v)) p.fault = static_cast<int>(v);
     else if (take_int(s, "delay", v)) p.delay_ns = static_cast<unsigned>(v);
@@ -114,7 +114,7 @@ std::string VariantParams::kernel_name() const {
   switch (family) {
     case Family::fused:
       os << "csrgat_fused<" << tpr << ", " << fl << ", " << rpb << ", " << vec << ", " << tiles
-         << ", " << (smem ? 1 : 0) << ", " << (softmax == Softmax::online ? 1 : 0) << ", " << idx
+         << ", " << smem << ", " << (softmax == Softmax::online ? 1 : 0) << ", " << idx
          << ", " << val << ">";
       break;
     case Family::seed: os << "csrgat_seed<" << idx << ", " << val << ">"; break;
@@ -140,6 +140,7 @@ std::string VariantParams::invalid_reason() const {
   if (vec != 1 && vec != 2 && vec != 4 && vec != 8) return "vec must be 1, 2, 4 or 8";
   if (vec * value_bytes(value) > 16) return "vec * element size exceeds a 16-byte load";
   if (tiles < 1 || tiles > 8) return "tiles must be in [1, 8]";
+  if (smem < 0 || smem > 2) return "smem must be 0 (shuffles), 1 (shared memory) or 2 (direct loads)";
   if (split < 0) return "split must be >= 0";
   if (fault < 0 || fault > 2) return "fault must be 0, 1 or 2";
   return "";

@@ -29,7 +29,8 @@ struct VariantParams {
   int rpb = 4;              // tasks per block (1 when tpr > 32)
   int vec = 4;              // elements per value load: 1, 2, 4 (8 for 16-bit storage)
   int tiles = 1;            // value loads per lane per pass over the features
-  bool smem = false;        // (col, weight) staged in shared memory instead of shuffles
+  int smem = 0;             // how (col, weight) reach the edge slots: 0 warp shuffles,
+                            // 1 shared memory, 2 each lane loads them itself (L1 broadcast)
   Softmax softmax = Softmax::two_pass;
   int64_t split = 0;        // rows longer than this are split into chunks of this many edges
   IndexType index = IndexType::i32;
