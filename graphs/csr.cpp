@@ -1,6 +1,8 @@
 // Validation and construction of CSR graphs.
 #include "graphs/csr.h"
 
+#include "graphs/detail.h"
+
 #include <cmath>
 #include <new>
 #include <sstream>
@@ -9,12 +11,7 @@
 namespace csrgat::graphs {
 namespace {
 
-template <class... Args>
-[[noreturn]] void fail(const Args&... args) {
-  std::ostringstream os;
-  (os << ... << args);
-  throw GraphError(os.str());
-}
+using detail::fail;
 
 const char* index_name(int32_t) {
   return "int32";

@@ -5,6 +5,8 @@
 // (seed, stream, block), so the result does not depend on the number of threads.
 #include "graphs/generate.h"
 
+#include "graphs/detail.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -25,12 +27,7 @@
 namespace csrgat::graphs {
 namespace {
 
-template <class... Args>
-[[noreturn]] void fail(const Args&... args) {
-  std::ostringstream os;
-  (os << ... << args);
-  throw GraphError(os.str());
-}
+using detail::fail;
 
 // Streams: one per use, so that e.g. the scores never share draws with the values.
 enum Stream : uint64_t {
@@ -96,33 +93,10 @@ class Normal {
   bool has_spare_ = false;
 };
 
-// Calls f(block) for every block in [0, num_blocks), spread over the hardware threads; the
-// first exception of any thread is rethrown here.
+// Every block on all hardware threads (graphs/detail.h).
 template <class F>
 void parallel_blocks(int64_t num_blocks, const F& f) {
-  const int64_t threads =
-      std::min<int64_t>(num_blocks, std::max(1u, std::thread::hardware_concurrency()));
-  if (threads <= 1) {
-    for (int64_t b = 0; b < num_blocks; ++b) f(b);
-    return;
-  }
-  std::atomic<int64_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto work = [&] {
-    try {
-      for (int64_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < num_blocks;) f(b);
-    } catch (...) {
-      next = num_blocks;
-      const std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int64_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
+  detail::parallel_blocks(num_blocks, 0, f);
 }
 
 constexpr int64_t rows_per_block = 1 << 12;

@@ -3,6 +3,8 @@
 // sorts. Every count and index is parsed as int64 with overflow checks.
 #include "graphs/io.h"
 
+#include "graphs/detail.h"
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -24,10 +26,7 @@ constexpr size_t max_line_bytes = size_t{1} << 20;
 
 template <class... Args>
 [[noreturn]] void fail_at(const std::string& path, int64_t line, const Args&... args) {
-  std::ostringstream os;
-  os << path << ':' << line << ": ";
-  (os << ... << args);
-  throw GraphError(os.str());
+  detail::fail(path, ':', line, ": ", args...);
 }
 
 // A token as it appears in a message: quoted, cut short when long.

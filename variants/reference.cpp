@@ -3,6 +3,8 @@
 // not depend on the thread count).
 #include "variants/reference.h"
 
+#include "graphs/detail.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -15,32 +17,10 @@
 namespace csrgat {
 namespace {
 
-// Calls f(chunk) for every chunk in [0, chunks) on up to `threads` threads; the first
-// exception of any thread is rethrown here.
+using graphs::detail::hardware_threads;
 template <class F>
 void run_chunks(int64_t chunks, int64_t threads, const F& f) {
-  threads = std::max<int64_t>(1, std::min(threads, chunks));
-  std::atomic<int64_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto work = [&] {
-    try {
-      for (int64_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < chunks;) f(c);
-    } catch (...) {
-      next = chunks;
-      const std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int64_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
-}
-
-int64_t hardware_threads() {
-  return std::max(1u, std::thread::hardware_concurrency());
+  graphs::detail::parallel_blocks(chunks, threads, f);
 }
 
 template <class Index>
