@@ -26,7 +26,10 @@ bool gpu_available(std::string* why) {
   int n = 0;
   const cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess || n == 0) {
-    if (why) *why = e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device";
+    if (why)
+      *why = e != cudaSuccess ? std::string("no usable NVIDIA driver or GPU: cudaGetDeviceCount says ") +
+                                    cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")"
+                              : "the driver reports no CUDA device";
     cudaGetLastError();
     return false;
   }

@@ -205,12 +205,7 @@ void register_bench_command(CLI::App& app) {
   cmd->add_option("--json", o.json_path, "write the results as JSON here");
   cmd->add_option("--cache-dir", o.cache_dir, "NVRTC cubin cache");
   cmd->callback([] {
-    try {
-      set_exit_code(bench(o));
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "tuner bench: error: %s\n", e.what());
-      set_exit_code(1);
-    }
+    guarded("bench", [] { return bench(o); });
   });
 }
 

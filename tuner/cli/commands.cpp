@@ -22,16 +22,6 @@ int g_exit = 0;
 
 int default_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
-// Runs fn, turning any exception into a one-line error and exit code 1.
-template <class Fn>
-void guarded(const char* what, Fn&& fn) {
-  try {
-    set_exit_code(fn());
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tuner %s: error: %s\n", what, e.what());
-    set_exit_code(1);
-  }
-}
 
 void add_graph_info(CLI::App& app) {
   auto* cmd = app.add_subcommand("graph-info", "Shape features of a graph file or generator spec, as JSON");

@@ -3,6 +3,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+#include <exception>
+#include <string>
+
 namespace csrgat::tuner {
 
 void register_commands(CLI::App& app);
@@ -12,6 +16,18 @@ void set_exit_code(int code);
 // Prints the standard message for a GPU-only command on a machine without a GPU and returns
 // the exit code to use (2).
 int no_gpu_exit(const std::string& command, const std::string& why);
+
+// Runs fn (which returns an exit code), turning any exception into a one-line error naming the
+// command, and exit code 1.
+template <class Fn>
+void guarded(const char* what, Fn&& fn) {
+  try {
+    set_exit_code(fn());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tuner %s: error: %s\n", what, e.what());
+    set_exit_code(1);
+  }
+}
 
 }  // namespace csrgat::tuner
 

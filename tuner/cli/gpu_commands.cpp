@@ -119,12 +119,7 @@ void register_gpu_commands(CLI::App& app) {
     cmd->add_option("--heads", o.heads, "heads H");
     cmd->add_option("--iters", o.iters, "launches inside the range");
     cmd->callback([] {
-      try {
-        set_exit_code(profile(o));
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "tuner profile: error: %s\n", e.what());
-        set_exit_code(1);
-      }
+      guarded("profile", [] { return profile(o); });
     });
   }
   auto* cmd = app.add_subcommand("check", "Verify every variant of a config against the float64 reference (GPU)");
@@ -133,12 +128,7 @@ void register_gpu_commands(CLI::App& app) {
   cmd->add_option("config", path, "config YAML")->required();
   cmd->add_option("--seed", seed, "input seed (default: fresh each run)");
   cmd->callback([] {
-    try {
-      set_exit_code(check_config(path, seed));
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "tuner check: error: %s\n", e.what());
-      set_exit_code(1);
-    }
+    guarded("check", [] { return check_config(path, seed); });
   });
 }
 

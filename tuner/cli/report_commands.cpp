@@ -17,15 +17,6 @@ namespace fs = std::filesystem;
 namespace csrgat::tuner {
 namespace {
 
-template <class Fn>
-void guarded(const char* what, Fn&& fn) {
-  try {
-    set_exit_code(fn());
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tuner %s: error: %s\n", what, e.what());
-    set_exit_code(1);
-  }
-}
 
 // Where a report goes by default: next to the results it reads.
 std::string default_report_dir(const std::string& source) {

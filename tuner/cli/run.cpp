@@ -138,14 +138,7 @@ class Runner {
         const auto rep = w.call(req, cfg_.timing.timeout_seconds * 20 + 60);
         if (rep.json && rep.json->value("ok", false)) {
           for (const auto& r : (*rep.json)["results"]) {
-            TrialRecord t;
-            t.run_id = run_.id;
-            t.graph = pr.graph_name;
-            t.spec = pr.spec;
-            t.feat = pr.feat;
-            t.heads = pr.heads;
-            t.variant = r["variant"];
-            t.stage = 2;
+            TrialRecord t = record_for(pr, r["variant"].get<std::string>(), 2);
             t.status = "ok";
             t.detail = "interleaved with the other leaders";
             const auto& s = r["summary"];
@@ -210,12 +203,7 @@ class Runner {
     if (rep.json && rep.json->value("ok", false)) {
       t = trial_from_json((*rep.json)["trial"]);
     } else {
-      t.graph = pr.graph_name;
-      t.spec = pr.spec;
-      t.feat = pr.feat;
-      t.heads = pr.heads;
-      t.variant = p.id();
-      t.stage = stage;
+      t = record_for(pr, p.id(), stage);
       if (rep.timed_out) {
         t.status = to_string(TrialStatus::timeout);
         t.detail = rep.failure;
@@ -268,15 +256,20 @@ class Runner {
     }
     return existing_[pr.graph_name + "|" + std::to_string(pr.feat) + "|" + std::to_string(pr.heads)];
   }
-  TrialRecord record_static(const Problem& pr, const VariantParams& p, TrialStatus s, const std::string& why, int stage = 0) {
+  // A record of this run for one problem, variant and stage, to be filled in.
+  TrialRecord record_for(const Problem& pr, const std::string& variant, int stage) const {
     TrialRecord t;
     t.run_id = run_.id;
     t.graph = pr.graph_name;
     t.spec = pr.spec;
     t.feat = pr.feat;
     t.heads = pr.heads;
-    t.variant = p.id();
+    t.variant = variant;
     t.stage = stage;
+    return t;
+  }
+  TrialRecord record_static(const Problem& pr, const VariantParams& p, TrialStatus s, const std::string& why, int stage = 0) {
+    TrialRecord t = record_for(pr, p.id(), stage);
     t.status = to_string(s);
     t.detail = why;
     std::lock_guard<std::mutex> lock(mu_);
