@@ -252,16 +252,22 @@ int worker_main(int device) {
 
 // ---------------------------------------------------------------- parent side
 
-WorkerProcess::WorkerProcess(int device) : device_(device) { start(); }
+WorkerProcess::WorkerProcess(int device, std::string executable)
+    : device_(device), executable_(std::move(executable)) {
+  if (executable_.empty()) {
+    char exe[4096];
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) throw std::runtime_error("cannot find this executable (/proc/self/exe)");
+    executable_.assign(exe, static_cast<size_t>(n));
+  }
+  start();
+}
 WorkerProcess::~WorkerProcess() { stop(false); }
 
 void WorkerProcess::start() {
   int in[2], out[2];
   if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe() failed for a worker");
-  char exe[4096];
-  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) throw std::runtime_error("cannot find this executable (/proc/self/exe)");
-  exe[n] = '\0';
+  const char* exe = executable_.c_str();
   const std::string dev = std::to_string(device_);
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork() failed for a worker");

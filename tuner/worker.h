@@ -27,8 +27,8 @@ nlohmann::json handle_request(int device, const nlohmann::json& request);
 
 class WorkerProcess {
  public:
-  // Spawns `<this executable> worker --device N`.
-  explicit WorkerProcess(int device);
+  // Spawns `<executable> worker --device N`; by default this process's own executable.
+  explicit WorkerProcess(int device, std::string executable = "");
   ~WorkerProcess();
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
@@ -47,6 +47,7 @@ class WorkerProcess {
   void start();
   void stop(bool kill);
   int device_;
+  std::string executable_;
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1;
   std::string buffer_;
