@@ -9,6 +9,6 @@ header="$(find "$DEST" -name nvml.h -print -quit 2>/dev/null || true)"
 if [ -z "$header" ]; then
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target "$DEST" nvidia-nvml-dev
   header="$(find "$DEST" -name nvml.h -print -quit)"
+  [ -n "$header" ] || { echo "setup-nvml: nvml.h not found under $DEST after install" >&2; exit 1; }
+  echo "setup-nvml: installed $header"
 fi
-[ -n "$header" ] || { echo "setup-nvml: nvml.h not found under $DEST after install" >&2; exit 1; }
-echo "nvml.h: $header"
