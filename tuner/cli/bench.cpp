@@ -121,7 +121,7 @@ int bench(const BenchOptions& o) {
               if (st2 != Status::ok) throw std::runtime_error(std::string("aggregate: ") + status_string(st2));
             };
           } else {
-            VariantParams p = VariantParams::parse(impl == "seed" || impl == "cusparse" ? impl : impl);
+            VariantParams p = VariantParams::parse(impl);
             if (impl == "seed" || impl == "cusparse") {
               p.index = index;
               p.value = impl == "cusparse" ? ValueType::f32 : value;
