@@ -47,10 +47,12 @@ struct Model {
   double values_bytes = 0;      // N*H*F*value_bytes
   bool values_fit_l2 = true;
   double gather_bytes = 0;     // structure + scores + E*H*F*value_bytes + output
-  double traffic_bytes = 0;    // the model's DRAM traffic: gather when values exceed L2
+  double l2_hit = 1;           // expected share of gathers served by L2: min(1, L2 / values)
+  double traffic_bytes = 0;    // the model's DRAM traffic (beyond L2: structure + output +
+                               // max(values once, gathers that miss L2))
   double flops = 0;            // E*H*(2F + kSoftmaxFlops)
   double floor_us = 0;         // compulsory_bytes / DRAM copy ceiling
-  double gather_floor_us = 0;  // gather_bytes / DRAM copy ceiling (values beyond L2 only)
+  double gather_floor_us = 0;  // traffic_bytes / DRAM copy ceiling (values beyond L2 only)
 };
 inline constexpr int kSoftmaxFlops = 4;  // max, subtract+exp, sum, scale: per edge and head
 Model byte_model(int64_t nodes, int64_t edges, int feat, int heads, int index_bytes,

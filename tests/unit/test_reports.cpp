@@ -230,13 +230,17 @@ TEST(ReportModel, ByteModelMatchesHandCount) {
   EXPECT_DOUBLE_EQ(m.traffic_bytes, m.compulsory_bytes);
   EXPECT_DOUBLE_EQ(m.floor_us, 644004 / 4000e3);
   EXPECT_DOUBLE_EQ(m.flops, 16000.0 * (2 * 64 + kSoftmaxFlops));
-  // 1M nodes x 64 x 4 B = 256 MB of values > 50 MiB of L2: every edge reads its source row.
+  // 1M nodes x 64 x 2 B = 128 MB of values > the L2: every edge reads its source row through
+  // L2, and misses it in the share of the values the L2 cannot hold.
   const Model big = byte_model(1000000, 16000000, 64, 1, 4, 2, r);
   EXPECT_FALSE(big.values_fit_l2);
   const double gather = 1000001.0 * 4 + 16e6 * 4 + 16e6 * 4 + 16e6 * 64 * 2 + 1e6 * 64 * 4;
   EXPECT_DOUBLE_EQ(big.gather_bytes, gather);
-  EXPECT_DOUBLE_EQ(big.traffic_bytes, gather);
-  EXPECT_DOUBLE_EQ(big.gather_floor_us, gather / 4000e3);
+  const double hit = r.l2_bytes / (1e6 * 64 * 2);
+  EXPECT_DOUBLE_EQ(big.l2_hit, hit);
+  const double traffic = 1000001.0 * 4 + 16e6 * 4 + 16e6 * 4 + 1e6 * 64 * 4 + 16e6 * 64 * 2 * (1 - hit);
+  EXPECT_DOUBLE_EQ(big.traffic_bytes, traffic);
+  EXPECT_DOUBLE_EQ(big.gather_floor_us, traffic / 4000e3);
 }
 
 TEST(ReportModel, CountersReadBothShapesAndReasons) {
