@@ -42,9 +42,16 @@ VerifyResult verify_variant(DeviceProblem& problem, const LoadedKernel& kernel,
     r.detail = why;
     return r;
   }
+  return verify_launch(problem, [&](cudaStream_t s) { problem.launch(p, kernel, s); }, reference,
+                       rel_tol);
+}
+
+VerifyResult verify_launch(DeviceProblem& problem, const std::function<void(cudaStream_t)>& launch,
+                           const std::vector<double>& reference, double rel_tol) {
+  VerifyResult r;
   try {
     problem.poison_output();
-    problem.launch(p, kernel, nullptr);
+    launch(nullptr);
     CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
   } catch (const std::exception& e) {
     r.status = TrialStatus::launch_failed;

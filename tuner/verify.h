@@ -2,6 +2,7 @@
 // synchronise, compare. A failed launch or a wrong answer is a result, not an exception.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@ struct VerifyResult {
 
 // Tolerance for a value type: 1e-5 for float32 storage, 1e-2 for 16-bit storage.
 double default_tolerance(ValueType v);
+
+// The check itself for any launch (a variant, or the production library's dispatch): poison,
+// launch on the default stream, synchronise, compare. ok, wrong or launch_failed.
+VerifyResult verify_launch(DeviceProblem& problem, const std::function<void(cudaStream_t)>& launch,
+                           const std::vector<double>& reference, double rel_tol);
 
 VerifyResult verify_variant(DeviceProblem& problem, const LoadedKernel& kernel,
                             const VariantParams& p, const std::vector<double>& reference,

@@ -11,7 +11,6 @@
 #include "csrgat/aggregate.h"
 #include "graphs/features.h"
 #include "graphs/generate.h"
-#include "profiler/check.h"
 #include "profiler/counters.h"
 #include "profiler/nvtx.h"
 #include "profiler/timer.h"
@@ -133,21 +132,19 @@ int bench(const BenchOptions& o) {
             launch = [&dp, p, k = kernel.get()](cudaStream_t s) { dp.launch(p, *k, s); };
           }
           r["variant"] = variant;
+          const bool is16 = impl == "cusparse" ? false : value != ValueType::f32;
+          VerifyResult v;
           {
             profiler::ScopedRange range(name, variant, profiler::Phase::verify);
-            dp.poison_output();
-            launch(nullptr);
-            CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
+            v = verify_launch(dp, launch, ref, is16 ? 1e-2 : 1e-5);
           }
-          const auto h = dp.download_output();
-          const bool is16 = impl == "cusparse" ? false : value != ValueType::f32;
-          const auto c = compare_to_reference(h.data(), ref, is16 ? 1e-2 : 1e-5);
-          r["rel_error"] = c.rel_error;
-          r["correct"] = c.pass;
-          if (!c.pass) {
+          if (v.status == TrialStatus::launch_failed) throw std::runtime_error(v.detail);
+          r["rel_error"] = v.rel_error;
+          r["correct"] = v.status == TrialStatus::ok;
+          if (v.status != TrialStatus::ok) {
             ++failures;
             r["status"] = "wrong";
-            r["detail"] = c.summary;
+            r["detail"] = v.detail;
           } else {
             profiler::ScopedRange range(name, variant, profiler::Phase::measure);
             const auto tr = timer.measure([&](cudaStream_t s, int) { launch(s); }, topt);

@@ -86,18 +86,21 @@ class Runner {
   Runner(const Config& cfg, Store& store, const RunInfo& run, const std::map<std::string, CompileOutcome>& compiled)
       : cfg_(cfg), store_(store), run_(run), compiled_(compiled) {}
 
+  // What every request about this problem carries; the seed makes its inputs the same in every
+  // worker and every resumed run.
+  nlohmann::json base_request(const Problem& pr) const {
+    const uint64_t seed = 1000 + static_cast<uint64_t>(pr.graph_index) * 7919 + pr.feat * 31 + pr.heads;
+    return {{"graph", pr.graph_name}, {"spec", pr.spec}, {"feat", pr.feat}, {"heads", pr.heads},
+            {"seed", seed}, {"arch", cfg_.arch}, {"cache_dir", cfg_.output + "/cache"},
+            {"counters", cfg_.counters}, {"slow_percent", cfg_.test_only.slow_percent}};
+  }
+
   // Runs one problem's trials on one worker.
   void run_problem(WorkerProcess& w, const ProblemJob& job, Progress& progress) {
     const Problem& pr = job.problem;
-    const uint64_t seed = 1000 + static_cast<uint64_t>(pr.graph_index) * 7919 + pr.feat * 31 + pr.heads;
-    nlohmann::json base{{"graph", pr.graph_name}, {"spec", pr.spec}, {"feat", pr.feat},
-                        {"heads", pr.heads}, {"seed", seed}, {"arch", cfg_.arch},
-                        {"cache_dir", cfg_.output + "/cache"}, {"counters", cfg_.counters},
-                        {"slow_percent", cfg_.test_only.slow_percent}};
+    const nlohmann::json base = base_request(pr);
     for (const auto& [p, why] : job.pruned) record_static(pr, p, TrialStatus::pruned, why);
 
-    std::vector<VariantParams> all = job.fused;
-    all.insert(all.end(), job.baselines.begin(), job.baselines.end());
     // Screening (halving): a short measurement for every fused candidate.
     std::vector<VariantParams> finalists = job.fused;
     if (cfg_.strategy.kind == StrategyKind::halving && job.fused.size() > 4) {
@@ -230,13 +233,15 @@ class Runner {
   }
 
   // Builds the problem (graph, inputs, float64 reference, device copy) in the worker.
-  bool prepare(WorkerProcess& w, const nlohmann::json& base, nlohmann::json* features = nullptr) {
+  // Returns "" when the worker has it, else why not; `features` gets the graph's shape.
+  std::string prepare(WorkerProcess& w, const nlohmann::json& base, nlohmann::json* features = nullptr) {
     nlohmann::json req = base;
     req["op"] = "prepare";
     const auto rep = w.call(req, 1800);
-    if (!rep.json || !rep.json->value("ok", false)) return false;
+    if (!rep.json) return rep.failure;
+    if (!rep.json->value("ok", false)) return rep.json->value("error", std::string("?"));
     if (features && rep.json->contains("features")) *features = (*rep.json)["features"];
-    return true;
+    return "";
   }
 
  private:
@@ -392,16 +397,13 @@ int run_tuning(const Config& cfg) {
           progress.line("[" + std::to_string(i + 1) + "/" + std::to_string(jobs.size()) + "] " + pr.graph_name +
                         " F=" + std::to_string(pr.feat) + " H=" + std::to_string(pr.heads) + " on GPU " +
                         std::to_string(d) + ": " + std::to_string(jobs[i].fused.size()) + " variants");
-          // Build the problem (graph, inputs, float64 reference) with a generous limit.
-          nlohmann::json prep{{"op", "prepare"}, {"graph", pr.graph_name}, {"spec", pr.spec}, {"feat", pr.feat},
-                              {"heads", pr.heads}, {"seed", 1000 + static_cast<uint64_t>(pr.graph_index) * 7919 + pr.feat * 31 + pr.heads}};
-          const auto rep = w.call(prep, 1800);
-          if (!rep.json || !rep.json->value("ok", false)) {
-            progress.line("  cannot prepare " + pr.graph_name + ": " +
-                          (rep.json ? rep.json->value("error", std::string("?")) : rep.failure));
+          nlohmann::json features;
+          const std::string failed = runner.prepare(w, runner.base_request(pr), &features);
+          if (!failed.empty()) {
+            progress.line("  cannot prepare " + pr.graph_name + ": " + failed);
             continue;
           }
-          if (rep.json->contains("features")) store.put_graph(run.id, pr.graph_name, pr.spec, (*rep.json)["features"]);
+          if (!features.is_null()) store.put_graph(run.id, pr.graph_name, pr.spec, features);
           runner.run_problem(w, jobs[i], progress);
         }
       } catch (const std::exception& e) {
