@@ -149,7 +149,8 @@ std::string param_value(const VariantParams& p, const std::string& name) {
   if (name == "rpb") return std::to_string(p.rpb);
   if (name == "vec") return std::to_string(p.vec);
   if (name == "tiles") return std::to_string(p.tiles);
-  if (name == "smem") return p.smem ? "1" : "0";
+  if (name == "epl") return std::to_string(p.epl);
+  if (name == "smem") return std::to_string(p.smem);
   if (name == "softmax") return to_string(p.softmax);
   if (name == "split") return std::to_string(p.split);
   return "?";
@@ -191,8 +192,8 @@ nlohmann::json chart_data(const RunData& d) {
                    [&](auto* a, auto* b) { return size_of(a) > size_of(b); });
   if (big.size() > 2) big.resize(2);
   nlohmann::json params = nlohmann::json::array();
-  const std::vector<std::string> names{"tpr",   "fl",   "rpb",     "vec",
-                                       "tiles", "smem", "softmax", "split"};
+  const std::vector<std::string> names{"tpr", "fl",   "rpb",     "vec",  "tiles",
+                                       "epl", "smem", "softmax", "split"};
   for (const auto* pr : big) {
     double best = INFINITY;
     std::map<int, std::map<int, double>> by_vec_tpr;

@@ -367,8 +367,8 @@ std::vector<T> name_key(const Reader& r, const Item& at,
 
 SpaceSpec read_space(const Reader& r, const Item& at) {
   SpaceSpec s;
-  const auto f = r.fields(
-      at, {"tpr", "fl", "rpb", "vec", "tiles", "smem", "softmax", "split", "index", "value"});
+  const auto f = r.fields(at, {"tpr", "fl", "rpb", "vec", "tiles", "epl", "smem", "softmax",
+                               "split", "index", "value"});
   auto pow2_up_to = [](int64_t hi) {
     return [hi](int64_t v) {
       return is_pow2(v) && v <= hi ? std::string()
@@ -383,6 +383,10 @@ SpaceSpec read_space(const Reader& r, const Item& at) {
       return is_pow2(v) ? std::string() : std::string("vec must be one of 1, 2, 4, 8");
     });
   if (f.count("tiles")) s.tiles = int_key(r, f.at("tiles"), 1, 8, {});
+  if (f.count("epl"))
+    s.epl = int_key(r, f.at("epl"), 1, 4, [](int64_t v) {
+      return v == 1 || v == 2 || v == 4 ? std::string() : std::string("epl must be 1, 2 or 4");
+    });
   if (f.count("smem")) {
     const Item& sm = f.at("smem");
     s.smem.clear();
@@ -672,7 +676,8 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
   if (f.count("counters")) c.counters = r.boolean(f.at("counters"));
 
   if (f.count("test_only")) {
-    const auto t = r.fields(f.at("test_only"), {"fault_variants", "delay_variants", "slow_percent"});
+    const auto t =
+        r.fields(f.at("test_only"), {"fault_variants", "delay_variants", "slow_percent"});
     if (t.count("fault_variants"))
       c.test_only.fault_variants = read_test_variants(r, t.at("fault_variants"), true);
     if (t.count("delay_variants"))
@@ -736,15 +741,11 @@ nlohmann::json to_json(const Config& c) {
     graphs.push_back(e);
   }
   const auto& s = c.space;
-  json space{{"tpr", s.tpr},
-             {"fl", s.fl},
-             {"rpb", s.rpb},
-             {"vec", s.vec},
-             {"tiles", s.tiles},
-             {"smem", s.smem},
-             {"softmax", names(s.softmax)},
-             {"split", s.split},
-             {"index", names(s.index)},
+  json space{{"tpr", s.tpr},           {"fl", s.fl},
+             {"rpb", s.rpb},           {"vec", s.vec},
+             {"tiles", s.tiles},       {"epl", s.epl},
+             {"smem", s.smem},         {"softmax", names(s.softmax)},
+             {"split", s.split},       {"index", names(s.index)},
              {"value", names(s.value)}};
   json constraints = json::array();
   for (const auto& k : c.constraints) constraints.push_back(k.text);

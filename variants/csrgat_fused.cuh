@@ -9,9 +9,13 @@
 // pass covers FL*VEC*TILES features; wider F loops) and the WARP_TPR/FL *edge slots* take
 // different edges of the same batch, merged at the end.
 //
-// Edges go in batches of WARP_TPR: lane i loads col and score of edge i once, computes its
-// softmax weight, and the slots receive (col, weight) by warp shuffle (SMEM=0) or through
-// shared memory (SMEM=1). Each slot then issues FL independent gathers per batch.
+// Edges go in batches of EPL*WARP_TPR: lane i loads col and score of edges i, i + WARP_TPR, ...
+// once, computes their softmax weights, and the slots receive (col, weight) by warp shuffle
+// (SMEM=0) or through shared memory (SMEM=1, EPL=1). Each slot then issues EPL*FL independent
+// gathers per batch (EPL=2 doubles the bytes in flight, which 16-bit values need to match the
+// f32 path). The next batch's (col, score) loads are issued before this batch's gathers.
+// Online softmax keeps each lane's share of the sum and adds the shares once per task; the
+// batch max of a whole warp is one redux.sync.
 // SMEM=2 (direct) drops the broadcast: each lane loads its slot's col and score itself (the
 // slot's lanes hit one address, an L1 broadcast), 4 edges at a time, and with ONLINE=1 keeps a
 // running max per slot, merged once per row; no shuffle sits inside the edge loop.
@@ -41,30 +45,46 @@ namespace csrgat::kern {
 
 constexpr float kLog2e = 1.4426950408889634f;
 
-__device__ __forceinline__ float neg_inf() { return __int_as_float(0xff800000); }
-__device__ __forceinline__ float fast_exp(float x) { return exp2f(x * kLog2e); }
+__device__ __forceinline__ float neg_inf() {
+  return __int_as_float(0xff800000);
+}
+__device__ __forceinline__ float fast_exp(float x) {
+  return exp2f(x * kLog2e);
+}
 
 template <class T>
 __device__ __forceinline__ float to_float(T x);
 template <>
-__device__ __forceinline__ float to_float<float>(float x) { return x; }
+__device__ __forceinline__ float to_float<float>(float x) {
+  return x;
+}
 template <>
 __device__ __forceinline__ float to_float<__nv_bfloat16>(__nv_bfloat16 x) {
   return __bfloat162float(x);
 }
 template <>
-__device__ __forceinline__ float to_float<__half>(__half x) { return __half2float(x); }
+__device__ __forceinline__ float to_float<__half>(__half x) {
+  return __half2float(x);
+}
 
 template <int Bytes>
 struct VecStorage;
 template <>
-struct VecStorage<2> { using type = unsigned short; };
+struct VecStorage<2> {
+  using type = unsigned short;
+};
 template <>
-struct VecStorage<4> { using type = unsigned int; };
+struct VecStorage<4> {
+  using type = unsigned int;
+};
 template <>
-struct VecStorage<8> { using type = uint2; };
+struct VecStorage<8> {
+  using type = uint2;
+};
 template <>
-struct VecStorage<16> { using type = uint4; };
+struct VecStorage<16> {
+  using type = uint4;
+};
 
 // V consecutive elements at p (aligned to V * sizeof(T)), converted to float.
 template <class T, int V>
@@ -116,6 +136,22 @@ __device__ __forceinline__ float warp_max(float x, unsigned mask) {
   for (int off = Width / 2; off > 0; off /= 2) x = fmaxf(x, __shfl_xor_sync(mask, x, off, Width));
   return x;
 }
+// Max over a group of Width lanes. A whole warp uses one redux.sync on the float's
+// order-preserving integer image (sign-magnitude to two's complement; -inf stays lowest)
+// instead of five shuffle-and-max steps; sub-warp groups use the shuffle tree.
+template <int Width>
+__device__ __forceinline__ float group_max(float x, unsigned mask) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (Width == 32) {
+    const int b = __float_as_int(x);
+    const int key = b >= 0 ? b : b ^ 0x7fffffff;
+    const int m = __reduce_max_sync(mask, key);
+    return __int_as_float(m >= 0 ? m : m ^ 0x7fffffff);
+  }
+#endif
+  return warp_max<Width>(x, mask);
+}
+
 template <int Width>
 __device__ __forceinline__ float warp_sum(float x, unsigned mask) {
 #pragma unroll
@@ -137,14 +173,15 @@ __device__ __forceinline__ unsigned long long global_ns() {
   return t;
 }
 
-template <int TPR_, int FL_, int RPB_, int VEC_, int TILES_, int SMEM_, int ONLINE_, class Index_,
-          class Value_>
+template <int TPR_, int FL_, int RPB_, int VEC_, int TILES_, int EPL_, int SMEM_, int ONLINE_,
+          class Index_, class Value_>
 struct FusedConfig {
   static constexpr int TPR = TPR_;      // threads per task (row-head pair or chunk)
   static constexpr int FL = FL_;        // lanes along the feature axis
   static constexpr int RPB = RPB_;      // tasks (groups) per block
   static constexpr int VEC = VEC_;      // elements per value load
   static constexpr int TILES = TILES_;  // value loads per lane per feature pass
+  static constexpr int EPL = EPL_;      // edges each lane loads per batch (batch = EPL * WARP_TPR)
   static constexpr bool SMEM = SMEM_ == 1;    // stage through shared memory
   static constexpr bool DIRECT = SMEM_ == 2;  // every lane loads its own (col, score)
   static constexpr bool ONLINE = ONLINE_ != 0;
@@ -155,8 +192,8 @@ struct FusedConfig {
   static constexpr int ES = WARP_TPR / FL;              // edge slots per warp
   static constexpr int PASS_F = FL * VEC * TILES;       // features per pass
   static constexpr int BLOCK = TPR * RPB;
-  static constexpr int SMEM_PAIRS = SMEM ? BLOCK : 1;   // staged (col, weight) pairs
-  static constexpr int XW = NW > 1 ? NW : 1;            // cross-warp scratch rows
+  static constexpr int SMEM_PAIRS = SMEM ? BLOCK : 1;  // staged (col, weight) pairs
+  static constexpr int XW = NW > 1 ? NW : 1;           // cross-warp scratch rows
 };
 
 template <class C>
@@ -166,6 +203,45 @@ struct FusedShared {
   float red[C::NW > 1 ? C::PASS_F : 1];
   Stat stat[C::XW];
 };
+
+// acc[ti][:] += w * src[f .. f + VEC) for this lane's features f of the pass starting at f0.
+template <class C, bool VecPath>
+__device__ __forceinline__ void gather_fma(const typename C::Value* __restrict__ src, int f0,
+                                           int f_lane, int F, float w,
+                                           float (&acc)[C::TILES][C::VEC]) {
+#pragma unroll
+  for (int ti = 0; ti < C::TILES; ++ti) {
+    const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
+    float v[C::VEC];
+    if (VecPath) {
+      if (f < F) {
+        load_vec<typename C::Value, C::VEC>(src + f, v);
+      } else {
+#pragma unroll
+        for (int k = 0; k < C::VEC; ++k) v[k] = 0.f;
+      }
+    } else {
+      load_scalar<typename C::Value, C::VEC>(src + f, F - f, v);
+    }
+#pragma unroll
+    for (int k = 0; k < C::VEC; ++k) acc[ti][k] = fmaf(w, v[k], acc[ti][k]);
+  }
+}
+
+// (col, score) of edges e0 + k * WARP_TPR (k < EPL); past ee: column 0, score -inf.
+template <class C>
+__device__ __forceinline__ void load_batch(const typename C::Index* __restrict__ col,
+                                           const float* __restrict__ scores, int H, int h,
+                                           long long e0, long long ee,
+                                           typename C::Index (&c)[C::EPL], float (&s)[C::EPL]) {
+#pragma unroll
+  for (int k = 0; k < C::EPL; ++k) {
+    const long long e = e0 + static_cast<long long>(k) * C::WARP_TPR;
+    const bool ok = e < ee;
+    c[k] = ok ? col[e] : typename C::Index(0);
+    s[k] = ok ? scores[e * H + h] : neg_inf();
+  }
+}
 
 // One task: edges [eb, ee) of `row`, head h. Writes the normalised result to dst (F floats,
 // stride 1) and returns the row's (max, sum). All TPR threads call it with the same task.
@@ -181,13 +257,13 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
   const int F = a.feat;
   const long long row_stride = static_cast<long long>(H) * F;
 
-  const int t = threadIdx.x % C::TPR;        // thread in group
+  const int t = threadIdx.x % C::TPR;  // thread in group
   const int warp_in_group = t / C::WARP_TPR;
-  const int wl = t % C::WARP_TPR;            // lane in the group's part of this warp
+  const int wl = t % C::WARP_TPR;  // lane in the group's part of this warp
   const int f_lane = wl % C::FL;
   const int slot = wl / C::FL;
   const unsigned mask = group_mask<C::WARP_TPR>();
-  const int pair_base = threadIdx.x - wl;    // this warp-part's first staging slot
+  const int pair_base = threadIdx.x - wl;  // this warp-part's first staging slot
 
   // ---- pass 1 (two-pass only): the row's max and sum over all edges ----
   Stat row{neg_inf(), 0.f};
@@ -218,7 +294,8 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
       constexpr int U = 4;  // edges per slot in flight
       const int slots = C::NW * C::ES;
       Stat st{neg_inf(), 0.f};  // ONLINE: this slot's running (max, sum)
-      for (long long e0 = eb + warp_in_group * C::ES + slot; e0 < ee; e0 += static_cast<long long>(slots) * U) {
+      for (long long e0 = eb + warp_in_group * C::ES + slot; e0 < ee;
+           e0 += static_cast<long long>(slots) * U) {
         long long cj[U];
         float sj[U], wj[U];
 #pragma unroll
@@ -250,29 +327,14 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
           }
         } else {
 #pragma unroll
-          for (int u = 0; u < U; ++u) wj[u] = sj[u] == neg_inf() ? 0.f : fast_exp(sj[u] - row.m) * inv_l;
+          for (int u = 0; u < U; ++u)
+            wj[u] = sj[u] == neg_inf() ? 0.f : fast_exp(sj[u] - row.m) * inv_l;
         }
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-          if (wj[u] == 0.f) continue;
-          const Value* src = values + cj[u] * row_stride + static_cast<long long>(h) * F;
-#pragma unroll
-          for (int ti = 0; ti < C::TILES; ++ti) {
-            const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
-            float v[C::VEC];
-            if (VecPath) {
-              if (f < F) {
-                load_vec<Value, C::VEC>(src + f, v);
-              } else {
-#pragma unroll
-                for (int k = 0; k < C::VEC; ++k) v[k] = 0.f;
-              }
-            } else {
-              load_scalar<Value, C::VEC>(src + f, F - f, v);
-            }
-#pragma unroll
-            for (int k = 0; k < C::VEC; ++k) acc[ti][k] = fmaf(wj[u], v[k], acc[ti][k]);
-          }
+          if (wj[u] != 0.f)
+            gather_fma<C, VecPath>(values + cj[u] * row_stride + static_cast<long long>(h) * F, f0,
+                                   f_lane, F, wj[u], acc);
         }
       }
       if (C::ONLINE) {
@@ -288,23 +350,32 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
           for (int k = 0; k < C::VEC; ++k) acc[i][k] *= sc;
         float l_all = st.l * sc;
 #pragma unroll
-        for (int off = C::FL; off < C::WARP_TPR; off *= 2) l_all += __shfl_xor_sync(mask, l_all, off, C::WARP_TPR);
+        for (int off = C::FL; off < C::WARP_TPR; off *= 2)
+          l_all += __shfl_xor_sync(mask, l_all, off, C::WARP_TPR);
         run = {m_all, l_all};
       }
     } else {
-    const long long step = static_cast<long long>(C::TPR);
-    for (long long base = eb + warp_in_group * C::WARP_TPR; base < ee; base += step) {
-      const long long e = base + wl;
-      const bool valid = e < ee;
-      const long long my_col = valid ? static_cast<long long>(col[e]) : 0;
-      const float s = valid ? scores[e * H + h] : neg_inf();
-      float w;
-      if (C::ONLINE) {
-        const float bm = warp_max<C::WARP_TPR>(s, mask);
-        const float m_new = fmaxf(run.m, bm);
-        if (m_new != neg_inf()) {
-          const float scale = fast_exp(run.m - m_new);  // 0 when run.m is -inf
-          if (m_new != run.m) {
+      // Batch mode. A batch is EPL * WARP_TPR consecutive edges: lane wl holds edges
+      // base + k * WARP_TPR + wl (k < EPL). The next batch's (col, score) loads are issued
+      // before this batch's gathers, so the index round trip overlaps the gather round trip.
+      constexpr int BATCH = C::EPL * C::WARP_TPR;
+      const long long step = static_cast<long long>(C::NW) * BATCH;
+      Index ccol[C::EPL];
+      float csc[C::EPL];
+      long long base = eb + static_cast<long long>(warp_in_group) * BATCH;
+      load_batch<C>(col, scores, H, h, base + wl, ee, ccol, csc);
+      for (; base < ee; base += step) {
+        Index ncol[C::EPL];
+        float nsc[C::EPL];
+        load_batch<C>(col, scores, H, h, base + step + wl, ee, ncol, nsc);
+        float w[C::EPL];
+        if (C::ONLINE) {
+          float bm = csc[0];
+#pragma unroll
+          for (int k = 1; k < C::EPL; ++k) bm = fmaxf(bm, csc[k]);
+          const float m_new = fmaxf(run.m, group_max<C::WARP_TPR>(bm, mask));
+          if (m_new != run.m && m_new != neg_inf()) {
+            const float scale = fast_exp(run.m - m_new);  // 0 when run.m is -inf
 #pragma unroll
             for (int i = 0; i < C::TILES; ++i)
 #pragma unroll
@@ -312,55 +383,50 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
             run.l *= scale;
             run.m = m_new;
           }
-          w = s == neg_inf() ? 0.f : fast_exp(s - m_new);
-        } else {
-          w = 0.f;
-        }
-        run.l += warp_sum<C::WARP_TPR>(w, mask);
-      } else {
-        w = s == neg_inf() ? 0.f : fast_exp(s - row.m) * inv_l;
-      }
-      if (C::SMEM) {
-        __syncwarp(mask);
-        sh.col[threadIdx.x] = my_col;
-        sh.w[threadIdx.x] = w;
-        __syncwarp(mask);
-      }
-      const int nb = static_cast<int>(min(static_cast<long long>(C::WARP_TPR), ee - base));
+          // This lane's share of the sum; the lanes' shares are added once, after the loop.
 #pragma unroll
-      for (int i = 0; i < C::FL; ++i) {
-        const int j = i * C::ES + slot;  // batch entry this slot takes now
-        long long cj;
-        float wj;
-        if (C::SMEM) {
-          cj = j < nb ? sh.col[pair_base + j] : 0;
-          wj = j < nb ? sh.w[pair_base + j] : 0.f;
-        } else {
-          cj = __shfl_sync(mask, my_col, j % C::WARP_TPR, C::WARP_TPR);
-          wj = __shfl_sync(mask, w, j % C::WARP_TPR, C::WARP_TPR);
-        }
-        if (j < nb && wj != 0.f) {
-          const Value* src = values + cj * row_stride + static_cast<long long>(h) * F;
-#pragma unroll
-          for (int ti = 0; ti < C::TILES; ++ti) {
-            const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
-            float v[C::VEC];
-            if (VecPath) {
-              if (f < F) {
-                load_vec<Value, C::VEC>(src + f, v);
-              } else {
-#pragma unroll
-                for (int k = 0; k < C::VEC; ++k) v[k] = 0.f;
-              }
-            } else {
-              load_scalar<Value, C::VEC>(src + f, F - f, v);
-            }
-#pragma unroll
-            for (int k = 0; k < C::VEC; ++k) acc[ti][k] = fmaf(wj, v[k], acc[ti][k]);
+          for (int k = 0; k < C::EPL; ++k) {
+            w[k] = csc[k] == neg_inf() ? 0.f : fast_exp(csc[k] - run.m);
+            run.l += w[k];
           }
+        } else {
+#pragma unroll
+          for (int k = 0; k < C::EPL; ++k)
+            w[k] = csc[k] == neg_inf() ? 0.f : fast_exp(csc[k] - row.m) * inv_l;
+        }
+        if (C::SMEM) {  // EPL == 1 (checked)
+          __syncwarp(mask);
+          sh.col[threadIdx.x] = static_cast<long long>(ccol[0]);
+          sh.w[threadIdx.x] = w[0];
+          __syncwarp(mask);
+        }
+        const int nb = static_cast<int>(min(static_cast<long long>(BATCH), ee - base));
+#pragma unroll
+        for (int i = 0; i < C::FL * C::EPL; ++i) {
+          // Batch entry this slot takes now: lane j % WARP_TPR holds it in register i / FL
+          // (j / WARP_TPR == i / FL because slot < ES and ES * FL == WARP_TPR).
+          const int j = i * C::ES + slot;
+          long long cj;
+          float wj;
+          if (C::SMEM) {
+            cj = j < nb ? sh.col[pair_base + j] : 0;
+            wj = j < nb ? sh.w[pair_base + j] : 0.f;
+          } else {
+            cj = static_cast<long long>(
+                __shfl_sync(mask, ccol[i / C::FL], j % C::WARP_TPR, C::WARP_TPR));
+            wj = __shfl_sync(mask, w[i / C::FL], j % C::WARP_TPR, C::WARP_TPR);
+          }
+          if (j < nb && wj != 0.f)
+            gather_fma<C, VecPath>(values + cj * row_stride + static_cast<long long>(h) * F, f0,
+                                   f_lane, F, wj, acc);
+        }
+#pragma unroll
+        for (int k = 0; k < C::EPL; ++k) {
+          ccol[k] = ncol[k];
+          csc[k] = nsc[k];
         }
       }
-    }
+      if (C::ONLINE) run.l = warp_sum<C::WARP_TPR>(run.l, mask);
     }  // batch (shuffle / shared-memory) mode
 
     // ---- merge the edge slots of this warp-part (same max: plain sums) ----
@@ -408,12 +474,26 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
     // ---- write: the first warp's slot 0 lanes own the features ----
     const float norm = C::ONLINE ? (row.l > 0.f ? __fdividef(1.f, row.l) : 0.f) : 1.f;
     if (warp_in_group == 0 && slot == 0) {
+      // 16-byte stores where the row allows (out rows are; a chunk's partial row is offset
+      // by its (max, sum) pair and is not).
+      const bool vec_store =
+          VecPath && C::VEC % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % 16 == 0;
 #pragma unroll
       for (int ti = 0; ti < C::TILES; ++ti) {
         const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
+        if (vec_store) {
+          if (f < F) {
 #pragma unroll
-        for (int k = 0; k < C::VEC; ++k)
-          if (f + k < F) dst[f + k] = acc[ti][k] * norm;
+            for (int k = 0; k < C::VEC; k += 4)
+              *reinterpret_cast<float4*>(dst + f + k) =
+                  make_float4(acc[ti][k] * norm, acc[ti][k + 1] * norm, acc[ti][k + 2] * norm,
+                              acc[ti][k + 3] * norm);
+          }
+        } else {
+#pragma unroll
+          for (int k = 0; k < C::VEC; ++k)
+            if (f + k < F) dst[f + k] = acc[ti][k] * norm;
+        }
       }
     }
   }
@@ -457,6 +537,8 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   static_assert(C::BLOCK % 32 == 0 || C::BLOCK == C::TPR, "blocks are whole warps");
   static_assert(C::VEC == 1 || C::VEC == 2 || C::VEC == 4 || C::VEC == 8, "VEC in {1,2,4,8}");
   static_assert(C::VEC * sizeof(typename C::Value) <= 16, "at most 16-byte loads");
+  static_assert(C::EPL == 1 || C::EPL == 2 || C::EPL == 4, "EPL in {1,2,4}");
+  static_assert(C::EPL == 1 || (!C::SMEM && !C::DIRECT), "EPL > 1 is for the shuffle batch mode");
 
   // Task arithmetic in 32 bits: the host keeps (N + C) * H below 2^31, and a 64-bit division
   // would be a called subroutine that makes ptxas spill around it.
@@ -518,7 +600,8 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   float* dst = a.out + (row * static_cast<long long>(H) + h) * F;
   if (a.fault == 1 && threadIdx.x % C::TPR == 0) dst[1ll << 40] = 1.f;
   run_task<C, VecPath>(a, sh, eb, ee, h, dst);
-  if (a.slow_percent != 0 && rt % 100u < a.slow_percent) run_task<C, VecPath>(a, sh, eb, ee, h, dst);
+  if (a.slow_percent != 0 && rt % 100u < a.slow_percent)
+    run_task<C, VecPath>(a, sh, eb, ee, h, dst);
   if (a.delay_ns != 0 && threadIdx.x % C::TPR == 0) {
     const unsigned long long t0 = global_ns();
     while (global_ns() - t0 < a.delay_ns) {
@@ -530,12 +613,12 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
 
 // The kernel: one instantiation per parameter set. Vector path when values rows are
 // VEC-aligned (checked on the host: F % VEC == 0 and an aligned base), else the scalar path.
-template <int TPR, int FL, int RPB, int VEC, int TILES, int SMEM, int ONLINE, class Index,
+template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int SMEM, int ONLINE, class Index,
           class Value>
 // No __launch_bounds__: with it ptxas caps registers at 64 for 128-thread blocks and spills;
 // the tuner prunes variants whose registers * threads do not fit an SM.
 __global__ void csrgat_fused(const csrgat::KernelArgs a) {
-  using C = csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, SMEM, ONLINE, Index, Value>;
+  using C = csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, SMEM, ONLINE, Index, Value>;
   __shared__ csrgat::kern::FusedShared<C> sh;
   __shared__ unsigned last_flag[RPB];
   if (a.feat % VEC == 0 &&

@@ -1,5 +1,6 @@
 // The tuned choice: a plain parameter struct with equality, printing and a readable id that
-// spells out every parameter (csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.twopass.split0.i32.f32).
+// spells out every parameter (csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.twopass.split0.i32.f32;
+// edges per lane other than 1 appear as .e2 after .t1).
 // Host-only; the kernel sees the same values as template arguments.
 #pragma once
 
@@ -24,20 +25,22 @@ int index_bytes(IndexType t);
 
 struct VariantParams {
   Family family = Family::fused;
-  int tpr = 16;             // threads per task (row-head pair): 1..32 sub-warp, 64..1024 warps
-  int fl = 16;              // lanes along the feature axis; tpr/fl (per warp) edge slots
-  int rpb = 4;              // tasks per block (1 when tpr > 32)
-  int vec = 4;              // elements per value load: 1, 2, 4 (8 for 16-bit storage)
-  int tiles = 1;            // value loads per lane per pass over the features
-  int smem = 0;             // how (col, weight) reach the edge slots: 0 warp shuffles,
-                            // 1 shared memory, 2 each lane loads them itself (L1 broadcast)
+  int tpr = 16;   // threads per task (row-head pair): 1..32 sub-warp, 64..1024 warps
+  int fl = 16;    // lanes along the feature axis; tpr/fl (per warp) edge slots
+  int rpb = 4;    // tasks per block (1 when tpr > 32)
+  int vec = 4;    // elements per value load: 1, 2, 4 (8 for 16-bit storage)
+  int tiles = 1;  // value loads per lane per pass over the features
+  int epl = 1;    // edges each lane loads per batch (1, 2, 4; > 1 needs smem 0);
+                  // the id shows it as .e<epl> after .t<tiles> when it is not 1
+  int smem = 0;   // how (col, weight) reach the edge slots: 0 warp shuffles,
+                  // 1 shared memory, 2 each lane loads them itself (L1 broadcast)
   Softmax softmax = Softmax::two_pass;
-  int64_t split = 0;        // rows longer than this are split into chunks of this many edges
+  int64_t split = 0;  // rows longer than this are split into chunks of this many edges
   IndexType index = IndexType::i32;
   ValueType value = ValueType::f32;
   // Test-only knobs, never emitted into a tuned header.
-  int fault = 0;            // 1: out-of-bounds write, 2: infinite loop
-  unsigned delay_ns = 0;    // extra spin per task
+  int fault = 0;          // 1: out-of-bounds write, 2: infinite loop
+  unsigned delay_ns = 0;  // extra spin per task
 
   int block_threads() const;
   int features_per_pass() const { return fl * vec * tiles; }

@@ -195,7 +195,8 @@ TEST(Space, SmokeCoversEveryParameterValue) {
       seen.insert("rpb" + std::to_string(v.rpb));
       seen.insert("vec" + std::to_string(v.vec));
       seen.insert("t" + std::to_string(v.tiles));
-      seen.insert(v.smem ? "smem1" : "smem0");
+      seen.insert("e" + std::to_string(v.epl));
+      seen.insert("smem" + std::to_string(v.smem));
       seen.insert(to_string(v.softmax));
       seen.insert("split" + std::to_string(v.split));
       seen.insert(to_string(v.index));
@@ -208,8 +209,9 @@ TEST(Space, SmokeCoversEveryParameterValue) {
   for (int x : s.rpb) EXPECT_TRUE(seen.count("rpb" + std::to_string(x))) << x;
   for (int x : s.vec) EXPECT_TRUE(seen.count("vec" + std::to_string(x))) << x;
   for (int x : s.tiles) EXPECT_TRUE(seen.count("t" + std::to_string(x))) << x;
+  for (int x : s.epl) EXPECT_TRUE(seen.count("e" + std::to_string(x))) << x;
   for (int64_t x : s.split) EXPECT_TRUE(seen.count("split" + std::to_string(x))) << x;
-  for (const char* x : {"smem0", "smem1", "twopass", "online", "i32", "i64", "f32", "bf16"})
+  for (const char* x : {"smem0", "smem1", "smem2", "twopass", "online", "i32", "i64", "f32", "bf16"})
     EXPECT_TRUE(seen.count(x)) << x;
   EXPECT_TRUE(seen.count("tpr1") && seen.count("tpr128"));  // sub-warp through multi-warp
   EXPECT_GE(max_per_problem, 30u);
@@ -306,3 +308,23 @@ TEST(Space, HalvingPlanShapes) {
 
 }  // namespace
 }  // namespace csrgat::tuner
+
+// Edges per lane: the id names it only when it is not 1 (ids of earlier runs stay valid), the
+// parser reads it back, and the shared-memory and direct modes refuse more than one.
+TEST(Space, EdgesPerLaneInTheIdAndItsLimits) {
+  using csrgat::VariantParams;
+  VariantParams p = VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec8.t1.smem0.online.split0.i32.bf16");
+  EXPECT_EQ(p.epl, 1);
+  p.epl = 2;
+  EXPECT_EQ(p.id(), "csrgat.tpr8.fl8.rpb16.vec8.t1.e2.smem0.online.split0.i32.bf16");
+  EXPECT_EQ(VariantParams::parse(p.id()), p);
+  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 0, 1, int, __nv_bfloat16>");
+  EXPECT_EQ(p.invalid_reason(), "");
+  p.smem = 1;
+  EXPECT_EQ(p.invalid_reason(), "epl > 1 needs smem 0 (warp shuffles)");
+  p.smem = 0;
+  p.epl = 3;
+  EXPECT_EQ(p.invalid_reason(), "epl must be 1, 2 or 4");
+  EXPECT_THROW(VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec8.t1.ex.smem0.online.split0.i32.f32"),
+               std::invalid_argument);
+}
