@@ -1,15 +1,35 @@
 #!/usr/bin/env bash
-# Final GPU call of a session: the whole GPU check (scripts/gpu-check.sh without the smoke
-# tuning run) plus a side-by-side bench of the direct-load variants (smem2) against the tuned
-# dispatch, warm (CUDA Graph replay) on the seed shape and cold on graphs where latency rules.
+# Final GPU call of a session (repo root, .gpu/ staged by scripts/stage-gpu.sh from a build
+# against the promoted tuned header), in order of what matters most if time runs short:
+#   check   the whole GPU check: gpu_tests, memcheck, racecheck, production example, prof_check
+#   bench   issue 7's table in one run: tuned dispatch, seed and softmax + cuSPARSE, cold L2,
+#           launch included (events) on the small graphs, GPU time plus DRAM counters on the
+#           large ones, bf16 storage, the seed shape warm (CUDA Graph replay)
+#   peers   PyTorch Geometric and torch.sparse on the same graphs (scripts/peers_pyg.py)
+# Logs and JSON are packed into $OUT/final.tgz (the device returns at most 8 files).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-T="$ROOT/.gpu/bin/tuner"; G="$ROOT/.gpu/graphs"; O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O"
-SKIP_BENCH=1 bash scripts/gpu-check.sh
-W="tuned,seed,csrgat.tpr32.fl8.rpb4.vec4.t2.smem2.online.split0.i32.f32,csrgat.tpr32.fl16.rpb4.vec4.t1.smem2.online.split0.i32.f32,csrgat.tpr16.fl16.rpb8.vec4.t1.smem2.online.split0.i32.f32,csrgat.tpr8.fl8.rpb16.vec4.t2.smem2.online.split0.i32.f32"
-echo "=== warm, CUDA Graph replay, seed shape"
-"$T" bench --graph "seed:n=384,deg=18,seed=1" --feat 64 --impl "$W" --cache warm --graph-replay --max-seconds 0.2 --json "$O/final-warm.json"
-C="tuned,csrgat.tpr32.fl8.rpb4.vec4.t2.smem2.online.split1024.i32.f32,csrgat.tpr16.fl16.rpb8.vec4.t1.smem2.online.split512.i32.f32,csrgat.tpr8.fl8.rpb16.vec4.t2.smem2.online.split256.i32.f32"
-echo "=== cold, GPU time"
-"$T" bench --graph "$G/cora.mtx.gz" --graph "$G/pubmed.mtx.gz" --graph "$G/soc-slashdot0902.mtx.gz" --graph "powerlaw:n=1000000,deg=16,alpha=2.1,maxdeg=200000,seed=1" --graph "rmat:scale=20,ef=16,seed=1" --graph "uniform:n=1000000,deg=16,seed=1" --feat 64 --impl "$C" --max-seconds 0.2 --json "$O/final-cold.json"
+T="$ROOT/.gpu/bin/tuner"; G="$ROOT/.gpu/graphs"
+O="${OUT:-$ROOT/.gpu/out}"; W="$O/final"; mkdir -p "$W"
+trap 'tar -C "$O" -czf "$O/final.tgz" final 2>/dev/null && rm -rf "$W"' EXIT
+trap 'exit 143' TERM INT
+[ -d "$ROOT/../shared/graphs" ] || { mkdir -p "$ROOT/../shared" && ln -sfn "$G" "$ROOT/../shared/graphs"; }
+export CSRGAT_SOURCE_DIR="$ROOT" CSRGAT_GRAPHS_DIR="$G" PATH="/usr/local/cuda/bin:$PATH"
+step() { local t0=$SECONDS; echo "=== $1 (at ${t0} s)"; shift; "$@"; echo "--- exit $? ($((SECONDS - t0)) s)"; }
+
+OUT="$W" SKIP_BENCH=1 bash scripts/gpu-check.sh 2>&1 | tail -n 9
+
+B=(--max-seconds 0.3 --max-samples 300)
+real=(); for f in cora citeseer pubmed wiki-vote ca-astroph cit-hepph soc-slashdot0902; do real+=(--graph "$G/$f.mtx.gz"); done
+seed=(--graph "seed:n=384,deg=18,seed=1")
+large=(--graph "uniform:n=1000000,deg=16,seed=1" --graph "powerlaw:n=1000000,deg=16,alpha=2.1,maxdeg=200000,seed=1" --graph "rmat:scale=20,ef=16,seed=1")
+step bench-small-events timeout 150 "$T" bench "${seed[@]}" "${real[@]}" --feat 64 --impl tuned,seed,cusparse --events "${B[@]}" --json "$W/bench-events.json"
+step bench-large timeout 150 "$T" bench "${large[@]}" --feat 64 --impl tuned,seed,cusparse --counters "${B[@]}" --json "$W/bench-large.json"
+step bench-bf16 timeout 120 "$T" bench "${large[@]}" --feat 64 --value bf16 --impl tuned --counters "${B[@]}" --json "$W/bench-bf16.json"
+step bench-2m timeout 150 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --impl tuned,seed,cusparse --counters "${B[@]}" --json "$W/bench-2m.json"
+step bench-2m-bf16 timeout 100 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --value bf16 --impl tuned --counters "${B[@]}" --json "$W/bench-2m-bf16.json"
+step bench-warm-seed timeout 60 "$T" bench "${seed[@]}" --feat 64 --impl tuned,seed --cache warm --graph-replay "${B[@]}" --json "$W/bench-warm.json"
+step peers timeout 200 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" --samples 30 -o "$W/peers.json"
+cp "$W"/bench-events.json "$W"/bench-large.json "$W"/peers.json "$O/" 2>/dev/null
+echo "done at $SECONDS s"

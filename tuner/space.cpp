@@ -41,6 +41,7 @@ std::vector<double> variables(const VariantParams& v, const Problem& p) {
           static_cast<double>(v.vec),
           static_cast<double>(v.tiles),
           static_cast<double>(v.epl),
+          static_cast<double>(v.minb),
           static_cast<double>(v.smem),
           v.softmax == Softmax::online ? 1.0 : 0.0,
           static_cast<double>(v.split),
@@ -103,26 +104,28 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
         for (int vec : s.vec)
           for (int tiles : s.tiles)
             for (int epl : s.epl)
-              for (int smem : s.smem)
-                for (Softmax sm : s.softmax)
-                  for (int64_t split : s.split)
-                    for (IndexType index : s.index)
-                      for (ValueType value : values) {
-                        VariantParams v;
-                        v.family = Family::fused;
-                        v.tpr = tpr;
-                        v.fl = fl;
-                        v.rpb = rpb;
-                        v.vec = vec;
-                        v.tiles = tiles;
-                        v.epl = epl;
-                        v.smem = smem;
-                        v.softmax = sm;
-                        v.split = split;
-                        v.index = index;
-                        v.value = value;
-                        add(v, true);
-                      }
+              for (int minb : s.minb)
+                for (int smem : s.smem)
+                  for (Softmax sm : s.softmax)
+                    for (int64_t split : s.split)
+                      for (IndexType index : s.index)
+                        for (ValueType value : values) {
+                          VariantParams v;
+                          v.family = Family::fused;
+                          v.tpr = tpr;
+                          v.fl = fl;
+                          v.rpb = rpb;
+                          v.vec = vec;
+                          v.tiles = tiles;
+                          v.epl = epl;
+                          v.minb = minb;
+                          v.smem = smem;
+                          v.softmax = sm;
+                          v.split = split;
+                          v.index = index;
+                          v.value = value;
+                          add(v, true);
+                        }
   for (const auto& v : c.test_only.fault_variants) add(v, false);
   for (const auto& v : c.test_only.delay_variants) add(v, false);
   return out;

@@ -13,7 +13,7 @@
 // once, computes their softmax weights, and the slots receive (col, weight) by warp shuffle
 // (SMEM=0) or through shared memory (SMEM=1, EPL=1). Each slot then issues EPL*FL independent
 // gathers per batch (EPL=2 doubles the bytes in flight, which 16-bit values need to match the
-// f32 path). The next batch's (col, score) loads are issued before this batch's gathers.
+// f32 path).
 // Online softmax keeps each lane's share of the sum and adds the shares once per task; the
 // batch max of a whole warp is one redux.sync.
 // SMEM=2 (direct) drops the broadcast: each lane loads its slot's col and score itself (the
@@ -232,13 +232,13 @@ __device__ __forceinline__ void gather_fma(const typename C::Value* __restrict__
 template <class C>
 __device__ __forceinline__ void load_batch(const typename C::Index* __restrict__ col,
                                            const float* __restrict__ scores, int H, int h,
-                                           long long e0, long long ee,
-                                           typename C::Index (&c)[C::EPL], float (&s)[C::EPL]) {
+                                           long long e0, long long ee, long long (&c)[C::EPL],
+                                           float (&s)[C::EPL]) {
 #pragma unroll
   for (int k = 0; k < C::EPL; ++k) {
     const long long e = e0 + static_cast<long long>(k) * C::WARP_TPR;
     const bool ok = e < ee;
-    c[k] = ok ? col[e] : typename C::Index(0);
+    c[k] = ok ? static_cast<long long>(col[e]) : 0;
     s[k] = ok ? scores[e * H + h] : neg_inf();
   }
 }
@@ -356,18 +356,17 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
       }
     } else {
       // Batch mode. A batch is EPL * WARP_TPR consecutive edges: lane wl holds edges
-      // base + k * WARP_TPR + wl (k < EPL). The next batch's (col, score) loads are issued
-      // before this batch's gathers, so the index round trip overlaps the gather round trip.
+      // base + k * WARP_TPR + wl (k < EPL). Columns are held and shuffled as 64-bit values:
+      // with 32-bit ones ptxas hoisted the address arithmetic and used 24 more registers
+      // (tpr32.fl8.t2: 96 instead of 72), which cost more occupancy than it saved.
+      // (Version 3 first prefetched the next batch here: 8 more registers, and slower.)
       constexpr int BATCH = C::EPL * C::WARP_TPR;
       const long long step = static_cast<long long>(C::NW) * BATCH;
-      Index ccol[C::EPL];
-      float csc[C::EPL];
-      long long base = eb + static_cast<long long>(warp_in_group) * BATCH;
-      load_batch<C>(col, scores, H, h, base + wl, ee, ccol, csc);
-      for (; base < ee; base += step) {
-        Index ncol[C::EPL];
-        float nsc[C::EPL];
-        load_batch<C>(col, scores, H, h, base + step + wl, ee, ncol, nsc);
+      for (long long base = eb + static_cast<long long>(warp_in_group) * BATCH; base < ee;
+           base += step) {
+        long long ccol[C::EPL];
+        float csc[C::EPL];
+        load_batch<C>(col, scores, H, h, base + wl, ee, ccol, csc);
         float w[C::EPL];
         if (C::ONLINE) {
           float bm = csc[0];
@@ -396,7 +395,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         }
         if (C::SMEM) {  // EPL == 1 (checked)
           __syncwarp(mask);
-          sh.col[threadIdx.x] = static_cast<long long>(ccol[0]);
+          sh.col[threadIdx.x] = ccol[0];
           sh.w[threadIdx.x] = w[0];
           __syncwarp(mask);
         }
@@ -412,18 +411,12 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
             cj = j < nb ? sh.col[pair_base + j] : 0;
             wj = j < nb ? sh.w[pair_base + j] : 0.f;
           } else {
-            cj = static_cast<long long>(
-                __shfl_sync(mask, ccol[i / C::FL], j % C::WARP_TPR, C::WARP_TPR));
+            cj = __shfl_sync(mask, ccol[i / C::FL], j % C::WARP_TPR, C::WARP_TPR);
             wj = __shfl_sync(mask, w[i / C::FL], j % C::WARP_TPR, C::WARP_TPR);
           }
           if (j < nb && wj != 0.f)
             gather_fma<C, VecPath>(values + cj * row_stride + static_cast<long long>(h) * F, f0,
                                    f_lane, F, wj, acc);
-        }
-#pragma unroll
-        for (int k = 0; k < C::EPL; ++k) {
-          ccol[k] = ncol[k];
-          csc[k] = nsc[k];
         }
       }
       if (C::ONLINE) run.l = warp_sum<C::WARP_TPR>(run.l, mask);
@@ -611,20 +604,46 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
 
 }  // namespace csrgat::kern
 
+namespace csrgat::kern {
+
+template <bool B>
+struct EnableIf {};
+template <>
+struct EnableIf<true> {
+  using type = int;
+};
+
+template <class C>
+__device__ __forceinline__ void kernel_body(const KernelArgs& a) {
+  __shared__ FusedShared<C> sh;
+  __shared__ unsigned last_flag[C::RPB];
+  if (a.feat % C::VEC == 0 && (reinterpret_cast<unsigned long long>(a.values) %
+                               (C::VEC * sizeof(typename C::Value))) == 0) {
+    fused_body<C, true>(a, sh, last_flag);
+  } else {
+    fused_body<C, false>(a, sh, last_flag);
+  }
+}
+
+}  // namespace csrgat::kern
+
 // The kernel: one instantiation per parameter set. Vector path when values rows are
 // VEC-aligned (checked on the host: F % VEC == 0 and an aligned base), else the scalar path.
-template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int SMEM, int ONLINE, class Index,
-          class Value>
-// No __launch_bounds__: with it ptxas caps registers at 64 for 128-thread blocks and spills;
-// the tuner prunes variants whose registers * threads do not fit an SM.
+//
+// MINB > 0 asks ptxas (__launch_bounds__(block, MINB)) for registers that let MINB blocks
+// share an SM: more warps in flight at the price of possible spills, which the tuner weighs.
+// MINB 0 has no __launch_bounds__ at all: even (block, 1) changes ptxas' choices (the tpr8
+// 128-thread kernel: 86 registers with it, 72 without). The two cases are two templates of one
+// name; the last template parameter (defaulted) lets exactly one of them exist per MINB.
+template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int MINB, int SMEM, int ONLINE,
+          class Index, class Value, typename csrgat::kern::EnableIf<MINB == 0>::type = 0>
 __global__ void csrgat_fused(const csrgat::KernelArgs a) {
-  using C = csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, SMEM, ONLINE, Index, Value>;
-  __shared__ csrgat::kern::FusedShared<C> sh;
-  __shared__ unsigned last_flag[RPB];
-  if (a.feat % VEC == 0 &&
-      (reinterpret_cast<unsigned long long>(a.values) % (VEC * sizeof(Value))) == 0) {
-    csrgat::kern::fused_body<C, true>(a, sh, last_flag);
-  } else {
-    csrgat::kern::fused_body<C, false>(a, sh, last_flag);
-  }
+  csrgat::kern::kernel_body<
+      csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, SMEM, ONLINE, Index, Value>>(a);
+}
+template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int MINB, int SMEM, int ONLINE,
+          class Index, class Value, typename csrgat::kern::EnableIf<(MINB > 0)>::type = 0>
+__global__ void __launch_bounds__(TPR* RPB, MINB) csrgat_fused(const csrgat::KernelArgs a) {
+  csrgat::kern::kernel_body<
+      csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, SMEM, ONLINE, Index, Value>>(a);
 }

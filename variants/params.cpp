@@ -37,7 +37,8 @@ std::string VariantParams::id() const {
   os << to_string(family);
   if (family == Family::fused) {
     os << ".tpr" << tpr << ".fl" << fl << ".rpb" << rpb << ".vec" << vec << ".t" << tiles
-       << (epl != 1 ? ".e" + std::to_string(epl) : std::string()) << ".smem" << smem << '.' << to_string(softmax) << ".split" << split;
+       << (epl != 1 ? ".e" + std::to_string(epl) : std::string())
+       << (minb != 0 ? ".mb" + std::to_string(minb) : std::string()) << ".smem" << smem << '.' << to_string(softmax) << ".split" << split;
   }
   os << '.' << to_string(index) << '.' << to_string(value);
   if (fault) os << ".fault" << fault;
@@ -100,6 +101,7 @@ VariantParams VariantParams::parse(const std::string& id) {
     else if (take_int(s, "smem", v)) p.smem = static_cast<int>(v);
     else if (take_int(s, "split", v)) p.split = v;
     else if (take_int(s, "e", v)) p.epl = static_cast<int>(v);
+    else if (take_int(s, "mb", v)) p.minb = static_cast<int>(v);
     else if (take_int(s, "fault", v)) p.fault = static_cast<int>(v);
     else if (take_int(s, "delay", v)) p.delay_ns = static_cast<unsigned>(v);
     else if (take_int(s, "t", v)) p.tiles = static_cast<int>(v);
@@ -115,7 +117,7 @@ std::string VariantParams::kernel_name() const {
   switch (family) {
     case Family::fused:
       os << "csrgat_fused<" << tpr << ", " << fl << ", " << rpb << ", " << vec << ", " << tiles
-         << ", " << epl << ", " << smem << ", " << (softmax == Softmax::online ? 1 : 0) << ", " << idx
+         << ", " << epl << ", " << minb << ", " << smem << ", " << (softmax == Softmax::online ? 1 : 0) << ", " << idx
          << ", " << val << ">";
       break;
     case Family::seed: os << "csrgat_seed<" << idx << ", " << val << ">"; break;
@@ -143,6 +145,9 @@ std::string VariantParams::invalid_reason() const {
   if (tiles < 1 || tiles > 8) return "tiles must be in [1, 8]";
   if (epl != 1 && epl != 2 && epl != 4) return "epl must be 1, 2 or 4";
   if (epl != 1 && smem != 0) return "epl > 1 needs smem 0 (warp shuffles)";
+  if (minb < 0 || minb > 32) return "minb must be in [0, 32]";
+  if (minb > 0 && tpr * rpb * minb > 2048)
+    return "minb blocks of tpr * rpb threads exceed 2048 threads per SM";
   if (smem < 0 || smem > 2) return "smem must be 0 (shuffles), 1 (shared memory) or 2 (direct loads)";
   if (split < 0) return "split must be >= 0";
   if (fault < 0 || fault > 2) return "fault must be 0, 1 or 2";
@@ -151,7 +156,7 @@ std::string VariantParams::invalid_reason() const {
 
 bool VariantParams::operator==(const VariantParams& o) const {
   return family == o.family && tpr == o.tpr && fl == o.fl && rpb == o.rpb && vec == o.vec &&
-         tiles == o.tiles && epl == o.epl && smem == o.smem && softmax == o.softmax && split == o.split &&
+         tiles == o.tiles && epl == o.epl && minb == o.minb && smem == o.smem && softmax == o.softmax && split == o.split &&
          index == o.index && value == o.value && fault == o.fault && delay_ns == o.delay_ns;
 }
 

@@ -18,15 +18,15 @@
 #define CSRGAT_TUNED_ARCH 90
 #define CSRGAT_TUNED_SOURCE "h200.sqlite run 1 (NVIDIA H200, 2026-11-30, run 1)"
 
-// X(name, TPR, FL, RPB, VEC, TILES, EPL, SMEM, ONLINE, Index, Value)
+// X(name, TPR, FL, RPB, VEC, TILES, EPL, MINB, SMEM, ONLINE, Index, Value)
 #define CSRGAT_TUNED_KERNELS(X) \
-  X(k0, 32, 8, 4, 4, 2, 1, 0, 1, int, float) /* csrgat.tpr32.fl8.rpb4.vec4.t2.smem0.online.split0.i32.f32: citeseer F64 H1: 12.13 us (q1..q3 12.00..12.22 us, noise 0.24%, stage 2; winner 12.13 us) +1 more; rules 0, 1, 2, 3, 5, 11; NVIDIA H200, 2026-11-30, run 1; graphs ca-astroph, cit-hepph, citeseer, cora, powerlaw_1m_d16, pubmed, rmat_s20_ef16, seed_384, soc-slashdot0902, uniform_1m_d16, wiki-vote */ \
-  X(k1, 8, 8, 16, 4, 2, 1, 0, 1, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.smem0.online.split0.i32.f32: uniform_1m_d16 F64 H1: 1034.40 us (q1..q3 1034.09..1034.71 us, noise 0.02%, stage 1; winner 1034.40 us); rules 4; NVIDIA H200, 2026-11-30, run 1; graphs uniform_1m_d16 */ \
-  X(k2, 16, 8, 8, 4, 2, 1, 0, 1, int, float) /* csrgat.tpr16.fl8.rpb8.vec4.t2.smem0.online.split0.i32.f32: pubmed F64 H8: 92.43 us (q1..q3 92.06..92.82 us, noise 0.11%, stage 2; winner 92.43 us); rules 6; NVIDIA H200, 2026-11-30, run 1; graphs pubmed */ \
-  X(k3, 16, 16, 8, 4, 2, 1, 0, 1, int, float) /* csrgat.tpr16.fl16.rpb8.vec4.t2.smem0.online.split0.i32.f32: uniform_2m_d32 F128 H1: 7958.51 us (q1..q3 7957.90..7960.62 us, noise 0.02%, stage 0; winner 7958.51 us); rules 7; NVIDIA H200, 2026-11-30, run 1; graphs uniform_2m_d32 */ \
-  X(k4, 8, 8, 16, 8, 1, 1, 0, 1, int, __nv_bfloat16) /* csrgat.tpr8.fl8.rpb16.vec8.t1.smem0.online.split256.i32.bf16: uniform_1m_d16 F64 H1: 810.21 us (q1..q3 809.70..810.65 us, noise 0.02%, stage 2; winner 810.21 us); rules 8, 12; NVIDIA H200, 2026-11-30, run 1; graphs powerlaw_1m_d16, rmat_s20_ef16, uniform_1m_d16 */ \
-  X(k5, 32, 8, 4, 8, 1, 1, 0, 0, int, __nv_bfloat16) /* csrgat.tpr32.fl8.rpb4.vec8.t1.smem0.twopass.split1024.i32.bf16: powerlaw_1m_d16 F64 H1: 1998.51 us (q1..q3 1997.32..1999.98 us, noise 0.02%, stage 2; winner 1998.51 us) +1 more; rules 9; NVIDIA H200, 2026-11-30, run 1; graphs powerlaw_1m_d16, rmat_s20_ef16 */ \
-  X(k6, 16, 16, 8, 8, 1, 1, 0, 1, int, __nv_bfloat16) /* csrgat.tpr16.fl16.rpb8.vec8.t1.smem0.online.split0.i32.bf16: uniform_2m_d32 F128 H1: 5628.88 us (q1..q3 5627.34..5629.74 us, noise 0.01%, stage 2; winner 5628.88 us); rules 10; NVIDIA H200, 2026-11-30, run 1; graphs uniform_2m_d32 */
+  X(k0, 32, 8, 4, 4, 2, 1, 0, 0, 1, int, float) /* csrgat.tpr32.fl8.rpb4.vec4.t2.smem0.online.split0.i32.f32: citeseer F64 H1: 12.13 us (q1..q3 12.00..12.22 us, noise 0.24%, stage 2; winner 12.13 us) +1 more; rules 0, 1, 2, 3, 5, 11; NVIDIA H200, 2026-11-30, run 1; graphs ca-astroph, cit-hepph, citeseer, cora, powerlaw_1m_d16, pubmed, rmat_s20_ef16, seed_384, soc-slashdot0902, uniform_1m_d16, wiki-vote */ \
+  X(k1, 8, 8, 16, 4, 2, 1, 0, 0, 1, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.smem0.online.split0.i32.f32: uniform_1m_d16 F64 H1: 1034.40 us (q1..q3 1034.09..1034.71 us, noise 0.02%, stage 1; winner 1034.40 us); rules 4; NVIDIA H200, 2026-11-30, run 1; graphs uniform_1m_d16 */ \
+  X(k2, 16, 8, 8, 4, 2, 1, 0, 0, 1, int, float) /* csrgat.tpr16.fl8.rpb8.vec4.t2.smem0.online.split0.i32.f32: pubmed F64 H8: 92.43 us (q1..q3 92.06..92.82 us, noise 0.11%, stage 2; winner 92.43 us); rules 6; NVIDIA H200, 2026-11-30, run 1; graphs pubmed */ \
+  X(k3, 16, 16, 8, 4, 2, 1, 0, 0, 1, int, float) /* csrgat.tpr16.fl16.rpb8.vec4.t2.smem0.online.split0.i32.f32: uniform_2m_d32 F128 H1: 7958.51 us (q1..q3 7957.90..7960.62 us, noise 0.02%, stage 0; winner 7958.51 us); rules 7; NVIDIA H200, 2026-11-30, run 1; graphs uniform_2m_d32 */ \
+  X(k4, 8, 8, 16, 8, 1, 1, 0, 0, 1, int, __nv_bfloat16) /* csrgat.tpr8.fl8.rpb16.vec8.t1.smem0.online.split256.i32.bf16: uniform_1m_d16 F64 H1: 810.21 us (q1..q3 809.70..810.65 us, noise 0.02%, stage 2; winner 810.21 us); rules 8, 12; NVIDIA H200, 2026-11-30, run 1; graphs powerlaw_1m_d16, rmat_s20_ef16, uniform_1m_d16 */ \
+  X(k5, 32, 8, 4, 8, 1, 1, 0, 0, 0, int, __nv_bfloat16) /* csrgat.tpr32.fl8.rpb4.vec8.t1.smem0.twopass.split1024.i32.bf16: powerlaw_1m_d16 F64 H1: 1998.51 us (q1..q3 1997.32..1999.98 us, noise 0.02%, stage 2; winner 1998.51 us) +1 more; rules 9; NVIDIA H200, 2026-11-30, run 1; graphs powerlaw_1m_d16, rmat_s20_ef16 */ \
+  X(k6, 16, 16, 8, 8, 1, 1, 0, 0, 1, int, __nv_bfloat16) /* csrgat.tpr16.fl16.rpb8.vec8.t1.smem0.online.split0.i32.bf16: uniform_2m_d32 F128 H1: 5628.88 us (q1..q3 5627.34..5629.74 us, noise 0.01%, stage 2; winner 5628.88 us); rules 10; NVIDIA H200, 2026-11-30, run 1; graphs uniform_2m_d32 */
 
 namespace csrgat::tuned {
 // {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,
