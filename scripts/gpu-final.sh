@@ -2,6 +2,7 @@
 # Final GPU call of a session (repo root, .gpu/ staged by scripts/stage-gpu.sh from a build
 # against the promoted tuned header), in order of what matters most if time runs short:
 #   check   the whole GPU check: gpu_tests, memcheck, racecheck, production example, prof_check
+#           (SKIP_CHECK=1: only the dispatch and production tests, when only the header changed)
 #   bench   issue 7's table in one run: tuned dispatch, seed and softmax + cuSPARSE, cold L2,
 #           launch included (events) on the small graphs, GPU time plus DRAM counters on the
 #           large ones, bf16 storage, the seed shape warm (CUDA Graph replay)
@@ -18,7 +19,13 @@ trap 'exit 143' TERM INT
 export CSRGAT_SOURCE_DIR="$ROOT" CSRGAT_GRAPHS_DIR="$G" PATH="/usr/local/cuda/bin:$PATH"
 step() { local t0=$SECONDS; echo "=== $1 (at ${t0} s)"; shift; "$@"; echo "--- exit $? ($((SECONDS - t0)) s)"; }
 
-OUT="$W" SKIP_BENCH=1 bash scripts/gpu-check.sh 2>&1 | tail -n 9
+if [ "${SKIP_CHECK:-0}" = 1 ]; then  # kernels unchanged since the last full check: dispatch only
+  step dispatch timeout 120 "$ROOT/.gpu/bin/gpu_tests" --gtest_filter='Dispatch.*:Production.*' > "$W/dispatch.log" 2>&1
+  grep -E "^\[ +(OK|FAILED|PASSED) " "$W/dispatch.log"
+  step production_example timeout 60 "$ROOT/.gpu/bin/production_example"
+else
+  OUT="$W" SKIP_BENCH=1 bash scripts/gpu-check.sh 2>&1 | tail -n 9
+fi
 
 B=(--max-seconds 0.3 --max-samples 300)
 real=(); for f in cora citeseer pubmed wiki-vote ca-astroph cit-hepph soc-slashdot0902; do real+=(--graph "$G/$f.mtx.gz"); done

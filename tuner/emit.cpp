@@ -205,7 +205,9 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
         "// value and index type. Without a csrgat::Shape the library skips max degree and split.\n"
         "// Bucket edges (tuner/select.h):\n";
   for (const auto& line : bucket_edges_text()) os << "//   " << line << "\n";
-  os << "// Each rule: the variant with the lowest geometric-mean slowdown against each tuned\n"
+  os << "// A bucket whose best common variant is over 5% slower than one of its problems' own\n"
+        "// winner is split between two of its graphs (mean degree, max degree or nodes).\n"
+        "// Each rule: the variant with the lowest geometric-mean slowdown against each tuned\n"
         "// problem's own winner, over the bucket's problems.\n"
         "#pragma once\n\n"
         "#include \"csrgat/tuned_types.h\"\n\n";

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -269,6 +270,95 @@ double work(const Tuned* p) {
   return static_cast<double>(p->shape.edges) * p->key.feat * p->key.heads;
 }
 
+// The variant measured on every problem of ps with the best score, or null.
+const Score* best_covering(const std::vector<Score>& scores, size_t n) {
+  const Score* best = nullptr;
+  for (const Score& s : scores)
+    if (s.covered == static_cast<int>(n) && (!best || better(s, *best))) best = &s;
+  return best;
+}
+
+// The cost of serving ps with one rule: the sum over its problems of log(slowdown) of the best
+// covering variant (a problem set no variant covers costs as if each lost 2x).
+double rule_cost(const std::vector<const Tuned*>& ps) {
+  const auto scores = score(ps);
+  const Score* best = best_covering(scores, ps.size());
+  return best ? std::log(best->clamped) * static_cast<double>(ps.size())
+              : std::log(2.0) * static_cast<double>(ps.size());
+}
+
+double worst_slowdown(const std::string& variant, const std::vector<const Tuned*>& ps) {
+  double worst = 1;
+  for (const Tuned* p : ps) {
+    auto it = p->data->fused.find(variant);
+    if (it != p->data->fused.end())
+      worst = std::max(worst, it->second.t->median_us / p->winner.median_us);
+  }
+  return worst;
+}
+
+// Splits a bucket whose best common variant is more than kSplitTolerance slower than some
+// problem's own winner: along mean degree, max degree or nodes, at the geometric midpoint of
+// two neighbouring tuned graphs, taking the cut that lowers rule_cost most. Repeats on each
+// half. Deterministic for a given run, so a run's header means the same on every machine.
+constexpr double kSplitTolerance = 1.05;
+
+void refine(const Bucket& bucket, const std::vector<const Tuned*>& ps,
+            std::vector<std::pair<Bucket, std::vector<const Tuned*>>>& out) {
+  const auto scores = score(ps);
+  const Score* best = best_covering(scores, ps.size());
+  if (ps.size() < 2 || (best && worst_slowdown(best->variant, ps) <= kSplitTolerance)) {
+    out.push_back({bucket, ps});
+    return;
+  }
+  struct Cut {
+    double cost;
+    int dim;  // 0 mean degree, 1 max degree, 2 nodes
+    double at;
+  };
+  std::optional<Cut> cut;
+  const double whole = rule_cost(ps);
+  for (int dim = 0; dim < 3; ++dim) {
+    const auto value = [dim](const Tuned* t) {
+      return dim == 0 ? t->shape.mean_degree
+                      : static_cast<double>(dim == 1 ? t->shape.max_degree : t->shape.nodes);
+    };
+    std::set<double> values;
+    for (const Tuned* t : ps) values.insert(value(t));
+    for (auto it = values.begin(); std::next(it) != values.end(); ++it) {
+      const double lo = *it, hi = *std::next(it);
+      double at = std::sqrt(std::max(lo, 0.5) * hi);  // geometric midpoint, lo < at <= hi
+      if (dim != 0) at = std::max(std::ceil(at), lo + 1);
+      if (!(at > lo && at <= hi)) at = hi;
+      std::vector<const Tuned*> below, above;
+      for (const Tuned* t : ps) (value(t) < at ? below : above).push_back(t);
+      const double cost = rule_cost(below) + rule_cost(above);
+      if (cost < whole - 1e-9 && (!cut || cost < cut->cost - 1e-12)) cut = Cut{cost, dim, at};
+    }
+  }
+  if (!cut) {
+    out.push_back({bucket, ps});
+    return;
+  }
+  Bucket lo = bucket, hi = bucket;
+  std::vector<const Tuned*> below, above;
+  for (const Tuned* t : ps) {
+    const double v = cut->dim == 0   ? t->shape.mean_degree
+                     : cut->dim == 1 ? static_cast<double>(t->shape.max_degree)
+                                     : static_cast<double>(t->shape.nodes);
+    (v < cut->at ? below : above).push_back(t);
+  }
+  if (cut->dim == 0) {
+    lo.mean_degree_max = hi.mean_degree_min = cut->at;
+  } else if (cut->dim == 1) {
+    lo.max_degree_max = hi.max_degree_min = static_cast<int64_t>(cut->at);
+  } else {
+    lo.nodes_max = hi.nodes_min = static_cast<int64_t>(cut->at);
+  }
+  refine(lo, below, out);
+  refine(hi, above, out);
+}
+
 }  // namespace
 
 std::vector<Winner> select_winners(const Store& store, int64_t run_id) {
@@ -376,14 +466,13 @@ std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id) {
     slot.second.push_back(&t);
   }
 
+  std::vector<std::pair<Bucket, std::vector<const Tuned*>>> refined;
+  for (const auto& [k, entry] : buckets) refine(entry.first, entry.second, refined);
+
   std::vector<RuleChoice> rules;
-  for (const auto& [k, entry] : buckets) {
-    const auto& [bucket, ps] = entry;
-    const Score* best = nullptr;
+  for (const auto& [bucket, ps] : refined) {
     const auto scores = score(ps);
-    for (const Score& s : scores)
-      if (s.covered == static_cast<int>(ps.size()) && (!best || better(s, *best))) best = &s;
-    if (best) {
+    if (const Score* best = best_covering(scores, ps.size())) {
       rules.push_back(
           make_rule(bucket, best->variant, ps, "best on every problem of the bucket", a.run));
       continue;

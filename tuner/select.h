@@ -11,15 +11,19 @@
 // |a - b| <= 2 * sqrt((a * noise_a)^2 + (b * noise_b)^2), tie; a tie goes to the higher stage,
 // then the lower q3, then the lower median, then the id.
 //
-// Buckets (fixed edges, so one run's rules mean the same on every machine):
+// Buckets (fixed edges, refined below):
 //   F:           [1,16] [17,48] [49,96] [97,192] [193, 2^30]          (inclusive)
 //   H:           [1,1] [2, 2^30]                                      (inclusive)
 //   mean degree: [0,4) [4,12) [12,32) [32, inf)
 //   max degree:  [0,1024) [1024,16384) [16384, INT64_MAX)
 //   nodes:       [0,50000) [50000,500000) [500000, INT64_MAX)
-// per value and index type. A bucket's rule takes the variant measured ok on all its problems
-// with the lowest geometric-mean slowdown against each problem's winner; when none covers them
-// all, the winner of its largest problem (edges x F x H). After the bucket rules, one catch-all
+// per value and index type. A bucket whose best common variant is more than 5% slower than one
+// of its problems' own winner is split, along mean degree, max degree or nodes, at the
+// geometric midpoint between two of its tuned graphs (the cut that loses least), and again on
+// each half: one run's rules still mean the same on every machine. A bucket's rule takes the
+// variant measured ok on all its problems with the lowest geometric-mean slowdown against
+// each problem's winner; when none covers them all, the winner of its largest problem
+// (edges x F x H). After the bucket rules, one catch-all
 // rule per type: the variant with the best geometric-mean slowdown over the type's problems
 // among those measured on at least half of them (else the most frequent winner).
 #pragma once
