@@ -12,6 +12,7 @@
 #include "graphs/features.h"
 #include "graphs/generate.h"
 #include "profiler/counters.h"
+#include "profiler/kernels.h"
 #include "profiler/nvtx.h"
 #include "profiler/timer.h"
 #include "tuner/cli/commands.h"
@@ -105,7 +106,12 @@ int bench(const BenchOptions& o) {
         std::unique_ptr<Shape> shape;
         std::string variant;
         try {
-          if (impl == "tuned") {
+          if (impl == "empty") {
+            // The launch floor, timed exactly like the others (same cache mode, timer, stop
+            // rule): an empty <<<1, 1>>> kernel. Nothing to verify.
+            variant = "empty<<<1,1>>>";
+            launch = [](cudaStream_t s) { profiler::detail::launch_empty(s); };
+          } else if (impl == "tuned") {
             shape = std::make_unique<Shape>();
             const Status st = Shape::create(dp.host_row_ptr().data(), dp.num_nodes(), o.heads, feat, storage_of(value),
                                             index == IndexType::i64 ? Index::i64 : Index::i32, shape.get());
@@ -132,20 +138,24 @@ int bench(const BenchOptions& o) {
             launch = [&dp, p, k = kernel.get()](cudaStream_t s) { dp.launch(p, *k, s); };
           }
           r["variant"] = variant;
-          const bool is16 = impl == "cusparse" ? false : value != ValueType::f32;
-          VerifyResult v;
-          {
-            profiler::ScopedRange range(name, variant, profiler::Phase::verify);
-            v = verify_launch(dp, launch, ref, is16 ? 1e-2 : 1e-5);
+          bool correct = true;
+          if (impl != "empty") {
+            const bool is16 = impl == "cusparse" ? false : value != ValueType::f32;
+            VerifyResult v;
+            {
+              profiler::ScopedRange range(name, variant, profiler::Phase::verify);
+              v = verify_launch(dp, launch, ref, is16 ? 1e-2 : 1e-5);
+            }
+            if (v.status == TrialStatus::launch_failed) throw std::runtime_error(v.detail);
+            r["rel_error"] = v.rel_error;
+            r["correct"] = correct = v.status == TrialStatus::ok;
+            if (!correct) {
+              ++failures;
+              r["status"] = "wrong";
+              r["detail"] = v.detail;
+            }
           }
-          if (v.status == TrialStatus::launch_failed) throw std::runtime_error(v.detail);
-          r["rel_error"] = v.rel_error;
-          r["correct"] = v.status == TrialStatus::ok;
-          if (v.status != TrialStatus::ok) {
-            ++failures;
-            r["status"] = "wrong";
-            r["detail"] = v.detail;
-          } else {
+          if (correct) {
             profiler::ScopedRange range(name, variant, profiler::Phase::measure);
             const auto tr = timer.measure([&](cudaStream_t s, int) { launch(s); }, topt);
             r["status"] = "ok";
@@ -154,7 +164,7 @@ int bench(const BenchOptions& o) {
             r["event_median_us"] = tr.event.median;
             r["rel_noise"] = tr.gpu.rel_noise;
             r["timer"] = tr.timer;
-            if (counters) {
+            if (counters && impl != "empty") {
               profiler::ScopedRange crange(name, variant, profiler::Phase::counters);
               r["counters"] = profiler::to_json(counters->collect(launch));
             }
@@ -189,7 +199,8 @@ void register_bench_command(CLI::App& app) {
   cmd->add_option("--config", o.config, "take the graphs of a config");
   cmd->add_option("--feat", o.feats, "feature widths")->delimiter(',');
   cmd->add_option("--heads", o.heads, "attention heads");
-  cmd->add_option("--impl", o.impls, "comma list: tuned, seed, cusparse, or variant ids");
+  cmd->add_option("--impl", o.impls,
+                  "comma list: tuned, seed, cusparse, empty (an empty kernel: the launch floor), or variant ids");
   cmd->add_option("--value", o.value, "value storage: f32, bf16, f16");
   cmd->add_option("--cache", o.cache, "cold (flush L2 before each sample, default) or warm");
   cmd->add_flag("--graph-replay", o.graph_replay, "time CUDA Graph replays (back-to-back launches)");
