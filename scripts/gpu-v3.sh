@@ -32,10 +32,10 @@ if [ -d "$ROOT/.gpu/sass" ] && command -v cuobjdump >/dev/null; then
   for c in "$ROOT"/.gpu/sass/*.cubin; do
     n="$(basename "$c" .cubin)"
     cuobjdump -sass "$c" > "$W/$n.sass" 2>&1
-    printf '%-10s instr %5d  LDG %3d  LDG.128 %3d  SHFL %3d  REDUX %2d  STG %3d  BRA %3d\n' "$n" \
-      "$(grep -cE '^\s+/\*[0-9a-f]{4}\*/' "$W/$n.sass")" "$(grep -c 'LDG' "$W/$n.sass")" \
-      "$(grep -c 'LDG.E.128' "$W/$n.sass")" "$(grep -c 'SHFL' "$W/$n.sass")" \
-      "$(grep -c 'REDUX' "$W/$n.sass")" "$(grep -c 'STG' "$W/$n.sass")" "$(grep -c 'BRA' "$W/$n.sass")"
+    printf '%-10s LDG %3d  LDG.128 %3d  SHFL %3d  REDUX %2d  STG %3d  BRA %3d\n' "$n" \
+      "$(grep -c 'LDG' "$W/$n.sass")" "$(grep -c 'LDG.E.128' "$W/$n.sass")" \
+      "$(grep -c 'SHFL' "$W/$n.sass")" "$(grep -c 'REDUX' "$W/$n.sass")" \
+      "$(grep -c 'STG' "$W/$n.sass")" "$(grep -c 'BRA' "$W/$n.sass")"
   done
 fi
 
