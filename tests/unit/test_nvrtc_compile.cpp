@@ -30,18 +30,30 @@ TEST(NvrtcCompile, EveryVariantOfEveryConfigCompilesForSm90) {
   const NvrtcCompiler compiler("sm_90", fs::current_path().string() + "/nvrtc-cache");
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const auto out = compile_all(compiler, variants, threads);
-  int ok = 0;
+  int ok = 0, capped = 0, capped_spilling = 0;
   for (const auto& o : out) {
     if (o.ok) {
       ++ok;
       EXPECT_FALSE(o.kernel.cubin.empty()) << o.params.id();
       EXPECT_GT(o.kernel.registers, 0) << o.params.id() << ": no ptxas report";
-      EXPECT_EQ(o.kernel.spill_bytes, 0) << o.params.id() << " spills registers";
+      if (o.params.minb == 0) {
+        // Left to itself ptxas never spills this family.
+        EXPECT_EQ(o.kernel.spill_bytes, 0) << o.params.id() << " spills registers";
+      } else {
+        // A register cap (minb) may spill: a trade the tuner measures (on the H200 the
+        // spilling tpr128.fl8.t2.mb8 won wiki-vote). The cap itself must hold.
+        ++capped;
+        capped_spilling += o.kernel.spill_bytes > 0;
+        EXPECT_LE(o.kernel.registers * o.params.block_threads() * o.params.minb, 65536)
+            << o.params.id() << ": " << o.kernel.registers << " registers";
+      }
     } else {
       ADD_FAILURE() << o.params.id() << ": " << o.error;
     }
   }
-  std::printf("%d of %zu variants compiled for sm_90\n", ok, out.size());
+  std::printf("%d of %zu variants compiled for sm_90; %d with a register cap (minb), %d of them "
+              "spilling\n",
+              ok, out.size(), capped, capped_spilling);
 }
 
 TEST(NvrtcCompile, BrokenKernelReportsTheCompilerLog) {
