@@ -206,7 +206,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
         "// Bucket edges (tuner/select.h):\n";
   for (const auto& line : bucket_edges_text()) os << "//   " << line << "\n";
   os << "// A bucket whose best common variant is over 5% slower than one of its problems' own\n"
-        "// winner is split between two of its graphs (mean degree, max degree or nodes).\n"
+        "// winner is split between two of its graphs (mean degree or nodes; max degree last).\n"
         "// Each rule: the variant with the lowest geometric-mean slowdown against each tuned\n"
         "// problem's own winner, over the bucket's problems.\n"
         "#pragma once\n\n"

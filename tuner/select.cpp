@@ -298,9 +298,10 @@ double worst_slowdown(const std::string& variant, const std::vector<const Tuned*
 }
 
 // Splits a bucket whose best common variant is more than kSplitTolerance slower than some
-// problem's own winner: along mean degree, max degree or nodes, at the geometric midpoint of
-// two neighbouring tuned graphs, taking the cut that lowers rule_cost most. Repeats on each
-// half. Deterministic for a given run, so a run's header means the same on every machine.
+// problem's own winner: along mean degree or nodes (max degree only when neither helps), at
+// the geometric midpoint of two neighbouring tuned graphs, taking the cut that lowers
+// rule_cost most. Repeats on each half. Deterministic for a given run, so a run's header means
+// the same on every machine.
 constexpr double kSplitTolerance = 1.05;
 
 void refine(const Bucket& bucket, const std::vector<const Tuned*>& ps,
@@ -318,7 +319,11 @@ void refine(const Bucket& bucket, const std::vector<const Tuned*>& ps,
   };
   std::optional<Cut> cut;
   const double whole = rule_cost(ps);
-  for (int dim = 0; dim < 3; ++dim) {
+  // Mean degree and nodes first; max degree only when neither helps, because the library
+  // skips max degree for a caller without a csrgat::Shape (that caller then takes the first
+  // of two rules cut on max degree).
+  for (int dim : {0, 2, 1}) {
+    if (dim == 1 && cut) break;
     const auto value = [dim](const Tuned* t) {
       return dim == 0 ? t->shape.mean_degree
                       : static_cast<double>(dim == 1 ? t->shape.max_degree : t->shape.nodes);
@@ -327,9 +332,15 @@ void refine(const Bucket& bucket, const std::vector<const Tuned*>& ps,
     for (const Tuned* t : ps) values.insert(value(t));
     for (auto it = values.begin(); std::next(it) != values.end(); ++it) {
       const double lo = *it, hi = *std::next(it);
-      double at = std::sqrt(std::max(lo, 0.5) * hi);  // geometric midpoint, lo < at <= hi
-      if (dim != 0) at = std::max(std::ceil(at), lo + 1);
-      if (!(at > lo && at <= hi)) at = hi;
+      // The geometric midpoint; integers round up (lo < at <= hi, exact for [min, max));
+      // a mean degree stays strictly inside the gap, away from both graphs' stored values.
+      double at = std::sqrt(std::max(lo, 0.5) * hi);
+      if (dim != 0) {
+        at = std::max(std::ceil(at), lo + 1);
+        if (!(at > lo && at <= hi)) at = hi;
+      } else if (!(at > lo && at < hi)) {
+        at = 0.5 * (lo + hi);
+      }
       std::vector<const Tuned*> below, above;
       for (const Tuned* t : ps) (value(t) < at ? below : above).push_back(t);
       const double cost = rule_cost(below) + rule_cost(above);

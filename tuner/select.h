@@ -18,7 +18,8 @@
 //   max degree:  [0,1024) [1024,16384) [16384, INT64_MAX)
 //   nodes:       [0,50000) [50000,500000) [500000, INT64_MAX)
 // per value and index type. A bucket whose best common variant is more than 5% slower than one
-// of its problems' own winner is split, along mean degree, max degree or nodes, at the
+// of its problems' own winner is split, along mean degree or nodes (max degree last: a caller
+// without a csrgat::Shape cannot match on it), at the
 // geometric midpoint between two of its tuned graphs (the cut that loses least), and again on
 // each half: one run's rules still mean the same on every machine. A bucket's rule takes the
 // variant measured ok on all its problems with the lowest geometric-mean slowdown against

@@ -467,8 +467,8 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
     // ---- write: the first warp's slot 0 lanes own the features ----
     const float norm = C::ONLINE ? (row.l > 0.f ? __fdividef(1.f, row.l) : 0.f) : 1.f;
     if (warp_in_group == 0 && slot == 0) {
-      // 16-byte stores where the row allows (out rows are; a chunk's partial row is offset
-      // by its (max, sum) pair and is not).
+      // 16-byte stores where the row allows: out rows are aligned; a chunk's partial row sits
+      // after its (max, sum) pair and is aligned only for some chunks (checked here).
       const bool vec_store =
           VecPath && C::VEC % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % 16 == 0;
 #pragma unroll

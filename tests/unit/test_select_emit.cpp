@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -524,6 +525,13 @@ TEST(Select, RefinedBucketsServeEveryRecordedProblemItsWinner) {
     ++checked;
   }
   EXPECT_GE(checked, 17);
+  // Cuts went along mean degree and nodes: every max-degree range is still a fixed bucket's,
+  // so a caller without a csrgat::Shape (the library then skips max degree) is served alike.
+  for (const RuleChoice& r : rules) {
+    const std::set<int64_t> fixed{0, 1024, 16384, INT64_MAX};
+    EXPECT_TRUE(fixed.count(r.bucket.max_degree_min) && fixed.count(r.bucket.max_degree_max))
+        << r.bucket.describe();
+  }
   // Still disjoint: no tuned shape matches two bucket rules of its type.
   for (const Winner& w : winners) {
     if (!w.features.is_object()) continue;

@@ -10,7 +10,7 @@
 //   max degree:           [0,1024) [1024,16384) [16384,inf)
 //   nodes:                [0,50000) [50000,500000) [500000,inf)
 // A bucket whose best common variant is over 5% slower than one of its problems' own
-// winner is split between two of its graphs (mean degree, max degree or nodes).
+// winner is split between two of its graphs (mean degree or nodes; max degree last).
 // Each rule: the variant with the lowest geometric-mean slowdown against each tuned
 // problem's own winner, over the bucket's problems.
 #pragma once
@@ -59,22 +59,22 @@ inline constexpr Rule kRules[] = {
     //   soc-slashdot0902 F64 H1: 108.11 us (q1..q3 107.17..108.96 us, noise 0.22%, stage 2; winner 108.11 us)
     //   graphs: soc-slashdot0902
     {0, 0, 49, 96, 1, 1, 4, 12, 1024, 16384, 50000, 500000, 0, 1024, "csrgat.tpr32.fl8.rpb4.vec4.t2.smem0.online.split1024.i32.f32"},
-    // rule 4 (f32 i32): F 49-96, H 1, mean degree [12, 16.1928), max degree [0, 480), nodes [0, 50000)
+    // rule 4 (f32 i32): F 49-96, H 1, mean degree [12, 16.1928), max degree [0, 1024), nodes [0, 11287)
     //   csrgat.tpr128.fl8.rpb1.vec4.t2.mb8.smem0.online.split4096.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-11-30, run 1
     //   wiki-vote F64 H1: 26.96 us (q1..q3 26.75..27.22 us, noise 0.22%, stage 2; winner 26.96 us)
     //   graphs: wiki-vote
-    {0, 0, 49, 96, 1, 1, 12, 16.192759847985833, 0, 480, 0, 50000, 3, 4096, "csrgat.tpr128.fl8.rpb1.vec4.t2.mb8.smem0.online.split4096.i32.f32"},
-    // rule 5 (f32 i32): F 49-96, H 1, mean degree [16.1928, 32), max degree [0, 480), nodes [0, 50000)
+    {0, 0, 49, 96, 1, 1, 12, 16.192759847985833, 0, 1024, 0, 11287, 3, 4096, "csrgat.tpr128.fl8.rpb1.vec4.t2.mb8.smem0.online.split4096.i32.f32"},
+    // rule 5 (f32 i32): F 49-96, H 1, mean degree [16.1928, 32), max degree [0, 1024), nodes [0, 11287)
     //   csrgat.tpr32.fl8.rpb4.vec4.t2.smem0.online.split0.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-11-30, run 1
     //   seed_384 F64 H1: 4.42 us (q1..q3 4.38..4.51 us, noise 0.38%, stage 2; winner 4.43 us)
     //   graphs: seed_384
-    {0, 0, 49, 96, 1, 1, 16.192759847985833, 32, 0, 480, 0, 50000, 0, 0, "csrgat.tpr32.fl8.rpb4.vec4.t2.smem0.online.split0.i32.f32"},
-    // rule 6 (f32 i32): F 49-96, H 1, mean degree [12, 32), max degree [480, 1024), nodes [0, 50000)
+    {0, 0, 49, 96, 1, 1, 16.192759847985833, 32, 0, 1024, 0, 11287, 0, 0, "csrgat.tpr32.fl8.rpb4.vec4.t2.smem0.online.split0.i32.f32"},
+    // rule 6 (f32 i32): F 49-96, H 1, mean degree [12, 32), max degree [0, 1024), nodes [11287, 50000)
     //   csrgat.tpr32.fl8.rpb4.vec4.t2.smem0.online.split1024.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 2 of 2 problems; NVIDIA H200, 2026-11-30, run 1
     //   ca-astroph F64 H1: 42.27 us (q1..q3 41.96..42.74 us, noise 0.24%, stage 2; winner 42.24 us)
     //   cit-hepph F64 H1: 63.66 us (q1..q3 62.89..64.47 us, noise 0.33%, stage 2; winner 63.66 us)
     //   graphs: ca-astroph, cit-hepph
-    {0, 0, 49, 96, 1, 1, 12, 32, 480, 1024, 0, 50000, 0, 1024, "csrgat.tpr32.fl8.rpb4.vec4.t2.smem0.online.split1024.i32.f32"},
+    {0, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 11287, 50000, 0, 1024, "csrgat.tpr32.fl8.rpb4.vec4.t2.smem0.online.split1024.i32.f32"},
     // rule 7 (f32 i32): F 49-96, H 1, mean degree [12, 32), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.mb8.smem0.online.split256.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-11-30, run 1
     //   uniform_1m_d16 F64 H1: 1034.21 us (q1..q3 1034.02..1034.42 us, noise 0.01%, stage 1; winner 1034.21 us)

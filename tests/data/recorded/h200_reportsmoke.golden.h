@@ -10,7 +10,7 @@
 //   max degree:           [0,1024) [1024,16384) [16384,inf)
 //   nodes:                [0,50000) [50000,500000) [500000,inf)
 // A bucket whose best common variant is over 5% slower than one of its problems' own
-// winner is split between two of its graphs (mean degree, max degree or nodes).
+// winner is split between two of its graphs (mean degree or nodes; max degree last).
 // Each rule: the variant with the lowest geometric-mean slowdown against each tuned
 // problem's own winner, over the bucket's problems.
 #pragma once
