@@ -61,13 +61,17 @@ std::vector<std::string> split_dots(const std::string& s) {
   out.push_back(cur);
   return out;
 }
-bool take_int(const std::string& part, const std::string& key, int64_t& out) {
+// "<key><digits>" with a value up to max (ids are typed by hand: .e4294967298 must not wrap
+// around to .e2). Split thresholds go to 2^40 like the config's; everything else fits an int.
+bool take_int(const std::string& part, const std::string& key, int64_t& out,
+              int64_t max = 0x7fffffffLL) {
   if (part.rfind(key, 0) != 0 || part.size() == key.size()) return false;
   const std::string num = part.substr(key.size());
+  if (num.size() > 18) return false;
   for (char c : num)
     if (c < '0' || c > '9') return false;
   out = std::stoll(num);
-  return true;
+  return out <= max;
 }
 }  // namespace
 
@@ -99,7 +103,7 @@ VariantParams VariantParams::parse(const std::string& id) {
     else if (take_int(s, "rpb", v)) p.rpb = static_cast<int>(v);
     else if (take_int(s, "vec", v)) p.vec = static_cast<int>(v);
     else if (take_int(s, "smem", v)) p.smem = static_cast<int>(v);
-    else if (take_int(s, "split", v)) p.split = v;
+    else if (take_int(s, "split", v, int64_t{1} << 40)) p.split = v;
     else if (take_int(s, "e", v)) p.epl = static_cast<int>(v);
     else if (take_int(s, "mb", v)) p.minb = static_cast<int>(v);
     else if (take_int(s, "fault", v)) p.fault = static_cast<int>(v);

@@ -331,6 +331,13 @@ TEST(Space, EdgesPerLaneInTheIdAndItsLimits) {
   EXPECT_EQ(p.invalid_reason(), "epl must be 1, 2 or 4");
   EXPECT_THROW(VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec8.t1.ex.smem0.online.split0.i32.f32"),
                std::invalid_argument);
+  // A number past int is refused, not wrapped (4294967298 would be 2).
+  EXPECT_THROW(
+      VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec8.t1.e4294967298.smem0.online.split0.i32.f32"),
+      std::invalid_argument);
+  EXPECT_THROW(VariantParams::parse(
+                   "csrgat.tpr8.fl8.rpb16.vec8.t1.smem0.online.split99999999999999999999.i32.f32"),
+               std::invalid_argument);
   // Launch bounds: .mb<minb> after .e<epl>, the kernel's seventh template argument.
   p.epl = 2;
   p.minb = 8;
