@@ -278,13 +278,20 @@ const Score* best_covering(const std::vector<Score>& scores, size_t n) {
   return best;
 }
 
-// The cost of serving ps with one rule: the sum over its problems of log(slowdown) of the best
-// covering variant (a problem set no variant covers costs as if each lost 2x).
+// The cost of serving n problems with one rule whose variant is best: the sum over them of
+// log(slowdown) (a problem set no variant covers costs as if each lost 2x).
+double rule_cost(const Score* best, size_t n) {
+  return (best ? std::log(best->clamped) : std::log(2.0)) * static_cast<double>(n);
+}
 double rule_cost(const std::vector<const Tuned*>& ps) {
   const auto scores = score(ps);
-  const Score* best = best_covering(scores, ps.size());
-  return best ? std::log(best->clamped) * static_cast<double>(ps.size())
-              : std::log(2.0) * static_cast<double>(ps.size());
+  return rule_cost(best_covering(scores, ps.size()), ps.size());
+}
+
+// A problem's graph along one refinement dimension: 0 mean degree, 1 max degree, 2 nodes.
+double shape_value(const Tuned* t, int dim) {
+  return dim == 0 ? t->shape.mean_degree
+                  : static_cast<double>(dim == 1 ? t->shape.max_degree : t->shape.nodes);
 }
 
 double worst_slowdown(const std::string& variant, const std::vector<const Tuned*>& ps) {
@@ -314,22 +321,19 @@ void refine(const Bucket& bucket, const std::vector<const Tuned*>& ps,
   }
   struct Cut {
     double cost;
-    int dim;  // 0 mean degree, 1 max degree, 2 nodes
+    int dim;  // as shape_value's
     double at;
+    std::vector<const Tuned*> below, above;
   };
   std::optional<Cut> cut;
-  const double whole = rule_cost(ps);
+  const double whole = rule_cost(best, ps.size());
   // Mean degree and nodes first; max degree only when neither helps, because the library
   // skips max degree for a caller without a csrgat::Shape (that caller then takes the first
   // of two rules cut on max degree).
   for (int dim : {0, 2, 1}) {
     if (dim == 1 && cut) break;
-    const auto value = [dim](const Tuned* t) {
-      return dim == 0 ? t->shape.mean_degree
-                      : static_cast<double>(dim == 1 ? t->shape.max_degree : t->shape.nodes);
-    };
     std::set<double> values;
-    for (const Tuned* t : ps) values.insert(value(t));
+    for (const Tuned* t : ps) values.insert(shape_value(t, dim));
     for (auto it = values.begin(); std::next(it) != values.end(); ++it) {
       const double lo = *it, hi = *std::next(it);
       // The geometric midpoint; integers round up (lo < at <= hi, exact for [min, max));
@@ -342,9 +346,10 @@ void refine(const Bucket& bucket, const std::vector<const Tuned*>& ps,
         at = 0.5 * (lo + hi);
       }
       std::vector<const Tuned*> below, above;
-      for (const Tuned* t : ps) (value(t) < at ? below : above).push_back(t);
+      for (const Tuned* t : ps) (shape_value(t, dim) < at ? below : above).push_back(t);
       const double cost = rule_cost(below) + rule_cost(above);
-      if (cost < whole - 1e-9 && (!cut || cost < cut->cost - 1e-12)) cut = Cut{cost, dim, at};
+      if (cost < whole - 1e-9 && (!cut || cost < cut->cost - 1e-12))
+        cut = Cut{cost, dim, at, std::move(below), std::move(above)};
     }
   }
   if (!cut) {
@@ -352,13 +357,6 @@ void refine(const Bucket& bucket, const std::vector<const Tuned*>& ps,
     return;
   }
   Bucket lo = bucket, hi = bucket;
-  std::vector<const Tuned*> below, above;
-  for (const Tuned* t : ps) {
-    const double v = cut->dim == 0   ? t->shape.mean_degree
-                     : cut->dim == 1 ? static_cast<double>(t->shape.max_degree)
-                                     : static_cast<double>(t->shape.nodes);
-    (v < cut->at ? below : above).push_back(t);
-  }
   if (cut->dim == 0) {
     lo.mean_degree_max = hi.mean_degree_min = cut->at;
   } else if (cut->dim == 1) {
@@ -366,8 +364,8 @@ void refine(const Bucket& bucket, const std::vector<const Tuned*>& ps,
   } else {
     lo.nodes_max = hi.nodes_min = static_cast<int64_t>(cut->at);
   }
-  refine(lo, below, out);
-  refine(hi, above, out);
+  refine(lo, cut->below, out);
+  refine(hi, cut->above, out);
 }
 
 }  // namespace
