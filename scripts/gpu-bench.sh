@@ -7,14 +7,9 @@
 #   resume   a run killed part-way, then run again: finished trials are not re-measured
 #   dispatch the production dispatch picks the tuned rule's variant for every tuned graph
 set -uo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-T="$ROOT/.gpu/bin/tuner"; G="$ROOT/.gpu/graphs"
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O"
-[ -d "$ROOT/../shared/graphs" ] || { mkdir -p "$ROOT/../shared" && ln -sfn "$G" "$ROOT/../shared/graphs"; }
-export CSRGAT_SOURCE_DIR="$ROOT" CSRGAT_GRAPHS_DIR="$G"
 B=(--max-seconds 0.4 --max-samples 300)
-step() { local t0=$SECONDS; echo "=== $1"; shift; "$@"; echo "--- exit $? ($((SECONDS - t0)) s)"; }
 small=(); for f in cora citeseer pubmed wiki-vote ca-astroph cit-hepph soc-slashdot0902; do small+=(--graph "$G/$f.mtx.gz"); done
 step bench-real-f32 timeout 200 "$T" bench "${small[@]}" --graph "seed:n=384,deg=18,seed=1" --feat 64 --impl tuned,seed,cusparse "${B[@]}" --json "$O/bench-small.json"
 step bench-large-f32 timeout 200 "$T" bench --graph "uniform:n=1000000,deg=16,seed=1" --graph "powerlaw:n=1000000,deg=16,alpha=2.1,maxdeg=200000,seed=1" --graph "rmat:scale=20,ef=16,seed=1" --feat 64 --impl tuned,seed,cusparse --counters "${B[@]}" --json "$O/bench-large.json"

@@ -4,15 +4,9 @@
 # set, the production example, the profiler check and a short tuning run. Prints a summary
 # table last. Logs go to $OUT (the device tool's output folder) or .gpu/logs.
 set -uo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-BIN="$ROOT/.gpu/bin"
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 LOGS="${OUT:-$ROOT/.gpu/logs}"
 mkdir -p "$LOGS"
-export CSRGAT_GRAPHS_DIR="$ROOT/.gpu/graphs" CSRGAT_SOURCE_DIR="$ROOT"
-# Configs name ../../shared/graphs relative to configs/: give the checkout that layout.
-[ -d "$ROOT/../shared/graphs" ] || { mkdir -p "$ROOT/../shared" && ln -sfn "$ROOT/.gpu/graphs" "$ROOT/../shared/graphs"; }
-export PATH="/usr/local/cuda/bin:$PATH"
 declare -a names results times
 step() {  # step NAME TIMEOUT CMD...
   local name="$1" limit="$2"; shift 2

@@ -9,15 +9,10 @@
 #   peers   PyTorch Geometric and torch.sparse on the same graphs (scripts/peers_pyg.py)
 # Logs and JSON are packed into $OUT/final.tgz (the device returns at most 8 files).
 set -uo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-T="$ROOT/.gpu/bin/tuner"; G="$ROOT/.gpu/graphs"
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 O="${OUT:-$ROOT/.gpu/out}"; W="$O/final"; mkdir -p "$W"
 trap 'tar -C "$O" -czf "$O/final.tgz" final 2>/dev/null && rm -rf "$W"' EXIT
 trap 'exit 143' TERM INT
-[ -d "$ROOT/../shared/graphs" ] || { mkdir -p "$ROOT/../shared" && ln -sfn "$G" "$ROOT/../shared/graphs"; }
-export CSRGAT_SOURCE_DIR="$ROOT" CSRGAT_GRAPHS_DIR="$G" PATH="/usr/local/cuda/bin:$PATH"
-step() { local t0=$SECONDS; echo "=== $1 (at ${t0} s)"; shift; "$@"; echo "--- exit $? ($((SECONDS - t0)) s)"; }
 
 if [ "${SKIP_CHECK:-0}" = 1 ]; then  # kernels unchanged since the last full check: dispatch only
   step dispatch timeout 120 "$ROOT/.gpu/bin/gpu_tests" --gtest_filter='Dispatch.*:Production.*' > "$W/dispatch.log" 2>&1

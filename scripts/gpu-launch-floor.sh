@@ -3,10 +3,8 @@
 # the same way, cold (L2 flushed, CUDA events, launch included; three runs to show the spread)
 # and warm (CUDA Graph replay). JSON to $OUT (or .gpu/out).
 set -uo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-T="$ROOT/.gpu/bin/tuner"; O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O"
-export CSRGAT_SOURCE_DIR="$ROOT"
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
+O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O"
 S=(--graph "seed:n=384,deg=18,seed=1" --feat 64 --max-seconds 0.5 --max-samples 500)
 for i in 1 2 3; do
   "$T" bench "${S[@]}" --impl empty,tuned,seed,cusparse --events --json "$O/launch-floor-cold-$i.json"

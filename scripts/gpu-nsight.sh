@@ -3,10 +3,8 @@
 # ncu, filtered with the command line profile prints, must capture exactly those launches.
 # Also: cold launch-included timings with events only (no CUPTI tracing overhead).
 set -uo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-T="$ROOT/.gpu/bin/tuner"; G="$ROOT/.gpu/graphs"; O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O"
-export PATH="/usr/local/cuda/bin:$PATH"
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
+O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O"
 V=csrgat.tpr32.fl8.rpb4.vec4.t2.smem0.online.split1024.i32.f32
 "$T" profile --graph "seed:n=384,deg=18,seed=1" --name seed_384 --variant "$V" --iters 7 | tee "$O/profile.txt"
 FILTER="csrgat\/seed_384\/$V\/profile/"

@@ -5,13 +5,9 @@
 #   h200     tuner run configs/h200.yaml, killed part-way (PART=1) and resumed to the end (PART=2)
 # Copies the stores, the header and the report back under $OUT.
 set -uo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-T="$ROOT/.gpu/bin/tuner"
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 OUTDIR="${OUT:-$ROOT/.gpu/out}"
 mkdir -p "$OUTDIR"
-[ -d "$ROOT/../shared/graphs" ] || { mkdir -p "$ROOT/../shared" && ln -sfn "$ROOT/.gpu/graphs" "$ROOT/../shared/graphs"; }
-export PATH="/usr/local/cuda/bin:$PATH"
 statuses() { python3 - "$1" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])

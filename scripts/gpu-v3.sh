@@ -8,17 +8,13 @@
 #            a run cut by the call's time limit resumes in the next call from the store)
 # Everything lands in $OUT/v3.tgz (or .gpu/out), the store and header also beside it.
 set -uo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-T="$ROOT/.gpu/bin/tuner"; OLD="$ROOT/.gpu/old/tuner"; G="$ROOT/.gpu/graphs"
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
+OLD="$ROOT/.gpu/old/tuner"
 O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O"
 # At most 8 files come back from the device: logs and JSON go to $W, packed into one archive.
 W="$O/work"; mkdir -p "$W"
 trap 'tar -C "$O" -czf "$O/v3.tgz" work 2>/dev/null; rm -rf "$W"' EXIT
 BUDGET="${BUDGET:-560}"  # seconds this script may use in all
-[ -d "$ROOT/../shared/graphs" ] || { mkdir -p "$ROOT/../shared" && ln -sfn "$G" "$ROOT/../shared/graphs"; }
-export CSRGAT_SOURCE_DIR="$ROOT" CSRGAT_GRAPHS_DIR="$G" PATH="/usr/local/cuda/bin:$PATH"
-step() { local t0=$SECONDS; echo "=== $1 (at ${t0} s)"; shift; "$@"; echo "--- exit $? ($((SECONDS - t0)) s)"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
 
 if [ "${SKIP_CORRECT:-0}" != 1 ]; then

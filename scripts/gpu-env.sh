@@ -1,0 +1,11 @@
+# Sourced by the scripts/gpu-*.sh scripts on the GPU machine (repo root, .gpu/ staged by
+# scripts/stage-gpu.sh): the repo root as the working folder, the staged binaries and graphs,
+# the layout the configs expect (../shared/graphs beside the checkout), CUDA tools on PATH,
+# and step NAME CMD... which runs CMD between a header and its exit status and time.
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+BIN="$ROOT/.gpu/bin"; T="$BIN/tuner"; G="$ROOT/.gpu/graphs"
+# Configs name ../../shared/graphs relative to configs/: give the checkout that layout.
+[ -d "$ROOT/../shared/graphs" ] || { mkdir -p "$ROOT/../shared" && ln -sfn "$G" "$ROOT/../shared/graphs"; }
+export CSRGAT_SOURCE_DIR="$ROOT" CSRGAT_GRAPHS_DIR="$G" PATH="/usr/local/cuda/bin:$PATH"
+step() { local t0=$SECONDS; echo "=== $1 (at ${t0} s)"; shift; "$@"; echo "--- exit $? ($((SECONDS - t0)) s)"; }
