@@ -27,9 +27,9 @@ constexpr int value_code() {
   return std::is_same_v<T, float> ? 0 : std::is_same_v<T, __nv_bfloat16> ? 1 : 2;
 }
 
-#define CSRGAT_ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, MINB, SMEM, ONLINE, IDX, VAL)       \
-  KernelEntry{reinterpret_cast<const void*>(                                                  \
-                  &csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, MINB, SMEM, ONLINE, IDX, VAL>), \
+#define CSRGAT_ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, IDX, VAL)  \
+  KernelEntry{reinterpret_cast<const void*>(&csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP,  \
+                                                          MINB, SMEM, ONLINE, IDX, VAL>),      \
               TPR, RPB, value_code<VAL>(), std::is_same_v<IDX, long long> ? 1 : 0},
 const KernelEntry kKernels[] = {CSRGAT_TUNED_KERNELS(CSRGAT_ENTRY)};
 #undef CSRGAT_ENTRY
@@ -38,7 +38,7 @@ const KernelEntry kKernels[] = {CSRGAT_TUNED_KERNELS(CSRGAT_ENTRY)};
 template <class IDX, class VAL>
 constexpr KernelEntry fallback_entry() {
   constexpr int vec = std::is_same_v<VAL, float> ? 4 : 8;
-  return KernelEntry{reinterpret_cast<const void*>(&csrgat_fused<32, 16, 4, vec, 1, 1, 0, 0, 0, IDX, VAL>),
+  return KernelEntry{reinterpret_cast<const void*>(&csrgat_fused<32, 16, 4, vec, 1, 1, 1, 0, 0, 0, IDX, VAL>),
                      32, 4, value_code<VAL>(), std::is_same_v<IDX, long long> ? 1 : 0};
 }
 const KernelEntry kFallback[3][2] = {

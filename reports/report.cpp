@@ -150,6 +150,7 @@ std::string param_value(const VariantParams& p, const std::string& name) {
   if (name == "vec") return std::to_string(p.vec);
   if (name == "tiles") return std::to_string(p.tiles);
   if (name == "epl") return std::to_string(p.epl);
+  if (name == "ilp") return std::to_string(p.ilp);
   if (name == "minb") return std::to_string(p.minb);
   if (name == "smem") return std::to_string(p.smem);
   if (name == "softmax") return to_string(p.softmax);
@@ -194,7 +195,7 @@ nlohmann::json chart_data(const RunData& d) {
   if (big.size() > 2) big.resize(2);
   nlohmann::json params = nlohmann::json::array();
   const std::vector<std::string> names{"tpr", "fl",   "rpb",     "vec",  "tiles",
-                                       "epl", "minb", "smem", "softmax", "split"};
+                                       "epl", "ilp", "minb", "smem", "softmax", "split"};
   for (const auto* pr : big) {
     double best = INFINITY;
     std::map<int, std::map<int, double>> by_vec_tpr;

@@ -367,7 +367,7 @@ std::vector<T> name_key(const Reader& r, const Item& at,
 
 SpaceSpec read_space(const Reader& r, const Item& at) {
   SpaceSpec s;
-  const auto f = r.fields(at, {"tpr", "fl", "rpb", "vec", "tiles", "epl", "minb", "smem", "softmax",
+  const auto f = r.fields(at, {"tpr", "fl", "rpb", "vec", "tiles", "epl", "ilp", "minb", "smem", "softmax",
                                "split", "index", "value"});
   auto pow2_up_to = [](int64_t hi) {
     return [hi](int64_t v) {
@@ -387,6 +387,7 @@ SpaceSpec read_space(const Reader& r, const Item& at) {
     s.epl = int_key(r, f.at("epl"), 1, 4, [](int64_t v) {
       return v == 1 || v == 2 || v == 4 ? std::string() : std::string("epl must be 1, 2 or 4");
     });
+  if (f.count("ilp")) s.ilp = int_key(r, f.at("ilp"), 1, 32, pow2_up_to(32));
   if (f.count("minb")) s.minb = int_key(r, f.at("minb"), 0, 32, {});
   if (f.count("smem")) {
     const Item& sm = f.at("smem");
@@ -744,7 +745,8 @@ nlohmann::json to_json(const Config& c) {
   const auto& s = c.space;
   json space{{"tpr", s.tpr},           {"fl", s.fl},
              {"rpb", s.rpb},           {"vec", s.vec},
-             {"tiles", s.tiles},       {"epl", s.epl},           {"minb", s.minb},
+             {"tiles", s.tiles},       {"epl", s.epl},           {"ilp", s.ilp},
+             {"minb", s.minb},
              {"smem", s.smem},         {"softmax", names(s.softmax)},
              {"split", s.split},       {"index", names(s.index)},
              {"value", names(s.value)}};

@@ -79,6 +79,7 @@ struct SpaceSpec {
   std::vector<int> vec{4};
   std::vector<int> tiles{1};
   std::vector<int> epl{1};
+  std::vector<int> ilp{1};
   std::vector<int> minb{0};
   std::vector<int> smem{0};  // 0/1
   std::vector<Softmax> softmax{Softmax::two_pass};
@@ -95,8 +96,8 @@ struct Constraint {
 
 // The variables a constraint may read (the space's parameters and the problem's shape).
 inline const std::vector<std::string> kConstraintVariables{
-    "tpr",    "fl",    "rpb",  "vec",   "tiles",       "epl", "minb",        "smem",
-    "online", "split", "feat", "heads", "value_bytes", "index_bytes"};
+    "tpr",    "fl",    "rpb",   "vec",         "tiles",      "epl",  "ilp", "minb",
+    "smem",   "online", "split", "feat", "heads", "value_bytes", "index_bytes"};
 
 enum class StrategyKind { exhaustive, random, halving };
 const char* to_string(StrategyKind k);

@@ -97,7 +97,7 @@ std::string run_tag(const RunInfo& run) {
 
 // The kernel's template parameters: what makes two variants the same compiled kernel (split
 // is a launch-time threshold, not a template parameter).
-using KernelKey = std::tuple<int, int, int, int, int, int, int, int, int, int, int>;
+using KernelKey = std::tuple<int, int, int, int, int, int, int, int, int, int, int, int>;
 KernelKey kernel_key(const VariantParams& p) {
   return {p.tpr,
           p.fl,
@@ -105,6 +105,7 @@ KernelKey kernel_key(const VariantParams& p) {
           p.vec,
           p.tiles,
           p.epl,
+          p.ilp,
           p.minb,
           p.smem,
           p.softmax == Softmax::online ? 1 : 0,
@@ -216,7 +217,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
      << c_string(store_name + " run " + std::to_string(run.id) + " (" + run_tag(run) + ")")
      << "\n\n";
 
-  os << "// X(name, TPR, FL, RPB, VEC, TILES, EPL, MINB, SMEM, ONLINE, Index, Value)\n";
+  os << "// X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, Index, Value)\n";
   os << "#define CSRGAT_TUNED_KERNELS(X) \\\n";
   for (size_t k = 0; k < kernels.size(); ++k) {
     const VariantParams& p = kernels[k];
@@ -236,7 +237,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
     note += "; rules " + join(rule_nums, ", ") + "; " + run_tag(run) + "; graphs " +
             join(std::vector<std::string>(graphs.begin(), graphs.end()), ", ");
     os << "  X(k" << k << ", " << p.tpr << ", " << p.fl << ", " << p.rpb << ", " << p.vec << ", "
-       << p.tiles << ", " << p.epl << ", " << p.minb << ", " << p.smem << ", "
+       << p.tiles << ", " << p.epl << ", " << p.ilp << ", " << p.minb << ", " << p.smem << ", "
        << (p.softmax == Softmax::online ? 1 : 0) << ", " << index_type(p.index) << ", "
        << value_type(p.value) << ") /* " << comment_safe(note) << " */"
        << (k + 1 < kernels.size() ? " \\" : "") << "\n";

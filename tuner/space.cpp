@@ -41,6 +41,7 @@ std::vector<double> variables(const VariantParams& v, const Problem& p) {
           static_cast<double>(v.vec),
           static_cast<double>(v.tiles),
           static_cast<double>(v.epl),
+          static_cast<double>(v.ilp),
           static_cast<double>(v.minb),
           static_cast<double>(v.smem),
           v.softmax == Softmax::online ? 1.0 : 0.0,
@@ -104,6 +105,7 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
         for (int vec : s.vec)
           for (int tiles : s.tiles)
             for (int epl : s.epl)
+             for (int ilp : s.ilp)
               for (int minb : s.minb)
                 for (int smem : s.smem)
                   for (Softmax sm : s.softmax)
@@ -118,6 +120,7 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
                           v.vec = vec;
                           v.tiles = tiles;
                           v.epl = epl;
+                          v.ilp = ilp;
                           v.minb = minb;
                           v.smem = smem;
                           v.softmax = sm;

@@ -13,7 +13,7 @@
 // once, computes their softmax weights, and the slots receive (col, weight) by warp shuffle
 // (SMEM=0) or through shared memory (SMEM=1, EPL=1). Each slot then issues EPL*FL independent
 // gathers per batch (EPL=2 doubles the bytes in flight, which 16-bit values need to match the
-// f32 path).
+// f32 path), ILP entries at a time: the ILP entries' loads go out before their FMAs.
 // Online softmax keeps each lane's share of the sum and adds the shares once per task; the
 // batch max of a whole warp is one redux.sync.
 // SMEM=2 (direct) drops the broadcast: each lane loads its slot's col and score itself (the
@@ -173,8 +173,8 @@ __device__ __forceinline__ unsigned long long global_ns() {
   return t;
 }
 
-template <int TPR_, int FL_, int RPB_, int VEC_, int TILES_, int EPL_, int SMEM_, int ONLINE_,
-          class Index_, class Value_>
+template <int TPR_, int FL_, int RPB_, int VEC_, int TILES_, int EPL_, int ILP_, int SMEM_,
+          int ONLINE_, class Index_, class Value_>
 struct FusedConfig {
   static constexpr int TPR = TPR_;      // threads per task (row-head pair or chunk)
   static constexpr int FL = FL_;        // lanes along the feature axis
@@ -182,6 +182,7 @@ struct FusedConfig {
   static constexpr int VEC = VEC_;      // elements per value load
   static constexpr int TILES = TILES_;  // value loads per lane per feature pass
   static constexpr int EPL = EPL_;      // edges each lane loads per batch (batch = EPL * WARP_TPR)
+  static constexpr int ILP = ILP_;      // batch entries per slot whose gathers go out together
   static constexpr bool SMEM = SMEM_ == 1;    // stage through shared memory
   static constexpr bool DIRECT = SMEM_ == 2;  // every lane loads its own (col, score)
   static constexpr bool ONLINE = ONLINE_ != 0;
@@ -204,7 +205,71 @@ struct FusedShared {
   Stat stat[C::XW];
 };
 
-// acc[ti][:] += w * src[f .. f + VEC) for this lane's features f of the pass starting at f0.
+// As load_vec, but only when `ok` (else zeros), as one predicated 16-byte load whose
+// destination registers hold the zeros beforehand (the CUTLASS global_load pattern). Written
+// in C++ (`ok ? load : 0`), ptxas loads into scratch registers and copies them out at once,
+// which waits for the load and serialises a slot's gathers again; an unconditional load of a
+// stand-in row instead costs a load per empty batch entry (short rows: 8x the loads).
+template <class T, int V>
+__device__ __forceinline__ void load_vec_if(const T* __restrict__ p, bool ok, float (&o)[V]) {
+  static_assert(V * sizeof(T) == 16, "16-byte loads only");
+  union {
+    uint4 s;
+    T t[V];
+  } u;
+  u.s = make_uint4(0u, 0u, 0u, 0u);
+  asm("{\n"
+      "  .reg .pred p;\n"
+      "  setp.ne.b32 p, %4, 0;\n"
+      "  @p ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%5];\n"
+      "}\n"
+      : "+r"(u.s.x), "+r"(u.s.y), "+r"(u.s.z), "+r"(u.s.w)
+      : "r"(static_cast<int>(ok)), "l"(p));
+#pragma unroll
+  for (int k = 0; k < V; ++k) o[k] = to_float<T>(u.t[k]);
+}
+
+// This lane's values of one gathered row for the pass starting at f0, for a slot that issues
+// several rows' loads before their FMAs: v[ti][:] = src[f .. f + VEC), zeros past F or when
+// !ok. 16-byte vectors use load_vec_if; narrower ones (not in the tuned spaces) load
+// unconditionally from a valid address (the caller points a row it does not take at row 0;
+// a lane past F reads feature 0) and zero the values by a select.
+template <class C, bool VecPath>
+__device__ __forceinline__ void load_row(const typename C::Value* __restrict__ src, int f0,
+                                         int f_lane, int F, bool ok,
+                                         float (&v)[C::TILES][C::VEC]) {
+  using Value = typename C::Value;
+#pragma unroll
+  for (int ti = 0; ti < C::TILES; ++ti) {
+    const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
+    if (VecPath) {
+      if constexpr (C::VEC * sizeof(Value) == 16) {
+        load_vec_if<Value, C::VEC>(src + f, ok && f < F, v[ti]);
+      } else {
+        load_vec<Value, C::VEC>(src + (f < F ? f : 0), v[ti]);
+#pragma unroll
+        for (int k = 0; k < C::VEC; ++k) v[ti][k] = ok && f < F ? v[ti][k] : 0.f;
+      }
+    } else {
+      load_scalar<Value, C::VEC>(src + f, ok ? F - f : 0, v[ti]);
+    }
+  }
+}
+
+// acc += w * v
+template <class C>
+__device__ __forceinline__ void fma_row(float w, const float (&v)[C::TILES][C::VEC],
+                                        float (&acc)[C::TILES][C::VEC]) {
+#pragma unroll
+  for (int ti = 0; ti < C::TILES; ++ti)
+#pragma unroll
+    for (int k = 0; k < C::VEC; ++k) acc[ti][k] = fmaf(w, v[ti][k], acc[ti][k]);
+}
+// acc[ti][:] += w * src[f .. f + VEC) for this lane's features f of the pass starting at f0:
+// one row at a time (ilp 1 and the direct mode). Kept apart from load_row on purpose: with the
+// plain `if (f < F)` here ptxas emits v3's code; routing it through load_vec_if's predicated
+// PTX load made the register-capped power-law and R-MAT winners (tpr32 mb8) 4-7% slower, same
+// machine, same ids, alternating builds (docs/data/v4/call6).
 template <class C, bool VecPath>
 __device__ __forceinline__ void gather_fma(const typename C::Value* __restrict__ src, int f0,
                                            int f_lane, int F, float w,
@@ -400,13 +465,10 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
           __syncwarp(mask);
         }
         const int nb = static_cast<int>(min(static_cast<long long>(BATCH), ee - base));
-#pragma unroll
-        for (int i = 0; i < C::FL * C::EPL; ++i) {
-          // Batch entry this slot takes now: lane j % WARP_TPR holds it in register i / FL
-          // (j / WARP_TPR == i / FL because slot < ES and ES * FL == WARP_TPR).
+        // Batch entry i of this slot is j = i * ES + slot: lane j % WARP_TPR holds it in
+        // register i / FL (j / WARP_TPR == i / FL because slot < ES and ES * FL == WARP_TPR).
+        auto take = [&](int i, long long& cj, float& wj) {
           const int j = i * C::ES + slot;
-          long long cj;
-          float wj;
           if (C::SMEM) {
             cj = j < nb ? sh.col[pair_base + j] : 0;
             wj = j < nb ? sh.w[pair_base + j] : 0.f;
@@ -414,9 +476,39 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
             cj = __shfl_sync(mask, ccol[i / C::FL], j % C::WARP_TPR, C::WARP_TPR);
             wj = __shfl_sync(mask, w[i / C::FL], j % C::WARP_TPR, C::WARP_TPR);
           }
-          if (j < nb && wj != 0.f)
-            gather_fma<C, VecPath>(values + cj * row_stride + static_cast<long long>(h) * F, f0,
-                                   f_lane, F, wj, acc);
+          return j < nb && wj != 0.f;
+        };
+        // The slot takes FL * EPL entries, ILP at a time. ILP 1: a branch around each gather,
+        // which keeps ptxas from hoisting the next gather above this one's FMAs (fewest
+        // registers; a row of d edges is d / ES dependent round trips per slot). ILP > 1: the
+        // ILP entries' loads are predicated and issued before their FMAs, with ~125
+        // registers. Measured (docs/perf-notes.md, v4): ptxas still copies each load's result
+        // out right after it, so the loads overlap only in part; ilp 2 wins a few
+        // latency-bound graphs by 7-11% and loses 1.2-2.5x wherever many warps are resident.
+#pragma unroll
+        for (int i0 = 0; i0 < C::FL * C::EPL; i0 += C::ILP) {
+          if (C::ILP > 1 && i0 * C::ES >= nb) break;  // the rest of the batch is past the row
+          if constexpr (C::ILP == 1) {
+            long long cj;
+            float wj;
+            if (take(i0, cj, wj))
+              gather_fma<C, VecPath>(values + cj * row_stride + static_cast<long long>(h) * F,
+                                     f0, f_lane, F, wj, acc);
+          } else {
+            float v[C::ILP][C::TILES][C::VEC];
+            float wg[C::ILP];
+#pragma unroll
+            for (int g = 0; g < C::ILP; ++g) {
+              long long cj;
+              float wj;
+              const bool ok = take(i0 + g, cj, wj);
+              wg[g] = ok ? wj : 0.f;
+              load_row<C, VecPath>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F,
+                                   f0, f_lane, F, ok, v[g]);
+            }
+#pragma unroll
+            for (int g = 0; g < C::ILP; ++g) fma_row<C>(wg[g], v[g], acc);
+          }
         }
       }
       if (C::ONLINE) run.l = warp_sum<C::WARP_TPR>(run.l, mask);
@@ -532,6 +624,9 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   static_assert(C::VEC * sizeof(typename C::Value) <= 16, "at most 16-byte loads");
   static_assert(C::EPL == 1 || C::EPL == 2 || C::EPL == 4, "EPL in {1,2,4}");
   static_assert(C::EPL == 1 || (!C::SMEM && !C::DIRECT), "EPL > 1 is for the shuffle batch mode");
+  static_assert(C::ILP >= 1 && (C::ILP & (C::ILP - 1)) == 0 && C::ILP <= C::FL * C::EPL,
+                "ILP is a power of two that divides a slot's FL * EPL batch entries");
+  static_assert(C::ILP == 1 || !C::DIRECT, "ILP > 1 is for the batch modes");
 
   // Task arithmetic in 32 bits: the host keeps (N + C) * H below 2^31, and a 64-bit division
   // would be a called subroutine that makes ptxas spill around it.
@@ -635,15 +730,17 @@ __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
 // MINB 0 has no __launch_bounds__ at all: even (block, 1) changes ptxas' choices (the tpr8
 // 128-thread kernel: 86 registers with it, 72 without). The two cases are two templates of one
 // name; the last template parameter (defaulted) lets exactly one of them exist per MINB.
-template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int MINB, int SMEM, int ONLINE,
-          class Index, class Value, typename csrgat::kern::EnableIf<MINB == 0>::type = 0>
+template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
+          int ONLINE, class Index, class Value,
+          typename csrgat::kern::EnableIf<MINB == 0>::type = 0>
 __global__ void csrgat_fused(const csrgat::KernelArgs a) {
   csrgat::kern::kernel_body<
-      csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, SMEM, ONLINE, Index, Value>>(a);
+      csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM, ONLINE, Index, Value>>(a);
 }
-template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int MINB, int SMEM, int ONLINE,
-          class Index, class Value, typename csrgat::kern::EnableIf<(MINB > 0)>::type = 0>
+template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
+          int ONLINE, class Index, class Value,
+          typename csrgat::kern::EnableIf<(MINB > 0)>::type = 0>
 __global__ void __launch_bounds__(TPR* RPB, MINB) csrgat_fused(const csrgat::KernelArgs a) {
   csrgat::kern::kernel_body<
-      csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, SMEM, ONLINE, Index, Value>>(a);
+      csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM, ONLINE, Index, Value>>(a);
 }

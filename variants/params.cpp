@@ -38,6 +38,7 @@ std::string VariantParams::id() const {
   if (family == Family::fused) {
     os << ".tpr" << tpr << ".fl" << fl << ".rpb" << rpb << ".vec" << vec << ".t" << tiles
        << (epl != 1 ? ".e" + std::to_string(epl) : std::string())
+       << (ilp != 1 ? ".g" + std::to_string(ilp) : std::string())
        << (minb != 0 ? ".mb" + std::to_string(minb) : std::string()) << ".smem" << smem << '.' << to_string(softmax) << ".split" << split;
   }
   os << '.' << to_string(index) << '.' << to_string(value);
@@ -106,6 +107,7 @@ VariantParams VariantParams::parse(const std::string& id) {
     else if (take_int(s, "split", v, int64_t{1} << 40)) p.split = v;
     else if (take_int(s, "e", v)) p.epl = static_cast<int>(v);
     else if (take_int(s, "mb", v)) p.minb = static_cast<int>(v);
+    else if (take_int(s, "g", v)) p.ilp = static_cast<int>(v);
     else if (take_int(s, "fault", v)) p.fault = static_cast<int>(v);
     else if (take_int(s, "delay", v)) p.delay_ns = static_cast<unsigned>(v);
     else if (take_int(s, "t", v)) p.tiles = static_cast<int>(v);
@@ -121,7 +123,7 @@ std::string VariantParams::kernel_name() const {
   switch (family) {
     case Family::fused:
       os << "csrgat_fused<" << tpr << ", " << fl << ", " << rpb << ", " << vec << ", " << tiles
-         << ", " << epl << ", " << minb << ", " << smem << ", " << (softmax == Softmax::online ? 1 : 0) << ", " << idx
+         << ", " << epl << ", " << ilp << ", " << minb << ", " << smem << ", " << (softmax == Softmax::online ? 1 : 0) << ", " << idx
          << ", " << val << ">";
       break;
     case Family::seed: os << "csrgat_seed<" << idx << ", " << val << ">"; break;
@@ -149,6 +151,9 @@ std::string VariantParams::invalid_reason() const {
   if (tiles < 1 || tiles > 8) return "tiles must be in [1, 8]";
   if (epl != 1 && epl != 2 && epl != 4) return "epl must be 1, 2 or 4";
   if (epl != 1 && smem != 0) return "epl > 1 needs smem 0 (warp shuffles)";
+  if (!pow2(ilp) || ilp > fl * epl)
+    return "ilp must be a power of two <= fl * epl (a slot's entries per batch)";
+  if (ilp != 1 && smem == 2) return "ilp > 1 needs a batch mode (smem 0 or 1)";
   if (minb < 0 || minb > 32) return "minb must be in [0, 32]";
   if (minb > 0 && tpr * rpb * minb > 2048)
     return "minb blocks of tpr * rpb threads exceed 2048 threads per SM";
@@ -160,7 +165,7 @@ std::string VariantParams::invalid_reason() const {
 
 bool VariantParams::operator==(const VariantParams& o) const {
   return family == o.family && tpr == o.tpr && fl == o.fl && rpb == o.rpb && vec == o.vec &&
-         tiles == o.tiles && epl == o.epl && minb == o.minb && smem == o.smem && softmax == o.softmax && split == o.split &&
+         tiles == o.tiles && epl == o.epl && ilp == o.ilp && minb == o.minb && smem == o.smem && softmax == o.softmax && split == o.split &&
          index == o.index && value == o.value && fault == o.fault && delay_ns == o.delay_ns;
 }
 

@@ -1,6 +1,7 @@
 // The tuned choice: a plain parameter struct with equality, printing and a readable id that
 // spells out every parameter (csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.twopass.split0.i32.f32;
-// edges per lane other than 1 appear as .e2 after .t1, launch bounds as .mb8 after that).
+// edges per lane other than 1 appear as .e2 after .t1, gathers in flight other than 1 as .g4
+// after that, launch bounds as .mb8 after that).
 // Host-only; the kernel sees the same values as template arguments.
 #pragma once
 
@@ -32,6 +33,9 @@ struct VariantParams {
   int tiles = 1;  // value loads per lane per pass over the features
   int epl = 1;    // edges each lane loads per batch (1, 2, 4; > 1 needs smem 0);
                   // the id shows it as .e<epl> after .t<tiles> when it is not 1
+  int ilp = 1;    // batch entries per edge slot whose gathers are issued before their FMAs
+                  // (power of two <= fl * epl); the id shows it as .g<ilp> after .e<epl>
+                  // when it is not 1
   int minb = 0;   // __launch_bounds__ minimum blocks per SM (0: none); the id shows it as
                   // .mb<minb> after .e<epl> when it is not 0
   int smem = 0;   // how (col, weight) reach the edge slots: 0 warp shuffles,

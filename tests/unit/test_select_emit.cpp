@@ -579,9 +579,9 @@ TEST(Emit, HeaderIsDeterministicAndWellFormed) {
            "#define CSRGAT_TUNED_SOURCE \"synthetic.sqlite run 1 (NVIDIA H200 (synthetic), "
            "2025-01-15, run 1)\"\n",
            "#define CSRGAT_TUNED_KERNELS(X) \\\n",
-           "  X(k0, 8, 8, 4, 4, 1, 1, 0, 0, 0, int, float) /* " + A,
-           "X(k2, 32, 16, 4, 4, 1, 1, 0, 1, 0, long long, float)",
-           "X(k3, 16, 16, 4, 8, 1, 1, 0, 0, 1, int, __nv_bfloat16)",
+           "  X(k0, 8, 8, 4, 4, 1, 1, 1, 0, 0, 0, int, float) /* " + A,
+           "X(k2, 32, 16, 4, 4, 1, 1, 1, 0, 1, 0, long long, float)",
+           "X(k3, 16, 16, 4, 8, 1, 1, 1, 0, 0, 1, int, __nv_bfloat16)",
            "    {0, 0, 49, 96, 1, 1, 0, 4, 0, 1024, 0, 50000, 0, 0, \"" + A + "\"},\n",
            "    {0, 1, 97, 192, 2, 1 << 30, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 2, 4096, "
            "\"" +
@@ -731,8 +731,8 @@ TEST(Emit, HeaderKernelsInstantiateUnderNvcc) {
   write_header_file(emit_header(store, run, "sm_90"), (dir / "sm_90.h").string());
   write_text(dir / "kernels.cu",
              "#include \"variants/csrgat_fused.cuh\"\n#include \"sm_90.h\"\n"
-             "#define ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, MINB, SMEM, ONLINE, IDX, VAL) \\\n"
-             "  reinterpret_cast<const void*>(&csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, MINB, SMEM, "
+             "#define ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, IDX, VAL) \\\n"
+             "  reinterpret_cast<const void*>(&csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, "
              "ONLINE, IDX, VAL>),\n"
              "const void* const kernels[] = {CSRGAT_TUNED_KERNELS(ENTRY)};\n"
              "static_assert(sizeof(kernels) / sizeof(kernels[0]) == 5, \"kernel count\");\n"

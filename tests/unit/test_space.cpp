@@ -197,6 +197,7 @@ TEST(Space, SmokeCoversEveryParameterValue) {
       seen.insert("t" + std::to_string(v.tiles));
       seen.insert("e" + std::to_string(v.epl));
       seen.insert("mb" + std::to_string(v.minb));
+      seen.insert("g" + std::to_string(v.ilp));
       seen.insert("smem" + std::to_string(v.smem));
       seen.insert(to_string(v.softmax));
       seen.insert("split" + std::to_string(v.split));
@@ -212,14 +213,16 @@ TEST(Space, SmokeCoversEveryParameterValue) {
   for (int x : s.tiles) EXPECT_TRUE(seen.count("t" + std::to_string(x))) << x;
   for (int x : s.epl) EXPECT_TRUE(seen.count("e" + std::to_string(x))) << x;
   for (int x : s.minb) EXPECT_TRUE(seen.count("mb" + std::to_string(x))) << x;
+  for (int x : s.ilp) EXPECT_TRUE(seen.count("g" + std::to_string(x))) << x;
   for (int64_t x : s.split) EXPECT_TRUE(seen.count("split" + std::to_string(x))) << x;
   for (const char* x :
        {"smem0", "smem1", "smem2", "twopass", "online", "i32", "i64", "f32", "bf16"})
     EXPECT_TRUE(seen.count(x)) << x;
   EXPECT_TRUE(seen.count("tpr1") && seen.count("tpr128"));  // sub-warp through multi-warp
   EXPECT_GE(max_per_problem, 30u);
-  EXPECT_LE(max_per_problem, 100u);
-  EXPECT_LE(unique_variants(c).size(), 100u);
+  // Bounded: the GPU tests compile and run every one (106 since ilp joined the space).
+  EXPECT_LE(max_per_problem, 120u);
+  EXPECT_LE(unique_variants(c).size(), 120u);
 }
 
 TEST(Space, ResourcePruning) {
@@ -322,7 +325,7 @@ TEST(Space, EdgesPerLaneInTheIdAndItsLimits) {
   p.epl = 2;
   EXPECT_EQ(p.id(), "csrgat.tpr8.fl8.rpb16.vec8.t1.e2.smem0.online.split0.i32.bf16");
   EXPECT_EQ(VariantParams::parse(p.id()), p);
-  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 0, 0, 1, int, __nv_bfloat16>");
+  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 1, 0, 0, 1, int, __nv_bfloat16>");
   EXPECT_EQ(p.invalid_reason(), "");
   p.smem = 1;
   EXPECT_EQ(p.invalid_reason(), "epl > 1 needs smem 0 (warp shuffles)");
@@ -338,12 +341,43 @@ TEST(Space, EdgesPerLaneInTheIdAndItsLimits) {
   EXPECT_THROW(VariantParams::parse(
                    "csrgat.tpr8.fl8.rpb16.vec8.t1.smem0.online.split99999999999999999999.i32.f32"),
                std::invalid_argument);
-  // Launch bounds: .mb<minb> after .e<epl>, the kernel's seventh template argument.
+  // Launch bounds: .mb<minb> after .e<epl>, the kernel's eighth template argument.
   p.epl = 2;
   p.minb = 8;
   EXPECT_EQ(p.id(), "csrgat.tpr8.fl8.rpb16.vec8.t1.e2.mb8.smem0.online.split0.i32.bf16");
   EXPECT_EQ(VariantParams::parse(p.id()), p);
-  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 8, 0, 1, int, __nv_bfloat16>");
+  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 1, 8, 0, 1, int, __nv_bfloat16>");
   p.minb = 32;
   EXPECT_EQ(p.invalid_reason(), "minb blocks of tpr * rpb threads exceed 2048 threads per SM");
+}
+
+// Gathers in flight: .g<ilp> between .e<epl> and .mb<minb>, shown only when not 1 (earlier ids
+// stay valid), the kernel's seventh template argument; at most a slot's fl * epl entries, a
+// power of two, and only for the batch modes.
+TEST(Space, GathersInFlightInTheIdAndItsLimits) {
+  using csrgat::VariantParams;
+  VariantParams p =
+      VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec8.t1.e2.mb8.smem0.online.split0.i32.bf16");
+  EXPECT_EQ(p.ilp, 1);
+  p.ilp = 4;
+  EXPECT_EQ(p.id(), "csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem0.online.split0.i32.bf16");
+  EXPECT_EQ(VariantParams::parse(p.id()), p);
+  EXPECT_NE(VariantParams::parse(p.id()),
+            VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec8.t1.e2.mb8.smem0.online.split0.i32.bf16"));
+  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 4, 8, 0, 1, int, __nv_bfloat16>");
+  EXPECT_EQ(p.invalid_reason(), "");
+  p.ilp = 16;  // fl * epl = 16 entries per slot
+  EXPECT_EQ(p.invalid_reason(), "");
+  p.ilp = 32;
+  EXPECT_EQ(p.invalid_reason(), "ilp must be a power of two <= fl * epl (a slot's entries per batch)");
+  p.ilp = 3;
+  EXPECT_EQ(p.invalid_reason(), "ilp must be a power of two <= fl * epl (a slot's entries per batch)");
+  p.ilp = 0;
+  EXPECT_EQ(p.invalid_reason(), "ilp must be a power of two <= fl * epl (a slot's entries per batch)");
+  p = VariantParams::parse("csrgat.tpr32.fl8.rpb4.vec4.t2.g2.smem2.online.split0.i32.f32");
+  EXPECT_EQ(p.invalid_reason(), "ilp > 1 needs a batch mode (smem 0 or 1)");
+  p.smem = 1;
+  EXPECT_EQ(p.invalid_reason(), "");
+  EXPECT_THROW(VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec8.t1.gx.smem0.online.split0.i32.f32"),
+               std::invalid_argument);
 }
