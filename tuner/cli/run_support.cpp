@@ -10,10 +10,7 @@
 #include "tuner/select.h"
 #include "tuner/store.h"
 #include "reports/report.h"
-
-#ifndef CSRGAT_COMMIT
-#define CSRGAT_COMMIT "unknown"
-#endif
+#include "csrgat_commit.h"  // generated at build time (cmake/git_commit.cmake)
 
 namespace csrgat::tuner {
 
