@@ -26,12 +26,12 @@ B=(--max-seconds 0.3 --max-samples 300)
 real=(); for f in cora citeseer pubmed wiki-vote ca-astroph cit-hepph soc-slashdot0902; do real+=(--graph "$G/$f.mtx.gz"); done
 seed=(--graph "seed:n=384,deg=18,seed=1")
 large=(--graph "uniform:n=1000000,deg=16,seed=1" --graph "powerlaw:n=1000000,deg=16,alpha=2.1,maxdeg=200000,seed=1" --graph "rmat:scale=20,ef=16,seed=1")
-step bench-small-events timeout 150 "$T" bench "${seed[@]}" "${real[@]}" --feat 64 --impl tuned,seed,cusparse --events "${B[@]}" --json "$W/bench-events.json"
+step bench-small-events timeout 150 "$T" bench "${seed[@]}" "${real[@]}" --feat 64 --impl tuned,seed,cusparse,empty --events "${B[@]}" --json "$W/bench-events.json"
 step bench-large timeout 150 "$T" bench "${large[@]}" --feat 64 --impl tuned,seed,cusparse --counters "${B[@]}" --json "$W/bench-large.json"
 step bench-bf16 timeout 120 "$T" bench "${large[@]}" --feat 64 --value bf16 --impl tuned --counters "${B[@]}" --json "$W/bench-bf16.json"
 step bench-2m timeout 150 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --impl tuned,seed,cusparse --counters "${B[@]}" --json "$W/bench-2m.json"
 step bench-2m-bf16 timeout 100 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --value bf16 --impl tuned --counters "${B[@]}" --json "$W/bench-2m-bf16.json"
-step bench-warm-seed timeout 60 "$T" bench "${seed[@]}" --feat 64 --impl tuned,seed --cache warm --graph-replay "${B[@]}" --json "$W/bench-warm.json"
+step bench-warm-seed timeout 60 "$T" bench "${seed[@]}" --feat 64 --impl tuned,seed,empty --cache warm --graph-replay "${B[@]}" --json "$W/bench-warm.json"
 step peers timeout 200 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" --samples 30 -o "$W/peers.json"
 cp "$W"/bench-events.json "$W"/bench-large.json "$W"/peers.json "$O/" 2>/dev/null
 echo "done at $SECONDS s"
