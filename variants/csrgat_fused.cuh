@@ -256,6 +256,24 @@ __device__ __forceinline__ void load_row(const typename C::Value* __restrict__ s
   }
 }
 
+// acc *= s
+template <class C>
+__device__ __forceinline__ void scale_acc(float (&acc)[C::TILES][C::VEC], float s) {
+#pragma unroll
+  for (int i = 0; i < C::TILES; ++i)
+#pragma unroll
+    for (int k = 0; k < C::VEC; ++k) acc[i][k] *= s;
+}
+// Online softmax: the running max grows from st.m to m_new; the sum and the accumulators
+// (weighted by exp(x - st.m) so far) are rescaled to the new max (a factor 0 when st.m is
+// -inf, i.e. nothing was accumulated).
+template <class C>
+__device__ __forceinline__ void rescale_to(Stat& st, float m_new, float (&acc)[C::TILES][C::VEC]) {
+  const float scale = fast_exp(st.m - m_new);
+  scale_acc<C>(acc, scale);
+  st.l *= scale;
+  st.m = m_new;
+}
 // acc += w * v
 template <class C>
 __device__ __forceinline__ void fma_row(float w, const float (&v)[C::TILES][C::VEC],
@@ -376,15 +394,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
           for (int u = 1; u < U; ++u) bm = fmaxf(bm, sj[u]);
           const float m_new = fmaxf(st.m, bm);
           if (m_new == neg_inf()) continue;  // nothing but -inf so far
-          if (m_new != st.m) {
-            const float scale = fast_exp(st.m - m_new);
-#pragma unroll
-            for (int i = 0; i < C::TILES; ++i)
-#pragma unroll
-              for (int k = 0; k < C::VEC; ++k) acc[i][k] *= scale;
-            st.l *= scale;
-            st.m = m_new;
-          }
+          if (m_new != st.m) rescale_to<C>(st, m_new, acc);
 #pragma unroll
           for (int u = 0; u < U; ++u) {
             wj[u] = sj[u] == neg_inf() ? 0.f : fast_exp(sj[u] - st.m);
@@ -409,10 +419,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         for (int off = C::FL; off < C::WARP_TPR; off *= 2)
           m_all = fmaxf(m_all, __shfl_xor_sync(mask, m_all, off, C::WARP_TPR));
         const float sc = st.m == neg_inf() ? 0.f : fast_exp(st.m - m_all);
-#pragma unroll
-        for (int i = 0; i < C::TILES; ++i)
-#pragma unroll
-          for (int k = 0; k < C::VEC; ++k) acc[i][k] *= sc;
+        scale_acc<C>(acc, sc);
         float l_all = st.l * sc;
 #pragma unroll
         for (int off = C::FL; off < C::WARP_TPR; off *= 2)
@@ -438,15 +445,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
 #pragma unroll
           for (int k = 1; k < C::EPL; ++k) bm = fmaxf(bm, csc[k]);
           const float m_new = fmaxf(run.m, group_max<C::WARP_TPR>(bm, mask));
-          if (m_new != run.m && m_new != neg_inf()) {
-            const float scale = fast_exp(run.m - m_new);  // 0 when run.m is -inf
-#pragma unroll
-            for (int i = 0; i < C::TILES; ++i)
-#pragma unroll
-              for (int k = 0; k < C::VEC; ++k) acc[i][k] *= scale;
-            run.l *= scale;
-            run.m = m_new;
-          }
+          if (m_new != run.m && m_new != neg_inf()) rescale_to<C>(run, m_new, acc);
           // This lane's share of the sum; the lanes' shares are added once, after the loop.
 #pragma unroll
           for (int k = 0; k < C::EPL; ++k) {
