@@ -1,8 +1,10 @@
 // profiler/ on a GPU: CUPTI timing against counters, small kernels, graph replay, ceilings.
-// Kernels: tests/gpu/profiler_kernels.cu. The binary's main skips everything without a GPU.
+// Kernels: the profiler's own (profiler/kernels.h, the ceilings' copy and empty kernels). The
+// binary's main skips everything without a GPU.
 #include "profiler/ceilings.h"
 #include "profiler/check.h"
 #include "profiler/counters.h"
+#include "profiler/kernels.h"
 #include "profiler/timer.h"
 
 #include <gtest/gtest.h>
@@ -12,15 +14,13 @@
 #include <cstdio>
 #include <filesystem>
 
-namespace csrgat::profiler_test {
-void launch_copy_f4(const float4* src, float4* dst, size_t n4, int grid, cudaStream_t stream);
-void launch_empty(cudaStream_t stream);
-}  // namespace csrgat::profiler_test
-
 namespace csrgat::profiler {
 namespace {
 
-namespace pt = csrgat::profiler_test;
+// 256-thread blocks, as the tests were written for.
+void launch_copy(const float4* src, float4* dst, size_t n4, int grid, cudaStream_t stream) {
+  detail::launch_copy_f4(src, dst, n4, grid, 256, stream);
+}
 
 struct DeviceBuffer {
   float4* ptr = nullptr;
@@ -42,7 +42,7 @@ TEST(ProfilerGpu, CuptiBandwidthAgreesWithCounterBandwidth) {
   const size_t bytes = size_t(256) << 20, n4 = bytes / 16;
   DeviceBuffer src(bytes), dst(bytes);
   const int grid = copy_grid(n4, timer.sm_count());
-  auto copy = [&](cudaStream_t s) { pt::launch_copy_f4(src.ptr, dst.ptr, n4, grid, s); };
+  auto copy = [&](cudaStream_t s) { launch_copy(src.ptr, dst.ptr, n4, grid, s); };
 
   TimingOptions opt;  // cold L2, CUPTI
   const TimingResult t = timer.measure([&](cudaStream_t s, int) { copy(s); }, opt);
@@ -79,8 +79,8 @@ TEST(ProfilerGpu, CountersSumTheKernelsOfOneLaunch) {
   DeviceBuffer a(bytes), b(bytes), c2(bytes);
   const int grid = copy_grid(n4, timer.sm_count());
   auto two = [&](cudaStream_t s) {  // a -> b, then b -> c: one operation, two kernels
-    pt::launch_copy_f4(a.ptr, b.ptr, n4, grid, s);
-    pt::launch_copy_f4(b.ptr, c2.ptr, n4, grid, s);
+    launch_copy(a.ptr, b.ptr, n4, grid, s);
+    launch_copy(b.ptr, c2.ptr, n4, grid, s);
   };
   TimingOptions opt;
   opt.stop.max_samples = 20;
@@ -107,13 +107,13 @@ TEST(ProfilerGpu, SmallCopyCuptiBelowTwoMicrosecondsAndBelowEvents) {
   DeviceBuffer src(big), dst(big);
   // Unrelated work left running before the measurement: its records must not leak into it.
   for (int i = 0; i < 5; ++i)
-    pt::launch_copy_f4(src.ptr, dst.ptr, big / 16, copy_grid(big / 16, timer.sm_count()), nullptr);
+    launch_copy(src.ptr, dst.ptr, big / 16, copy_grid(big / 16, timer.sm_count()), nullptr);
 
   const size_t n4 = 100 * 1024 / 16;
   TimingOptions opt;  // cold, CUPTI
   const TimingResult t = timer.measure(
       [&](cudaStream_t s, int) {
-        pt::launch_copy_f4(src.ptr, dst.ptr, n4, copy_grid(n4, 1 << 20), s);
+        launch_copy(src.ptr, dst.ptr, n4, copy_grid(n4, 1 << 20), s);
       },
       opt);
   if (t.timer != "cupti") GTEST_SKIP() << "CUPTI activity timing unavailable: " << t.note;
@@ -132,11 +132,11 @@ TEST(ProfilerGpu, GraphReplayBeatsPlainLaunchOfAnEmptyKernel) {
   TimingOptions opt;
   opt.cache = CacheMode::warm;
   opt.use_cupti = false;  // plain launches without tracing overhead
-  const TimingResult plain = timer.measure([](cudaStream_t s, int) { pt::launch_empty(s); }, opt);
+  const TimingResult plain = timer.measure([](cudaStream_t s, int) { detail::launch_empty(s); }, opt);
   EXPECT_EQ(plain.timer, "events");
   opt.graph_replay = true;
   opt.graph_batch = 100;
-  const TimingResult graph = timer.measure([](cudaStream_t s, int) { pt::launch_empty(s); }, opt);
+  const TimingResult graph = timer.measure([](cudaStream_t s, int) { detail::launch_empty(s); }, opt);
   std::printf("empty kernel: plain event %.3f us; graph %.3f us per launch\n", plain.event.median,
               graph.gpu.median);
   ASSERT_EQ(graph.timer, "graph") << graph.note;
