@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Shows, without a GPU, whether a change to the kernel sources changes the machine code: every
+# kernel of the tuned header (its CSRGAT_TUNED_KERNELS X-macro) plus any extra instantiations
+# is compiled for sm_90 with nvcc -cubin from REV's tree and from the working tree,
+# disassembled with nvdisasm, and compared instruction by instruction. A refactor whose SASS
+# is byte-identical needs no new GPU measurement; one that is not needs an A/B on the GPU
+# (v4's ilp-1 regression was such a change: see docs/perf-notes.md).
+#
+#   scripts/sass-diff.sh [--rev REV] [--header FILE] [TPR,FL,RPB,VEC,TILES,EPL,ILP,MINB,SMEM,ONLINE,Index,Value ...]
+#
+#   --rev REV      the reference tree (default HEAD)
+#   --header FILE  the tuned header whose kernels to compare (default include/csrgat/tuned/sm_90.h)
+#
+# nvdisasm is not in this toolkit: when it is not on PATH, it is installed from PyPI
+# (nvidia-cuda-nvdisasm) under .deps/nvdisasm, as scripts/setup-nvml.sh does for nvml.h.
+# Exit status: 0 identical, 1 some kernel differs, 2 usage or tool error.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+rev=HEAD
+header="$ROOT/include/csrgat/tuned/sm_90.h"
+extra=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --rev) rev="$2"; shift 2 ;;
+    --header) header="$2"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) extra+=("$1"); shift ;;
+  esac
+done
+
+NVDISASM="$(command -v nvdisasm || true)"
+if [ -z "$NVDISASM" ]; then
+  DEST="$ROOT/.deps/nvdisasm"
+  NVDISASM="$(find "$DEST" -name nvdisasm -type f -print -quit 2>/dev/null || true)"
+  if [ -z "$NVDISASM" ]; then
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+      --target "$DEST" nvidia-cuda-nvdisasm >&2 || { echo "sass-diff: cannot install nvdisasm" >&2; exit 2; }
+    NVDISASM="$(find "$DEST" -name nvdisasm -type f -print -quit)"
+    chmod +x "$NVDISASM"
+  fi
+fi
+NVCC="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
+[ -x "$NVCC" ] || { echo "sass-diff: nvcc not found" >&2; exit 2; }
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/ref"
+git -C "$ROOT" archive "$rev" variants | tar -x -C "$work/ref" ||
+  { echo "sass-diff: cannot read variants/ at $rev" >&2; exit 2; }
+
+# The header's kernels: X(name, TPR, ..., Index, Value) -> "TPR,...,Index,Value".
+mapfile -t kernels < <(grep -oE '^ *X\(k[0-9]+, [^)]*\)' "$header" | sed -E 's/^ *X\(k[0-9]+, //; s/\)$//; s/, /,/g')
+kernels+=("${extra[@]}")
+[ ${#kernels[@]} -gt 0 ] || { echo "sass-diff: no kernels in $header" >&2; exit 2; }
+
+sass() {  # sass TREE ARGS OUT: the kernel's instructions, addresses and encodings dropped
+  printf '#include "variants/csrgat_fused.cuh"\ntemplate __global__ void csrgat_fused<%s>(const csrgat::KernelArgs);\n' \
+    "${2//,/, }" > "$work/k.cu"
+  "$NVCC" -std=c++17 -arch=sm_90 -cubin -I"$1" -o "$work/k.cubin" "$work/k.cu" 2> "$work/nvcc.log" || {
+    echo "sass-diff: csrgat_fused<$2> does not compile from $1 (template parameters changed" \
+         "since $rev?):" >&2
+    head -5 "$work/nvcc.log" >&2
+    exit 2
+  }
+  "$NVDISASM" -c "$work/k.cubin" | grep -E '^\s+/\*[0-9a-f]{4,}\*/' |
+    sed -E 's@/\*[0-9a-f]+\*/@@; s@/\* 0x[0-9a-f]+ \*/@@' > "$3"
+}
+
+status=0
+for k in "${kernels[@]}"; do
+  sass "$work/ref" "$k" "$work/a.s"
+  sass "$ROOT" "$k" "$work/b.s"
+  n="$(diff "$work/a.s" "$work/b.s" | grep -c '^[<>]' || true)"
+  if [ "$n" = 0 ]; then
+    printf 'same       %5d instructions  csrgat_fused<%s>\n' "$(wc -l < "$work/a.s")" "$k"
+  else
+    printf 'DIFFERENT  %5d -> %5d, %d lines differ  csrgat_fused<%s>\n' \
+      "$(wc -l < "$work/a.s")" "$(wc -l < "$work/b.s")" "$n" "$k"
+    status=1
+  fi
+done
+exit $status
