@@ -105,30 +105,30 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
         for (int vec : s.vec)
           for (int tiles : s.tiles)
             for (int epl : s.epl)
-             for (int ilp : s.ilp)
-              for (int minb : s.minb)
-                for (int smem : s.smem)
-                  for (Softmax sm : s.softmax)
-                    for (int64_t split : s.split)
-                      for (IndexType index : s.index)
-                        for (ValueType value : values) {
-                          VariantParams v;
-                          v.family = Family::fused;
-                          v.tpr = tpr;
-                          v.fl = fl;
-                          v.rpb = rpb;
-                          v.vec = vec;
-                          v.tiles = tiles;
-                          v.epl = epl;
-                          v.ilp = ilp;
-                          v.minb = minb;
-                          v.smem = smem;
-                          v.softmax = sm;
-                          v.split = split;
-                          v.index = index;
-                          v.value = value;
-                          add(v, true);
-                        }
+              for (int ilp : s.ilp)
+                for (int minb : s.minb)
+                  for (int smem : s.smem)
+                    for (Softmax sm : s.softmax)
+                      for (int64_t split : s.split)
+                        for (IndexType index : s.index)
+                          for (ValueType value : values) {
+                            VariantParams v;
+                            v.family = Family::fused;
+                            v.tpr = tpr;
+                            v.fl = fl;
+                            v.rpb = rpb;
+                            v.vec = vec;
+                            v.tiles = tiles;
+                            v.epl = epl;
+                            v.ilp = ilp;
+                            v.minb = minb;
+                            v.smem = smem;
+                            v.softmax = sm;
+                            v.split = split;
+                            v.index = index;
+                            v.value = value;
+                            add(v, true);
+                          }
   for (const auto& v : c.test_only.fault_variants) add(v, false);
   for (const auto& v : c.test_only.delay_variants) add(v, false);
   return out;
