@@ -12,7 +12,7 @@
 #   --header FILE  the tuned header whose kernels to compare (default include/csrgat/tuned/sm_90.h)
 #
 # nvdisasm is not in this toolkit: when it is not on PATH, it is installed from PyPI
-# (nvidia-cuda-nvdisasm) under .deps/nvdisasm, as scripts/setup-nvml.sh does for nvml.h.
+# (nvidia-cuda-nvdisasm) under .deps/nvdisasm (scripts/pip-dep.sh, as for setup-nvml.sh's nvml.h).
 # Exit status: 0 identical, 1 some kernel differs, 2 usage or tool error.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,14 +30,9 @@ done
 
 NVDISASM="$(command -v nvdisasm || true)"
 if [ -z "$NVDISASM" ]; then
-  DEST="$ROOT/.deps/nvdisasm"
-  NVDISASM="$(find "$DEST" -name nvdisasm -type f -print -quit 2>/dev/null || true)"
-  if [ -z "$NVDISASM" ]; then
-    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
-      --target "$DEST" nvidia-cuda-nvdisasm >&2 || { echo "sass-diff: cannot install nvdisasm" >&2; exit 2; }
-    NVDISASM="$(find "$DEST" -name nvdisasm -type f -print -quit)"
-    chmod +x "$NVDISASM"
-  fi
+  source "$ROOT/scripts/pip-dep.sh"
+  NVDISASM="$(pip_dep_file nvidia-cuda-nvdisasm "$ROOT/.deps/nvdisasm" nvdisasm)" || exit 2
+  chmod +x "$NVDISASM"
 fi
 NVCC="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
 [ -x "$NVCC" ] || { echo "sass-diff: nvcc not found" >&2; exit 2; }

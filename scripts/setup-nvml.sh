@@ -4,11 +4,5 @@
 # Idempotent: does nothing when the header is already there. Re-run cmake afterwards.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-DEST="$ROOT/.deps/nvml"
-header="$(find "$DEST" -name nvml.h -print -quit 2>/dev/null || true)"
-if [ -z "$header" ]; then
-  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target "$DEST" nvidia-nvml-dev
-  header="$(find "$DEST" -name nvml.h -print -quit)"
-  [ -n "$header" ] || { echo "setup-nvml: nvml.h not found under $DEST after install" >&2; exit 1; }
-  echo "setup-nvml: installed $header"
-fi
+source "$ROOT/scripts/pip-dep.sh"
+pip_dep_file nvidia-nvml-dev "$ROOT/.deps/nvml" nvml.h > /dev/null
