@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Kernel version 4 (ilp: gathers in flight per slot) on the GPU machine, in one device call
-# (repo root, .gpu/ staged by scripts/stage-gpu.sh; optional .gpu/old/tuner, a tuner of the
-# previous kernel version, for the ilp-1-is-unchanged check):
+# (repo root, .gpu/ staged by scripts/stage-gpu.sh). Two builds on the same ids (is ilp 1
+# unchanged?) are scripts/gpu-ab-ilp1.sh's job; call 1's old-*.json came from an earlier copy
+# of that check here:
 #   correct  the fused family (configs/smoke.yaml, ilp 1 and 4) against the float64 reference
 #   ab       the same variant ids with ilp 1 and ilp > 1 side by side, one bench per graph class
 #   ncu      (NCU=1) Nsight Compute on uniform 1M: ilp 1 against ilp 4, occupancy, warp states,
@@ -9,7 +10,6 @@
 # Everything lands in $OUT/ilp.tgz (the device returns at most 8 files).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
-OLD="$ROOT/.gpu/old/tuner"
 O="${OUT:-$ROOT/.gpu/out}"; W="$O/ilp"; mkdir -p "$W"
 trap 'tar -C "$O" -czf "$O/ilp.tgz" ilp 2>/dev/null; rm -rf "$W"' EXIT
 trap 'exit 143' TERM INT
@@ -34,10 +34,6 @@ small=(); for f in cora citeseer pubmed wiki-vote soc-slashdot0902; do small+=(-
 uni=(--graph "uniform:n=1000000,deg=16,seed=1")
 pl=(--graph "powerlaw:n=1000000,deg=16,alpha=2.1,maxdeg=200000,seed=1")
 
-if [ -x "$OLD" ]; then  # ilp 1 is v3's code: the old build and this one on the same ids
-  step old-seed-warm timeout 60 "$OLD" bench "${seed[@]}" --feat 64 --impl "$S,seed" --cache warm --graph-replay --max-seconds 0.25 --max-samples 200 --cache-dir /tmp/nvrtc-old --json "$W/old-seed-warm.json"
-  step old-small timeout 90 "$OLD" bench "${seed[@]}" "${small[@]}" --feat 64 --impl "tuned,$S" --events --max-seconds 0.25 --max-samples 200 --cache-dir /tmp/nvrtc-old --json "$W/old-small.json"
-fi
 step seed-warm timeout 60 "$T" bench "${seed[@]}" --feat 64 --impl "$S,$(with $S .g2 .g4 .g8),seed,empty" --cache warm --graph-replay "${B[@]}" --json "$W/seed-warm.json"
 step small timeout 150 "$T" bench "${seed[@]}" "${small[@]}" --feat 64 --impl "tuned,$S,$(with $S .g4 .g8),$(with $C .g4 .g8),cusparse" --events "${B[@]}" --json "$W/small.json"
 step uniform timeout 100 "$T" bench "${uni[@]}" --feat 64 --impl "$(with $U .mb8 .g2 .g4 .g4.mb4)" --counters "${B[@]}" --json "$W/uniform.json"
