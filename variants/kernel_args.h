@@ -25,12 +25,13 @@ struct KernelArgs {
   int heads;                // H
   int feat;                 // F
   // Long-row plan: rows of degree > split_threshold are skipped by row tasks and done as
-  // chunks (tasks [0, num_chunks * H)), each writing (max, sum, normalised acc) to partials;
-  // the last chunk of a row to finish merges them (log-sum-exp) and resets the counter.
+  // chunks (tasks [0, num_chunks * H)), chunk task k = c * H + h writing its normalised row to
+  // partials[k * F, (k + 1) * F) and its (max, sum) to partials[C * H * F + 2 * k, + 2); the
+  // last chunk of a row to finish merges them (log-sum-exp) and resets the counter.
   long long split_threshold;  // 0: no splitting
   long long num_chunks;       // C
   const ChunkDesc* chunks;    // (C)
-  float* partials;            // (C, H, F + 2)
+  float* partials;            // (C, H, F) rows, then (C, H, 2) stats: C * H * (F + 2)
   unsigned int* counters;     // (C, H), zero before the first launch, left zero after each
   // Test-only fault injection: 1 writes far out of bounds, 2 spins forever.
   int fault;
