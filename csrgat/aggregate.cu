@@ -198,4 +198,14 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
   return Status::ok;
 }
 
+#define CSRGAT_STR2(x) #x
+#define CSRGAT_STR(x) CSRGAT_STR2(x)
+const char* compiled_archs() {
+#ifdef __CUDA_ARCH_LIST__
+  return CSRGAT_STR(__CUDA_ARCH_LIST__);
+#else
+  return "";
+#endif
+}
+
 }  // namespace csrgat

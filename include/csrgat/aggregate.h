@@ -74,4 +74,9 @@ Status aggregate(const GraphView& graph, const float* scores, const void* values
 const char* dispatch_variant(const GraphView& graph, Storage storage, int heads, int feat,
                              const Shape* shape = nullptr);
 
+// The GPU code this library carries as SASS, as nvcc's __CUDA_ARCH_LIST__ ("900" for
+// sm_90; "900,1000" for two). A device whose arch is not listed runs the kernels through the
+// driver's PTX JIT, or not at all.
+const char* compiled_archs();
+
 }  // namespace csrgat

@@ -85,7 +85,7 @@ int bench(const BenchOptions& o) {
   if (o.counters) counters = std::make_unique<profiler::CounterSession>(0);
   NvrtcCompiler compiler("sm_90", o.cache_dir);
 
-  nlohmann::json out{{"meta", {{"tuned_header", CSRGAT_TUNED_HEADER_NAME}, {"timing", profiler::to_json(topt)}}},
+  nlohmann::json out{{"meta", {{"tuned_header", CSRGAT_TUNED_HEADER_NAME}, {"library_archs", compiled_archs()}, {"timing", profiler::to_json(topt)}}},
                      {"devices", nlohmann::json::array({profiler::to_json(profiler::device_info(0))})},
                      {"results", nlohmann::json::array()}};
   std::printf("%-26s %5s %-10s %-66s %10s %10s %9s %8s\n", "graph", "F", "impl", "variant", "gpu_us",
