@@ -10,10 +10,7 @@
 # Everything lands in $OUT/ilp.tgz (the device returns at most 8 files).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
-O="${OUT:-$ROOT/.gpu/out}"; W="$O/ilp"; mkdir -p "$W"
-trap 'tar -C "$O" -czf "$O/ilp.tgz" ilp 2>/dev/null; rm -rf "$W"' EXIT
-trap 'exit 143' TERM INT
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
+out_dir ilp
 
 if [ "${SKIP_CORRECT:-0}" != 1 ]; then
   step correct timeout 240 "$BIN/gpu_tests" \
