@@ -3,6 +3,7 @@
 #include "csrgat/aggregate.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "variants/csrgat_fused.cuh"
@@ -92,10 +93,12 @@ struct Shape::Impl {
   ChunkDesc* chunks = nullptr;
   float* partials = nullptr;
   unsigned* counters = nullptr;
+  void* row_order = nullptr;  // `.lpt` variants: (N) Index, build_row_order
   ~Impl() {
     cudaFree(chunks);
     cudaFree(partials);
     cudaFree(counters);
+    cudaFree(row_order);
   }
 };
 
@@ -148,6 +151,22 @@ Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, 
         cudaMemset(impl->counters, 0, plan.size() * heads * sizeof(unsigned)) != cudaSuccess)
       return Status::cuda_error;
   }
+  // The variant id is the one place a rule spells runtime parameters other than split.
+  bool lpt = false;
+  try {
+    lpt = VariantParams::parse(impl->choice.id).lpt != 0;
+  } catch (const std::exception&) {
+    return Status::invalid_argument;  // a hand-edited header with an id that does not parse
+  }
+  if (lpt && num_nodes > 0) {
+    const std::vector<int64_t> rp(host_row_ptr, host_row_ptr + num_nodes + 1);
+    // Rows the kernel skips (done as chunks) go last, as in the tuner's DeviceProblem.
+    const int64_t skip = impl->num_chunks > 0 ? impl->choice.split : 0;
+    const auto bytes = row_order_bytes(rp, skip, impl->index == 1);
+    if (cudaMalloc(&impl->row_order, bytes.size()) != cudaSuccess ||
+        cudaMemcpy(impl->row_order, bytes.data(), bytes.size(), cudaMemcpyHostToDevice) != cudaSuccess)
+      return Status::cuda_error;
+  }
   out->impl_ = std::move(impl);
   return Status::ok;
 }
@@ -181,6 +200,7 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
   a.num_rows = g.num_nodes;
   a.heads = heads;
   a.feat = feat;
+  if (s) a.row_order = s->row_order;
   if (s && s->num_chunks > 0) {
     a.split_threshold = c.split;
     a.num_chunks = s->num_chunks;

@@ -155,6 +155,7 @@ std::string param_value(const VariantParams& p, const std::string& name) {
   if (name == "smem") return std::to_string(p.smem);
   if (name == "softmax") return to_string(p.softmax);
   if (name == "split") return std::to_string(p.split);
+  if (name == "lpt") return std::to_string(p.lpt);
   return "?";
 }
 
@@ -195,7 +196,7 @@ nlohmann::json chart_data(const RunData& d) {
   if (big.size() > 2) big.resize(2);
   nlohmann::json params = nlohmann::json::array();
   const std::vector<std::string> names{"tpr", "fl",   "rpb",     "vec",  "tiles",
-                                       "epl", "ilp", "minb", "smem", "softmax", "split"};
+                                       "epl", "ilp", "minb", "smem", "softmax", "split", "lpt"};
   for (const auto* pr : big) {
     double best = INFINITY;
     std::map<int, std::map<int, double>> by_vec_tpr;

@@ -368,7 +368,7 @@ std::vector<T> name_key(const Reader& r, const Item& at,
 SpaceSpec read_space(const Reader& r, const Item& at) {
   SpaceSpec s;
   const auto f = r.fields(at, {"tpr", "fl", "rpb", "vec", "tiles", "epl", "ilp", "minb", "smem", "softmax",
-                               "split", "index", "value"});
+                               "split", "lpt", "index", "value"});
   auto pow2_up_to = [](int64_t hi) {
     return [hi](int64_t v) {
       return is_pow2(v) && v <= hi ? std::string()
@@ -417,6 +417,7 @@ SpaceSpec read_space(const Reader& r, const Item& at) {
     }
     reject_duplicates(r, s.split, where);
   }
+  if (f.count("lpt")) s.lpt = int_key(r, f.at("lpt"), 0, 1, {});
   if (f.count("index")) s.index = name_key(r, f.at("index"), kIndexNames, "index type");
   if (f.count("value")) s.value = name_key(r, f.at("value"), kValueNames, "value type");
   return s;
@@ -750,6 +751,8 @@ nlohmann::json to_json(const Config& c) {
              {"smem", s.smem},         {"softmax", names(s.softmax)},
              {"split", s.split},       {"index", names(s.index)},
              {"value", names(s.value)}};
+  // Only when set, so that configs without the key keep their hash (recorded runs match them).
+  if (s.lpt != std::vector<int>{0}) space["lpt"] = s.lpt;
   json constraints = json::array();
   for (const auto& k : c.constraints) constraints.push_back(k.text);
   const auto& t = c.timing;

@@ -84,6 +84,7 @@ struct SpaceSpec {
   std::vector<int> smem{0};  // 0/1
   std::vector<Softmax> softmax{Softmax::two_pass};
   std::vector<int64_t> split{0};
+  std::vector<int> lpt{0};  // 1: longest rows first (VariantParams::lpt)
   std::vector<IndexType> index{IndexType::i32};
   std::vector<ValueType> value{ValueType::f32};
 };
@@ -97,7 +98,7 @@ struct Constraint {
 // The variables a constraint may read (the space's parameters and the problem's shape).
 inline const std::vector<std::string> kConstraintVariables{
     "tpr",    "fl",    "rpb",   "vec",         "tiles",      "epl",  "ilp", "minb",
-    "smem",   "online", "split", "feat", "heads", "value_bytes", "index_bytes"};
+    "smem",   "online", "split", "feat", "heads", "value_bytes", "index_bytes", "lpt"};
 
 enum class StrategyKind { exhaustive, random, halving };
 const char* to_string(StrategyKind k);

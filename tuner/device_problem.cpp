@@ -107,6 +107,7 @@ DeviceProblem::~DeviceProblem() {
     cudaFree(pl.partials);
     cudaFree(pl.counters);
   }
+  for (auto& [key, p] : orders_) cudaFree(p);
 }
 
 void DeviceProblem::set_inputs(const graphs::Inputs& in) {
@@ -169,6 +170,14 @@ const DeviceProblem::Plan& DeviceProblem::plan_for(int64_t threshold) {
   return plans_.emplace(threshold, pl).first->second;
 }
 
+const void* DeviceProblem::order_for(int64_t split, IndexType t) {
+  const auto key = std::make_pair(split, t);
+  auto it = orders_.find(key);
+  if (it != orders_.end()) return it->second;
+  const auto bytes = row_order_bytes(row_ptr_host_, split, t == IndexType::i64);
+  return orders_.emplace(key, upload<void>(bytes.data(), bytes.size())).first->second;
+}
+
 std::string DeviceProblem::unsupported_reason(const VariantParams& p) const {
   const std::string invalid = p.invalid_reason();
   if (!invalid.empty()) return invalid;
@@ -193,6 +202,7 @@ KernelArgs DeviceProblem::base_args(const VariantParams& p) {
   a.fault = p.fault;
   a.delay_ns = p.delay_ns;
   a.slow_percent = p.family == Family::fused ? slow_percent_ : 0;
+  if (p.family == Family::fused && p.lpt) a.row_order = order_for(p.split, p.index);
   if (p.family == Family::fused && p.split > 0) {
     const Plan& pl = plan_for(p.split);
     a.split_threshold = p.split;

@@ -87,6 +87,8 @@ class DeviceProblem {
     unsigned* counters = nullptr;
   };
   const Plan& plan_for(int64_t threshold);
+  // The `.lpt` variants' row order on the device (build_row_order), per split and index type.
+  const void* order_for(int64_t split, IndexType t);
   const void* values_for(ValueType t);
   KernelArgs base_args(const VariantParams& p);
   void launch_cusparse(const VariantParams& p, const LoadedKernel& k, cudaStream_t s);
@@ -105,6 +107,7 @@ class DeviceProblem {
   float* out_ = nullptr;
   float* weights_ = nullptr;  // cusparse baseline: (H, E)
   std::map<int64_t, Plan> plans_;
+  std::map<std::pair<int64_t, IndexType>, void*> orders_;
   size_t smem_optin_ = 0;
   unsigned slow_percent_ = 0;
   struct Cusparse;

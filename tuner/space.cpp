@@ -49,7 +49,8 @@ std::vector<double> variables(const VariantParams& v, const Problem& p) {
           static_cast<double>(p.feat),
           static_cast<double>(p.heads),
           static_cast<double>(value_bytes(v.value)),
-          static_cast<double>(index_bytes(v.index))};
+          static_cast<double>(index_bytes(v.index)),
+          static_cast<double>(v.lpt)};
 }
 
 std::string file_of(const Config& c) {
@@ -110,25 +111,27 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
                   for (int smem : s.smem)
                     for (Softmax sm : s.softmax)
                       for (int64_t split : s.split)
-                        for (IndexType index : s.index)
-                          for (ValueType value : values) {
-                            VariantParams v;
-                            v.family = Family::fused;
-                            v.tpr = tpr;
-                            v.fl = fl;
-                            v.rpb = rpb;
-                            v.vec = vec;
-                            v.tiles = tiles;
-                            v.epl = epl;
-                            v.ilp = ilp;
-                            v.minb = minb;
-                            v.smem = smem;
-                            v.softmax = sm;
-                            v.split = split;
-                            v.index = index;
-                            v.value = value;
-                            add(v, true);
-                          }
+                        for (int lpt : s.lpt)
+                          for (IndexType index : s.index)
+                            for (ValueType value : values) {
+                              VariantParams v;
+                              v.family = Family::fused;
+                              v.tpr = tpr;
+                              v.fl = fl;
+                              v.rpb = rpb;
+                              v.vec = vec;
+                              v.tiles = tiles;
+                              v.epl = epl;
+                              v.ilp = ilp;
+                              v.minb = minb;
+                              v.smem = smem;
+                              v.softmax = sm;
+                              v.split = split;
+                              v.lpt = lpt;
+                              v.index = index;
+                              v.value = value;
+                              add(v, true);
+                            }
   for (const auto& v : c.test_only.fault_variants) add(v, false);
   for (const auto& v : c.test_only.delay_variants) add(v, false);
   return out;

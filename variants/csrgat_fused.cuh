@@ -27,6 +27,8 @@
 // Long rows (degree > split_threshold) are cut into chunks by the host plan; chunk tasks run
 // first and write (max, sum, normalised acc); the last chunk of a row to finish merges them
 // with the log-sum-exp rule. So a row of a million edges spreads over the whole GPU.
+// Row tasks take rows in index order, or in a host-built order (KernelArgs::row_order, the
+// `.lpt` variants: longest rows first) so that no long row starts when the others are done.
 //
 // Semantics (matching the float64 reference): an empty row gives 0; a score of -inf has
 // weight 0; a row whose scores are all -inf gives 0; large finite scores (1e30) do not
@@ -721,9 +723,10 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     return;
   }
   const unsigned rt = task - chunk_tasks;
-  const long long row = rt / H;
   const int h = static_cast<int>(rt % H);
   const typename C::Index* rp = static_cast<const typename C::Index*>(a.row_ptr);
+  const typename C::Index* order = static_cast<const typename C::Index*>(a.row_order);
+  const long long row = order ? static_cast<long long>(order[rt / H]) : rt / H;
   const long long eb = rp[row], ee = rp[row + 1];
   if (a.split_threshold > 0 && ee - eb > a.split_threshold) return;  // done as chunks
   float* dst = a.out + (row * static_cast<long long>(H) + h) * F;

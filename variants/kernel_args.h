@@ -17,6 +17,7 @@ struct ChunkDesc {
 
 struct KernelArgs {
   const void* row_ptr;      // row_ptr: (N + 1), Index
+  const void* row_order;    // (N), Index: row task i takes row row_order[i]; null: row i
   const void* col;          // col: (E), Index
   const float* scores;      // scores: (E, H)
   const void* values;       // values: (N, H, F), Value

@@ -1,7 +1,8 @@
 // The tuned choice: a plain parameter struct with equality, printing and a readable id that
 // spells out every parameter (csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.twopass.split0.i32.f32;
 // edges per lane other than 1 appear as .e2 after .t1, gathers in flight other than 1 as .g4
-// after that, launch bounds as .mb8 after that).
+// after that, launch bounds as .mb8 after that; rows in longest-first order as .lpt after
+// .split).
 // Host-only; the kernel sees the same values as template arguments.
 #pragma once
 
@@ -42,6 +43,9 @@ struct VariantParams {
                   // 1 shared memory, 2 each lane loads them itself (L1 broadcast)
   Softmax softmax = Softmax::two_pass;
   int64_t split = 0;  // rows longer than this are split into chunks of this many edges
+  int lpt = 0;        // 1: row tasks run longest rows first (degree buckets of powers of two,
+                      // index order inside a bucket; a host-built row order), so no long row
+                      // starts last; the id shows it as .lpt after .split<n>
   IndexType index = IndexType::i32;
   ValueType value = ValueType::f32;
   // Test-only knobs, never emitted into a tuned header.

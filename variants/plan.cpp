@@ -1,6 +1,7 @@
 #include "variants/plan.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace csrgat {
 
@@ -23,6 +24,45 @@ std::vector<ChunkDesc> build_split_plan(const std::vector<Index>& row_ptr, int64
 }
 template std::vector<ChunkDesc> build_split_plan(const std::vector<int32_t>&, int64_t);
 template std::vector<ChunkDesc> build_split_plan(const std::vector<int64_t>&, int64_t);
+
+template <class Index>
+std::vector<Index> build_row_order(const std::vector<Index>& row_ptr, int64_t split_threshold) {
+  if (row_ptr.size() < 2) return {};
+  const int64_t n = static_cast<int64_t>(row_ptr.size()) - 1;
+  // Keys 2 .. 64: degree bucket, longest first; 65: empty rows and rows that chunks take.
+  constexpr int kKeys = 66;
+  auto key = [&](int64_t r) {
+    const int64_t d = static_cast<int64_t>(row_ptr[r + 1]) - static_cast<int64_t>(row_ptr[r]);
+    if (d <= 0) return kKeys - 1;
+    if (split_threshold > 0 && d > split_threshold) return kKeys - 1;  // skipped: last
+    int lg = 0;
+    while ((d >> lg) > 1) ++lg;  // floor(log2(d)), 0 .. 62
+    return 64 - lg;              // 2 .. 64; a larger degree comes first
+  };
+  std::vector<int64_t> start(kKeys + 1, 0);
+  for (int64_t r = 0; r < n; ++r) ++start[key(r) + 1];
+  for (int k = 0; k < kKeys; ++k) start[k + 1] += start[k];
+  std::vector<Index> order(static_cast<size_t>(n));
+  for (int64_t r = 0; r < n; ++r) order[static_cast<size_t>(start[key(r)]++)] = static_cast<Index>(r);
+  return order;
+}
+template std::vector<int32_t> build_row_order(const std::vector<int32_t>&, int64_t);
+template std::vector<int64_t> build_row_order(const std::vector<int64_t>&, int64_t);
+
+std::vector<unsigned char> row_order_bytes(const std::vector<int64_t>& row_ptr,
+                                           int64_t split_threshold, bool int64) {
+  const auto order = build_row_order(row_ptr, split_threshold);
+  std::vector<unsigned char> bytes(order.size() * (int64 ? 8 : 4));
+  if (int64) {
+    std::memcpy(bytes.data(), order.data(), bytes.size());
+  } else {
+    for (size_t i = 0; i < order.size(); ++i) {
+      const int32_t v = static_cast<int32_t>(order[i]);
+      std::memcpy(bytes.data() + 4 * i, &v, 4);
+    }
+  }
+  return bytes;
+}
 
 LaunchGeometry launch_geometry(const VariantParams& p, int64_t num_rows, int heads, int feat,
                                int64_t num_chunks, int64_t max_degree, size_t smem_optin) {

@@ -16,6 +16,19 @@ namespace csrgat {
 template <class Index>
 std::vector<ChunkDesc> build_split_plan(const std::vector<Index>& row_ptr, int64_t threshold);
 
+// The row order of the `.lpt` variants: rows bucketed by degree in powers of two (bucket k
+// holds degrees in [2^k, 2^(k+1)), empty rows last), the longest bucket first, index order
+// inside a bucket (neighbouring tasks keep reading neighbouring rows where degrees allow).
+// Rows of degree > split_threshold (> 0), which row tasks skip, go last. A counting sort:
+// O(N), stable.
+template <class Index>
+std::vector<Index> build_row_order(const std::vector<Index>& row_ptr, int64_t split_threshold);
+
+// build_row_order's result as the kernel reads it (int32 or int64 values), as raw bytes for
+// a device upload.
+std::vector<unsigned char> row_order_bytes(const std::vector<int64_t>& row_ptr,
+                                           int64_t split_threshold, bool int64);
+
 struct LaunchGeometry {
   int64_t grid = 0;
   int block = 0;

@@ -2,11 +2,13 @@
 // configs' spaces, resource pruning, strategies and the halving plan.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <set>
 #include <string>
 
 #include "tuner/config.h"
 #include "tuner/space.h"
+#include "variants/plan.h"
 
 namespace csrgat::tuner {
 namespace {
@@ -201,6 +203,7 @@ TEST(Space, SmokeCoversEveryParameterValue) {
       seen.insert("smem" + std::to_string(v.smem));
       seen.insert(to_string(v.softmax));
       seen.insert("split" + std::to_string(v.split));
+      seen.insert("lpt" + std::to_string(v.lpt));
       seen.insert(to_string(v.index));
       seen.insert(to_string(v.value));
     }
@@ -215,6 +218,8 @@ TEST(Space, SmokeCoversEveryParameterValue) {
   for (int x : s.minb) EXPECT_TRUE(seen.count("mb" + std::to_string(x))) << x;
   for (int x : s.ilp) EXPECT_TRUE(seen.count("g" + std::to_string(x))) << x;
   for (int64_t x : s.split) EXPECT_TRUE(seen.count("split" + std::to_string(x))) << x;
+  for (int x : s.lpt) EXPECT_TRUE(seen.count("lpt" + std::to_string(x))) << x;
+  EXPECT_EQ(s.lpt, (std::vector<int>{0, 1}));
   for (const char* x :
        {"smem0", "smem1", "smem2", "twopass", "online", "i32", "i64", "f32", "bf16"})
     EXPECT_TRUE(seen.count(x)) << x;
@@ -310,6 +315,53 @@ TEST(Space, HalvingPlanShapes) {
   const HalvingPlan tight = halving_plan(1000, 1, 3);
   for (size_t r = 0; r + 1 < tight.time_budget_scale.size(); ++r)
     EXPECT_DOUBLE_EQ(tight.time_budget_scale[r], 1e-3);
+}
+
+TEST(Space, LongestRowsFirstInTheIdAndTheSpace) {
+  VariantParams p =
+      VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec4.t2.mb8.smem0.online.split256.i32.f32");
+  EXPECT_EQ(p.lpt, 0);
+  p.lpt = 1;
+  EXPECT_EQ(p.id(), "csrgat.tpr8.fl8.rpb16.vec4.t2.mb8.smem0.online.split256.lpt.i32.f32");
+  EXPECT_EQ(VariantParams::parse(p.id()), p);
+  EXPECT_NE(VariantParams::parse(p.id()),
+            VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec4.t2.mb8.smem0.online.split256.i32.f32"));
+  // A runtime choice: the same kernel as without it.
+  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 4, 2, 1, 1, 8, 0, 1, int, float>");
+  EXPECT_EQ(p.invalid_reason(), "");
+  EXPECT_THROW(VariantParams::parse("seed.lpt.i32.f32"), std::invalid_argument);
+  // In a space: both values, and a constraint may read it.
+  const Config c = tiny("  tpr: [32]\n  fl: [16]\n  rpb: [1]\n  lpt: [0, 1]\n",
+                        "  - \"lpt == 0 || split == 0\"\n");
+  const auto cands = enumerate(c, problems(c)[0]);
+  ASSERT_EQ(cands.size(), 2u);
+  EXPECT_EQ(cands[1].params.id(), "csrgat.tpr32.fl16.rpb1.vec4.t1.smem0.twopass.split0.lpt.i32.f32");
+  EXPECT_EQ(survivors(cands).size(), 2u);
+  EXPECT_THROW(tiny("  lpt: [2]\n"), ConfigError);
+}
+
+TEST(Space, RowOrderIsLongestBucketFirstStableAndSkippedRowsLast) {
+  // degrees: 1, 5, 0, 3, 8, 2, 300, 9, 4
+  const std::vector<int32_t> rp{0, 1, 6, 6, 9, 17, 19, 319, 328, 332};
+  // Buckets: [8, 16) rows 4, 7; [4, 8) rows 1, 8; [2, 4) rows 3, 5; [1, 2) row 0; then the
+  // empty row 2 and row 6, which chunks take at split 100, in index order.
+  EXPECT_EQ(build_row_order(rp, 100), (std::vector<int32_t>{4, 7, 1, 8, 3, 5, 0, 2, 6}));
+  // Without a split the long row leads.
+  EXPECT_EQ(build_row_order(rp, 0), (std::vector<int32_t>{6, 4, 7, 1, 8, 3, 5, 0, 2}));
+  const std::vector<int64_t> rp64(rp.begin(), rp.end());
+  EXPECT_EQ(build_row_order(rp64, 0), (std::vector<int64_t>{6, 4, 7, 1, 8, 3, 5, 0, 2}));
+  EXPECT_TRUE(build_row_order(std::vector<int32_t>{0}, 0).empty());
+  // The bytes uploaded for the kernel: the same order in the index type's width.
+  const auto b32 = row_order_bytes(rp64, 100, false);
+  ASSERT_EQ(b32.size(), 9u * 4);
+  std::vector<int32_t> o32(9);
+  std::memcpy(o32.data(), b32.data(), b32.size());
+  EXPECT_EQ(o32, build_row_order(rp, 100));
+  const auto b64 = row_order_bytes(rp64, 100, true);
+  ASSERT_EQ(b64.size(), 9u * 8);
+  std::vector<int64_t> o64(9);
+  std::memcpy(o64.data(), b64.data(), b64.size());
+  EXPECT_EQ(o64, build_row_order(rp64, 100));
 }
 
 }  // namespace
