@@ -3,7 +3,6 @@
 #include "csrgat/aggregate.h"
 
 #include <algorithm>
-#include <stdexcept>
 #include <vector>
 
 #include "variants/csrgat_fused.cuh"
@@ -20,6 +19,7 @@ namespace {
 struct KernelEntry {
   const void* fn;
   int tpr, rpb;
+  bool lpt;   // row tasks follow a row order (Shape builds it)
   int value;  // 0 f32, 1 bf16, 2 f16
   int index;  // 0 int32, 1 int64
 };
@@ -28,10 +28,10 @@ constexpr int value_code() {
   return std::is_same_v<T, float> ? 0 : std::is_same_v<T, __nv_bfloat16> ? 1 : 2;
 }
 
-#define CSRGAT_ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, IDX, VAL)  \
-  KernelEntry{reinterpret_cast<const void*>(&csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP,  \
-                                                          MINB, SMEM, ONLINE, IDX, VAL>),      \
-              TPR, RPB, value_code<VAL>(), std::is_same_v<IDX, long long> ? 1 : 0},
+#define CSRGAT_ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL) \
+  KernelEntry{reinterpret_cast<const void*>(&csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP,       \
+                                                          MINB, SMEM, ONLINE, LPT, IDX, VAL>),      \
+              TPR, RPB, LPT != 0, value_code<VAL>(), std::is_same_v<IDX, long long> ? 1 : 0},
 const KernelEntry kKernels[] = {CSRGAT_TUNED_KERNELS(CSRGAT_ENTRY)};
 #undef CSRGAT_ENTRY
 
@@ -39,8 +39,8 @@ const KernelEntry kKernels[] = {CSRGAT_TUNED_KERNELS(CSRGAT_ENTRY)};
 template <class IDX, class VAL>
 constexpr KernelEntry fallback_entry() {
   constexpr int vec = std::is_same_v<VAL, float> ? 4 : 8;
-  return KernelEntry{reinterpret_cast<const void*>(&csrgat_fused<32, 16, 4, vec, 1, 1, 1, 0, 0, 0, IDX, VAL>),
-                     32, 4, value_code<VAL>(), std::is_same_v<IDX, long long> ? 1 : 0};
+  return KernelEntry{reinterpret_cast<const void*>(&csrgat_fused<32, 16, 4, vec, 1, 1, 1, 0, 0, 0, 0, IDX, VAL>),
+                     32, 4, false, value_code<VAL>(), std::is_same_v<IDX, long long> ? 1 : 0};
 }
 const KernelEntry kFallback[3][2] = {
     {fallback_entry<int, float>(), fallback_entry<long long, float>()},
@@ -151,14 +151,7 @@ Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, 
         cudaMemset(impl->counters, 0, plan.size() * heads * sizeof(unsigned)) != cudaSuccess)
       return Status::cuda_error;
   }
-  // The variant id is the one place a rule spells runtime parameters other than split.
-  bool lpt = false;
-  try {
-    lpt = VariantParams::parse(impl->choice.id).lpt != 0;
-  } catch (const std::exception&) {
-    return Status::invalid_argument;  // a hand-edited header with an id that does not parse
-  }
-  if (lpt && num_nodes > 0) {
+  if (impl->choice.kernel->lpt && num_nodes > 0) {
     const std::vector<int64_t> rp(host_row_ptr, host_row_ptr + num_nodes + 1);
     // Rows the kernel skips (done as chunks) go last, as in the tuner's DeviceProblem.
     const int64_t skip = impl->num_chunks > 0 ? impl->choice.split : 0;

@@ -6,7 +6,7 @@
 # is byte-identical needs no new GPU measurement; one that is not needs an A/B on the GPU
 # (v4's ilp-1 regression was such a change: see docs/perf-notes.md).
 #
-#   scripts/sass-diff.sh [--rev REV] [--header FILE] [TPR,FL,RPB,VEC,TILES,EPL,ILP,MINB,SMEM,ONLINE,Index,Value ...]
+#   scripts/sass-diff.sh [--rev REV] [--header FILE] [TPR,FL,RPB,VEC,TILES,EPL,ILP,MINB,SMEM,ONLINE,LPT,Index,Value ...]
 #
 #   --rev REV      the reference tree (default HEAD)
 #   --header FILE  the tuned header whose kernels to compare (default include/csrgat/tuned/sm_90.h)
@@ -61,9 +61,22 @@ sass() {  # sass TREE ARGS OUT: the kernel's instructions, addresses and encodin
     sed -E 's@/\*[0-9a-f]+\*/@@; s@/\* 0x[0-9a-f]+ \*/@@' > "$3"
 }
 
+# A reference tree from before the LPT template parameter (kernel v5b) takes the same
+# kernel without it: drop the 11th of the 13 template arguments when it is 0.
+ref_args() {
+  if grep -q 'int LPT' "$work/ref/variants/csrgat_fused.cuh"; then echo "$1"; return; fi
+  local IFS=,; local a=($1)
+  if [ "${#a[@]}" = 13 ]; then
+    [ "${a[10]}" = 0 ] || { echo "sass-diff: $1 has LPT=1, which $rev cannot build" >&2; exit 2; }
+    echo "${a[*]:0:10},${a[*]:11}"
+  else
+    echo "$1"
+  fi
+}
+
 status=0
 for k in "${kernels[@]}"; do
-  sass "$work/ref" "$k" "$work/a.s"
+  sass "$work/ref" "$(ref_args "$k")" "$work/a.s"
   sass "$ROOT" "$k" "$work/b.s"
   n="$(diff "$work/a.s" "$work/b.s" | grep -c '^[<>]' || true)"
   if [ "$n" = 0 ]; then

@@ -97,7 +97,7 @@ std::string run_tag(const RunInfo& run) {
 
 // The kernel's template parameters: what makes two variants the same compiled kernel (split
 // is a launch-time threshold, not a template parameter).
-using KernelKey = std::tuple<int, int, int, int, int, int, int, int, int, int, int, int>;
+using KernelKey = std::tuple<int, int, int, int, int, int, int, int, int, int, int, int, int>;
 KernelKey kernel_key(const VariantParams& p) {
   return {p.tpr,
           p.fl,
@@ -109,6 +109,7 @@ KernelKey kernel_key(const VariantParams& p) {
           p.minb,
           p.smem,
           p.softmax == Softmax::online ? 1 : 0,
+          p.lpt,
           static_cast<int>(p.index),
           static_cast<int>(p.value)};
 }
@@ -217,7 +218,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
      << c_string(store_name + " run " + std::to_string(run.id) + " (" + run_tag(run) + ")")
      << "\n\n";
 
-  os << "// X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, Index, Value)\n";
+  os << "// X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, Index, Value)\n";
   os << "#define CSRGAT_TUNED_KERNELS(X) \\\n";
   for (size_t k = 0; k < kernels.size(); ++k) {
     const VariantParams& p = kernels[k];
@@ -238,7 +239,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
             join(std::vector<std::string>(graphs.begin(), graphs.end()), ", ");
     os << "  X(k" << k << ", " << p.tpr << ", " << p.fl << ", " << p.rpb << ", " << p.vec << ", "
        << p.tiles << ", " << p.epl << ", " << p.ilp << ", " << p.minb << ", " << p.smem << ", "
-       << (p.softmax == Softmax::online ? 1 : 0) << ", " << index_type(p.index) << ", "
+       << (p.softmax == Softmax::online ? 1 : 0) << ", " << p.lpt << ", " << index_type(p.index) << ", "
        << value_type(p.value) << ") /* " << comment_safe(note) << " */"
        << (k + 1 < kernels.size() ? " \\" : "") << "\n";
   }

@@ -27,8 +27,9 @@
 // Long rows (degree > split_threshold) are cut into chunks by the host plan; chunk tasks run
 // first and write (max, sum, normalised acc); the last chunk of a row to finish merges them
 // with the log-sum-exp rule. So a row of a million edges spreads over the whole GPU.
-// Row tasks take rows in index order, or in a host-built order (KernelArgs::row_order, the
-// `.lpt` variants: longest rows first) so that no long row starts when the others are done.
+// Row tasks take rows in index order, or (LPT = 1, the `.lpt` variants) in a host-built order
+// (KernelArgs::row_order: longest rows first) so that no long row starts when the others are
+// done.
 //
 // Semantics (matching the float64 reference): an empty row gives 0; a score of -inf has
 // weight 0; a row whose scores are all -inf gives 0; large finite scores (1e30) do not
@@ -176,7 +177,7 @@ __device__ __forceinline__ unsigned long long global_ns() {
 }
 
 template <int TPR_, int FL_, int RPB_, int VEC_, int TILES_, int EPL_, int ILP_, int SMEM_,
-          int ONLINE_, class Index_, class Value_>
+          int ONLINE_, int LPT_, class Index_, class Value_>
 struct FusedConfig {
   static constexpr int TPR = TPR_;      // threads per task (row-head pair or chunk)
   static constexpr int FL = FL_;        // lanes along the feature axis
@@ -188,6 +189,7 @@ struct FusedConfig {
   static constexpr bool SMEM = SMEM_ == 1;    // stage through shared memory
   static constexpr bool DIRECT = SMEM_ == 2;  // every lane loads its own (col, score)
   static constexpr bool ONLINE = ONLINE_ != 0;
+  static constexpr bool LPT = LPT_ != 0;  // row tasks follow KernelArgs::row_order
   using Index = Index_;
   using Value = Value_;
   static constexpr int WARP_TPR = TPR < 32 ? TPR : 32;  // threads of a group inside one warp
@@ -725,8 +727,14 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   const unsigned rt = task - chunk_tasks;
   const int h = static_cast<int>(rt % H);
   const typename C::Index* rp = static_cast<const typename C::Index*>(a.row_ptr);
-  const typename C::Index* order = static_cast<const typename C::Index*>(a.row_order);
-  const long long row = order ? static_cast<long long>(order[rt / H]) : rt / H;
+  // A template parameter: kernels without it read no order (a run-time null test alone made
+  // the row_ptr loads wait on a predicated load: +2% on the seed shape, v5b). An LPT kernel
+  // given no order (the library without a Shape) takes rows in index order.
+  long long row = rt / H;
+  if constexpr (C::LPT) {
+    const typename C::Index* order = static_cast<const typename C::Index*>(a.row_order);
+    if (order) row = order[row];
+  }
   const long long eb = rp[row], ee = rp[row + 1];
   if (a.split_threshold > 0 && ee - eb > a.split_threshold) return;  // done as chunks
   float* dst = a.out + (row * static_cast<long long>(H) + h) * F;
@@ -775,16 +783,16 @@ __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
 // 128-thread kernel: 86 registers with it, 72 without). The two cases are two templates of one
 // name; the last template parameter (defaulted) lets exactly one of them exist per MINB.
 template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
-          int ONLINE, class Index, class Value,
+          int ONLINE, int LPT, class Index, class Value,
           typename csrgat::kern::EnableIf<MINB == 0>::type = 0>
 __global__ void csrgat_fused(const csrgat::KernelArgs a) {
   csrgat::kern::kernel_body<
-      csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM, ONLINE, Index, Value>>(a);
+      csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM, ONLINE, LPT, Index, Value>>(a);
 }
 template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
-          int ONLINE, class Index, class Value,
+          int ONLINE, int LPT, class Index, class Value,
           typename csrgat::kern::EnableIf<(MINB > 0)>::type = 0>
 __global__ void __launch_bounds__(TPR* RPB, MINB) csrgat_fused(const csrgat::KernelArgs a) {
   csrgat::kern::kernel_body<
-      csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM, ONLINE, Index, Value>>(a);
+      csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM, ONLINE, LPT, Index, Value>>(a);
 }

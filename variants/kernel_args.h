@@ -17,7 +17,6 @@ struct ChunkDesc {
 
 struct KernelArgs {
   const void* row_ptr;      // row_ptr: (N + 1), Index
-  const void* row_order;    // (N), Index: row task i takes row row_order[i]; null: row i
   const void* col;          // col: (E), Index
   const float* scores;      // scores: (E, H)
   const void* values;       // values: (N, H, F), Value
@@ -41,6 +40,9 @@ struct KernelArgs {
   // Test-only slowdown without a new variant id: this percentage of the row tasks is computed
   // twice (same result), so a memory-bound variant takes about that much longer.
   unsigned int slow_percent;
+  // Row tasks of an LPT kernel: task i takes row row_order[i] ((N), Index; the `.lpt`
+  // variants' longest-rows-first order). Last, so that the fields above keep their offsets.
+  const void* row_order;
 };
 
 }  // namespace csrgat

@@ -125,7 +125,7 @@ std::string VariantParams::kernel_name() const {
   switch (family) {
     case Family::fused:
       os << "csrgat_fused<" << tpr << ", " << fl << ", " << rpb << ", " << vec << ", " << tiles
-         << ", " << epl << ", " << ilp << ", " << minb << ", " << smem << ", " << (softmax == Softmax::online ? 1 : 0) << ", " << idx
+         << ", " << epl << ", " << ilp << ", " << minb << ", " << smem << ", " << (softmax == Softmax::online ? 1 : 0) << ", " << lpt << ", " << idx
          << ", " << val << ">";
       break;
     case Family::seed: os << "csrgat_seed<" << idx << ", " << val << ">"; break;

@@ -45,7 +45,8 @@ struct VariantParams {
   int64_t split = 0;  // rows longer than this are split into chunks of this many edges
   int lpt = 0;        // 1: row tasks run longest rows first (degree buckets of powers of two,
                       // index order inside a bucket; a host-built row order), so no long row
-                      // starts last; the id shows it as .lpt after .split<n>
+                      // starts last; a template parameter (LPT), shown in the id as .lpt
+                      // after .split<n>
   IndexType index = IndexType::i32;
   ValueType value = ValueType::f32;
   // Test-only knobs, never emitted into a tuned header.

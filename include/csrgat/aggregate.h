@@ -43,7 +43,8 @@ struct GraphView {
 // A graph's shape, computed once from its host row_ptr and reused across calls: degree
 // statistics for dispatch and, for graphs with long rows, the device-side split plan and its
 // workspace, and the row order of a longest-rows-first (`.lpt`) variant. Without a Shape,
-// aggregate() still computes the right answer but cannot split long rows or reorder them.
+// aggregate() still computes the right answer but cannot split long rows or reorder them
+// (the chosen kernel then takes rows in index order).
 class Shape {
  public:
   Shape();

@@ -1,6 +1,6 @@
 // Types of the generated tuned headers (include/csrgat/tuned/<arch>.h). A tuned header defines
-//   CSRGAT_TUNED_KERNELS(X): one X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, Index,
-//                              Value)
+//   CSRGAT_TUNED_KERNELS(X): one X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT,
+//                              Index, Value)
 //                            per kernel the production library compiles;
 //   csrgat::tuned::kRules:   first match wins; each names a kernel and a long-row threshold.
 #pragma once

@@ -579,9 +579,9 @@ TEST(Emit, HeaderIsDeterministicAndWellFormed) {
            "#define CSRGAT_TUNED_SOURCE \"synthetic.sqlite run 1 (NVIDIA H200 (synthetic), "
            "2025-01-15, run 1)\"\n",
            "#define CSRGAT_TUNED_KERNELS(X) \\\n",
-           "  X(k0, 8, 8, 4, 4, 1, 1, 1, 0, 0, 0, int, float) /* " + A,
-           "X(k2, 32, 16, 4, 4, 1, 1, 1, 0, 1, 0, long long, float)",
-           "X(k3, 16, 16, 4, 8, 1, 1, 1, 0, 0, 1, int, __nv_bfloat16)",
+           "  X(k0, 8, 8, 4, 4, 1, 1, 1, 0, 0, 0, 0, int, float) /* " + A,
+           "X(k2, 32, 16, 4, 4, 1, 1, 1, 0, 1, 0, 0, long long, float)",
+           "X(k3, 16, 16, 4, 8, 1, 1, 1, 0, 0, 1, 0, int, __nv_bfloat16)",
            "    {0, 0, 49, 96, 1, 1, 0, 4, 0, 1024, 0, 50000, 0, 0, \"" + A + "\"},\n",
            "    {0, 1, 97, 192, 2, 1 << 30, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 2, 4096, "
            "\"" +
@@ -722,6 +722,27 @@ TEST(Emit, HeaderCompilesAndRulesGeneralise) {
 }
 
 // The X-macro expands into real kernel instantiations (what aggregate.cu does), under nvcc.
+TEST(Emit, ALongestRowsFirstWinnerGetsItsOwnLptKernel) {
+  const fs::path dir = test_dir();
+  Store s((dir / "lpt.sqlite").string());
+  const int64_t run = s.open_run(synthetic_run()).id;
+  put_features(s, run, "powerlaw", 1000000, 16000000, 100000);
+  put_features(s, run, "uniform", 1000000, 16000000, 40);
+  const Adder add{s, run};
+  const std::string L = "csrgat.tpr8.fl8.rpb16.vec4.t2.mb8.smem0.online.split512.lpt.i32.f32";
+  const std::string P = "csrgat.tpr8.fl8.rpb16.vec4.t2.mb8.smem0.online.split0.i32.f32";
+  add("powerlaw", 64, 1, L, 2, "ok", 1134.0, 0.002);
+  add("powerlaw", 64, 1, P, 2, "ok", 1700.0, 0.002);
+  add("uniform", 64, 1, P, 2, "ok", 1034.0, 0.002);
+  add("uniform", 64, 1, L, 2, "ok", 1049.0, 0.002);
+  const std::string h = emit_header(s, run, "sm_90");
+  // Same parameters but LPT: two kernels, one for each rule.
+  EXPECT_NE(h.find("X(k0, 8, 8, 16, 4, 2, 1, 1, 8, 0, 1, 0, int, float)"), std::string::npos) << h;
+  EXPECT_NE(h.find("X(k1, 8, 8, 16, 4, 2, 1, 1, 8, 0, 1, 1, int, float)"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 512, \"" + L + "\"},"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 0, \"" + P + "\"},"), std::string::npos) << h;
+}
+
 TEST(Emit, HeaderKernelsInstantiateUnderNvcc) {
   const std::string nvcc = nvcc_path();
   if (nvcc.empty()) GTEST_SKIP() << "nvcc not found (PATH, /usr/local/cuda/bin): skipped";
@@ -731,9 +752,9 @@ TEST(Emit, HeaderKernelsInstantiateUnderNvcc) {
   write_header_file(emit_header(store, run, "sm_90"), (dir / "sm_90.h").string());
   write_text(dir / "kernels.cu",
              "#include \"variants/csrgat_fused.cuh\"\n#include \"sm_90.h\"\n"
-             "#define ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, IDX, VAL) \\\n"
+             "#define ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL) \\\n"
              "  reinterpret_cast<const void*>(&csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, "
-             "ONLINE, IDX, VAL>),\n"
+             "ONLINE, LPT, IDX, VAL>),\n"
              "const void* const kernels[] = {CSRGAT_TUNED_KERNELS(ENTRY)};\n"
              "static_assert(sizeof(kernels) / sizeof(kernels[0]) == 5, \"kernel count\");\n"
              "static_assert(sizeof(csrgat::tuned::kRules) / sizeof(csrgat::tuned::kRules[0]) == 7,"

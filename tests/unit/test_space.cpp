@@ -326,8 +326,8 @@ TEST(Space, LongestRowsFirstInTheIdAndTheSpace) {
   EXPECT_EQ(VariantParams::parse(p.id()), p);
   EXPECT_NE(VariantParams::parse(p.id()),
             VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec4.t2.mb8.smem0.online.split256.i32.f32"));
-  // A runtime choice: the same kernel as without it.
-  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 4, 2, 1, 1, 8, 0, 1, int, float>");
+  // A template parameter (LPT) after ONLINE.
+  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 4, 2, 1, 1, 8, 0, 1, 1, int, float>");
   EXPECT_EQ(p.invalid_reason(), "");
   EXPECT_THROW(VariantParams::parse("seed.lpt.i32.f32"), std::invalid_argument);
   // In a space: both values, and a constraint may read it.
@@ -377,7 +377,7 @@ TEST(Space, EdgesPerLaneInTheIdAndItsLimits) {
   p.epl = 2;
   EXPECT_EQ(p.id(), "csrgat.tpr8.fl8.rpb16.vec8.t1.e2.smem0.online.split0.i32.bf16");
   EXPECT_EQ(VariantParams::parse(p.id()), p);
-  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 1, 0, 0, 1, int, __nv_bfloat16>");
+  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 1, 0, 0, 1, 0, int, __nv_bfloat16>");
   EXPECT_EQ(p.invalid_reason(), "");
   p.smem = 1;
   EXPECT_EQ(p.invalid_reason(), "epl > 1 needs smem 0 (warp shuffles)");
@@ -398,7 +398,7 @@ TEST(Space, EdgesPerLaneInTheIdAndItsLimits) {
   p.minb = 8;
   EXPECT_EQ(p.id(), "csrgat.tpr8.fl8.rpb16.vec8.t1.e2.mb8.smem0.online.split0.i32.bf16");
   EXPECT_EQ(VariantParams::parse(p.id()), p);
-  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 1, 8, 0, 1, int, __nv_bfloat16>");
+  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 1, 8, 0, 1, 0, int, __nv_bfloat16>");
   p.minb = 32;
   EXPECT_EQ(p.invalid_reason(), "minb blocks of tpr * rpb threads exceed 2048 threads per SM");
 }
@@ -416,7 +416,7 @@ TEST(Space, GathersInFlightInTheIdAndItsLimits) {
   EXPECT_EQ(VariantParams::parse(p.id()), p);
   EXPECT_NE(VariantParams::parse(p.id()),
             VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec8.t1.e2.mb8.smem0.online.split0.i32.bf16"));
-  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 4, 8, 0, 1, int, __nv_bfloat16>");
+  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 4, 8, 0, 1, 0, int, __nv_bfloat16>");
   EXPECT_EQ(p.invalid_reason(), "");
   p.ilp = 16;  // fl * epl = 16 entries per slot
   EXPECT_EQ(p.invalid_reason(), "");

@@ -20,11 +20,11 @@
 #define CSRGAT_TUNED_ARCH 90
 #define CSRGAT_TUNED_SOURCE "h200_reportsmoke.sqlite run 1 (NVIDIA H200, 2026-11-30, run 1)"
 
-// X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, Index, Value)
+// X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, Index, Value)
 #define CSRGAT_TUNED_KERNELS(X) \
-  X(k0, 32, 16, 4, 4, 1, 1, 1, 0, 0, 1, int, float) /* csrgat.tpr32.fl16.rpb4.vec4.t1.smem0.online.split0.i32.f32: seed_384 F64 H1: 5.89 us (q1..q3 5.86..5.95 us, noise 0.29%, stage 2; winner 5.89 us); rules 0; NVIDIA H200, 2026-11-30, run 1; graphs seed_384 */ \
-  X(k1, 16, 16, 8, 4, 1, 1, 1, 0, 0, 0, int, float) /* csrgat.tpr16.fl16.rpb8.vec4.t1.smem0.twopass.split0.i32.f32: uniform_1m_d16 F64 H1: 1263.41 us (q1..q3 1262.76..1264.16 us, noise 0.01%, stage 2; winner 1263.41 us); rules 1; NVIDIA H200, 2026-11-30, run 1; graphs uniform_1m_d16 */ \
-  X(k2, 16, 16, 8, 4, 1, 1, 1, 0, 0, 1, int, float) /* csrgat.tpr16.fl16.rpb8.vec4.t1.smem0.online.split0.i32.f32: uniform_4k_d16 F64 H4: 15.55 us (q1..q3 15.46..15.65 us, noise 0.16%, stage 2; winner 15.55 us); rules 2, 3; NVIDIA H200, 2026-11-30, run 1; graphs seed_384, uniform_1m_d16, uniform_4k_d16 */
+  X(k0, 32, 16, 4, 4, 1, 1, 1, 0, 0, 1, 0, int, float) /* csrgat.tpr32.fl16.rpb4.vec4.t1.smem0.online.split0.i32.f32: seed_384 F64 H1: 5.89 us (q1..q3 5.86..5.95 us, noise 0.29%, stage 2; winner 5.89 us); rules 0; NVIDIA H200, 2026-11-30, run 1; graphs seed_384 */ \
+  X(k1, 16, 16, 8, 4, 1, 1, 1, 0, 0, 0, 0, int, float) /* csrgat.tpr16.fl16.rpb8.vec4.t1.smem0.twopass.split0.i32.f32: uniform_1m_d16 F64 H1: 1263.41 us (q1..q3 1262.76..1264.16 us, noise 0.01%, stage 2; winner 1263.41 us); rules 1; NVIDIA H200, 2026-11-30, run 1; graphs uniform_1m_d16 */ \
+  X(k2, 16, 16, 8, 4, 1, 1, 1, 0, 0, 1, 0, int, float) /* csrgat.tpr16.fl16.rpb8.vec4.t1.smem0.online.split0.i32.f32: uniform_4k_d16 F64 H4: 15.55 us (q1..q3 15.46..15.65 us, noise 0.16%, stage 2; winner 15.55 us); rules 2, 3; NVIDIA H200, 2026-11-30, run 1; graphs seed_384, uniform_1m_d16, uniform_4k_d16 */
 
 namespace csrgat::tuned {
 // {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,

@@ -20,13 +20,13 @@
 #define CSRGAT_TUNED_ARCH 90
 #define CSRGAT_TUNED_SOURCE "synthetic.sqlite run 1 (NVIDIA H200 (synthetic), 2025-01-15, run 1)"
 
-// X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, Index, Value)
+// X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, Index, Value)
 #define CSRGAT_TUNED_KERNELS(X) \
-  X(k0, 8, 8, 4, 4, 1, 1, 1, 0, 0, 0, int, float) /* csrgat.tpr8.fl8.rpb4.vec4.t1.smem0.twopass.split0.i32.f32: citeseer F64 H1: 8.60 us (q1..q3 8.57..8.63 us, noise 0.30%, stage 1; winner 8.65 us) +1 more; rules 0; NVIDIA H200 (synthetic), 2025-01-15, run 1; graphs citeseer, cora */ \
-  X(k1, 32, 32, 2, 2, 1, 1, 1, 0, 0, 0, int, float) /* csrgat.tpr32.fl32.rpb2.vec2.t1.smem0.twopass.split0.i32.f32: pubmed F80 H1: 31.00 us (q1..q3 30.94..31.06 us, noise 0.20%, stage 2; winner 31.00 us); rules 1; NVIDIA H200 (synthetic), 2025-01-15, run 1; graphs pubmed */ \
-  X(k2, 32, 16, 4, 4, 1, 1, 1, 0, 1, 0, long long, float) /* csrgat.tpr32.fl16.rpb4.vec4.t1.smem1.twopass.split4096.i64.f32: powerlaw F128 H4: 900.00 us (q1..q3 897.30..902.70 us, noise 0.30%, stage 2; winner 900.00 us); rules 2, 5; NVIDIA H200 (synthetic), 2025-01-15, run 1; graphs powerlaw */ \
-  X(k3, 16, 16, 4, 8, 1, 1, 1, 0, 0, 1, int, __nv_bfloat16) /* csrgat.tpr16.fl16.rpb4.vec8.t1.smem0.online.split0.i32.bf16: pubmed F64 H1: 16.50 us (q1..q3 16.42..16.58 us, noise 0.50%, stage 2; winner 16.50 us); rules 3, 6; NVIDIA H200 (synthetic), 2025-01-15, run 1; graphs pubmed */ \
-  X(k4, 16, 16, 4, 4, 1, 1, 1, 0, 0, 1, int, float) /* csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.online.split0.i32.f32: citeseer F64 H1: 8.65 us (q1..q3 8.62..8.68 us, noise 0.30%, stage 2; winner 8.65 us) +2 more; rules 4; NVIDIA H200 (synthetic), 2025-01-15, run 1; graphs citeseer, cora, pubmed */
+  X(k0, 8, 8, 4, 4, 1, 1, 1, 0, 0, 0, 0, int, float) /* csrgat.tpr8.fl8.rpb4.vec4.t1.smem0.twopass.split0.i32.f32: citeseer F64 H1: 8.60 us (q1..q3 8.57..8.63 us, noise 0.30%, stage 1; winner 8.65 us) +1 more; rules 0; NVIDIA H200 (synthetic), 2025-01-15, run 1; graphs citeseer, cora */ \
+  X(k1, 32, 32, 2, 2, 1, 1, 1, 0, 0, 0, 0, int, float) /* csrgat.tpr32.fl32.rpb2.vec2.t1.smem0.twopass.split0.i32.f32: pubmed F80 H1: 31.00 us (q1..q3 30.94..31.06 us, noise 0.20%, stage 2; winner 31.00 us); rules 1; NVIDIA H200 (synthetic), 2025-01-15, run 1; graphs pubmed */ \
+  X(k2, 32, 16, 4, 4, 1, 1, 1, 0, 1, 0, 0, long long, float) /* csrgat.tpr32.fl16.rpb4.vec4.t1.smem1.twopass.split4096.i64.f32: powerlaw F128 H4: 900.00 us (q1..q3 897.30..902.70 us, noise 0.30%, stage 2; winner 900.00 us); rules 2, 5; NVIDIA H200 (synthetic), 2025-01-15, run 1; graphs powerlaw */ \
+  X(k3, 16, 16, 4, 8, 1, 1, 1, 0, 0, 1, 0, int, __nv_bfloat16) /* csrgat.tpr16.fl16.rpb4.vec8.t1.smem0.online.split0.i32.bf16: pubmed F64 H1: 16.50 us (q1..q3 16.42..16.58 us, noise 0.50%, stage 2; winner 16.50 us); rules 3, 6; NVIDIA H200 (synthetic), 2025-01-15, run 1; graphs pubmed */ \
+  X(k4, 16, 16, 4, 4, 1, 1, 1, 0, 0, 1, 0, int, float) /* csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.online.split0.i32.f32: citeseer F64 H1: 8.65 us (q1..q3 8.62..8.68 us, noise 0.30%, stage 2; winner 8.65 us) +2 more; rules 4; NVIDIA H200 (synthetic), 2025-01-15, run 1; graphs citeseer, cora, pubmed */
 
 namespace csrgat::tuned {
 // {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,
