@@ -138,8 +138,12 @@ Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, 
   impl->mean_deg = num_nodes ? static_cast<double>(impl->edges) / num_nodes : 0;
   impl->choice = choose(impl->value, impl->index, heads, feat, num_nodes, impl->mean_deg,
                         impl->max_deg, true);
-  if (impl->choice.split > 0 && impl->max_deg > impl->choice.split) {
-    const std::vector<int64_t> rp(host_row_ptr, host_row_ptr + num_nodes + 1);
+  const bool split = impl->choice.split > 0 && impl->max_deg > impl->choice.split;
+  const bool lpt = impl->choice.kernel->lpt && num_nodes > 0;
+  // The host planners take row_ptr as a vector: one copy serves both.
+  std::vector<int64_t> rp;
+  if (split || lpt) rp.assign(host_row_ptr, host_row_ptr + num_nodes + 1);
+  if (split) {
     const auto plan = build_split_plan(rp, impl->choice.split);
     impl->num_chunks = static_cast<int64_t>(plan.size());
     const size_t parts = plan.size() * heads * (static_cast<size_t>(feat) + 2);
@@ -151,8 +155,7 @@ Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, 
         cudaMemset(impl->counters, 0, plan.size() * heads * sizeof(unsigned)) != cudaSuccess)
       return Status::cuda_error;
   }
-  if (impl->choice.kernel->lpt && num_nodes > 0) {
-    const std::vector<int64_t> rp(host_row_ptr, host_row_ptr + num_nodes + 1);
+  if (lpt) {
     // Rows the kernel skips (done as chunks) go last, as in the tuner's DeviceProblem.
     const int64_t skip = impl->num_chunks > 0 ? impl->choice.split : 0;
     const auto bytes = row_order_bytes(rp, skip, impl->index == 1);

@@ -4,8 +4,7 @@
 # (power-law 1M, R-MAT) and on uniform 1M and the seed shape as controls. JSON to $OUT/ab.tgz.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
-O="${OUT:-$ROOT/.gpu/out}"; W="$O/ab"; mkdir -p "$W"
-trap 'tar -C "$O" -czf "$O/ab.tgz" ab 2>/dev/null; rm -rf "$W"' EXIT
+out_dir ab
 P=csrgat.tpr32.fl8.rpb4.vec4.t2.mb8.smem0.online.split1024.i32.f32
 U=csrgat.tpr8.fl8.rpb16.vec4.t2.mb8.smem0.online.split256.i32.f32
 S=csrgat.tpr32.fl8.rpb4.vec4.t2.smem0.online.split1024.i32.f32

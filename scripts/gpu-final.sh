@@ -10,9 +10,7 @@
 # Logs and JSON are packed into $OUT/final.tgz (the device returns at most 8 files).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
-O="${OUT:-$ROOT/.gpu/out}"; W="$O/final"; mkdir -p "$W"
-trap 'tar -C "$O" -czf "$O/final.tgz" final 2>/dev/null && rm -rf "$W"' EXIT
-trap 'exit 143' TERM INT
+out_dir final
 
 if [ "${SKIP_CHECK:-0}" = 1 ]; then  # kernels unchanged since the last full check: dispatch only
   step dispatch timeout 120 "$ROOT/.gpu/bin/gpu_tests" --gtest_filter='Dispatch.*:Production.*' > "$W/dispatch.log" 2>&1

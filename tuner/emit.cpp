@@ -204,7 +204,8 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
   os << ".\n"
         "// Rules: the first match wins (csrgat/aggregate.cu); a shape no rule matches runs the\n"
         "// library's fallback kernel. Shape-bucket rules come first, then one catch-all per\n"
-        "// value and index type. Without a csrgat::Shape the library skips max degree and split.\n"
+        "// value and index type. Without a csrgat::Shape the library skips max degree, split and\n"
+        "// the row order of `.lpt` rules.\n"
         "// Bucket edges (tuner/select.h):\n";
   for (const auto& line : bucket_edges_text()) os << "//   " << line << "\n";
   os << "// A bucket whose best common variant is over 5% slower than one of its problems' own\n"

@@ -562,8 +562,8 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
     // ---- write: the first warp's slot 0 lanes own the features ----
     const float norm = C::ONLINE ? (row.l > 0.f ? __fdividef(1.f, row.l) : 0.f) : 1.f;
     if (warp_in_group == 0 && slot == 0) {
-      // 16-byte stores where the row allows: out rows are aligned; a chunk's partial row sits
-      // after its (max, sum) pair and is aligned only for some chunks (checked here).
+      // 16-byte stores where the row allows: out rows and chunks' partial rows are aligned
+      // when F % 4 == 0 (checked here: a caller's out may not be).
       const bool vec_store =
           VecPath && C::VEC % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % 16 == 0;
 #pragma unroll
@@ -601,8 +601,9 @@ __device__ __forceinline__ float* partial_stat(const KernelArgs& a, long long k)
 // hundreds of chunks, so no loop here waits for one load before issuing the next: the row's
 // (max, sum) comes from the lanes taking chunks in turn and a shuffle reduction (each warp of
 // a multi-warp group does it for itself), then each thread sums 4 features over the chunks
-// with 8 chunks' loads in flight (partial rows are 16-byte aligned: cudaMalloc'd, F % 4 == 0). (The first version looped over the chunks once per
-// feature, one dependent L2 round trip each: ~2 ms on a 200,000-edge row at split 256.)
+// with 8 chunks' loads in flight (partial rows are 16-byte aligned: cudaMalloc'd, F % 4 == 0).
+// (The first version looped over the chunks once per feature, one dependent L2 round trip
+// each: ~2 ms on a 200,000-edge row at split 256.)
 template <class C>
 __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDesc& cd, int h,
                                              float* __restrict__ dst) {

@@ -2,7 +2,8 @@
 // Tuned dispatch for sm_90, measured on NVIDIA H200 (driver 580.159.04 (CUDA 13.0)); run 1 'h200' started 2026-11-30T16:17:29Z, config 28d77f13a09eedc5, commit fcde229e05dd-dirty.
 // Rules: the first match wins (csrgat/aggregate.cu); a shape no rule matches runs the
 // library's fallback kernel. Shape-bucket rules come first, then one catch-all per
-// value and index type. Without a csrgat::Shape the library skips max degree and split.
+// value and index type. Without a csrgat::Shape the library skips max degree, split and
+// the row order of `.lpt` rules.
 // Bucket edges (tuner/select.h):
 //   F (inclusive):        [1,16] [17,48] [49,96] [97,192] [193,2^30]
 //   H (inclusive):        [1,1] [2,2^30]

@@ -2,7 +2,8 @@
 // Tuned dispatch for sm_90, measured on NVIDIA H200 (synthetic) (driver 550.54.15); run 1 'synthetic' started 2025-01-15T10:00:00Z, config 00112233445566ff, commit synthetic.
 // Rules: the first match wins (csrgat/aggregate.cu); a shape no rule matches runs the
 // library's fallback kernel. Shape-bucket rules come first, then one catch-all per
-// value and index type. Without a csrgat::Shape the library skips max degree and split.
+// value and index type. Without a csrgat::Shape the library skips max degree, split and
+// the row order of `.lpt` rules.
 // Bucket edges (tuner/select.h):
 //   F (inclusive):        [1,16] [17,48] [49,96] [97,192] [193,2^30]
 //   H (inclusive):        [1,1] [2,2^30]
