@@ -11,6 +11,7 @@
 
 #include "csrgat/aggregate.h"
 #include "graphs/generate.h"
+#include "production_check.h"
 #include "tuner/emit.h"
 #include "tuner/select.h"
 #include "tuner/store.h"
@@ -77,6 +78,9 @@ TEST(Dispatch, TunedHeaderRoutesEveryTunedGraphToItsRule) {
                             w.index == IndexType::i64 ? Index::i64 : Index::i32, &shape),
               Status::ok);
     EXPECT_EQ(std::string(shape.variant_id()), expected) << w.graph << " F=" << w.feat << " " << to_string(w.value);
+    // And the library computes it correctly through that variant (its row order and chunk
+    // plan built by the Shape, as a caller's would be).
+    run_production(g, w.heads, w.feat, st, true, w.index == IndexType::i64 ? Index::i64 : Index::i32);
     ++checked;
   }
   EXPECT_GE(checked, 10);

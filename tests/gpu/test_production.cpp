@@ -2,70 +2,10 @@
 // against the float64 reference, with and without a precomputed Shape, and its error statuses.
 #include <gtest/gtest.h>
 
-#include <cuda_bf16.h>
-
-#include <random>
-
-#include "csrgat/aggregate.h"
 #include "graphs/generate.h"
-#include "variants/reference.h"
+#include "production_check.h"
 
 using namespace csrgat;
-
-namespace {
-
-template <class T>
-T* to_device(const std::vector<T>& h) {
-  T* d = nullptr;
-  EXPECT_EQ(cudaMalloc(&d, std::max<size_t>(h.size(), 1) * sizeof(T)), cudaSuccess);
-  EXPECT_EQ(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-  return d;
-}
-
-// Runs aggregate() on g and compares with the reference; returns the relative error.
-double run_production(const graphs::Csr64& g, int heads, int feat, Storage storage, bool use_shape,
-                      Index index = Index::i32) {
-  const auto in = graphs::make_inputs(g, heads, feat, std::random_device{}());
-  const auto ref = reference_aggregate(g, in);
-  void *rp, *col;
-  if (index == Index::i32) {
-    rp = to_device(std::vector<int32_t>(g.row_ptr.begin(), g.row_ptr.end()));
-    col = to_device(std::vector<int32_t>(g.col.begin(), g.col.end()));
-  } else {
-    rp = to_device(g.row_ptr);
-    col = to_device(g.col);
-  }
-  float* scores = to_device(in.scores);
-  void* values;
-  if (storage == Storage::bf16) {
-    std::vector<__nv_bfloat16> v(in.values.size());
-    for (size_t i = 0; i < v.size(); ++i) v[i] = __float2bfloat16_rn(in.values[i]);
-    values = to_device(v);
-  } else {
-    values = to_device(in.values);
-  }
-  float* out = nullptr;
-  const size_t n_out = static_cast<size_t>(g.num_nodes) * heads * feat;
-  EXPECT_EQ(cudaMalloc(&out, n_out * 4), cudaSuccess);
-  EXPECT_EQ(cudaMemset(out, 0xFF, n_out * 4), cudaSuccess);  // NaN poison
-  GraphView gv{rp, col, g.num_nodes, g.num_edges(), index};
-  Shape shape;
-  if (use_shape) {
-    EXPECT_EQ(Shape::create(g.row_ptr.data(), g.num_nodes, heads, feat, storage, index, &shape), Status::ok);
-  }
-  EXPECT_EQ(aggregate(gv, scores, values, storage, heads, feat, out, nullptr, use_shape ? &shape : nullptr),
-            Status::ok);
-  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  std::vector<float> h(n_out);
-  EXPECT_EQ(cudaMemcpy(h.data(), out, n_out * 4, cudaMemcpyDeviceToHost), cudaSuccess);
-  const auto c = compare_to_reference(h.data(), ref, storage == Storage::f32 ? 1e-5 : 1e-2);
-  EXPECT_TRUE(c.pass) << g.name << " F=" << feat << " H=" << heads << " via "
-                      << (use_shape ? shape.variant_id() : dispatch_variant(gv, storage, heads, feat)) << ": " << c.summary;
-  for (void* p : {rp, col, static_cast<void*>(scores), values, static_cast<void*>(out)}) cudaFree(p);
-  return c.rel_error;
-}
-
-}  // namespace
 
 TEST(Production, SeedProblem) {
   const auto g = graphs::make_graph("seed:n=384,deg=18,seed=1");

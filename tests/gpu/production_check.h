@@ -1,0 +1,17 @@
+// The production API's end-to-end check, shared by the production and dispatch tests:
+// csrgat::aggregate on a graph through the library's tuned header, against the float64 reference.
+#pragma once
+
+#include "csrgat/aggregate.h"
+#include "graphs/csr.h"
+
+namespace csrgat {
+
+// Copies g (as `index`), fresh random scores and values (stored as `storage`) to the device,
+// runs aggregate() with a Shape built from g (use_shape) or without one, and checks the output
+// against reference_aggregate (relative tolerance 1e-5 for f32 storage, 1e-2 otherwise) with
+// gtest expectations that name the graph and the variant. Returns the relative error.
+double run_production(const graphs::Csr64& g, int heads, int feat, Storage storage, bool use_shape,
+                      Index index = Index::i32);
+
+}  // namespace csrgat
