@@ -209,28 +209,20 @@ struct FusedShared {
   Stat stat[C::XW];
 };
 
-// As load_vec, but only when `ok` (else zeros), as one predicated 16-byte load whose
-// destination registers hold the zeros beforehand (the CUTLASS global_load pattern). Written
-// in C++ (`ok ? load : 0`), ptxas loads into scratch registers and copies them out at once,
-// which waits for the load and serialises a slot's gathers again; an unconditional load of a
-// stand-in row instead costs a load per empty batch entry (short rows: 8x the loads).
+// Sixteen bytes of zeros in this module's global memory (each module, NVRTC's or the
+// library's, has its own copy).
+static __device__ __align__(16) const uint4 kZero16 = {0u, 0u, 0u, 0u};
+
+// As load_vec, but only when `ok` (else zeros): one unconditional 16-byte load of p, or of
+// kZero16 when !ok (an L1 hit after the first, no DRAM bytes), so the loaded registers have one
+// definition and go straight to the FMAs. (v4-v5 used a predicated load into registers holding
+// zeros, the CUTLASS pattern; ptxas turned it into a load into scratch registers and a
+// predicated copy right after it, which waited for the data, so a slot's ILP loads went out
+// one after the other: perf-notes v6.)
 template <class T, int V>
 __device__ __forceinline__ void load_vec_if(const T* __restrict__ p, bool ok, float (&o)[V]) {
   static_assert(V * sizeof(T) == 16, "16-byte loads only");
-  union {
-    uint4 s;
-    T t[V];
-  } u;
-  u.s = make_uint4(0u, 0u, 0u, 0u);
-  asm("{\n"
-      "  .reg .pred p;\n"
-      "  setp.ne.b32 p, %4, 0;\n"
-      "  @p ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%5];\n"
-      "}\n"
-      : "+r"(u.s.x), "+r"(u.s.y), "+r"(u.s.z), "+r"(u.s.w)
-      : "r"(static_cast<int>(ok)), "l"(p));
-#pragma unroll
-  for (int k = 0; k < V; ++k) o[k] = to_float<T>(u.t[k]);
+  load_vec<T, V>(ok ? p : reinterpret_cast<const T*>(&kZero16), o);
 }
 
 // This lane's values of one gathered row for the pass starting at f0, for a slot that issues
