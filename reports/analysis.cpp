@@ -228,6 +228,9 @@ RunData load_run(const tuner::Store& store, int64_t run_id) {
   for (const auto& t : trials) {
     ++d.status_counts[t.status];
     graphs.insert(t.graph);
+    if (t.raw.is_object() && t.raw.contains("gpu_uuid") && t.raw["gpu_uuid"].is_string())
+      d.gpus[t.raw["gpu_uuid"].get<std::string>()].insert(t.graph + " F=" + std::to_string(t.feat) +
+                                                          " H=" + std::to_string(t.heads));
     std::optional<VariantParams> p;
     try {
       p = VariantParams::parse(t.variant);

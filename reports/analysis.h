@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,9 @@ struct RunData {
   std::vector<std::string> graphs;           // every graph with a trial, sorted
   std::map<std::string, int> status_counts;  // over all trials
   std::vector<tuner::TrialRecord> failures;  // non-ok, non-pruned, non-unsupported trials
+  // GPU UUID -> the problems ("graph F=.. H=..") whose trials it measured (raw.gpu_uuid;
+  // stores from before it was recorded have none): more than one for a run on several GPUs.
+  std::map<std::string, std::set<std::string>> gpus;
 };
 
 // Throws std::runtime_error when the run does not exist.

@@ -642,6 +642,20 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
            std::to_string(trials) + " trials (" + std::to_string(ok_trials) + " ok) over " +
            std::to_string(d.graphs.size()) + " graphs and " + std::to_string(d.problems.size()) +
            " problems (graph, F, H, value type, index type).");
+  if (d.gpus.size() > 1) {
+    // The device table below describes GPU 0 (the runs row); each problem ran on one GPU.
+    std::string text = "Measured on " + std::to_string(d.gpus.size()) +
+                       " GPUs, each problem on one (the device table describes GPU 0, `" +
+                       d.run.gpu_uuid + "`):";
+    for (const auto& [uuid, problems] : d.gpus) {
+      text += " `" + (uuid.empty() ? std::string("unknown") : uuid) + "`: ";
+      bool first = true;
+      for (const auto& pr : problems) text += (first ? "" : ", ") + pr, first = false;
+      text += ";";
+    }
+    text.back() = '.';
+    doc.para(text);
+  }
   device_section(doc, d);
   doc.heading(2, "Byte and FLOP model");
   doc.para(model_text());

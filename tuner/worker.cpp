@@ -302,6 +302,14 @@ void WorkerProcess::stop(bool kill_it) {
   to_child_ = from_child_ = -1;
 }
 
+const std::string& WorkerProcess::gpu_uuid() {
+  if (!gpu_uuid_) {
+    const auto r = call({{"op", "info"}, {"ceilings", false}}, 120);
+    gpu_uuid_ = r.json && r.json->value("ok", false) ? (*r.json)["device"].value("uuid", std::string()) : "";
+  }
+  return *gpu_uuid_;
+}
+
 WorkerProcess::Reply WorkerProcess::call(const nlohmann::json& request, double timeout_s) {
   Reply reply;
   if (pid_ <= 0) start();

@@ -42,6 +42,9 @@ class WorkerProcess {
   // is killed and restarted before returning.
   Reply call(const nlohmann::json& request, double timeout_s);
   int device() const { return device_; }
+  // The UUID of this worker's GPU ("GPU-..."), asked once by an info request without ceilings;
+  // empty when the worker cannot answer. A run on several GPUs records it with every trial.
+  const std::string& gpu_uuid();
 
  private:
   void start();
@@ -51,6 +54,7 @@ class WorkerProcess {
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1;
   std::string buffer_;
+  std::optional<std::string> gpu_uuid_;
 };
 
 }  // namespace csrgat::tuner

@@ -337,6 +337,26 @@ TEST(Report, WritesMarkdownHtmlWithWinnersSpeedupsAndModel) {
   }
 }
 
+// A run spread over two GPUs (tuner run on a two-GPU machine: each problem on one worker)
+// names every GPU with its problems; a run on one GPU says nothing more than its device table.
+TEST(Report, RunOnSeveralGpusNamesEachGpusProblems) {
+  NoCharts no_charts;
+  const TempDir dir("report-gpus");
+  tuner::Store s((dir / "results.sqlite").string());
+  const int64_t run = fill_run(s, run_info());
+  write_report(s, run, (dir / "one").string(), "");
+  EXPECT_FALSE(contains(slurp(dir / "one" / "report.md"), "GPUs, each problem on one"));
+  for (auto t : s.trials(run)) {
+    t.raw = {{"gpu_uuid", t.graph == "big_u1m" ? "GPU-bbbb" : "GPU-aaaa"}};
+    s.put_trial(t);
+  }
+  write_report(s, run, (dir / "two").string(), "");
+  const std::string md = slurp(dir / "two" / "report.md");
+  EXPECT_TRUE(contains(md, "Measured on 2 GPUs, each problem on one")) << md.substr(0, 800);
+  EXPECT_TRUE(contains(md, "`GPU-aaaa`: small_u1k F=64 H=1;"));
+  EXPECT_TRUE(contains(md, "`GPU-bbbb`: big_u1m F=64 H=1."));
+}
+
 TEST(Report, PeersAreFoldedInByGraphAndFeat) {
   NoCharts no_charts;
   const TempDir dir("peers");

@@ -23,6 +23,14 @@ TEST(Worker, AnswersAndIsRestartedAfterAFatalReply) {
   }
 }
 
+TEST(Worker, GpuUuidIsEmptyWithoutADeviceAndAskedOnce) {
+  WorkerProcess w(0, CSRGAT_TUNER_EXE);
+  EXPECT_EQ(w.gpu_uuid(), "");  // the info request fails here: no driver
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(w.gpu_uuid(), "");  // kept, not asked again
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.05);
+}
+
 TEST(Worker, AWorkerThatCannotStartIsReportedNotFatalToTheCaller) {
   WorkerProcess w(0, "/nonexistent/tuner");
   const auto r = w.call({{"op", "info"}}, 10);

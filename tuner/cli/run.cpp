@@ -156,6 +156,7 @@ class Runner {
             t.rel_noise = num("rel_noise");
             t.samples = static_cast<int>(num("n"));
             t.timer = "interleaved";
+            stamp_gpu(w, t);
             store_.put_trial(t);
           }
         } else {
@@ -220,6 +221,7 @@ class Runner {
       }
     }
     t.run_id = run_.id;
+    stamp_gpu(w, t);
     store_.put_trial(t);
     ++measured;
     // A killed or crashed worker comes back empty: rebuild its problem under the long limit,
@@ -260,6 +262,12 @@ class Runner {
       loaded_ = true;
     }
     return existing_[pr.graph_name + "|" + std::to_string(pr.feat) + "|" + std::to_string(pr.heads)];
+  }
+  // The GPU that measured (or failed) a trial, in raw.gpu_uuid: a run on several GPUs records
+  // only GPU 0 in its runs row, and each problem runs on whichever worker takes it.
+  static void stamp_gpu(WorkerProcess& w, TrialRecord& t) {
+    if (!t.raw.is_object()) t.raw = nlohmann::json::object();
+    t.raw["gpu_uuid"] = w.gpu_uuid();
   }
   // A record of this run for one problem, variant and stage, to be filled in.
   TrialRecord record_for(const Problem& pr, const std::string& variant, int stage) const {
