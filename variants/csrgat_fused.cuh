@@ -476,10 +476,10 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         // The slot takes FL * EPL entries, ILP at a time. ILP 1: a branch around each gather,
         // which keeps ptxas from hoisting the next gather above this one's FMAs (fewest
         // registers; a row of d edges is d / ES dependent round trips per slot). ILP > 1: the
-        // ILP entries' loads are predicated and issued before their FMAs, with ~125
-        // registers. Measured (docs/perf-notes.md, v4): ptxas still copies each load's result
-        // out right after it, so the loads overlap only in part; ilp 2 wins a few
-        // latency-bound graphs by 7-11% and loses 1.2-2.5x wherever many warps are resident.
+        // ILP entries' loads (load_vec_if: untaken ones read kZero16) all go out before their
+        // FMAs, with up to ~125 registers: d / (ES * ILP) round trips. Measured (perf-notes,
+        // v6): ilp 4 wins graphs of few blocks (seed shape warm -23%, cora -29%), ilp 2 under
+        // the 64-register cap the long-row sub-warps; ilp 1 keeps the dense skewed graphs.
 #pragma unroll
         for (int i0 = 0; i0 < C::FL * C::EPL; i0 += C::ILP) {
           if (C::ILP > 1 && i0 * C::ES >= nb) break;  // the rest of the batch is past the row
