@@ -643,10 +643,18 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
            std::to_string(d.graphs.size()) + " graphs and " + std::to_string(d.problems.size()) +
            " problems (graph, F, H, value type, index type).");
   if (d.gpus.size() > 1) {
-    // The device table below describes GPU 0 (the runs row); each problem ran on one GPU.
-    std::string text = "Measured on " + std::to_string(d.gpus.size()) +
-                       " GPUs, each problem on one (the device table describes GPU 0, `" +
-                       d.run.gpu_uuid + "`):";
+    // The device table below describes GPU 0 (the runs row); tuner run keeps each (graph, F,
+    // H) on one GPU, and says so here, or names those that were not.
+    std::map<std::string, int> gpus_of;
+    for (const auto& [uuid, problems] : d.gpus)
+      for (const auto& pr : problems) ++gpus_of[pr];
+    std::string mixed;
+    for (const auto& [pr, n] : gpus_of)
+      if (n > 1) mixed += (mixed.empty() ? "" : ", ") + pr;
+    std::string text = "Measured on " + std::to_string(d.gpus.size()) + " GPUs (the device table " +
+                       "describes GPU 0, `" + d.run.gpu_uuid + "`), " +
+                       (mixed.empty() ? std::string("each (graph, F, H) on one:")
+                                      : std::string("by (graph, F, H):"));
     for (const auto& [uuid, problems] : d.gpus) {
       text += " `" + (uuid.empty() ? std::string("unknown") : uuid) + "`: ";
       bool first = true;
@@ -654,6 +662,9 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
       text += ";";
     }
     text.back() = '.';
+    if (!mixed.empty())
+      text += " Measured on more than one GPU, so their variants were compared across chips: " +
+              mixed + ".";
     doc.para(text);
   }
   device_section(doc, d);

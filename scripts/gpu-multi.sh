@@ -5,7 +5,9 @@
 # Each device call lands on a different machine and a run resumes only on the GPU it started
 # on (the store's key is config hash and GPU UUID), so a run that needs more than one call's
 # 600 s on one GPU needs two GPUs in one call instead.
-# Logs, the store and the header are packed into $OUT/multi.tgz.
+# At LIMIT seconds the run is stopped: its stored trials stay, but it writes no header or
+# report (and cannot be resumed on another machine), so give the full lab LIMIT=560.
+# Logs, the store, the header and the report are packed into $OUT/multi.tgz.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 out_dir multi
@@ -16,6 +18,6 @@ step run timeout -s INT "${LIMIT:-300}" "$T" run configs/.multi-out.yaml > "$W/r
 grep -E "GPU\(s\)|on GPU [0-9]|finished in|trials measured|tuned header|error" "$W/run.log" | head -40
 # Every trial names the GPU that measured it; the report lists the GPUs with their problems.
 python3 -c "import sqlite3,json,collections; d=sqlite3.connect('$W/run/results.sqlite'); c=collections.Counter((json.loads(r[0] or 'null') or {}).get('gpu_uuid','none') for r in d.execute('select raw_json from trials where status != \'pruned\'')); print('trials per GPU:', dict(c))"
-grep -o "Measured on [0-9]* GPUs[^.]*" "$W/run/report/report.md" | cut -c1-400
+grep -o "Measured on [0-9]* GPUs.*" "$W/run/report/report.md" 2>/dev/null | cut -c1-600
 rm -rf "$W/run/cache"
 echo "done at $SECONDS s"

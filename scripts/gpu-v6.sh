@@ -13,7 +13,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 out_dir v6
 
 step dispatch timeout 300 "$BIN/gpu_tests" --gtest_filter='Dispatch.*:Production.*' > "$W/dispatch.log" 2>&1
-grep -E "^\[ +(OK|FAILED|PASSED) |Failure|via " "$W/dispatch.log" | head -30
+grep -E "^\[ +(OK|FAILED|PASSED|SKIPPED) |Failure|via " "$W/dispatch.log" | head -30
 
 seed="seed:n=384,deg=18,seed=1"
 for v in csrgat.tpr32.fl8.rpb4.vec4.t2.g2.smem0.online.split0.i32.f32 \

@@ -2,7 +2,7 @@
 # Where overlapping ILP loads (kernel v6) pay, for the next tuning run's space, in one device
 # call (repo root, .gpu/ staged by scripts/stage-gpu.sh): run 5's winners against their ilp 2
 # and ilp 4 twins (without launch bounds: ilp 4 needs the registers), with and without `.lpt`
-# (the h200 space pairs `.lpt` with ilp 1 only), on the small and skewed real graphs (cold,
+# (run 5's h200 space paired `.lpt` with ilp 1 only), on the small and skewed real graphs (cold,
 # launch included) and on power-law and R-MAT (GPU time).
 # JSON and logs are packed into $OUT/v6c.tgz.
 set -uo pipefail

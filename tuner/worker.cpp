@@ -18,6 +18,7 @@
 #include "profiler/ceilings.h"
 #include "profiler/check.h"
 #include "profiler/counters.h"
+#include "profiler/nvml.h"
 #include "profiler/nvtx.h"
 #include "profiler/timer.h"
 #include "tuner/device_problem.h"
@@ -40,6 +41,7 @@ struct Resident {
 
 struct WorkerState {
   int device = 0;
+  std::string uuid;  // this worker's GPU, read once (stamped into every measurement reply)
   std::unique_ptr<Resident> problem;
   std::map<std::string, std::unique_ptr<LoadedKernel>> kernels;
   std::unique_ptr<profiler::Timer> timer;
@@ -49,6 +51,16 @@ struct WorkerState {
 WorkerState& state() {
   static WorkerState s;
   return s;
+}
+
+// Read at the start of each measurement request, while the context is healthy (kept once read;
+// "" when the device cannot say, which never throws).
+const std::string& gpu_uuid_of_worker() {
+  auto& st = state();
+  cudaDeviceProp prop{};
+  if (st.uuid.empty() && cudaGetDeviceProperties(&prop, st.device) == cudaSuccess)
+    st.uuid = profiler::format_gpu_uuid(prop.uuid.bytes);
+  return st.uuid;
 }
 
 Resident& resident(const nlohmann::json& r) {
@@ -116,6 +128,7 @@ void fill_timing(TrialRecord& t, const profiler::TimingResult& r) {
 
 nlohmann::json trial(const nlohmann::json& r) {
   auto& st = state();
+  gpu_uuid_of_worker();
   TrialRecord t;
   t.graph = r.at("graph");
   t.spec = r.at("spec");
@@ -170,12 +183,16 @@ nlohmann::json trial(const nlohmann::json& r) {
       }
     }
   }
+  // The GPU that measured it: a run on several GPUs records only GPU 0 in its runs row.
+  if (!t.raw.is_object()) t.raw = nlohmann::json::object();
+  t.raw["gpu_uuid"] = gpu_uuid_of_worker();
   reply["ok"] = true;
   reply["trial"] = to_json(t);
   return reply;
 }
 
 nlohmann::json interleaved(const nlohmann::json& r) {
+  gpu_uuid_of_worker();
   auto& st = state();
   Resident& res = resident(r);
   res.device->set_slow_percent(r.value("slow_percent", 0u));
@@ -198,7 +215,7 @@ nlohmann::json interleaved(const nlohmann::json& r) {
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < vs.size(); ++i)
     out.push_back({{"variant", vs[i].id()}, {"summary", profiler::to_json(profiler::summarize(samples[i]))}});
-  return {{"ok", true}, {"results", out}};
+  return {{"ok", true}, {"results", out}, {"gpu_uuid", gpu_uuid_of_worker()}};
 }
 
 nlohmann::json info(const nlohmann::json& r) {
@@ -303,11 +320,11 @@ void WorkerProcess::stop(bool kill_it) {
 }
 
 const std::string& WorkerProcess::gpu_uuid() {
-  if (!gpu_uuid_) {
+  if (gpu_uuid_.empty()) {  // a failed answer is not kept: the next call asks again
     const auto r = call({{"op", "info"}, {"ceilings", false}}, 120);
-    gpu_uuid_ = r.json && r.json->value("ok", false) ? (*r.json)["device"].value("uuid", std::string()) : "";
+    if (r.json && r.json->value("ok", false)) gpu_uuid_ = (*r.json)["device"].value("uuid", std::string());
   }
-  return *gpu_uuid_;
+  return gpu_uuid_;
 }
 
 WorkerProcess::Reply WorkerProcess::call(const nlohmann::json& request, double timeout_s) {

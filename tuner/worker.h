@@ -42,9 +42,13 @@ class WorkerProcess {
   // is killed and restarted before returning.
   Reply call(const nlohmann::json& request, double timeout_s);
   int device() const { return device_; }
-  // The UUID of this worker's GPU ("GPU-..."), asked once by an info request without ceilings;
-  // empty when the worker cannot answer. A run on several GPUs records it with every trial.
+  // The UUID of this worker's GPU ("GPU-..."), asked by an info request without ceilings the
+  // first time it succeeds, then kept; empty while the worker cannot answer. Ask it before
+  // preparing a problem: a worker restarted by a failed request loses its resident problem.
+  // (Measurement replies carry the UUID themselves; tuner run uses this one to keep each
+  // problem on one GPU across a resume, and for records of trials that got no reply.)
   const std::string& gpu_uuid();
+  const std::string& known_gpu_uuid() const { return gpu_uuid_; }
 
  private:
   void start();
@@ -54,7 +58,7 @@ class WorkerProcess {
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1;
   std::string buffer_;
-  std::optional<std::string> gpu_uuid_;
+  std::string gpu_uuid_;
 };
 
 }  // namespace csrgat::tuner

@@ -281,9 +281,9 @@ __device__ __forceinline__ void fma_row(float w, const float (&v)[C::TILES][C::V
 }
 // acc[ti][:] += w * src[f .. f + VEC) for this lane's features f of the pass starting at f0:
 // one row at a time (ilp 1 and the direct mode). Kept apart from load_row on purpose: with the
-// plain `if (f < F)` here ptxas emits v3's code; routing it through load_vec_if's predicated
-// PTX load made the register-capped power-law and R-MAT winners (tpr32 mb8) 4-7% slower, same
-// machine, same ids, alternating builds (docs/data/v4/call6).
+// plain `if (f < F)` here ptxas emits v3's code; routing it through load_vec_if (then a
+// predicated PTX load) made the register-capped power-law and R-MAT winners (tpr32 mb8) 4-7%
+// slower, same machine, same ids, alternating builds (docs/data/v4/call6).
 template <class C, bool VecPath>
 __device__ __forceinline__ void gather_fma(const typename C::Value* __restrict__ src, int f0,
                                            int f_lane, int F, float w,
@@ -478,8 +478,9 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         // registers; a row of d edges is d / ES dependent round trips per slot). ILP > 1: the
         // ILP entries' loads (load_vec_if: untaken ones read kZero16) all go out before their
         // FMAs, with up to ~125 registers: d / (ES * ILP) round trips. Measured (perf-notes,
-        // v6): ilp 4 wins graphs of few blocks (seed shape warm -23%, cora -29%), ilp 2 under
-        // the 64-register cap the long-row sub-warps; ilp 1 keeps the dense skewed graphs.
+        // v6): ilp 4 wins graphs of few blocks (seed shape, cora, citeseer, wiki-vote: 11-25%
+        // over run 5's choices), ilp 2 under the 64-register cap the long-row sub-warps, and
+        // ilp 1 keeps the dense skewed graphs.
 #pragma unroll
         for (int i0 = 0; i0 < C::FL * C::EPL; i0 += C::ILP) {
           if (C::ILP > 1 && i0 * C::ES >= nb) break;  // the rest of the batch is past the row

@@ -344,17 +344,33 @@ TEST(Report, RunOnSeveralGpusNamesEachGpusProblems) {
   const TempDir dir("report-gpus");
   tuner::Store s((dir / "results.sqlite").string());
   const int64_t run = fill_run(s, run_info());
-  write_report(s, run, (dir / "one").string(), "");
-  EXPECT_FALSE(contains(slurp(dir / "one" / "report.md"), "GPUs, each problem on one"));
-  for (auto t : s.trials(run)) {
-    t.raw = {{"gpu_uuid", t.graph == "big_u1m" ? "GPU-bbbb" : "GPU-aaaa"}};
-    s.put_trial(t);
-  }
-  write_report(s, run, (dir / "two").string(), "");
-  const std::string md = slurp(dir / "two" / "report.md");
-  EXPECT_TRUE(contains(md, "Measured on 2 GPUs, each problem on one")) << md.substr(0, 800);
-  EXPECT_TRUE(contains(md, "`GPU-aaaa`: small_u1k F=64 H=1;"));
-  EXPECT_TRUE(contains(md, "`GPU-bbbb`: big_u1m F=64 H=1."));
+  auto stamp_and_report = [&](const std::string& name, auto gpu_of) {
+    for (auto t : s.trials(run)) {
+      t.raw = {{"gpu_uuid", gpu_of(t)}};
+      s.put_trial(t);
+    }
+    write_report(s, run, (dir / name).string(), "");
+    return slurp(dir / name / "report.md");
+  };
+  // Unstamped (stores from before the stamp) and all on one GPU: nothing to add.
+  write_report(s, run, (dir / "none").string(), "");
+  EXPECT_FALSE(contains(slurp(dir / "none" / "report.md"), "Measured on"));
+  EXPECT_FALSE(contains(stamp_and_report("one", [](const tuner::TrialRecord&) { return "GPU-aaaa"; }),
+                        "Measured on"));
+  // Two GPUs, one graph each.
+  const std::string md = stamp_and_report("two", [](const tuner::TrialRecord& t) {
+    return t.graph == "big_u1m" ? "GPU-bbbb" : "GPU-aaaa";
+  });
+  EXPECT_TRUE(contains(md, "Measured on 2 GPUs (the device table describes GPU 0, `GPU-11111111")) << md.substr(0, 900);
+  EXPECT_TRUE(contains(md, "each (graph, F, H) on one: `GPU-aaaa`: small_u1k F=64 H=1; `GPU-bbbb`: big_u1m F=64 H=1."))
+      << md.substr(0, 900);
+  EXPECT_FALSE(contains(md, "compared across chips"));
+  // One graph's trials split over both GPUs (a resumed problem that moved): named as such.
+  const std::string mixed = stamp_and_report("mixed", [](const tuner::TrialRecord& t) {
+    return t.graph == "big_u1m" && t.stage == 2 ? "GPU-bbbb" : "GPU-aaaa";
+  });
+  EXPECT_TRUE(contains(mixed, "compared across chips: big_u1m F=64 H=1.")) << mixed.substr(0, 900);
+  EXPECT_FALSE(contains(mixed, "each (graph, F, H) on one"));
 }
 
 TEST(Report, PeersAreFoldedInByGraphAndFeat) {

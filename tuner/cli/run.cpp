@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -83,6 +84,13 @@ struct ProblemJob {
 
 class Runner {
  public:
+  // The GPU that measured trials of this problem before a stop (raw.gpu_uuid), or "" when none
+  // did: a resumed problem goes back to that GPU, so that its variants are compared on one chip.
+  std::string gpu_of(const Problem& pr) {
+    for (const auto& t : cached_trials(pr))
+      if (t.raw.is_object() && t.raw.value("gpu_uuid", std::string()) != "") return t.raw["gpu_uuid"];
+    return "";
+  }
   Runner(const Config& cfg, Store& store, const RunInfo& run, const std::map<std::string, CompileOutcome>& compiled)
       : cfg_(cfg), store_(store), run_(run), compiled_(compiled) {}
 
@@ -156,7 +164,7 @@ class Runner {
             t.rel_noise = num("rel_noise");
             t.samples = static_cast<int>(num("n"));
             t.timer = "interleaved";
-            stamp_gpu(w, t);
+            t.raw = {{"gpu_uuid", rep.json->value("gpu_uuid", w.known_gpu_uuid())}};
             store_.put_trial(t);
           }
         } else {
@@ -221,7 +229,8 @@ class Runner {
       }
     }
     t.run_id = run_.id;
-    stamp_gpu(w, t);
+    if (!t.raw.is_object()) t.raw = nlohmann::json::object();
+    if (!t.raw.contains("gpu_uuid")) t.raw["gpu_uuid"] = w.known_gpu_uuid();  // no reply: the worker's GPU
     store_.put_trial(t);
     ++measured;
     // A killed or crashed worker comes back empty: rebuild its problem under the long limit,
@@ -262,12 +271,6 @@ class Runner {
       loaded_ = true;
     }
     return existing_[pr.graph_name + "|" + std::to_string(pr.feat) + "|" + std::to_string(pr.heads)];
-  }
-  // The GPU that measured (or failed) a trial, in raw.gpu_uuid: a run on several GPUs records
-  // only GPU 0 in its runs row, and each problem runs on whichever worker takes it.
-  static void stamp_gpu(WorkerProcess& w, TrialRecord& t) {
-    if (!t.raw.is_object()) t.raw = nlohmann::json::object();
-    t.raw["gpu_uuid"] = w.gpu_uuid();
   }
   // A record of this run for one problem, variant and stage, to be filled in.
   TrialRecord record_for(const Problem& pr, const std::string& variant, int stage) const {
@@ -393,14 +396,43 @@ int run_tuning(const Config& cfg) {
   Runner runner(cfg, store, run, compiled);
   std::atomic<size_t> next{0};
   const int workers = std::max(1, ndev);
+  // Each problem is measured wholly on one GPU. Problems go to whichever worker is free, except
+  // one that a stopped run had started: it goes back to the GPU that measured it.
+  std::vector<std::unique_ptr<WorkerProcess>> procs;
+  std::vector<std::vector<size_t>> pinned(workers);
+  std::vector<size_t> shared_jobs;
+  for (int d = 0; d < workers; ++d) {
+    procs.push_back(std::make_unique<WorkerProcess>(d));
+    procs.back()->gpu_uuid();  // before any problem is prepared on it
+  }
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const std::string gpu = runner.gpu_of(jobs[i].problem);
+    int owner = -1;
+    for (int d = 0; d < workers && !gpu.empty() && owner < 0; ++d)
+      if (procs[d]->known_gpu_uuid() == gpu) owner = d;
+    if (owner >= 0) {
+      pinned[owner].push_back(i);
+    } else {
+      if (!gpu.empty())
+        progress.line("  " + jobs[i].problem.graph_name + ": its GPU " + gpu +
+                      " (before the stop) is not here; it continues on another GPU");
+      shared_jobs.push_back(i);
+    }
+  }
   std::vector<std::thread> pool;
   std::mutex err_mu;
   std::vector<std::string> errors;
   for (int d = 0; d < workers; ++d) {
     pool.emplace_back([&, d] {
       try {
-        WorkerProcess w(d);
-        for (size_t i = next++; i < jobs.size(); i = next++) {
+        WorkerProcess& w = *procs[d];
+        size_t k_pinned = 0;
+        auto take = [&]() -> size_t {
+          if (k_pinned < pinned[d].size()) return pinned[d][k_pinned++];
+          const size_t k = next++;
+          return k < shared_jobs.size() ? shared_jobs[k] : jobs.size();
+        };
+        for (size_t i = take(); i < jobs.size(); i = take()) {
           const auto& pr = jobs[i].problem;
           progress.line("[" + std::to_string(i + 1) + "/" + std::to_string(jobs.size()) + "] " + pr.graph_name +
                         " F=" + std::to_string(pr.feat) + " H=" + std::to_string(pr.heads) + " on GPU " +
