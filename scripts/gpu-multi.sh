@@ -7,6 +7,9 @@
 # 600 s on one GPU needs two GPUs in one call instead.
 # At LIMIT seconds the run is stopped: its stored trials stay, but it writes no header or
 # report (and cannot be resumed on another machine), so give the full lab LIMIT=560.
+# KILL_AFTER=N: the run is first killed (SIGKILL) after N s and then resumed in the same call
+# on the same GPUs: every problem the first part had started must finish on the GPU that began
+# it (the report then says "each (graph, F, H) on one", and names any problem that was not).
 # Logs, the store, the header and the report are packed into $OUT/multi.tgz.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
@@ -14,6 +17,15 @@ out_dir multi
 nvidia-smi -L
 CFG="${CFG:-configs/smoke.yaml}"
 sed "s#^output:.*#output: $W/run#" "$CFG" > configs/.multi-out.yaml
+if [ -n "${KILL_AFTER:-}" ]; then
+  step run-part1 timeout -s KILL "$KILL_AFTER" "$T" run configs/.multi-out.yaml > "$W/run-part1.log" 2>&1
+  grep -E "on GPU [0-9]" "$W/run-part1.log"
+  python3 -c "import sqlite3,json,collections; d=sqlite3.connect('$W/run/results.sqlite'); c=collections.defaultdict(set)
+for g,f,h,r in d.execute('select graph,feat,heads,raw_json from trials where status != \'pruned\''):
+  u=(json.loads(r or 'null') or {}).get('gpu_uuid')
+  if u: c[(g,f,h)].add(u[:12])
+print('started before the kill:', {'%s F=%d H=%d' % k: sorted(v) for k, v in c.items()})"
+fi
 step run timeout -s INT "${LIMIT:-300}" "$T" run configs/.multi-out.yaml > "$W/run.log" 2>&1
 grep -E "GPU\(s\)|on GPU [0-9]|finished in|trials measured|tuned header|error" "$W/run.log" | head -40
 # Every trial names the GPU that measured it; the report lists the GPUs with their problems.
