@@ -168,7 +168,9 @@ TEST(Space, ShippedConfigsKeepSomethingForEveryProblem) {
     for (const Problem& p : problems(c)) {
       const auto s = survivors(enumerate(c, p));
       EXPECT_FALSE(s.empty()) << p.key();
-      EXPECT_LE(s.size(), 300u) << p.key();
+      // A bound on tuning time: h200.yaml's largest problems (335-339 variants with bf16, run 7)
+      // took 439 s on two GPUs, within one 600 s device call; more needs cost-balanced GPUs.
+      EXPECT_LE(s.size(), 350u) << p.key();
     }
     EXPECT_FALSE(unique_variants(c).empty());
   }
