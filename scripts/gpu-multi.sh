@@ -17,19 +17,30 @@ out_dir multi
 nvidia-smi -L
 CFG="${CFG:-configs/smoke.yaml}"
 sed "s#^output:.*#output: $W/run#" "$CFG" > configs/.multi-out.yaml
+# gpus_of_trials LABEL: the store's measured trials per GPU (raw.gpu_uuid), and the GPUs that
+# measured each (graph, F, H) (one each, unless pinning failed).
+gpus_of_trials() {
+  python3 - "$W/run/results.sqlite" "$1" <<'PY'
+import collections, json, sqlite3, sys
+per_gpu, per_problem = collections.Counter(), collections.defaultdict(set)
+for g, f, h, r in sqlite3.connect(sys.argv[1]).execute(
+        "select graph, feat, heads, raw_json from trials where status != 'pruned'"):
+    u = (json.loads(r or 'null') or {}).get('gpu_uuid', 'none')
+    per_gpu[u] += 1
+    per_problem['%s F=%d H=%d' % (g, f, h)].add(u[:12])
+print(sys.argv[2] + ': trials per GPU:', dict(per_gpu))
+print(sys.argv[2] + ': GPUs per problem:', {k: sorted(v) for k, v in per_problem.items()})
+PY
+}
 if [ -n "${KILL_AFTER:-}" ]; then
   step run-part1 timeout -s KILL "$KILL_AFTER" "$T" run configs/.multi-out.yaml > "$W/run-part1.log" 2>&1
   grep -E "on GPU [0-9]" "$W/run-part1.log"
-  python3 -c "import sqlite3,json,collections; d=sqlite3.connect('$W/run/results.sqlite'); c=collections.defaultdict(set)
-for g,f,h,r in d.execute('select graph,feat,heads,raw_json from trials where status != \'pruned\''):
-  u=(json.loads(r or 'null') or {}).get('gpu_uuid')
-  if u: c[(g,f,h)].add(u[:12])
-print('started before the kill:', {'%s F=%d H=%d' % k: sorted(v) for k, v in c.items()})"
+  gpus_of_trials "started before the kill"
 fi
 step run timeout -s INT "${LIMIT:-300}" "$T" run configs/.multi-out.yaml > "$W/run.log" 2>&1
 grep -E "GPU\(s\)|on GPU [0-9]|finished in|trials measured|tuned header|error" "$W/run.log" | head -40
 # Every trial names the GPU that measured it; the report lists the GPUs with their problems.
-python3 -c "import sqlite3,json,collections; d=sqlite3.connect('$W/run/results.sqlite'); c=collections.Counter((json.loads(r[0] or 'null') or {}).get('gpu_uuid','none') for r in d.execute('select raw_json from trials where status != \'pruned\'')); print('trials per GPU:', dict(c))"
+gpus_of_trials "finished"
 grep -o "Measured on [0-9]* GPUs.*" "$W/run/report/report.md" 2>/dev/null | cut -c1-600
 rm -rf "$W/run/cache"
 echo "done at $SECONDS s"
