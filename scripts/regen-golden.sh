@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the golden tuned headers of tests/data/recorded: for every <name>.sqlite there,
+# Regenerates the golden tuned headers of tests/data/recorded: for every <name>.sqlite (or
+# <name>.sqlite.gz, how the large recorded runs are kept) there,
 # <name>.golden.h becomes what `tuner emit` writes for its latest run at the run's architecture
 # (what the Golden.RecordedStoresReproduceTheirHeaders unit test compares). Run it only after
 # an intended change of the header format or of selection, and review the diff.
@@ -18,7 +19,7 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --build) build="$(cd "$2" && pwd)"; shift 2 ;;
     --synthetic-store) synthetic=1; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "regen-golden: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -33,16 +34,18 @@ if [[ $synthetic == 1 ]]; then
   CSRGAT_REGEN_RECORDED=1 "$unit" --gtest_filter=Golden.SyntheticStoreIsCurrent
 fi
 
-# Emit from a copy: opening a store, even read-only, may leave -wal/-shm files beside it.
+# Emit from a copy: opening a store, even read-only, may leave -wal/-shm files beside it
+# (a .sqlite.gz is read in memory, and copied only to keep the loop one shape).
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 shopt -s nullglob
 count=0
-for store in "$recorded"/*.sqlite; do
-  name="$(basename "$store" .sqlite)"
-  cp "$store" "$tmp/$name.sqlite"
-  "$tuner" emit "$tmp/$name.sqlite" -o "$recorded/$name.golden.h" >/dev/null
+for store in "$recorded"/*.sqlite "$recorded"/*.sqlite.gz; do
+  file="$(basename "$store")"
+  name="${file%.gz}"; name="${name%.sqlite}"
+  cp "$store" "$tmp/$file"
+  "$tuner" emit "$tmp/$file" -o "$recorded/$name.golden.h" >/dev/null
   echo "regenerated tests/data/recorded/$name.golden.h"
   count=$((count + 1))
 done
-[[ $count -gt 0 ]] || echo "regen-golden: no .sqlite in $recorded"
+[[ $count -gt 0 ]] || echo "regen-golden: no .sqlite or .sqlite.gz in $recorded"

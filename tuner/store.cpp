@@ -1,8 +1,11 @@
 #include "tuner/store.h"
 
 #include <sqlite3.h>
+#include <zlib.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <stdexcept>
 
@@ -91,6 +94,65 @@ RunInfo read_run(const Stmt& q) {
   return r;
 }
 
+// The whole of a gzip-compressed store, inflated into memory that SQLite will own (it frees it
+// when the connection closes). Throws naming the file on a read error, a truncated stream or
+// content that is not an SQLite database.
+struct Inflated {
+  unsigned char* data = nullptr;
+  sqlite3_int64 size = 0;
+};
+
+Inflated inflate_store(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) throw std::runtime_error("cannot open compressed results store '" + path + "'");
+  Inflated out;
+  sqlite3_int64 cap = 0;
+  const auto fail = [&](const std::string& why) {
+    gzclose(f);
+    sqlite3_free(out.data);
+    throw std::runtime_error("compressed results store '" + path + "': " + why);
+  };
+  while (true) {
+    if (out.size == cap) {
+      cap = cap ? cap * 2 : (sqlite3_int64{1} << 22);
+      auto* grown = static_cast<unsigned char*>(sqlite3_realloc64(out.data, static_cast<sqlite3_uint64>(cap)));
+      if (!grown) fail("out of memory inflating it");
+      out.data = grown;
+    }
+    const unsigned want = static_cast<unsigned>(std::min<sqlite3_int64>(cap - out.size, 1 << 30));
+    const int got = gzread(f, out.data + out.size, want);
+    if (got < 0) {
+      int err = 0;
+      const char* msg = gzerror(f, &err);
+      fail(std::string("cannot inflate it: ") + (msg ? msg : "zlib error"));
+    }
+    if (got == 0) break;
+    out.size += got;
+  }
+  // gzread stops quietly at a truncated stream; gzclose_r reports it.
+  const int closed = gzclose(f);
+  if (closed != Z_OK) {
+    sqlite3_free(out.data);
+    throw std::runtime_error("compressed results store '" + path + "' is truncated or corrupt (zlib " +
+                             std::to_string(closed) + ")");
+  }
+  static const char kMagic[] = "SQLite format 3";  // 16 bytes with its terminating zero
+  if (out.size < 100 || std::memcmp(out.data, kMagic, sizeof kMagic) != 0) {
+    sqlite3_free(out.data);
+    throw std::runtime_error("'" + path + "' inflates to something that is not an SQLite results store");
+  }
+  // A store left in WAL mode: bytes 18-19 (file format read/write versions) say 2, and an
+  // in-memory database cannot use a WAL. Its content is whole after a checkpoint, which
+  // `gzip` of a closed store always follows, so read it as a rollback-journal database.
+  if (out.data[18] == 2) out.data[18] = 1;
+  if (out.data[19] == 2) out.data[19] = 1;
+  return out;
+}
+
+bool is_gzip_path(const std::string& path) {
+  return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+}
+
 }  // namespace
 
 std::string now_iso8601() {
@@ -101,6 +163,29 @@ std::string now_iso8601() {
 }
 
 Store::Store(const std::string& path, bool read_only) : path_(path) {
+  if (is_gzip_path(path)) {
+    // Recorded runs are kept compressed (tests/data/recorded/*.sqlite.gz): read them in memory.
+    if (!read_only)
+      throw std::runtime_error("results store '" + path +
+                               "' is compressed, so it can only be read; to add runs to it, gunzip "
+                               "it first");
+    Inflated db = inflate_store(path);
+    if (sqlite3_open(":memory:", &db_) != SQLITE_OK) {
+      sqlite3_free(db.data);
+      sqlite3_close(db_);
+      db_ = nullptr;
+      throw std::runtime_error("cannot open an in-memory database for '" + path + "'");
+    }
+    const int rc = sqlite3_deserialize(db_, "main", db.data, db.size, db.size,
+                                       SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
+    if (rc != SQLITE_OK) {
+      const std::string msg = sqlite3_errmsg(db_);
+      sqlite3_close(db_);
+      db_ = nullptr;
+      throw std::runtime_error("cannot read compressed results store '" + path + "': " + msg);
+    }
+    return;
+  }
   const int flags = read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";

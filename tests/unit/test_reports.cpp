@@ -1,5 +1,5 @@
 // reports/ without a GPU: the roofline report and the regression comparison on small synthetic
-// stores, and the report on every recorded store under tests/data/recorded/*.sqlite.
+// stores, and the report on every recorded store under tests/data/recorded/*.sqlite[.gz].
 #include "reports/analysis.h"
 #include "reports/compare.h"
 #include "reports/plot.h"
@@ -9,6 +9,7 @@
 #include "tuner/select.h"
 #include "tuner/store.h"
 #include "variants/params.h"
+#include "recorded.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -580,21 +581,18 @@ TEST(Compare, ExportRoundTripsAndRunSuffixSelectsRun) {
 // store in it, and the winners' numbers exactly as the store has them.
 TEST(ReportRecorded, EveryRecordedStoreReports) {
   NoCharts no_charts;
-  const fs::path rec = fs::path(CSRGAT_SOURCE_DIR) / "tests" / "data" / "recorded";
-  std::vector<fs::path> stores;
-  if (fs::is_directory(rec))
-    for (const auto& e : fs::directory_iterator(rec))
-      if (e.path().extension() == ".sqlite") stores.push_back(e.path());
-  if (stores.empty()) GTEST_SKIP() << "no tests/data/recorded/*.sqlite yet";
-  for (const auto& path : stores) {
+  const fs::path rec = testing_recorded::recorded_dir();
+  const auto stores = testing_recorded::recorded_stores();
+  if (stores.empty()) GTEST_SKIP() << "no tests/data/recorded/*.sqlite[.gz] yet";
+  for (const auto& [name, path] : stores) {
     SCOPED_TRACE(path.string());
     tuner::Store s(path.string(), true);
     for (const auto& run : s.runs()) {
       SCOPED_TRACE("run " + std::to_string(run.id));
       const auto trials = s.trials(run.id);
       if (trials.empty()) continue;
-      const TempDir out("recorded_" + path.stem().string() + "_" + std::to_string(run.id));
-      const fs::path peers = rec / (path.stem().string() + ".peers.json");
+      const TempDir out("recorded_" + name + "_" + std::to_string(run.id));
+      const fs::path peers = rec / (name + ".peers.json");
       write_report(s, run.id, out.string(), fs::exists(peers) ? peers.string() : "");
       const std::string md = slurp(out / "report.md");
       ASSERT_TRUE(fs::exists(out / "report.html"));

@@ -4,6 +4,7 @@
 // of tests/data/recorded, and the emit/promote commands.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <zlib.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -23,6 +24,7 @@
 #include "tuner/emit.h"
 #include "tuner/select.h"
 #include "tuner/store.h"
+#include "recorded.h"
 
 namespace fs = std::filesystem;
 using namespace csrgat;
@@ -30,7 +32,7 @@ using namespace csrgat::tuner;
 
 namespace {
 
-const fs::path kRecorded = fs::path(CSRGAT_SOURCE_DIR) / "tests" / "data" / "recorded";
+const fs::path kRecorded = testing_recorded::recorded_dir();
 
 // This process's scratch folder, removed when the tests end.
 fs::path scratch_root() {
@@ -253,6 +255,14 @@ void compact_store(const fs::path& p) {
             SQLITE_OK)
       << sqlite3_errmsg(db);
   sqlite3_close(db);
+}
+
+// The synthetic store built in dir and compacted as a committed store is.
+fs::path compact_synthetic(const fs::path& dir) {
+  const fs::path p = dir / "synthetic.sqlite";
+  build_synthetic(p);
+  compact_store(p);
+  return p;
 }
 
 // The golden comparison: the store copied away (read-only opens may create files beside it),
@@ -496,8 +506,10 @@ TEST(Select, RulesOfSyntheticStore) {
 // (Before refinement wiki-vote's rule was 1.56x slower than its winner.)
 TEST(Select, RefinedBucketsServeEveryRecordedProblemItsWinner) {
   const fs::path dir = test_dir();
-  const fs::path copy = dir / "h200.sqlite";
-  fs::copy_file(kRecorded / "h200.sqlite", copy, fs::copy_options::overwrite_existing);
+  const fs::path recorded = testing_recorded::recorded_store("h200");
+  ASSERT_FALSE(recorded.empty()) << "no h200.sqlite.gz in " << kRecorded;
+  const fs::path copy = dir / recorded.filename();
+  fs::copy_file(recorded, copy, fs::copy_options::overwrite_existing);
   const Store store(copy.string(), true);
   const int64_t run = store.latest_run()->id;
   const auto winners = select_winners(store, run);
@@ -769,42 +781,101 @@ TEST(Emit, HeaderKernelsInstantiateUnderNvcc) {
       << out;
 }
 
+// ---- compressed stores ---------------------------------------------------------------------
+
+namespace {
+void gzip_file(const fs::path& from, const fs::path& to, size_t keep_bytes = SIZE_MAX) {
+  const std::string bytes = read_text(from);
+  gzFile f = gzopen(to.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size())),
+            static_cast<int>(bytes.size()));
+  ASSERT_EQ(gzclose(f), Z_OK);
+  if (keep_bytes != SIZE_MAX) fs::resize_file(to, keep_bytes);
+}
+}  // namespace
+
+// A recorded run kept as .sqlite.gz reads exactly as the plain store: same runs, trials and
+// header. Writing to it, a truncated stream and a gzip of something else are refused with the
+// file named.
+TEST(Store, CompressedStoreReadsAsThePlainOneAndRefusesWrites) {
+  const fs::path dir = test_dir();
+  const fs::path plain = compact_synthetic(dir);
+  const fs::path gz = dir / "packed.sqlite.gz";
+  gzip_file(plain, gz);
+  ASSERT_LT(fs::file_size(gz), fs::file_size(plain));
+  {
+    const Store a(plain.string(), true), b(gz.string(), true);
+    ASSERT_EQ(a.runs().size(), b.runs().size());
+    const int64_t run = a.latest_run()->id;
+    EXPECT_EQ(a.trials(run).size(), b.trials(run).size());
+    EXPECT_EQ(select_winners(a, run).size(), select_winners(b, run).size());
+  }
+  const fs::path da = dir / "plain", db = dir / "packed";
+  fs::create_directories(da);
+  fs::create_directories(db);
+  // The header names the file it came from; apart from that name it must be identical.
+  std::string from_gz = emit_recorded(gz, db);
+  for (size_t at; (at = from_gz.find("packed.sqlite.gz")) != std::string::npos;)
+    from_gz.replace(at, 16, "synthetic.sqlite");
+  EXPECT_EQ(emit_recorded(plain, da), from_gz);
+
+  const auto throws_naming = [](const fs::path& p, bool read_only, const std::string& what) {
+    try {
+      const Store s(p.string(), read_only);
+      (void)s.runs();
+      ADD_FAILURE() << p << " opened";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(p.string()), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  throws_naming(gz, false, "gunzip it first");
+  const fs::path cut = dir / "cut.sqlite.gz";
+  gzip_file(plain, cut, fs::file_size(gz) / 2);
+  throws_naming(cut, true, "truncated or corrupt");
+  const fs::path text = dir / "text.sqlite.gz";
+  const fs::path readme = fs::path(CSRGAT_SOURCE_DIR) / "README.md";
+  gzip_file(readme, text);
+  throws_naming(text, true, "not an SQLite results store");
+  // Nothing was written beside the compressed store.
+  for (const auto& e : fs::directory_iterator(dir))
+    EXPECT_EQ(e.path().string().find("packed.sqlite.gz-"), std::string::npos) << e.path();
+}
+
 // ---- golden headers ----------------------------------------------------------------------
 
-// Every tests/data/recorded/<name>.sqlite with a <name>.golden.h must emit exactly the golden.
+// Every tests/data/recorded/<name>.sqlite[.gz] with a <name>.golden.h must emit exactly the golden.
 // After an intended format change: scripts/regen-golden.sh.
 TEST(Golden, RecordedStoresReproduceTheirHeaders) {
   const fs::path tmp = test_dir();
   std::vector<std::string> compared;
-  if (fs::is_directory(kRecorded)) {
-    for (const auto& e : fs::directory_iterator(kRecorded)) {
-      if (e.path().extension() != ".sqlite") continue;
-      const fs::path golden = kRecorded / (e.path().stem().string() + ".golden.h");
-      if (!fs::exists(golden)) {
-        std::printf("note: %s has no %s; not compared\n", e.path().c_str(),
-                    golden.filename().c_str());
-        continue;
-      }
-      const std::string got = emit_recorded(e.path(), tmp);
-      const std::string want = read_text(golden);
-      if (got != want) {
-        std::istringstream a(got), b(want);
-        std::string la, lb;
-        int n = 0;
-        while (true) {
-          ++n;
-          const bool ga = static_cast<bool>(std::getline(a, la));
-          const bool gb = static_cast<bool>(std::getline(b, lb));
-          if (!ga && !gb) break;
-          if (la != lb || ga != gb) break;
-        }
-        ADD_FAILURE() << golden << " differs from what " << e.path().filename()
-                      << " emits now, first at line " << n << ":\n  emitted: " << la
-                      << "\n  golden:  " << lb
-                      << "\n(after an intended format change run scripts/regen-golden.sh)";
-      }
-      compared.push_back(e.path().stem().string());
+  for (const auto& [name, path] : testing_recorded::recorded_stores()) {
+    const fs::path golden = kRecorded / (name + ".golden.h");
+    if (!fs::exists(golden)) {
+      std::printf("note: %s has no %s; not compared\n", path.c_str(),
+                  golden.filename().c_str());
+      continue;
     }
+    const std::string got = emit_recorded(path, tmp);
+    const std::string want = read_text(golden);
+    if (got != want) {
+      std::istringstream a(got), b(want);
+      std::string la, lb;
+      int n = 0;
+      while (true) {
+        ++n;
+        const bool ga = static_cast<bool>(std::getline(a, la));
+        const bool gb = static_cast<bool>(std::getline(b, lb));
+        if (!ga && !gb) break;
+        if (la != lb || ga != gb) break;
+      }
+      ADD_FAILURE() << golden << " differs from what " << path.filename()
+                    << " emits now, first at line " << n << ":\n  emitted: " << la
+                    << "\n  golden:  " << lb
+                    << "\n(after an intended format change run scripts/regen-golden.sh)";
+    }
+    compared.push_back(name);
   }
   if (compared.empty())
     std::printf("note: no recorded store with a golden header in %s\n", kRecorded.c_str());
@@ -816,9 +887,7 @@ TEST(Golden, RecordedStoresReproduceTheirHeaders) {
 // CSRGAT_REGEN_RECORDED=1 rewrites it (scripts/regen-golden.sh --synthetic-store).
 TEST(Golden, SyntheticStoreIsCurrent) {
   const fs::path dir = test_dir();
-  const fs::path built = dir / "synthetic.sqlite";
-  build_synthetic(built);
-  compact_store(built);
+  const fs::path built = compact_synthetic(dir);
   const fs::path recorded = kRecorded / "synthetic.sqlite";
   if (const char* env = std::getenv("CSRGAT_REGEN_RECORDED"); env && std::string(env) == "1") {
     fs::create_directories(kRecorded);
