@@ -412,57 +412,84 @@ class Keys {
 
 }  // namespace
 
-Csr64 make_graph(const std::string& spec_in) {
+namespace {
+
+// A spec, parsed and checked: a generator with every key (defaults filled in) or a file path.
+struct ParsedSpec {
+  std::string kind;  // seed, uniform, powerlaw, rmat or file
+  std::string path;  // file
+  int64_t n = 0, maxdeg = 0, scale = 0, ef = 16;
+  double deg = 0, alpha = 2.1, a = 0.57, b = 0.19, c = 0.19;
+  uint64_t seed = 1;
+};
+
+ParsedSpec parse_spec(const std::string& spec_in) {
   const std::string spec(trim(spec_in));
   if (spec.empty()) fail("graph spec is empty");
-  if (spec.rfind("file:", 0) == 0) return read_graph_file(spec.substr(5));
+  ParsedSpec p;
+  if (spec.rfind("file:", 0) == 0) {
+    p.kind = "file";
+    p.path = spec.substr(5);
+    return p;
+  }
   const size_t colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
   const std::string_view body =
       colon == std::string::npos ? std::string_view() : std::string_view(spec).substr(colon + 1);
   if (kind == "seed" || kind == "uniform" || kind == "powerlaw" || kind == "rmat") {
     Keys k(spec, kind, body);
-    Csr64 g;
-    if (kind == "seed") {
-      const auto n = k.get<int64_t>("n");
-      const auto deg = k.get<int64_t>("deg");
-      const auto seed = k.get<uint64_t>("seed", 1);
-      k.finish();
-      g = generate_seed_shape(n, deg, seed);
-    } else if (kind == "uniform") {
-      const auto n = k.get<int64_t>("n");
-      const auto deg = k.get<int64_t>("deg");
-      const auto seed = k.get<uint64_t>("seed", 1);
-      k.finish();
-      g = generate_uniform(n, deg, seed);
-    } else if (kind == "powerlaw") {
-      const auto n = k.get<int64_t>("n");
-      const auto deg = k.get<double>("deg");
-      const auto alpha = k.get<double>("alpha", 2.1);
-      const auto maxdeg = k.get<int64_t>("maxdeg", 0);
-      const auto seed = k.get<uint64_t>("seed", 1);
-      k.finish();
-      g = generate_powerlaw(n, deg, alpha, maxdeg, seed);
+    p.kind = kind;
+    if (kind == "rmat") {
+      p.scale = k.get<int64_t>("scale");
+      p.ef = k.get<int64_t>("ef", 16);
+      p.a = k.get<double>("a", 0.57);
+      p.b = k.get<double>("b", 0.19);
+      p.c = k.get<double>("c", 0.19);
     } else {
-      const auto scale = k.get<int64_t>("scale");
-      const auto ef = k.get<int64_t>("ef", 16);
-      const auto a = k.get<double>("a", 0.57);
-      const auto b = k.get<double>("b", 0.19);
-      const auto c = k.get<double>("c", 0.19);
-      const auto seed = k.get<uint64_t>("seed", 1);
-      k.finish();
-      if (scale < 1 || scale > 32)
-        fail("graph spec '", spec, "': scale = ", scale, " is out of range 1..32");
-      g = generate_rmat(static_cast<int>(scale), ef, a, b, c, seed);
+      p.n = k.get<int64_t>("n");
+      // seed and uniform take an integer degree, powerlaw a real mean degree.
+      p.deg = kind == "powerlaw" ? k.get<double>("deg")
+                                 : static_cast<double>(k.get<int64_t>("deg"));
+      if (kind == "powerlaw") {
+        p.alpha = k.get<double>("alpha", 2.1);
+        p.maxdeg = k.get<int64_t>("maxdeg", 0);
+      }
     }
-    return g;
+    p.seed = k.get<uint64_t>("seed", 1);
+    k.finish();
+    if (kind == "rmat" && (p.scale < 1 || p.scale > 32))
+      fail("graph spec '", spec, "': scale = ", p.scale, " is out of range 1..32");
+    return p;
   }
-  if (is_graph_path(spec)) return read_graph_file(spec);
+  if (is_graph_path(spec)) {
+    p.kind = "file";
+    p.path = spec;
+    return p;
+  }
   if (colon != std::string::npos)
     fail("graph spec '", spec, "': unknown kind '", kind,
          "' (known: seed, uniform, powerlaw, rmat, file)");
   fail("graph spec '", spec,
        "' is neither kind:key=value,... nor a path ending in .mtx, .mtx.gz, .txt, .txt.gz or .el");
+}
+
+}  // namespace
+
+Csr64 make_graph(const std::string& spec) {
+  const ParsedSpec p = parse_spec(spec);
+  if (p.kind == "file") return read_graph_file(p.path);
+  const auto ideg = static_cast<int64_t>(p.deg);
+  if (p.kind == "seed") return generate_seed_shape(p.n, ideg, p.seed);
+  if (p.kind == "uniform") return generate_uniform(p.n, ideg, p.seed);
+  if (p.kind == "powerlaw") return generate_powerlaw(p.n, p.deg, p.alpha, p.maxdeg, p.seed);
+  return generate_rmat(static_cast<int>(p.scale), p.ef, p.a, p.b, p.c, p.seed);
+}
+
+int64_t estimate_edges(const std::string& spec) {
+  const ParsedSpec p = parse_spec(spec);
+  if (p.kind == "file") return graph_file_edges_hint(p.path);
+  if (p.kind == "rmat") return (int64_t{1} << p.scale) * p.ef;
+  return static_cast<int64_t>(static_cast<double>(p.n) * p.deg);
 }
 
 }  // namespace csrgat::graphs

@@ -43,6 +43,11 @@ Csr64 generate_rmat(int scale, int64_t edge_factor, double a, double b, double c
 // Builds a graph from a spec (above); GraphError on an unknown kind or bad key.
 Csr64 make_graph(const std::string& spec);
 
+// The edge count a spec will have, without building the graph (for ordering work by size):
+// n * deg for seed, uniform and powerlaw (their means), 2^scale * ef for rmat, and for a file
+// graph_file_edges_hint (graphs/io.h), -1 when the file does not say. GraphError on a bad spec.
+int64_t estimate_edges(const std::string& spec);
+
 // Scores (E, H) and values (N, H, F) drawn from a seeded normal distribution N(0, 1).
 // Box-Muller on std::mt19937_64 in fixed blocks: the same on every thread count, and on every
 // machine whose libm rounds log/sin/cos alike (the graphs themselves use integers only, apart

@@ -212,9 +212,13 @@ Csr64 build(const std::string& path, int64_t line, int64_t n, std::vector<int64_
 
 }  // namespace
 
-Csr64 read_matrix_market(const std::string& path) {
-  LineReader in(path);
-  const Parser p(path, in);
+// The banner and size line of a Matrix Market file, checked; the reader stands after them.
+struct MtxHeader {
+  bool pattern = false, integer = false, symmetric = false;
+  int64_t rows = 0, nnz = 0;
+};
+
+MtxHeader read_mtx_header(const std::string& path, LineReader& in, const Parser& p) {
   std::string_view line;
   if (!in.next(line)) fail_at(path, 1, "empty file, expected the %%MatrixMarket banner");
 
@@ -259,7 +263,15 @@ Csr64 read_matrix_market(const std::string& path) {
   if (rows > max_count || nnz > max_count)
     p.fail("size line: counts over the reader's limit of 2^40 (", rows, " nodes, ", nnz,
            " entries)");
-  const int64_t n = rows;
+  return {pattern, integer, symmetric, rows, nnz};
+}
+
+Csr64 read_matrix_market(const std::string& path) {
+  LineReader in(path);
+  const Parser p(path, in);
+  const auto [pattern, integer, symmetric, n, nnz] = read_mtx_header(path, in, p);
+  std::string_view line;
+  std::vector<std::string_view> tok;
   const int64_t size_line = in.line_number();
   const size_t want = pattern ? 2 : 3;
 
@@ -363,6 +375,30 @@ Csr64 read_snap(const std::string& path) {
     fail_at(path, in.line_number(), "out of memory while compacting ", e, " edges");
   }
   return build(path, in.line_number(), n, std::move(dst), std::move(src));
+}
+
+int64_t graph_file_edges_hint(const std::string& path) {
+  if (ends_with(path, ".mtx") || ends_with(path, ".mtx.gz")) {
+    LineReader in(path);
+    const Parser p(path, in);
+    const MtxHeader h = read_mtx_header(path, in, p);
+    return h.symmetric ? 2 * h.nnz : h.nnz;
+  }
+  // SNAP's own files say "# Nodes: 82168 Edges: 948464" in their first comment lines.
+  LineReader in(path);
+  std::string_view line;
+  while (in.next(line)) {
+    const std::string_view t = trim_left(line);
+    if (t.empty()) continue;
+    if (t[0] != '#') break;
+    const size_t at = t.find("Edges:");
+    if (at == std::string_view::npos) continue;
+    const std::string_view num = trim_left(t.substr(at + 6));
+    int64_t edges = -1;
+    const auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), edges);
+    if (ec == std::errc() && ptr != num.data() && edges >= 0) return edges;
+  }
+  return -1;
 }
 
 Csr64 read_graph_file(const std::string& path) {

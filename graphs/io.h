@@ -23,4 +23,10 @@ Csr64 read_snap(const std::string& path);
 // By extension: .mtx[.gz] -> Matrix Market, anything else -> SNAP.
 Csr64 read_graph_file(const std::string& path);
 
+// The stored edge count a file states without reading its edges: a Matrix Market size line
+// (doubled for symmetric files, whose diagonal entries then count twice), or the "Edges: N"
+// of a SNAP file's leading '#' comments; -1 when a SNAP file has none. GraphError for a
+// malformed Matrix Market header.
+int64_t graph_file_edges_hint(const std::string& path);
+
 }  // namespace csrgat::graphs

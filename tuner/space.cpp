@@ -1,5 +1,7 @@
 #include "tuner/space.h"
 
+#include "graphs/generate.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -325,6 +327,31 @@ HalvingPlan halving_plan(int n, int budget, int eta) {
   }
   plan.time_budget_scale = scales(factor);
   return plan;
+}
+
+}  // namespace csrgat::tuner
+
+namespace csrgat::tuner {
+
+double estimated_trial_seconds(const Problem& p) {
+  int64_t edges = 0;
+  try {
+    edges = std::max<int64_t>(0, graphs::estimate_edges(p.spec));
+  } catch (const std::exception&) {
+    // A bad spec fails when the problem is prepared, with its own message; order it last.
+  }
+  const double work = static_cast<double>(edges) * p.feat * p.heads / 1e9;
+  return 0.025 + 0.23 * std::sqrt(work);
+}
+
+std::vector<size_t> longest_first(const std::vector<Problem>& ps, const std::vector<size_t>& trials) {
+  std::vector<double> cost(ps.size());
+  for (size_t i = 0; i < ps.size(); ++i)
+    cost[i] = static_cast<double>(i < trials.size() ? trials[i] : 0) * estimated_trial_seconds(ps[i]);
+  std::vector<size_t> order(ps.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cost[a] > cost[b]; });
+  return order;
 }
 
 }  // namespace csrgat::tuner

@@ -73,6 +73,17 @@ struct DeviceLimits {
 std::string prune_by_resources(const VariantParams& p, int registers, int static_smem,
                                const DeviceLimits& limits);
 
+// Handing problems to GPUs (`tuner run`): a problem runs wholly on one GPU, so the longest go
+// first and the short ones fill in behind them. The estimate is per trial, in seconds, from the
+// edges the spec states (graphs::estimate_edges; 0 when a file does not say) times F times H,
+// fitted to run 7 on the H200 (docs/perf-notes.md, v7): 0.025 s for the small graphs, 0.21-0.28
+// s for 16M edges x F=64, 0.76 s for 64M edges x F=128 (samples shrink as kernels lengthen,
+// hence the square root). Only the order and the printed estimate use it.
+double estimated_trial_seconds(const Problem& p);
+// Problem indices by estimated time (trials[i] x estimated_trial_seconds), longest first; equal
+// estimates keep config order.
+std::vector<size_t> longest_first(const std::vector<Problem>& ps, const std::vector<size_t>& trials);
+
 // exhaustive and halving: all survivors; random: a sample of strategy.budget of them (all when
 // fewer), the same for the same seed and problem on every machine, kept in survivor order.
 std::vector<VariantParams> apply_strategy(const Config& c, std::vector<VariantParams> survivors,

@@ -541,6 +541,40 @@ TEST(GraphSpec, ErrorsNameTheProblem) {
   EXPECT_NE(msg("cora").find("neither"), std::string::npos);
 }
 
+// The edge estimate that orders tuning work: the generators' counts without building them
+// (exact for uniform and rmat, the mean for seed and powerlaw), a Matrix Market size line, a
+// SNAP file's "Edges:" comment, -1 when a SNAP file says nothing; bad specs fail as in make_graph.
+TEST(GraphSpec, EstimateEdgesWithoutBuilding) {
+  EXPECT_EQ(estimate_edges("uniform:n=100,deg=4"), make_graph("uniform:n=100,deg=4").num_edges());
+  EXPECT_EQ(estimate_edges("rmat:scale=6,ef=3"), make_graph("rmat:scale=6,ef=3").num_edges());
+  const int64_t seed = make_graph("seed:n=384,deg=18").num_edges();
+  EXPECT_NEAR(static_cast<double>(estimate_edges("seed:n=384,deg=18")), seed, 0.02 * seed);
+  const int64_t pl = make_graph("powerlaw:n=10000,deg=8").num_edges();
+  EXPECT_NEAR(static_cast<double>(estimate_edges("powerlaw:n=10000,deg=8")), pl, 0.02 * pl);
+  EXPECT_EQ(estimate_edges("uniform:n=1000000000,deg=64"), int64_t{64000000000});
+
+  const auto general = temp_file("g.mtx.gz",
+                                 "%%MatrixMarket matrix coordinate pattern general\n% c\n3 3 2\n1 2\n2 3\n",
+                                 /*gzip=*/true);
+  EXPECT_EQ(estimate_edges(general.string()), 2);
+  const auto sym = temp_file("s.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1.5\n3 2 2\n");
+  EXPECT_EQ(estimate_edges("file:" + sym.string()), make_graph(sym.string()).num_edges());
+  const auto snap = temp_file("e.txt", "# Directed graph\n# Nodes: 3 Edges: 2\n0 1\n1 2\n");
+  EXPECT_EQ(estimate_edges(snap.string()), 2);
+  const auto bare = temp_file("b.txt", "0 1\n1 2\n");
+  EXPECT_EQ(estimate_edges(bare.string()), -1);
+  const fs::path cora = shared_graphs_dir() / "cora.mtx.gz";
+  if (fs::exists(cora)) {
+    // Symmetric without diagonal entries: twice the size line, the edges the reader builds.
+    EXPECT_EQ(estimate_edges(cora.string()), make_graph(cora.string()).num_edges());
+  }
+  EXPECT_NE(error_of([] { estimate_edges("uniform:n=10"); }).find("needs key 'deg'"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { estimate_edges("rmat:scale=99"); }).find("scale = 99"), std::string::npos);
+  const auto bad = temp_file("bad.mtx", "%%MatrixMarket matrix array real general\n");
+  EXPECT_NE(error_of([&] { estimate_edges(bad.string()); }).find("array"), std::string::npos);
+}
+
 // ---- features ------------------------------------------------------------------------------
 
 TEST(GraphFeatures, DescribeAndJson) {

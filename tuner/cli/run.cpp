@@ -75,6 +75,31 @@ double tolerance(const Config& cfg, const VariantParams& p) {
   return p.value == ValueType::f32 ? cfg.verify.rel_tol_f32 : cfg.verify.rel_tol_16bit;
 }
 
+// One line on how the problems will be spread: the estimated total, the longest few in the
+// order they start, and the wall time of that order on `workers` GPUs (each problem to the GPU
+// that frees first). An estimate (estimated_trial_seconds), printed as one.
+void print_work_estimate(const std::vector<Problem>& ps, const std::vector<size_t>& trials,
+                         const std::vector<size_t>& order, int workers) {
+  double sum = 0;
+  std::vector<double> gpu(std::max(1, workers), 0.0);
+  std::string head;
+  for (size_t k = 0; k < order.size(); ++k) {
+    const size_t i = order[k];
+    const double sec = static_cast<double>(trials[i]) * estimated_trial_seconds(ps[i]);
+    sum += sec;
+    *std::min_element(gpu.begin(), gpu.end()) += sec;
+    if (k < 4) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s%s F=%d H=%d ~%.0f s", k ? ", " : "", ps[i].graph_name.c_str(),
+                    ps[i].feat, ps[i].heads, sec);
+      head += buf;
+    }
+  }
+  std::printf("work estimate: ~%.0f s of trials, ~%.0f s on %d GPU(s); longest first: %s%s\n", sum,
+              *std::max_element(gpu.begin(), gpu.end()), static_cast<int>(gpu.size()), head.c_str(),
+              order.size() > 4 ? ", ..." : "");
+}
+
 struct ProblemJob {
   Problem problem;
   std::vector<VariantParams> fused;     // after constraints, resources and strategy
@@ -378,6 +403,7 @@ int run_tuning(const Config& cfg) {
   limits.max_threads_per_block = dev.value("max_threads_per_block", 1024);
   limits.smem_optin = dev.value("smem_per_block_optin", size_t{232448});
   size_t total = 0;
+  std::vector<size_t> job_trials;
   for (auto& job : jobs) {
     std::vector<VariantParams> keep;
     for (const auto& p : job.fused) {
@@ -388,7 +414,10 @@ int run_tuning(const Config& cfg) {
     }
     job.fused = keep;
     const size_t n = job.fused.size();
-    total += (cfg.strategy.kind == StrategyKind::halving && n > 4 ? n + n / cfg.strategy.eta + 3 : n) + job.baselines.size();
+    job_trials.push_back(
+        (cfg.strategy.kind == StrategyKind::halving && n > 4 ? n + n / cfg.strategy.eta + 3 : n) +
+        job.baselines.size());
+    total += job_trials.back();
   }
 
   Progress progress;
@@ -396,8 +425,9 @@ int run_tuning(const Config& cfg) {
   Runner runner(cfg, store, run, compiled);
   std::atomic<size_t> next{0};
   const int workers = std::max(1, ndev);
-  // Each problem is measured wholly on one GPU. Problems go to whichever worker is free, except
-  // one that a stopped run had started: it goes back to the GPU that measured it.
+  // Each problem is measured wholly on one GPU. Problems go to whichever worker is free, longest
+  // first (estimated), except one that a stopped run had started: it goes back to the GPU that
+  // measured it.
   std::vector<std::unique_ptr<WorkerProcess>> procs;
   std::vector<std::vector<size_t>> pinned(workers);
   std::vector<size_t> shared_jobs;
@@ -405,7 +435,11 @@ int run_tuning(const Config& cfg) {
     procs.push_back(std::make_unique<WorkerProcess>(d));
     procs.back()->gpu_uuid();  // before any problem is prepared on it
   }
-  for (size_t i = 0; i < jobs.size(); ++i) {
+  std::vector<Problem> job_problems;
+  for (const auto& job : jobs) job_problems.push_back(job.problem);
+  const std::vector<size_t> order = longest_first(job_problems, job_trials);
+  print_work_estimate(job_problems, job_trials, order, workers);
+  for (const size_t i : order) {
     const std::string gpu = runner.gpu_of(jobs[i].problem);
     int owner = -1;
     for (int d = 0; d < workers && !gpu.empty() && owner < 0; ++d)
