@@ -394,15 +394,17 @@ SpaceSpec read_space(const Reader& r, const Item& at) {
     s.smem.clear();
     std::vector<Item> where;
     for (const Item& e : r.list(sm, false)) {
-      const std::string v = r.scalar(e, "0, 1, 2, true or false");
+      const std::string v = r.scalar(e, "0, 1, 2, 3, true or false");
       if (v == "0" || v == "false")
         s.smem.push_back(0);
       else if (v == "1" || v == "true")
         s.smem.push_back(1);
       else if (v == "2")
         s.smem.push_back(2);
+      else if (v == "3")
+        s.smem.push_back(3);
       else
-        r.fail(e, "expected 0, 1, 2, true or false, found '" + v + "'");
+        r.fail(e, "expected 0, 1, 2, 3, true or false, found '" + v + "'");
       where.push_back(e);
     }
     reject_duplicates(r, s.smem, where);

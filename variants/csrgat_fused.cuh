@@ -19,6 +19,13 @@
 // SMEM=2 (direct) drops the broadcast: each lane loads its slot's col and score itself (the
 // slot's lanes hit one address, an L1 broadcast), 4 edges at a time, and with ONLINE=1 keeps a
 // running max per slot, merged once per row; no shuffle sits inside the edge loop.
+// SMEM=3 (async) is the shuffle batch mode with the gathers staged through shared memory:
+// each lane copies its 16-byte pieces of a group of ILP entries with cp.async (global to
+// shared, no registers held while the bytes are in flight), starts the next group's copies,
+// waits for the first group and does its FMAs from shared memory; two groups in flight per
+// slot, double-buffered. Each lane reads only the bytes it copied itself, so no barrier is
+// needed. Register pressure then follows the accumulators, not the bytes in flight (the bf16
+// rows of perf-notes' eighth session spilled 7.7 KB per thread at 64 registers).
 //
 // Softmax. ONLINE=0 (two-pass): a first pass over the scores finds the row's max and sum, the
 // second aggregates with final weights. ONLINE=1: one pass with a running max per warp,
@@ -89,17 +96,59 @@ struct VecStorage<16> {
   using type = uint4;
 };
 
+// The V elements packed in s, converted to float.
+template <class T, int V>
+__device__ __forceinline__ void unpack_vec(typename VecStorage<V * sizeof(T)>::type s,
+                                           float (&o)[V]) {
+  union {
+    typename VecStorage<V * sizeof(T)>::type s;
+    T t[V];
+  } u;
+  u.s = s;
+#pragma unroll
+  for (int k = 0; k < V; ++k) o[k] = to_float<T>(u.t[k]);
+}
 // V consecutive elements at p (aligned to V * sizeof(T)), converted to float.
 template <class T, int V>
 __device__ __forceinline__ void load_vec(const T* __restrict__ p, float (&o)[V]) {
   using S = typename VecStorage<V * sizeof(T)>::type;
-  union {
-    S s;
-    T t[V];
-  } u;
-  u.s = __ldg(reinterpret_cast<const S*>(p));
+  unpack_vec<T, V>(__ldg(reinterpret_cast<const S*>(p)), o);
+}
+
+// a[k] for a run-time k < N by selects: the array stays in registers.
+template <int N, class T>
+__device__ __forceinline__ T pick(const T (&a)[N], int k) {
+  T r = a[0];
 #pragma unroll
-  for (int k = 0; k < V; ++k) o[k] = to_float<T>(u.t[k]);
+  for (int q = 1; q < N; ++q) r = k == q ? a[q] : r;
+  return r;
+}
+
+// cp.async (sm_80+): 16 bytes from global memory to shared memory without passing through
+// registers; src_bytes 0 writes 16 zero bytes and reads nothing. Groups: commit closes the
+// copies issued since the last one; wait<N> returns when at most N groups are still pending,
+// and makes the finished copies visible to this thread.
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem, int src_bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem),
+               "r"(src_bytes)
+               : "memory");
+#else
+  *static_cast<uint4*>(smem) =
+      src_bytes ? *static_cast<const uint4*>(gmem) : make_uint4(0u, 0u, 0u, 0u);
+#endif
+}
+__device__ __forceinline__ void cp_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
 }
 // The same, element by element, masked at n (features past the end read as 0).
 template <class T, int V>
@@ -188,6 +237,7 @@ struct FusedConfig {
   static constexpr int ILP = ILP_;      // batch entries per slot whose gathers go out together
   static constexpr bool SMEM = SMEM_ == 1;    // stage through shared memory
   static constexpr bool DIRECT = SMEM_ == 2;  // every lane loads its own (col, score)
+  static constexpr bool ASYNC = SMEM_ == 3;   // shuffles; gathers staged by cp.async
   static constexpr bool ONLINE = ONLINE_ != 0;
   static constexpr bool LPT = LPT_ != 0;  // row tasks follow KernelArgs::row_order
   using Index = Index_;
@@ -199,10 +249,21 @@ struct FusedConfig {
   static constexpr int BLOCK = TPR * RPB;
   static constexpr int SMEM_PAIRS = SMEM ? BLOCK : 1;  // staged (col, weight) pairs
   static constexpr int XW = NW > 1 ? NW : 1;           // cross-warp scratch rows
+  // ASYNC: 16-byte pieces each thread stages (two groups of ILP entries, TILES pieces each).
+  static constexpr int STAGE = ASYNC ? 2 * ILP * TILES : 1;
+  // The scalar path (values rows not VEC-aligned, a rare fallback) runs this config: one gather
+  // at a time from registers, the same FMAs in the same order. Both paths are one kernel, whose
+  // registers are the most either path needs: with ILP > 1 the scalar path's element-wise
+  // loads, all hoisted, set the count (tpr8.fl8.t2.e2.g2 bf16: 144 registers, 101 for the
+  // vector path alone; at the 64-register cap 7724 bytes of spill against 844), and the vector
+  // path paid for them (perf-notes, eighth session).
+  using Scalar = FusedConfig<TPR_, FL_, RPB_, 1, 1, EPL_, 1, SMEM_ == 3 ? 0 : SMEM_, ONLINE_,
+                             LPT_, Index_, Value_>;
 };
 
 template <class C>
 struct FusedShared {
+  uint4 stage[C::STAGE][C::ASYNC ? C::BLOCK : 1];  // [piece][thread]: conflict-free 16 B
   long long col[C::SMEM_PAIRS];
   float w[C::SMEM_PAIRS];
   float red[C::NW > 1 ? C::PASS_F : 1];
@@ -481,31 +542,97 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         // v6): ilp 4 wins graphs of few blocks (seed shape, cora, citeseer, wiki-vote: 11-25%
         // over run 5's choices), ilp 2 under the 64-register cap the long-row sub-warps, and
         // ilp 1 keeps the dense skewed graphs.
+        if constexpr (C::ASYNC && VecPath) {
+          // Group g is entries [g * ILP, (g + 1) * ILP) of this slot, staged in buffer g % 2.
+          // Entries past the row or of weight 0 stage zeros (src_bytes 0: no DRAM bytes).
+          constexpr int NG = C::FL * C::EPL / C::ILP;
+          const int ng = min(NG, (nb + C::ES * C::ILP - 1) / (C::ES * C::ILP));
+          auto piece = [&](int g, int u, int ti) -> uint4& {
+            return sh.stage[((g & 1) * C::ILP + u) * C::TILES + ti][threadIdx.x];
+          };
+          // The group loop is not unrolled: unrolled, ptxas hoisted every entry's shuffles and
+          // addresses to the top of the batch (tpr8.fl8.t2.g2 bf16: 168 registers), which is
+          // the register pressure this mode is meant to remove. A lane's (col, weight) of entry
+          // i sits in its register i / FL, chosen by selects rather than a run-time index (which
+          // would put the arrays in local memory).
+          auto entry = [&](int i, long long& cj, float& wj) {
+            const int j = i * C::ES + slot;
+            const int src_lane = j % C::WARP_TPR;
+            cj = __shfl_sync(mask, pick(ccol, i / C::FL), src_lane, C::WARP_TPR);
+            wj = __shfl_sync(mask, pick(w, i / C::FL), src_lane, C::WARP_TPR);
+            wj = j < nb ? wj : 0.f;
+            return wj != 0.f;
+          };
+          auto issue = [&](int g) {
 #pragma unroll
-        for (int i0 = 0; i0 < C::FL * C::EPL; i0 += C::ILP) {
-          if (C::ILP > 1 && i0 * C::ES >= nb) break;  // the rest of the batch is past the row
-          if constexpr (C::ILP == 1) {
-            long long cj;
-            float wj;
-            if (take(i0, cj, wj))
-              gather_fma<C, VecPath>(values + cj * row_stride + static_cast<long long>(h) * F,
-                                     f0, f_lane, F, wj, acc);
-          } else {
-            float v[C::ILP][C::TILES][C::VEC];
-            float wg[C::ILP];
-#pragma unroll
-            for (int g = 0; g < C::ILP; ++g) {
+            for (int u = 0; u < C::ILP; ++u) {
               long long cj;
               float wj;
-              const bool ok = take(i0 + g, cj, wj);
-              wg[g] = ok ? wj : 0.f;
-              load_row<C, VecPath>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F,
-                                   f0, f_lane, F, ok, v[g]);
+              const bool ok = entry(g * C::ILP + u, cj, wj);
+              const Value* src = values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F;
+#pragma unroll
+              for (int ti = 0; ti < C::TILES; ++ti) {
+                const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
+                const bool in = ok && f < F;
+                cp_async16(&piece(g, u, ti), in ? static_cast<const void*>(src + f) : values,
+                           in ? 16 : 0);
+              }
+            }
+            cp_async_commit();
+          };
+          issue(0);
+#pragma unroll 1
+          for (int g = 0; g < ng; ++g) {
+            if (g + 1 < ng) {
+              issue(g + 1);
+              cp_async_wait<1>();
+            } else {
+              cp_async_wait<0>();
             }
 #pragma unroll
-            for (int g = 0; g < C::ILP; ++g) fma_row<C>(wg[g], v[g], acc);
+            for (int u = 0; u < C::ILP; ++u) {
+              // The weight again by shuffle (no registers held across the copies); zero for an
+              // entry past the row, whose staged bytes are zeros too.
+              const int i = g * C::ILP + u;
+              const int j = i * C::ES + slot;
+              float wj = __shfl_sync(mask, pick(w, i / C::FL), j % C::WARP_TPR, C::WARP_TPR);
+              wj = j < nb ? wj : 0.f;
+#pragma unroll
+              for (int ti = 0; ti < C::TILES; ++ti) {
+                float v[C::VEC];
+                unpack_vec<Value, C::VEC>(piece(g, u, ti), v);
+#pragma unroll
+                for (int k = 0; k < C::VEC; ++k) acc[ti][k] = fmaf(wj, v[k], acc[ti][k]);
+              }
+            }
           }
-        }
+        } else {
+#pragma unroll
+          for (int i0 = 0; i0 < C::FL * C::EPL; i0 += C::ILP) {
+            if (C::ILP > 1 && i0 * C::ES >= nb) break;  // the rest of the batch is past the row
+            if constexpr (C::ILP == 1) {
+              long long cj;
+              float wj;
+              if (take(i0, cj, wj))
+                gather_fma<C, VecPath>(values + cj * row_stride + static_cast<long long>(h) * F,
+                                       f0, f_lane, F, wj, acc);
+            } else {
+              float v[C::ILP][C::TILES][C::VEC];
+              float wg[C::ILP];
+#pragma unroll
+              for (int g = 0; g < C::ILP; ++g) {
+                long long cj;
+                float wj;
+                const bool ok = take(i0 + g, cj, wj);
+                wg[g] = ok ? wj : 0.f;
+                load_row<C, VecPath>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F,
+                                     f0, f_lane, F, ok, v[g]);
+              }
+#pragma unroll
+              for (int g = 0; g < C::ILP; ++g) fma_row<C>(wg[g], v[g], acc);
+            }
+          }
+        }  // register gathers
       }
       if (C::ONLINE) run.l = warp_sum<C::WARP_TPR>(run.l, mask);
     }  // batch (shuffle / shared-memory) mode
@@ -665,6 +792,8 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   static_assert(C::ILP >= 1 && (C::ILP & (C::ILP - 1)) == 0 && C::ILP <= C::FL * C::EPL,
                 "ILP is a power of two that divides a slot's FL * EPL batch entries");
   static_assert(C::ILP == 1 || !C::DIRECT, "ILP > 1 is for the batch modes");
+  static_assert(!C::ASYNC || C::VEC * sizeof(typename C::Value) == 16,
+                "SMEM 3 stages 16-byte pieces");
 
   // Task arithmetic in 32 bits: the host keeps (N + C) * H below 2^31, and a 64-bit division
   // would be a called subroutine that makes ptxas spill around it.
@@ -754,6 +883,15 @@ struct EnableIf<true> {
   using type = int;
 };
 
+template <class A, class B>
+struct IsSame {
+  static constexpr bool value = false;
+};
+template <class A>
+struct IsSame<A, A> {
+  static constexpr bool value = true;
+};
+
 template <class C>
 __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
   __shared__ FusedShared<C> sh;
@@ -761,8 +899,11 @@ __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
   if (a.feat % C::VEC == 0 && (reinterpret_cast<unsigned long long>(a.values) %
                                (C::VEC * sizeof(typename C::Value))) == 0) {
     fused_body<C, true>(a, sh, last_flag);
-  } else {
+  } else if constexpr (IsSame<C, typename C::Scalar>::value) {
     fused_body<C, false>(a, sh, last_flag);
+  } else {
+    __shared__ FusedShared<typename C::Scalar> sh_scalar;
+    fused_body<typename C::Scalar, false>(a, sh_scalar, last_flag);
   }
 }
 

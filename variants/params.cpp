@@ -152,14 +152,22 @@ std::string VariantParams::invalid_reason() const {
   if (vec * value_bytes(value) > 16) return "vec * element size exceeds a 16-byte load";
   if (tiles < 1 || tiles > 8) return "tiles must be in [1, 8]";
   if (epl != 1 && epl != 2 && epl != 4) return "epl must be 1, 2 or 4";
-  if (epl != 1 && smem != 0) return "epl > 1 needs smem 0 (warp shuffles)";
+  if (epl != 1 && smem != 0 && smem != 3) return "epl > 1 needs smem 0 or 3 (warp shuffles)";
   if (!pow2(ilp) || ilp > fl * epl)
     return "ilp must be a power of two <= fl * epl (a slot's entries per batch)";
-  if (ilp != 1 && smem == 2) return "ilp > 1 needs a batch mode (smem 0 or 1)";
+  if (ilp != 1 && smem == 2) return "ilp > 1 needs a batch mode (smem 0, 1 or 3)";
+  if (smem == 3 && vec * value_bytes(value) != 16)
+    return "smem 3 stages 16-byte pieces: vec * element size must be 16";
+  if (smem == 3 && 2 * ilp * tiles * 16 * tpr * rpb > 48 * 1024)
+    return "smem 3 stages 2 * ilp * tiles * 16 bytes per thread: " +
+           std::to_string(2 * ilp * tiles * 16 * tpr * rpb) +
+           " bytes per block, over the 48 KiB of static shared memory";
   if (minb < 0 || minb > 32) return "minb must be in [0, 32]";
   if (minb > 0 && tpr * rpb * minb > 2048)
     return "minb blocks of tpr * rpb threads exceed 2048 threads per SM";
-  if (smem < 0 || smem > 2) return "smem must be 0 (shuffles), 1 (shared memory) or 2 (direct loads)";
+  if (smem < 0 || smem > 3)
+    return "smem must be 0 (shuffles), 1 (shared memory), 2 (direct loads) or 3 (shuffles, "
+           "gathers staged by cp.async)";
   if (split < 0) return "split must be >= 0";
   if (lpt != 0 && lpt != 1) return "lpt must be 0 or 1";
   if (fault < 0 || fault > 2) return "fault must be 0, 1 or 2";

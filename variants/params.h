@@ -40,7 +40,9 @@ struct VariantParams {
   int minb = 0;   // __launch_bounds__ minimum blocks per SM (0: none); the id shows it as
                   // .mb<minb> after .e<epl> when it is not 0
   int smem = 0;   // how (col, weight) reach the edge slots: 0 warp shuffles,
-                  // 1 shared memory, 2 each lane loads them itself (L1 broadcast)
+                  // 1 shared memory, 2 each lane loads them itself (L1 broadcast);
+                  // 3 warp shuffles with the gathers staged in shared memory by cp.async
+                  // (16-byte pieces, two groups of ilp entries in flight per slot)
   Softmax softmax = Softmax::two_pass;
   int64_t split = 0;  // rows longer than this are split into chunks of this many edges
   int lpt = 0;        // 1: row tasks run longest rows first (degree buckets of powers of two,

@@ -246,8 +246,8 @@ TEST(ConfigErrors, ValuesOutOfTheirDomain) {
   expect_error(replace(kGood, "rpb: [1, 4]", "rpb: [0]"), "space.rpb[0]", 8, "out of range");
   expect_error(replace(kGood, "rpb: [1, 4]", "rpb: [1, 4, 1]"), "space.rpb[2]", 8,
                "duplicate value");
-  expect_error(replace(kGood, "rpb: [1, 4]", "rpb: [1]\n  smem: [0, 3]"), "space.smem[1]", 9,
-               "expected 0, 1, 2, true or false");
+  expect_error(replace(kGood, "rpb: [1, 4]", "rpb: [1]\n  smem: [0, 4]"), "space.smem[1]", 9,
+               "expected 0, 1, 2, 3, true or false");
   expect_error(replace(kGood, "rpb: [1, 4]", "rpb: [1]\n  split: [-1]"), "space.split[0]", 9,
                "out of range");
   expect_error(replace(kGood, "feat: [64]", "feat: [0]"), "graphs[0].feat[0]", 4, "out of range");

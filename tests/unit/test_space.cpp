@@ -305,13 +305,14 @@ TEST(Space, SmokeCoversEveryParameterValue) {
   for (int x : s.lpt) EXPECT_TRUE(seen.count("lpt" + std::to_string(x))) << x;
   EXPECT_EQ(s.lpt, (std::vector<int>{0, 1}));
   for (const char* x :
-       {"smem0", "smem1", "smem2", "twopass", "online", "i32", "i64", "f32", "bf16"})
+       {"smem0", "smem1", "smem2", "smem3", "twopass", "online", "i32", "i64", "f32", "bf16"})
     EXPECT_TRUE(seen.count(x)) << x;
   EXPECT_TRUE(seen.count("tpr1") && seen.count("tpr128"));  // sub-warp through multi-warp
   EXPECT_GE(max_per_problem, 30u);
-  // Bounded: the GPU tests compile and run every one (106 since ilp joined the space).
-  EXPECT_LE(max_per_problem, 120u);
-  EXPECT_LE(unique_variants(c).size(), 120u);
+  // Bounded: the GPU tests compile and run every one (106 since ilp joined the space; 124
+  // unique since smem 3 joined it, eighth session).
+  EXPECT_LE(max_per_problem, 130u);
+  EXPECT_LE(unique_variants(c).size(), 130u);
 }
 
 TEST(Space, ResourcePruning) {
@@ -464,7 +465,7 @@ TEST(Space, EdgesPerLaneInTheIdAndItsLimits) {
   EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 1, 0, 0, 1, 0, int, __nv_bfloat16>");
   EXPECT_EQ(p.invalid_reason(), "");
   p.smem = 1;
-  EXPECT_EQ(p.invalid_reason(), "epl > 1 needs smem 0 (warp shuffles)");
+  EXPECT_EQ(p.invalid_reason(), "epl > 1 needs smem 0 or 3 (warp shuffles)");
   p.smem = 0;
   p.epl = 3;
   EXPECT_EQ(p.invalid_reason(), "epl must be 1, 2 or 4");
@@ -485,6 +486,27 @@ TEST(Space, EdgesPerLaneInTheIdAndItsLimits) {
   EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 1, 8, 0, 1, 0, int, __nv_bfloat16>");
   p.minb = 32;
   EXPECT_EQ(p.invalid_reason(), "minb blocks of tpr * rpb threads exceed 2048 threads per SM");
+}
+
+// smem 3: the shuffle batch mode with gathers staged through shared memory by cp.async. It
+// takes epl and ilp like smem 0, needs 16-byte pieces, and its two staged groups must fit the
+// 48 KiB of static shared memory.
+TEST(Space, AsyncStagingInTheIdAndItsLimits) {
+  using csrgat::VariantParams;
+  VariantParams p =
+      VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.smem3.online.split256.i32.bf16");
+  EXPECT_EQ(p.smem, 3);
+  EXPECT_EQ(p.invalid_reason(), "");
+  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 8, 1, 2, 4, 0, 3, 1, 0, int, __nv_bfloat16>");
+  EXPECT_EQ(VariantParams::parse(p.id()), p);
+  p.vec = 4;  // 8-byte pieces
+  EXPECT_EQ(p.invalid_reason(), "smem 3 stages 16-byte pieces: vec * element size must be 16");
+  p = VariantParams::parse("csrgat.tpr32.fl8.rpb16.vec4.t4.g8.smem3.online.split0.i32.f32");
+  EXPECT_EQ(p.invalid_reason(),
+            "smem 3 stages 2 * ilp * tiles * 16 bytes per thread: 524288 bytes per block, over "
+            "the 48 KiB of static shared memory");
+  p.smem = 4;
+  EXPECT_NE(p.invalid_reason().find("3 (shuffles, gathers staged by cp.async)"), std::string::npos);
 }
 
 // Gathers in flight: .g<ilp> between .e<epl> and .mb<minb>, shown only when not 1 (earlier ids
@@ -511,7 +533,7 @@ TEST(Space, GathersInFlightInTheIdAndItsLimits) {
   p.ilp = 0;
   EXPECT_EQ(p.invalid_reason(), "ilp must be a power of two <= fl * epl (a slot's entries per batch)");
   p = VariantParams::parse("csrgat.tpr32.fl8.rpb4.vec4.t2.g2.smem2.online.split0.i32.f32");
-  EXPECT_EQ(p.invalid_reason(), "ilp > 1 needs a batch mode (smem 0 or 1)");
+  EXPECT_EQ(p.invalid_reason(), "ilp > 1 needs a batch mode (smem 0, 1 or 3)");
   p.smem = 1;
   EXPECT_EQ(p.invalid_reason(), "");
   EXPECT_THROW(VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec8.t1.gx.smem0.online.split0.i32.f32"),
