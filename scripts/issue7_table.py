@@ -3,6 +3,12 @@
 JSON, scripts/peers_pyg.py's peers.json, prof_check.json), as Markdown on stdout.
 
     scripts/issue7_table.py docs/data/v4/call5
+    scripts/issue7_table.py FOLDER [--copy-from PROF_CHECK_JSON] [--variants DIR]
+
+--copy-from: the copy bandwidth from another call's prof_check.json, for a call that skipped
+the profiler check (named in the table). --variants DIR: a second table from DIR's
+smem3-*.json (`tuner bench` of variant ids beside `tuned` in the same call, scripts/gpu-v8c.sh):
+the best variant per DRAM-bound graph and value type, with targets 2 and 5 recomputed on it.
 
 Every ratio is computed here from the recorded medians; nothing is typed in by hand. Cold =
 L2 flushed before each sample; "launch included" = CUDA events around one call (small graphs,
@@ -66,11 +72,59 @@ def fmt(x, unit=""):
     return f"{x:.2f}{unit}" if x < 100 else f"{x:.1f}{unit}"
 
 
+def arg(name):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else None
+
+
+def variants_table(vdir, large, copy):
+    """Best variant by id per DRAM-bound graph and value type, against the tuned dispatch."""
+    best = {}  # (spec, value) -> (tuned result, best result)
+    for name in sorted(os.listdir(vdir)):
+        if not (name.startswith("smem3-") and name.endswith(".json")):
+            continue
+        res = load(vdir, name)["results"]
+        for r in res:
+            if r["impl"] == "tuned" or r.get("status", "ok") != "ok":
+                continue
+            key = (r["graph"], r["value"])
+            if key not in best or r["gpu_median_us"] < best[key][1]["gpu_median_us"]:
+                best[key] = (find(res, r["graph"], "tuned"), r)
+    print("\nThe same call, variants by id beside the tuned dispatch (GPU time, cold, DRAM counters):\n")
+    print("| graph | value | tuned us | best variant us | tuned / variant | variant GB/s | % of copy | variant |")
+    print("|---|---|---:|---:|---:|---:|---:|---|")
+    by = {}
+    for label, _, spec, _ in LARGE:
+        for value in ("f32", "bf16"):
+            if (spec, value) not in best:
+                continue
+            t, v = best[(spec, value)]
+            gbs, _ = dram_gbs(v)
+            by[(label, value)] = v
+            print(f"| {label} | {value} | {t['gpu_median_us']:.1f} | {v['gpu_median_us']:.1f} | "
+                  f"{t['gpu_median_us'] / v['gpu_median_us']:.2f}x | {gbs:.0f} | {100 * gbs / copy:.1f}% | "
+                  f"`{v['variant']}` |")
+    print("\nTargets 2 and 5 on these variants (seed times from the main table's call):\n")
+    for label in ("uniform 1M, d16", "uniform 2M, d32, F=128"):
+        f, b = by.get((label, "f32")), by.get((label, "bf16"))
+        s = large[label][1]
+        parts = []
+        if f and s:
+            parts.append(f"f32 / seed {f['gpu_median_us'] / s['gpu_median_us']:.2f}x")
+        if f and b:
+            parts.append(f"f32 / bf16 {f['gpu_median_us'] / b['gpu_median_us']:.2f}x "
+                         f"(bf16 rel. error {b['rel_error']:.1e})")
+        print(f"- {label}: " + ", ".join(parts))
+
+
 def main():
     folder = sys.argv[1]
     ev = load(folder, "bench-events.json")["results"]
     peers = load(folder, "peers.json")["results"]
-    copy = load(folder, "prof_check.json")["ceilings"]["dram_copy_gbs"]
+    copy_from = arg("--copy-from")
+    copy = (json.load(open(copy_from)) if copy_from else load(folder, "prof_check.json"))[
+        "ceilings"]["dram_copy_gbs"]
+    copy_note = (f"copy bandwidth from {copy_from}: {copy:.0f} GB/s, another machine's"
+                 if copy_from else f"copy bandwidth measured in the same call: {copy:.0f} GB/s")
     pyg = {(p["graph"], p["feat"], p["heads"]): p["median_us"] for p in peers if p["impl"] == "pyg"}
 
     rows = []  # (label, tuned, seed, cusparse, pyg, fits_l2)
@@ -107,7 +161,7 @@ def main():
               f"| {label} | {fmt(t)} | {fmt(s)} | {fmt(c)} | n/a | {r_base:.2f}x | n/a | `{variant}` |")
 
     print(f"\nDRAM-bound graphs, cold, GPU time (CUPTI) and DRAM bandwidth from the counters "
-          f"(copy bandwidth measured in the same call: {copy:.0f} GB/s):\n")
+          f"({copy_note}):\n")
     print("| graph | tuned us | GB/s | % of copy | seed us | tuned / seed | bf16 us | bf16 GB/s | f32 / bf16 | bf16 rel. error |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     dram = {}
@@ -165,6 +219,8 @@ def main():
           + (f"; below 10x: {', '.join(below10)}" if below10 else "") + f" | {status(not below10)} |")
     print(f"| 6 | >= 25x PyG on the median graph | median {med:.1f}x over {len(pyg_ratios)} graphs | "
           f"{status(med >= 25)} |")
+    if arg("--variants"):
+        variants_table(arg("--variants"), large, copy)
 
 if __name__ == "__main__":
     main()

@@ -341,7 +341,11 @@ double estimated_trial_seconds(const Problem& p) {
     // A bad spec fails when the problem is prepared, with its own message; order it last.
   }
   const double work = static_cast<double>(edges) * p.feat * p.heads / 1e9;
-  return 0.025 + 0.23 * std::sqrt(work);
+  return 0.025 + 0.26 * std::sqrt(work);
+}
+
+double estimated_compile_seconds(size_t variants, int threads) {
+  return 1.9 * static_cast<double>(variants) / std::max(1, threads);
 }
 
 std::vector<size_t> longest_first(const std::vector<Problem>& ps, const std::vector<size_t>& trials) {

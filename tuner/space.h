@@ -75,11 +75,15 @@ std::string prune_by_resources(const VariantParams& p, int registers, int static
 
 // Handing problems to GPUs (`tuner run`): a problem runs wholly on one GPU, so the longest go
 // first and the short ones fill in behind them. The estimate is per trial, in seconds, from the
-// edges the spec states (graphs::estimate_edges; 0 when a file does not say) times F times H,
-// fitted to run 7 on the H200 (docs/perf-notes.md, v7): 0.025 s for the small graphs, 0.21-0.28
-// s for 16M edges x F=64, 0.76 s for 64M edges x F=128 (samples shrink as kernels lengthen,
-// hence the square root). Only the order and the printed estimate use it.
+// edges the spec states (graphs::estimate_edges; 0 when a file does not say) times F times H:
+// 0.025 + 0.26 sqrt(edges x F x H / 1e9), fitted to runs 7 and 8 on the H200
+// (docs/perf-notes.md, v7 and v8): 0.025 s for the small graphs, 0.21-0.33 s for 16M edges x
+// F=64, 0.76-0.80 s for 64M edges x F=128 (samples shrink as kernels lengthen, hence the square
+// root; the trial's fixed costs, verification and counters, dominate, so max_seconds moves it
+// little). Compiling: 1.9 s per variant per thread (run 8: 504 variants, 16 threads, 66 s).
+// Only the order and the printed estimate use them.
 double estimated_trial_seconds(const Problem& p);
+double estimated_compile_seconds(size_t variants, int threads);
 // Problem indices by estimated time (trials[i] x estimated_trial_seconds), longest first; equal
 // estimates keep config order.
 std::vector<size_t> longest_first(const std::vector<Problem>& ps, const std::vector<size_t>& trials);

@@ -79,7 +79,7 @@ double tolerance(const Config& cfg, const VariantParams& p) {
 // order they start, and the wall time of that order on `workers` GPUs (each problem to the GPU
 // that frees first). An estimate (estimated_trial_seconds), printed as one.
 void print_work_estimate(const std::vector<Problem>& ps, const std::vector<size_t>& trials,
-                         const std::vector<size_t>& order, int workers) {
+                         const std::vector<size_t>& order, int workers, double compile_s) {
   double sum = 0;
   std::vector<double> gpu(std::max(1, workers), 0.0);
   std::string head;
@@ -95,9 +95,15 @@ void print_work_estimate(const std::vector<Problem>& ps, const std::vector<size_
       head += buf;
     }
   }
-  std::printf("work estimate: ~%.0f s of trials, ~%.0f s on %d GPU(s); longest first: %s%s\n", sum,
-              *std::max_element(gpu.begin(), gpu.end()), static_cast<int>(gpu.size()), head.c_str(),
-              order.size() > 4 ? ", ..." : "");
+  std::printf("work estimate (runs 7-8 on the H200, +-50%%): compiling ~%.0f s, then ~%.0f s of "
+              "trials, ~%.0f s on %d GPU(s); longest first: %s%s\n",
+              compile_s, sum, *std::max_element(gpu.begin(), gpu.end()), static_cast<int>(gpu.size()),
+              head.c_str(), order.size() > 4 ? ", ..." : "");
+}
+
+// Trials a problem of n fused variants takes: halving screens all, then measures ~n/eta more.
+size_t planned_trials(const Config& cfg, size_t n) {
+  return cfg.strategy.kind == StrategyKind::halving && n > 4 ? n + n / cfg.strategy.eta + 3 : n;
 }
 
 struct ProblemJob {
@@ -388,6 +394,18 @@ int run_tuning(const Config& cfg) {
   std::vector<VariantParams> to_compile;
   for (const auto& id : needed) to_compile.push_back(VariantParams::parse(id));
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  {
+    // Before compiling, so that a run too long for its time slot can be stopped at once: the
+    // counts before resource pruning (an upper bound), compiling without the cache.
+    std::vector<Problem> ps;
+    std::vector<size_t> trials;
+    for (const auto& job : jobs) {
+      ps.push_back(job.problem);
+      trials.push_back(planned_trials(cfg, job.fused.size()) + job.baselines.size());
+    }
+    print_work_estimate(ps, trials, longest_first(ps, trials), std::max(1, ndev),
+                        estimated_compile_seconds(to_compile.size(), threads));
+  }
   std::printf("compiling %zu variants on %d threads...\n", to_compile.size(), threads);
   NvrtcCompiler compiler(cfg.arch, cfg.output + "/cache");
   std::map<std::string, CompileOutcome> compiled;
@@ -413,10 +431,7 @@ int run_tuning(const Config& cfg) {
       else job.pruned.emplace_back(p, why);
     }
     job.fused = keep;
-    const size_t n = job.fused.size();
-    job_trials.push_back(
-        (cfg.strategy.kind == StrategyKind::halving && n > 4 ? n + n / cfg.strategy.eta + 3 : n) +
-        job.baselines.size());
+    job_trials.push_back(planned_trials(cfg, job.fused.size()) + job.baselines.size());
     total += job_trials.back();
   }
 
@@ -438,7 +453,6 @@ int run_tuning(const Config& cfg) {
   std::vector<Problem> job_problems;
   for (const auto& job : jobs) job_problems.push_back(job.problem);
   const std::vector<size_t> order = longest_first(job_problems, job_trials);
-  print_work_estimate(job_problems, job_trials, order, workers);
   for (const size_t i : order) {
     const std::string gpu = runner.gpu_of(jobs[i].problem);
     int owner = -1;
