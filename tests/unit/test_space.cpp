@@ -503,8 +503,13 @@ TEST(Space, AsyncStagingInTheIdAndItsLimits) {
   EXPECT_EQ(p.invalid_reason(), "smem 3 stages 16-byte pieces: vec * element size must be 16");
   p = VariantParams::parse("csrgat.tpr32.fl8.rpb16.vec4.t4.g8.smem3.online.split0.i32.f32");
   EXPECT_EQ(p.invalid_reason(),
-            "smem 3 stages 2 * ilp * tiles * 16 bytes per thread: 524288 bytes per block, over "
-            "the 48 KiB of static shared memory");
+            "smem 3 stages 2 * ilp * tiles * 16 bytes per thread: 524288 bytes per block, which "
+            "with the block's other shared memory exceed the 48 KiB of static shared memory");
+  // Staging of exactly 48 KiB leaves no room for the rest (ptxas: 0xc030 bytes); 32 KiB does.
+  p = VariantParams::parse("csrgat.tpr32.fl8.rpb3.vec4.t4.g4.smem3.online.split0.i32.f32");
+  EXPECT_NE(p.invalid_reason(), "");
+  p = VariantParams::parse("csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem3.online.split0.i32.f32");
+  EXPECT_EQ(p.invalid_reason(), "");
   p.smem = 4;
   EXPECT_NE(p.invalid_reason().find("3 (shuffles, gathers staged by cp.async)"), std::string::npos);
 }
