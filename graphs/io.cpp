@@ -212,6 +212,8 @@ Csr64 build(const std::string& path, int64_t line, int64_t n, std::vector<int64_
 
 }  // namespace
 
+namespace {
+
 // The banner and size line of a Matrix Market file, checked; the reader stands after them.
 struct MtxHeader {
   bool pattern = false, integer = false, symmetric = false;
@@ -265,6 +267,13 @@ MtxHeader read_mtx_header(const std::string& path, LineReader& in, const Parser&
            " entries)");
   return {pattern, integer, symmetric, rows, nnz};
 }
+
+// By extension, as read_graph_file dispatches: .mtx[.gz] is Matrix Market, the rest SNAP.
+bool is_matrix_market(const std::string& path) {
+  return ends_with(path, ".mtx") || ends_with(path, ".mtx.gz");
+}
+
+}  // namespace
 
 Csr64 read_matrix_market(const std::string& path) {
   LineReader in(path);
@@ -378,7 +387,7 @@ Csr64 read_snap(const std::string& path) {
 }
 
 int64_t graph_file_edges_hint(const std::string& path) {
-  if (ends_with(path, ".mtx") || ends_with(path, ".mtx.gz")) {
+  if (is_matrix_market(path)) {
     LineReader in(path);
     const Parser p(path, in);
     const MtxHeader h = read_mtx_header(path, in, p);
@@ -402,7 +411,7 @@ int64_t graph_file_edges_hint(const std::string& path) {
 }
 
 Csr64 read_graph_file(const std::string& path) {
-  if (ends_with(path, ".mtx") || ends_with(path, ".mtx.gz")) return read_matrix_market(path);
+  if (is_matrix_market(path)) return read_matrix_market(path);
   return read_snap(path);
 }
 

@@ -348,11 +348,13 @@ double estimated_compile_seconds(size_t variants, int threads) {
   return 1.9 * static_cast<double>(variants) / std::max(1, threads);
 }
 
-std::vector<size_t> longest_first(const std::vector<Problem>& ps, const std::vector<size_t>& trials) {
-  std::vector<double> cost(ps.size());
-  for (size_t i = 0; i < ps.size(); ++i)
-    cost[i] = static_cast<double>(i < trials.size() ? trials[i] : 0) * estimated_trial_seconds(ps[i]);
-  std::vector<size_t> order(ps.size());
+std::vector<size_t> longest_first(const std::vector<double>& seconds_per_trial,
+                                  const std::vector<size_t>& trials) {
+  const size_t n = seconds_per_trial.size();
+  std::vector<double> cost(n);
+  for (size_t i = 0; i < n; ++i)
+    cost[i] = static_cast<double>(i < trials.size() ? trials[i] : 0) * seconds_per_trial[i];
+  std::vector<size_t> order(n);
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cost[a] > cost[b]; });
   return order;

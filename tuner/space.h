@@ -84,9 +84,11 @@ std::string prune_by_resources(const VariantParams& p, int registers, int static
 // Only the order and the printed estimate use them.
 double estimated_trial_seconds(const Problem& p);
 double estimated_compile_seconds(size_t variants, int threads);
-// Problem indices by estimated time (trials[i] x estimated_trial_seconds), longest first; equal
-// estimates keep config order.
-std::vector<size_t> longest_first(const std::vector<Problem>& ps, const std::vector<size_t>& trials);
+// Problem indices by estimated time (trials[i] x seconds_per_trial[i], the latter from
+// estimated_trial_seconds, which reads a file graph's header), longest first; equal estimates
+// keep config order.
+std::vector<size_t> longest_first(const std::vector<double>& seconds_per_trial,
+                                  const std::vector<size_t>& trials);
 
 // exhaustive and halving: all survivors; random: a sample of strategy.budget of them (all when
 // fewer), the same for the same seed and problem on every machine, kept in survivor order.

@@ -78,14 +78,15 @@ double tolerance(const Config& cfg, const VariantParams& p) {
 // One line on how the problems will be spread: the estimated total, the longest few in the
 // order they start, and the wall time of that order on `workers` GPUs (each problem to the GPU
 // that frees first). An estimate (estimated_trial_seconds), printed as one.
-void print_work_estimate(const std::vector<Problem>& ps, const std::vector<size_t>& trials,
-                         const std::vector<size_t>& order, int workers, double compile_s) {
+void print_work_estimate(const std::vector<Problem>& ps, const std::vector<double>& per_trial,
+                         const std::vector<size_t>& trials, int workers, double compile_s) {
+  const std::vector<size_t> order = longest_first(per_trial, trials);
   double sum = 0;
   std::vector<double> gpu(std::max(1, workers), 0.0);
   std::string head;
   for (size_t k = 0; k < order.size(); ++k) {
     const size_t i = order[k];
-    const double sec = static_cast<double>(trials[i]) * estimated_trial_seconds(ps[i]);
+    const double sec = static_cast<double>(trials[i]) * per_trial[i];
     sum += sec;
     *std::min_element(gpu.begin(), gpu.end()) += sec;
     if (k < 4) {
@@ -394,16 +395,20 @@ int run_tuning(const Config& cfg) {
   std::vector<VariantParams> to_compile;
   for (const auto& id : needed) to_compile.push_back(VariantParams::parse(id));
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // Each problem's estimated seconds per trial, once (a file graph's header is read for it).
+  std::vector<Problem> job_problems;
+  std::vector<double> per_trial;
+  for (const auto& job : jobs) {
+    job_problems.push_back(job.problem);
+    per_trial.push_back(estimated_trial_seconds(job.problem));
+  }
   {
     // Before compiling, so that a run too long for its time slot can be stopped at once: the
     // counts before resource pruning (an upper bound), compiling without the cache.
-    std::vector<Problem> ps;
     std::vector<size_t> trials;
-    for (const auto& job : jobs) {
-      ps.push_back(job.problem);
+    for (const auto& job : jobs)
       trials.push_back(planned_trials(cfg, job.fused.size()) + job.baselines.size());
-    }
-    print_work_estimate(ps, trials, longest_first(ps, trials), std::max(1, ndev),
+    print_work_estimate(job_problems, per_trial, trials, std::max(1, ndev),
                         estimated_compile_seconds(to_compile.size(), threads));
   }
   std::printf("compiling %zu variants on %d threads...\n", to_compile.size(), threads);
@@ -450,9 +455,7 @@ int run_tuning(const Config& cfg) {
     procs.push_back(std::make_unique<WorkerProcess>(d));
     procs.back()->gpu_uuid();  // before any problem is prepared on it
   }
-  std::vector<Problem> job_problems;
-  for (const auto& job : jobs) job_problems.push_back(job.problem);
-  const std::vector<size_t> order = longest_first(job_problems, job_trials);
+  const std::vector<size_t> order = longest_first(per_trial, job_trials);
   for (const size_t i : order) {
     const std::string gpu = runner.gpu_of(jobs[i].problem);
     int owner = -1;
