@@ -637,6 +637,10 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
   doc.para("Run " + std::to_string(d.run.id) + " `" + d.run.name + "` of `" + store.path() +
            "`: started " + d.run.started + ", " +
            (d.run.finished.empty() ? "not finished" : "finished " + d.run.finished) +
+           (d.run.continued_from > 0
+                ? " (continues run " + std::to_string(d.run.continued_from) +
+                      ", stopped on another GPU: the problems it finished were carried over)"
+                : std::string()) +
            "; config hash `" + d.run.config_hash + "`, commit `" + d.run.commit + "`, host `" +
            d.run.host + "`, target `" + d.run.arch + "`, NVRTC " + d.run.nvrtc + ". " +
            std::to_string(trials) + " trials (" + std::to_string(ok_trials) + " ok) over " +

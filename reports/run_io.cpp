@@ -197,6 +197,8 @@ tuner::RunInfo run_from_json(const nlohmann::json& j) {
   r.arch = str_or(j, "arch");
   r.commit = str_or(j, "commit");
   r.host = str_or(j, "host");
+  r.kernels_hash = str_or(j, "kernels_hash");
+  r.continued_from = j.value("continued_from", int64_t{0});
   if (j.contains("config")) r.config = j["config"];
   if (j.contains("device")) r.device = j["device"];
   if (j.contains("ceilings")) r.ceilings = j["ceilings"];

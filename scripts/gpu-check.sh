@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole GPU check, run on the GPU machine from the repo root with .gpu/ staged
 # (scripts/stage-gpu.sh): the gpu tests, compute-sanitizer memcheck and racecheck on the smoke
-# set, the production example, the profiler check and a short tuning run. Prints a summary
+# set, the production example, the profiler check, a short tuning run and its continuation on
+# "another GPU" (scripts/check-continue.sh). Prints a summary
 # table last. Logs go to $OUT (the device tool's output folder) or .gpu/logs.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
@@ -26,7 +27,10 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 }
 step production_example 120 "$BIN/production_example"
 [ "${SKIP_PROF:-0}" = 1 ] || step prof_check 300 "$BIN/prof_check" "$LOGS/prof_check.json"
-[ "${SKIP_BENCH:-0}" = 1 ] || step smoke_run 900 "$BIN/tuner" run configs/smoke.yaml
+[ "${SKIP_BENCH:-0}" = 1 ] || {
+  step smoke_run 900 "$BIN/tuner" run configs/smoke.yaml
+  step continue_run 300 bash scripts/check-continue.sh runs/smoke
+}
 echo
 printf '%-20s %-10s %8s\n' step result seconds
 for i in "${!names[@]}"; do printf '%-20s %-10s %8s\n' "${names[$i]}" "${results[$i]}" "${times[$i]}"; done

@@ -2,11 +2,11 @@
 # The tuner on every GPU of the machine (run it on the device kind nvidia-h200-x2): `tuner run`
 # starts one worker per GPU and hands each the next problem. Checks, before a full tuning run
 # is spread over two GPUs, that both take problems, the run finishes and emits its header.
-# Each device call lands on a different machine and a run resumes only on the GPU it started
-# on (the store's key is config hash and GPU UUID), so a run that needs more than one call's
-# 600 s on one GPU needs two GPUs in one call instead.
-# At LIMIT seconds the run is stopped: its stored trials stay, but it writes no header or
-# report (and cannot be resumed on another machine), so give the full lab LIMIT=560.
+# Each device call lands on a different machine. A run stopped at LIMIT keeps its stored
+# trials (no header or report yet); bring back multi.tgz and give its run/ folder as FROM to
+# the next call, on any machine with the same GPU model, driver and kernels: `tuner run
+# --continue` carries the problems the first machine finished and measures the rest.
+# FROM=DIR: DIR/results.sqlite (a stopped run's store) is copied in and the run continues it.
 # KILL_AFTER=N: the run is first killed (SIGKILL) after N s and then resumed in the same call
 # on the same GPUs: every problem the first part had started must finish on the GPU that began
 # it (the report then says "each (graph, F, H) on one", and names any problem that was not).
@@ -37,8 +37,14 @@ if [ -n "${KILL_AFTER:-}" ]; then
   grep -E "on GPU [0-9]" "$W/run-part1.log"
   gpus_of_trials "started before the kill"
 fi
-step run timeout -s INT "${LIMIT:-300}" "$T" run configs/.multi-out.yaml > "$W/run.log" 2>&1
-grep -E "GPU\(s\)|on GPU [0-9]|finished in|trials measured|tuned header|error" "$W/run.log" | head -40
+CONT=()
+if [ -n "${FROM:-}" ]; then
+  mkdir -p "$W/run" && cp "$FROM"/results.sqlite* "$W/run/" && CONT=(--continue)
+fi
+step run timeout -s INT "${LIMIT:-300}" "$T" run configs/.multi-out.yaml "${CONT[@]}" > "$W/run.log" 2>&1
+grep -E "GPU\(s\)|estimate|continues|on GPU [0-9]|finished in|trials measured|tuned header|error" "$W/run.log" | head -60
+# One file to bring back, whether the run finished or was stopped: its WAL folded in.
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('pragma wal_checkpoint(truncate)'); c.execute('pragma journal_mode=delete'); c.close()" "$W/run/results.sqlite"
 # Every trial names the GPU that measured it; the report lists the GPUs with their problems.
 gpus_of_trials "finished"
 grep -o "Measured on [0-9]* GPUs.*" "$W/run/report/report.md" 2>/dev/null | cut -c1-600

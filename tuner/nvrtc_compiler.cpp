@@ -86,6 +86,16 @@ void parse_ptxas_report(CompiledKernel& k) {
 
 }  // namespace
 
+std::string kernel_sources_hash(const std::string& arch) {
+  std::string text = NvrtcCompiler::nvrtc_version() + '\n' + arch;
+  // The options, less the CUDA include folder: where a machine keeps its toolkit is not part of
+  // what is compiled (its version is, through NVRTC's).
+  for (const auto& o : compile_options(arch))
+    if (o.rfind("--include-path=", 0) != 0) text += '\n' + o;
+  for (const auto& h : embedded_sources()) text += std::string("\n") + h.name + '\n' + h.content;
+  return stable_hash(text);
+}
+
 CompiledKernel NvrtcCompiler::compile(const VariantParams& p) const {
   const std::string reason = p.invalid_reason();
   if (!reason.empty()) throw CompileError(p.id() + ": " + reason, "");

@@ -55,6 +55,11 @@ class NvrtcCompiler {
   std::string cache_dir_;
 };
 
+// What a tuning run's kernels are made from, as a stable hash: the embedded kernel sources, the
+// NVRTC version, the target and the compile options. Two runs with equal hashes compiled the
+// same kernels (tuner run resumes or continues only such runs).
+std::string kernel_sources_hash(const std::string& arch);
+
 // FNV-1a 64-bit, as 16 hex digits: stable across runs and machines.
 std::string stable_hash(const std::string& text);
 

@@ -17,7 +17,8 @@ CREATE TABLE IF NOT EXISTS runs (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   name TEXT, started TEXT, finished TEXT, config_hash TEXT NOT NULL, config_json TEXT,
   gpu_name TEXT, gpu_uuid TEXT NOT NULL, driver TEXT, cuda_runtime TEXT, nvrtc TEXT, arch TEXT,
-  commit_id TEXT, host TEXT, device_json TEXT, ceilings_json TEXT);
+  commit_id TEXT, host TEXT, device_json TEXT, ceilings_json TEXT, kernels_hash TEXT,
+  continued_from INTEGER);
 CREATE TABLE IF NOT EXISTS trials (
   run_id INTEGER NOT NULL REFERENCES runs(id), graph TEXT NOT NULL, spec TEXT, feat INTEGER NOT NULL,
   heads INTEGER NOT NULL, variant TEXT NOT NULL, stage INTEGER NOT NULL, status TEXT NOT NULL,
@@ -28,7 +29,13 @@ CREATE TABLE IF NOT EXISTS trials (
 CREATE TABLE IF NOT EXISTS graphs (
   run_id INTEGER NOT NULL, graph TEXT NOT NULL, spec TEXT, features_json TEXT,
   PRIMARY KEY (run_id, graph));
+CREATE TABLE IF NOT EXISTS problems (
+  run_id INTEGER NOT NULL, graph TEXT NOT NULL, feat INTEGER NOT NULL, heads INTEGER NOT NULL,
+  gpu_uuid TEXT, finished TEXT, PRIMARY KEY (run_id, graph, feat, heads));
 )sql";
+
+// Columns added to `runs` after stores were first written: (name, type).
+const char* const kLaterRunColumns[][2] = {{"kernels_hash", "TEXT"}, {"continued_from", "INTEGER"}};
 
 struct Stmt {
   sqlite3_stmt* s = nullptr;
@@ -73,6 +80,12 @@ const char* kRunCols =
     "id, name, started, finished, config_hash, config_json, gpu_name, gpu_uuid, driver, "
     "cuda_runtime, nvrtc, arch, commit_id, host, device_json, ceilings_json";
 
+// The trials columns after run_id, in table order (copied whole by continue_run).
+const char* kTrialCols =
+    "graph, spec, feat, heads, variant, stage, status, detail, rel_error, median_us, q1_us, q3_us, "
+    "min_us, max_us, mean_us, stddev_us, rel_noise, event_median_us, samples, timer, throttled, "
+    "registers, counters_json, raw_json, created";
+
 RunInfo read_run(const Stmt& q) {
   RunInfo r;
   r.id = q.i64(0);
@@ -91,7 +104,17 @@ RunInfo read_run(const Stmt& q) {
   r.host = q.text(13);
   r.device = parse_or_null(q.text(14));
   r.ceilings = parse_or_null(q.text(15));
+  r.kernels_hash = q.text(16);
+  r.continued_from = q.i64(17);
   return r;
+}
+
+// Names of a table's columns ({} when there is no such table).
+std::vector<std::string> columns_of(sqlite3* db, const std::string& table) {
+  std::vector<std::string> out;
+  Stmt q(db, ("PRAGMA table_info(" + table + ")").c_str());
+  while (q.step()) out.push_back(q.text(1));
+  return out;
 }
 
 // The whole of a gzip-compressed store, inflated into memory that SQLite will own (it frees it
@@ -184,6 +207,7 @@ Store::Store(const std::string& path, bool read_only) : path_(path) {
       db_ = nullptr;
       throw std::runtime_error("cannot read compressed results store '" + path + "': " + msg);
     }
+    adopt_schema(false);
     return;
   }
   const int flags = read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
@@ -197,8 +221,34 @@ Store::Store(const std::string& path, bool read_only) : path_(path) {
   if (!read_only) {
     // WAL + synchronous=NORMAL: a committed trial survives kill -9 of the tuner.
     exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
-    exec(kSchema);
   }
+  adopt_schema(!read_only);
+}
+
+void Store::adopt_schema(bool writable) {
+  try {
+    adopt_schema_unchecked(writable);
+  } catch (const std::runtime_error& e) {
+    // A file that is not a store fails here first: name it.
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw std::runtime_error("results store '" + path_ + "': " + e.what());
+  }
+}
+
+void Store::adopt_schema_unchecked(bool writable) {
+  if (writable) {
+    exec(kSchema);
+    const auto have = columns_of(db_, "runs");
+    for (const auto& [name, type] : kLaterRunColumns)
+      if (std::find(have.begin(), have.end(), name) == have.end())
+        exec(std::string("ALTER TABLE runs ADD COLUMN ") + name + " " + type);
+  }
+  const auto have = columns_of(db_, "runs");
+  run_cols_ = kRunCols;
+  for (const auto& [name, type] : kLaterRunColumns)
+    run_cols_ += std::string(", ") + (std::find(have.begin(), have.end(), name) != have.end() ? name : "NULL");
+  has_problems_table_ = !columns_of(db_, "problems").empty();
 }
 
 Store::~Store() { sqlite3_close(db_); }
@@ -212,25 +262,127 @@ void Store::exec(const std::string& sql) const {
   }
 }
 
+std::string Store::select_runs(const std::string& tail) const {
+  return "SELECT " + run_cols_ + " FROM runs " + tail;
+}
+
+namespace {
+// Runs another run continues are done with: neither resumed nor continued again.
+const char* kNotContinued =
+    "id NOT IN (SELECT continued_from FROM runs WHERE continued_from IS NOT NULL)";
+}  // namespace
+
+std::optional<RunInfo> Store::resumable_run(const RunInfo& want) const {
+  Stmt q(db_, select_runs("WHERE config_hash = ? AND gpu_uuid = ? AND IFNULL(kernels_hash, '') = ? AND "
+                          "(finished IS NULL OR finished = '') AND " + std::string(kNotContinued) +
+                          " ORDER BY id DESC LIMIT 1").c_str());
+  q.bind(1, want.config_hash).bind(2, want.gpu_uuid).bind(3, want.kernels_hash);
+  if (q.step()) return read_run(q);
+  return std::nullopt;
+}
+
 RunInfo Store::open_run(const RunInfo& want) {
-  {
-    Stmt q(db_, (std::string("SELECT ") + kRunCols +
-                 " FROM runs WHERE config_hash = ? AND gpu_uuid = ? AND (finished IS NULL OR finished = '') "
-                 "ORDER BY id DESC LIMIT 1").c_str());
-    q.bind(1, want.config_hash).bind(2, want.gpu_uuid);
-    if (q.step()) return read_run(q);
-  }
+  if (auto r = resumable_run(want)) return *r;
+  return insert_run(want, 0);
+}
+
+RunInfo Store::insert_run(const RunInfo& want, int64_t continued_from) {
   Stmt ins(db_,
            "INSERT INTO runs (name, started, config_hash, config_json, gpu_name, gpu_uuid, driver, "
-           "cuda_runtime, nvrtc, arch, commit_id, host, device_json, ceilings_json) VALUES "
-           "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+           "cuda_runtime, nvrtc, arch, commit_id, host, device_json, ceilings_json, kernels_hash, "
+           "continued_from) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   ins.bind(1, want.name).bind(2, want.started.empty() ? now_iso8601() : want.started)
       .bind(3, want.config_hash).bind(4, want.config.dump()).bind(5, want.gpu_name)
       .bind(6, want.gpu_uuid).bind(7, want.driver).bind(8, want.cuda_runtime).bind(9, want.nvrtc)
       .bind(10, want.arch).bind(11, want.commit).bind(12, want.host).bind(13, want.device.dump())
-      .bind(14, want.ceilings.dump());
+      .bind(14, want.ceilings.dump()).bind(15, want.kernels_hash);
+  if (continued_from > 0) ins.bind(16, continued_from);
   ins.step();
   return *run(sqlite3_last_insert_rowid(db_));
+}
+
+std::optional<RunInfo> Store::continuable_run(const RunInfo& want, std::string* why_not) const {
+  const auto refuse = [&](const std::string& why) -> std::optional<RunInfo> {
+    if (why_not) *why_not = why;
+    return std::nullopt;
+  };
+  Stmt q(db_, select_runs("WHERE config_hash = ? AND gpu_uuid <> ? AND (finished IS NULL OR "
+                          "finished = '') AND " + std::string(kNotContinued) +
+                          " ORDER BY id DESC LIMIT 1").c_str());
+  q.bind(1, want.config_hash).bind(2, want.gpu_uuid);
+  if (!q.step())
+    return refuse("'" + path_ + "' holds no unfinished run of config " + want.config_hash +
+                  " begun on another GPU");
+  const RunInfo from = read_run(q);
+  const std::string which = "run " + std::to_string(from.id) + " (GPU " + from.gpu_uuid + ")";
+  const std::pair<const char*, std::pair<std::string, std::string>> fields[] = {
+      {"GPU model", {from.gpu_name, want.gpu_name}},
+      {"driver", {from.driver, want.driver}},
+      {"CUDA runtime", {from.cuda_runtime, want.cuda_runtime}},
+      {"NVRTC", {from.nvrtc, want.nvrtc}},
+      {"target", {from.arch, want.arch}},
+  };
+  for (const auto& [what, pair] : fields)
+    if (pair.first != pair.second)
+      return refuse(which + " ran with " + what + " '" + pair.first + "', this GPU has '" +
+                    pair.second + "'; its measurements would not compare with this GPU's");
+  if (from.kernels_hash.empty())
+    return refuse(which + " records no kernel sources hash (written before it was kept), so "
+                  "its kernels cannot be shown to be these");
+  if (from.kernels_hash != want.kernels_hash)
+    return refuse(which + " measured other kernel sources (" + from.kernels_hash + ", these are " +
+                  want.kernels_hash + ")");
+  return from;
+}
+
+RunInfo Store::continue_run(const RunInfo& want, int64_t from) {
+  exec("BEGIN IMMEDIATE");
+  try {
+    const RunInfo made = insert_run(want, from);
+    const std::string id = std::to_string(made.id), old = std::to_string(from);
+    exec(std::string("INSERT INTO trials (run_id, ") + kTrialCols + ") SELECT " + id + ", " + kTrialCols +
+         " FROM trials t WHERE t.run_id = " + old +
+         " AND EXISTS (SELECT 1 FROM problems p WHERE p.run_id = t.run_id AND p.graph = t.graph AND "
+         "p.feat = t.feat AND p.heads = t.heads)");
+    exec("INSERT INTO graphs (run_id, graph, spec, features_json) SELECT " + id +
+         ", graph, spec, features_json FROM graphs WHERE run_id = " + old +
+         " AND graph IN (SELECT graph FROM problems WHERE run_id = " + old + ")");
+    exec("INSERT INTO problems (run_id, graph, feat, heads, gpu_uuid, finished) SELECT " + id +
+         ", graph, feat, heads, gpu_uuid, finished FROM problems WHERE run_id = " + old);
+    exec("COMMIT");
+    return made;
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+void Store::finish_problem(int64_t run_id, const std::string& graph, int feat, int heads,
+                           const std::string& gpu_uuid) {
+  Stmt q(db_, "INSERT OR REPLACE INTO problems (run_id, graph, feat, heads, gpu_uuid, finished) "
+              "VALUES (?,?,?,?,?,?)");
+  q.bind(1, run_id).bind(2, graph).bind(3, feat).bind(4, heads).bind(5, gpu_uuid).bind(6, now_iso8601());
+  q.step();
+}
+
+std::vector<FinishedProblem> Store::finished_problems(int64_t run_id) const {
+  std::vector<FinishedProblem> out;
+  if (!has_problems_table_) return out;  // a read-only store from before finish marks
+  Stmt q(db_, "SELECT graph, feat, heads, gpu_uuid, finished FROM problems WHERE run_id = ? "
+              "ORDER BY graph, feat, heads");
+  q.bind(1, run_id);
+  while (q.step())
+    out.push_back({q.text(0), static_cast<int>(q.i64(1)), static_cast<int>(q.i64(2)), q.text(3), q.text(4)});
+  return out;
+}
+
+bool Store::drop_empty_run(int64_t run_id) {
+  Stmt q(db_, "DELETE FROM runs WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM trials WHERE run_id = ?1) "
+              "AND NOT EXISTS (SELECT 1 FROM graphs WHERE run_id = ?1) "
+              "AND NOT EXISTS (SELECT 1 FROM problems WHERE run_id = ?1)");
+  q.bind(1, run_id);
+  q.step();
+  return sqlite3_changes(db_) > 0;
 }
 
 void Store::finish_run(int64_t run_id) {
@@ -241,20 +393,20 @@ void Store::finish_run(int64_t run_id) {
 
 std::vector<RunInfo> Store::runs() const {
   std::vector<RunInfo> out;
-  Stmt q(db_, (std::string("SELECT ") + kRunCols + " FROM runs ORDER BY id").c_str());
+  Stmt q(db_, select_runs("ORDER BY id").c_str());
   while (q.step()) out.push_back(read_run(q));
   return out;
 }
 
 std::optional<RunInfo> Store::run(int64_t id) const {
-  Stmt q(db_, (std::string("SELECT ") + kRunCols + " FROM runs WHERE id = ?").c_str());
+  Stmt q(db_, select_runs("WHERE id = ?").c_str());
   q.bind(1, id);
   if (q.step()) return read_run(q);
   return std::nullopt;
 }
 
 std::optional<RunInfo> Store::latest_run() const {
-  Stmt q(db_, (std::string("SELECT ") + kRunCols + " FROM runs ORDER BY id DESC LIMIT 1").c_str());
+  Stmt q(db_, select_runs("ORDER BY id DESC LIMIT 1").c_str());
   if (q.step()) return read_run(q);
   return std::nullopt;
 }
@@ -384,6 +536,7 @@ nlohmann::json to_json(const RunInfo& r) {
           {"config_hash", r.config_hash}, {"gpu_name", r.gpu_name}, {"gpu_uuid", r.gpu_uuid},
           {"driver", r.driver}, {"cuda_runtime", r.cuda_runtime}, {"nvrtc", r.nvrtc},
           {"arch", r.arch}, {"commit", r.commit}, {"host", r.host}, {"config", r.config},
+          {"kernels_hash", r.kernels_hash}, {"continued_from", r.continued_from},
           {"device", r.device}, {"ceilings", r.ceilings}};
 }
 

@@ -1,8 +1,12 @@
 // The results store: one SQLite file per output folder holding every run's metadata and every
 // trial with its status, timing summary, counters and raw samples. Writes are transactions
 // committed per trial, so a killed run loses nothing it finished, and a restarted run finds
-// its trials by (run, graph, F, H, variant, stage) and skips them. A run is tied to one GPU
-// (by UUID): resuming on another GPU starts a new run, so results never mix.
+// its trials by (run, graph, F, H, variant, stage) and skips them. A run resumes on the GPU it
+// started on (by UUID) with the same kernel sources. On another GPU of the same model, driver,
+// CUDA runtime, NVRTC and kernel sources a stopped run can be continued (`tuner run --continue`):
+// the continuing run copies the problems the first GPU finished and measures the rest from
+// the start, so each problem's variants are still compared on one chip. The stopped run keeps
+// all it measured.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +24,18 @@ struct RunInfo {
   int64_t id = 0;
   std::string name, started, finished, config_hash, gpu_name, gpu_uuid, driver, cuda_runtime,
       nvrtc, arch, commit, host;
+  // Hash of the kernel sources, NVRTC version and options (kernel_sources_hash); "" in stores
+  // written before it was kept: such a run is never resumed or continued.
+  std::string kernels_hash;
+  int64_t continued_from = 0;  // the stopped run this one continues on another GPU, or 0
   nlohmann::json config, device, ceilings;
+};
+
+// One (graph, F, H) whose every trial of a run is stored, and the GPU that measured it.
+struct FinishedProblem {
+  std::string graph;
+  int feat = 0, heads = 1;
+  std::string gpu_uuid, finished;
 };
 
 struct TrialRecord {
@@ -51,9 +66,23 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  // The unfinished-or-finished run of this config on this GPU, or a new one.
+  // The unfinished run of want's config on want's GPU with its kernel sources, not continued
+  // elsewhere: the run a rerun resumes.
+  std::optional<RunInfo> resumable_run(const RunInfo& want) const;
+  // That run, or a new one.
   RunInfo open_run(const RunInfo& want);
+  // The newest unfinished run of want's config begun on another GPU that a run on want's GPU
+  // may continue, or nullopt with *why_not saying why none may (no such run, or the first
+  // field that differs: GPU model, driver, CUDA runtime, NVRTC, target, kernel sources).
+  std::optional<RunInfo> continuable_run(const RunInfo& want, std::string* why_not) const;
+  // Starts want's run as the continuation of run `from`: in one transaction it copies the
+  // problems `from` finished (their trials, graphs and finish marks). Part-done problems are
+  // not copied; they stay in `from`, which is left as it was.
+  RunInfo continue_run(const RunInfo& want, int64_t from);
   void finish_run(int64_t run_id);
+  // Deletes a run that holds nothing (no trials, graphs or finish marks); false, and nothing
+  // deleted, when it holds anything.
+  bool drop_empty_run(int64_t run_id);
   std::vector<RunInfo> runs() const;
   std::optional<RunInfo> run(int64_t id) const;
   // Latest run (highest id).
@@ -64,6 +93,11 @@ class Store {
   void put_trial(const TrialRecord& t);  // insert or replace
   std::vector<TrialRecord> trials(int64_t run_id) const;
 
+  // Marks (graph, F, H) of the run as wholly measured, on the GPU with this UUID.
+  void finish_problem(int64_t run_id, const std::string& graph, int feat, int heads,
+                      const std::string& gpu_uuid);
+  std::vector<FinishedProblem> finished_problems(int64_t run_id) const;
+
   void put_graph(int64_t run_id, const std::string& graph, const std::string& spec,
                  const nlohmann::json& features);
   nlohmann::json graph_features(int64_t run_id, const std::string& graph) const;
@@ -72,8 +106,16 @@ class Store {
 
  private:
   void exec(const std::string& sql) const;
+  void adopt_schema(bool writable);
+  void adopt_schema_unchecked(bool writable);
+  std::string select_runs(const std::string& tail) const;
+  RunInfo insert_run(const RunInfo& want, int64_t continued_from);
   sqlite3* db_ = nullptr;
   std::string path_;
+  // The runs columns to read: a store written before kernels_hash and continued_from were kept,
+  // opened read-only, reads them as NULL.
+  std::string run_cols_;
+  bool has_problems_table_ = true;
 };
 
 nlohmann::json to_json(const TrialRecord& t);

@@ -25,6 +25,7 @@
 #include "tuner/select.h"
 #include "tuner/store.h"
 #include "recorded.h"
+#include "scratch.h"
 
 namespace fs = std::filesystem;
 using namespace csrgat;
@@ -34,28 +35,9 @@ namespace {
 
 const fs::path kRecorded = testing_recorded::recorded_dir();
 
-// This process's scratch folder, removed when the tests end.
-fs::path scratch_root() {
-  return fs::path(testing::TempDir()) / ("csrgat_select_emit." + std::to_string(::getpid()));
-}
-class ScratchCleanup : public testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(scratch_root(), ec);
-  }
-};
-[[maybe_unused]] testing::Environment* const kScratchCleanup =
-    testing::AddGlobalTestEnvironment(new ScratchCleanup);
-
-// A fresh folder for the current test.
-fs::path test_dir() {
-  const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path dir = scratch_root() / (std::string(info->test_suite_name()) + "." + info->name());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path scratch_root() { return testing_scratch::root("select_emit"); }
+[[maybe_unused]] testing::Environment* const kScratchCleanup = testing_scratch::remove_at_end("select_emit");
+fs::path test_dir() { return testing_scratch::test_dir("select_emit"); }
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -101,12 +101,17 @@ void add_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Tune: verify, time and profile every variant on every graph; write results, header, report");
   static std::string path;
   cmd->add_option("config", path, "config YAML")->required();
+  static bool continue_elsewhere = false;
+  cmd->add_flag("--continue", continue_elsewhere,
+                "Continue this config's run stopped on another GPU of the same model, driver, CUDA "
+                "runtime, NVRTC and kernel sources: its finished problems are carried over, the "
+                "rest measured here from the start");
   cmd->callback([] {
     guarded("run", [] {
       const Config cfg = load_config(path);  // a bad config is reported before the GPU check
       std::string why;
       if (!gpu_available(&why)) return no_gpu_exit("run", why);
-      return run_tuning(cfg);
+      return run_tuning(cfg, continue_elsewhere);
     });
   });
 }

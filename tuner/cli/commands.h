@@ -34,7 +34,9 @@ void guarded(const char* what, Fn&& fn) {
 namespace csrgat::tuner {
 struct Config;
 // tuner run: the whole tuning job (tuner/run.cpp).
-int run_tuning(const Config& cfg);
+// continue_elsewhere: tuner run --continue (continue a run stopped on another GPU of the same
+// kind; an error when there is none that may be continued).
+int run_tuning(const Config& cfg, bool continue_elsewhere = false);
 // check, bench and profile (tuner/gpu_commands.cpp).
 void register_gpu_commands(CLI::App& app);
 // bench (tuner/cli/bench.cpp).

@@ -1,7 +1,8 @@
 // tuner run: the whole job. Compile every variant (parallel, cached), then per problem verify
 // and time each candidate in a worker process (one per GPU), screening first when the
 // strategy is successive halving, re-measure the leaders interleaved, and store every trial
-// as it finishes. A rerun of the same config on the same GPU resumes where it stopped.
+// as it finishes. A rerun of the same config on the same GPU resumes where it stopped; with
+// --continue, a run stopped on another GPU of the same kind continues here (Store::continue_run).
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,6 +31,11 @@ namespace fs = std::filesystem;
 
 namespace csrgat::tuner {
 namespace {
+
+// A (graph, F, H) as one map key.
+std::string problem_key(const std::string& graph, int feat, int heads) {
+  return graph + "|" + std::to_string(feat) + "|" + std::to_string(heads);
+}
 
 nlohmann::json timing_json(const TimingSpec& t, bool screening) {
   nlohmann::json j{{"cache", to_string(t.cache)}, {"warmup", t.warmup},
@@ -123,6 +129,7 @@ class Runner {
       if (t.raw.is_object() && t.raw.value("gpu_uuid", std::string()) != "") return t.raw["gpu_uuid"];
     return "";
   }
+  size_t stored_trials(const Problem& pr) { return cached_trials(pr).size(); }
   Runner(const Config& cfg, Store& store, const RunInfo& run, const std::map<std::string, CompileOutcome>& compiled)
       : cfg_(cfg), store_(store), run_(run), compiled_(compiled) {}
 
@@ -215,6 +222,7 @@ class Runner {
       line += ": no correct fused variant";
     }
     progress.line(line);
+    store_.finish_problem(run_.id, pr.graph_name, pr.feat, pr.heads, w.known_gpu_uuid());
   }
 
   std::atomic<int> resumed{0}, measured{0};
@@ -299,10 +307,10 @@ class Runner {
   const std::vector<TrialRecord>& cached_trials(const Problem& pr) {
     std::lock_guard<std::mutex> lock(mu_);
     if (!loaded_) {
-      for (auto& t : store_.trials(run_.id)) existing_[t.graph + "|" + std::to_string(t.feat) + "|" + std::to_string(t.heads)].push_back(t);
+      for (auto& t : store_.trials(run_.id)) existing_[problem_key(t.graph, t.feat, t.heads)].push_back(t);
       loaded_ = true;
     }
-    return existing_[pr.graph_name + "|" + std::to_string(pr.feat) + "|" + std::to_string(pr.heads)];
+    return existing_[problem_key(pr.graph_name, pr.feat, pr.heads)];
   }
   // A record of this run for one problem, variant and stage, to be filled in.
   TrialRecord record_for(const Problem& pr, const std::string& variant, int stage) const {
@@ -334,9 +342,40 @@ class Runner {
   std::map<std::string, std::vector<TrialRecord>> existing_;
 };
 
+// The run this invocation measures into: the one this config left unfinished on this GPU with
+// these kernels; else, with `continue_elsewhere`, a continuation of one stopped on another GPU
+// of the same kind (refused, with the reason, when there is none); else a new run.
+RunInfo open_or_continue(Store& store, const RunInfo& want, bool continue_elsewhere) {
+  if (const auto here = store.resumable_run(want)) {
+    // A run begun here that measured nothing yet gives way to --continue.
+    if (!continue_elsewhere || !store.drop_empty_run(here->id)) {
+      if (continue_elsewhere)
+        std::printf("run %lld of this config stopped on this GPU: resuming it, not continuing another\n",
+                    static_cast<long long>(here->id));
+      return *here;
+    }
+  }
+  std::string why;
+  const auto other = store.continuable_run(want, &why);
+  if (!continue_elsewhere) {
+    if (other)
+      std::printf("note: run %lld of this config stopped unfinished on GPU %s (host %s); tuner run "
+                  "--continue would carry its finished problems over instead of measuring them again\n",
+                  static_cast<long long>(other->id), other->gpu_uuid.c_str(), other->host.c_str());
+    return store.open_run(want);
+  }
+  if (!other) throw std::runtime_error("--continue: " + why);
+  const RunInfo run = store.continue_run(want, other->id);
+  std::printf("run %lld continues run %lld of GPU %s (host %s): %zu finished problems carried over; "
+              "problems it left part-done are measured again here\n",
+              static_cast<long long>(run.id), static_cast<long long>(other->id), other->gpu_uuid.c_str(),
+              other->host.c_str(), store.finished_problems(run.id).size());
+  return run;
+}
+
 }  // namespace
 
-int run_tuning(const Config& cfg) {
+int run_tuning(const Config& cfg, bool continue_elsewhere) {
   const auto t_start = std::chrono::steady_clock::now();
   fs::create_directories(cfg.output);
   int ndev = 0;
@@ -367,14 +406,25 @@ int run_tuning(const Config& cfg) {
   want.cuda_runtime = dev.value("cuda_runtime", "");
   want.nvrtc = NvrtcCompiler::nvrtc_version();
   want.arch = cfg.arch;
+  want.kernels_hash = kernel_sources_hash(cfg.arch);
   want.commit = project_commit();
   want.host = host_name();
   want.device = dev;
   want.ceilings = info.json->value("ceilings", nlohmann::json());
-  const RunInfo run = store.open_run(want);
+  const RunInfo run = open_or_continue(store, want, continue_elsewhere);
   std::printf("run %lld on %s (%s), config %s%s\n", static_cast<long long>(run.id), run.gpu_name.c_str(),
               run.gpu_uuid.c_str(), run.config_hash.c_str(),
-              store.trials(run.id).empty() ? "" : " (resuming)");
+              run.continued_from > 0 ? " (continuing)" : store.trials(run.id).empty() ? "" : " (resuming)");
+
+  // Problems finished before a stop (here, or on the GPU a continued run began on) are taken
+  // from the store whole: their variants are not compiled for them and no worker builds their
+  // graph again.
+  std::map<std::string, std::string> finished_on;
+  for (const auto& f : store.finished_problems(run.id))
+    finished_on[problem_key(f.graph, f.feat, f.heads)] = f.gpu_uuid;
+  const auto is_finished = [&](const Problem& pr) {
+    return finished_on.count(problem_key(pr.graph_name, pr.feat, pr.heads)) > 0;
+  };
 
   // Problems, candidates and pruning.
   std::vector<ProblemJob> jobs;
@@ -388,8 +438,10 @@ int run_tuning(const Config& cfg) {
     job.fused = survivors(cands);
     job.fused = apply_strategy(cfg, job.fused, pr);
     job.baselines = baseline_variants(cfg, pr);  // test-only variants come with enumerate()
-    for (const auto& v : job.fused) needed.insert(v.id());
-    for (const auto& v : job.baselines) needed.insert(v.id());
+    if (!is_finished(pr)) {
+      for (const auto& v : job.fused) needed.insert(v.id());
+      for (const auto& v : job.baselines) needed.insert(v.id());
+    }
     jobs.push_back(std::move(job));
   }
   std::vector<VariantParams> to_compile;
@@ -407,7 +459,7 @@ int run_tuning(const Config& cfg) {
     // counts before resource pruning (an upper bound), compiling without the cache.
     std::vector<size_t> trials;
     for (const auto& job : jobs)
-      trials.push_back(planned_trials(cfg, job.fused.size()) + job.baselines.size());
+      trials.push_back(is_finished(job.problem) ? 0 : planned_trials(cfg, job.fused.size()) + job.baselines.size());
     print_work_estimate(job_problems, per_trial, trials, std::max(1, ndev),
                         estimated_compile_seconds(to_compile.size(), threads));
   }
@@ -428,6 +480,11 @@ int run_tuning(const Config& cfg) {
   size_t total = 0;
   std::vector<size_t> job_trials;
   for (auto& job : jobs) {
+    if (is_finished(job.problem)) {
+      job_trials.push_back(planned_trials(cfg, job.fused.size()) + job.baselines.size());  // as measured
+      total += job_trials.back();
+      continue;
+    }
     std::vector<VariantParams> keep;
     for (const auto& p : job.fused) {
       const auto& o = compiled[p.id()];
@@ -457,7 +514,17 @@ int run_tuning(const Config& cfg) {
   }
   const std::vector<size_t> order = longest_first(per_trial, job_trials);
   for (const size_t i : order) {
-    const std::string gpu = runner.gpu_of(jobs[i].problem);
+    const Problem& pr = jobs[i].problem;
+    if (is_finished(pr)) {
+      const size_t stored = runner.stored_trials(pr);
+      runner.resumed += static_cast<int>(stored);
+      progress.line("[" + std::to_string(i + 1) + "/" + std::to_string(jobs.size()) + "] " + pr.graph_name +
+                    " F=" + std::to_string(pr.feat) + " H=" + std::to_string(pr.heads) + ": finished before, on GPU " +
+                    finished_on[problem_key(pr.graph_name, pr.feat, pr.heads)] + "; its " + std::to_string(stored) + " trials are taken from the store");
+      progress.tick(job_trials[i]);
+      continue;
+    }
+    const std::string gpu = runner.gpu_of(pr);
     int owner = -1;
     for (int d = 0; d < workers && !gpu.empty() && owner < 0; ++d)
       if (procs[d]->known_gpu_uuid() == gpu) owner = d;

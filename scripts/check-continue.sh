@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# GPU check of `tuner run --continue` (run by scripts/gpu-check.sh after the smoke run, on the
+# GPU machine). A device call is one machine, so a run stopped on "another GPU" is made from
+# the smoke run's store: a copy whose run names another GPU, is unfinished, and has its last
+# problem part-done (finish mark and full trials removed). Then:
+#   1. a plain `tuner run` there must not touch it: it starts a new run and says --continue
+#      would carry the finished problems over (it is stopped at once, before compiling);
+#   2. `tuner run --continue` must carry every finished problem (no worker builds them), measure
+#      the part-done one again on this GPU, finish, and write the header;
+#   3. the stopped run must keep every trial it had.
+# Usage: check-continue.sh [SMOKE_OUTPUT_DIR]   (default runs/smoke)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
+SRC="${1:-$ROOT/runs/smoke}"
+[ -f "$SRC/results.sqlite" ] || { echo "no smoke store at $SRC/results.sqlite (run the smoke run first)"; exit 2; }
+D="$(mktemp -d "${TMPDIR:-/tmp}/csrgat-continue.XXXXXX")"
+trap 'rm -rf "$D"' EXIT
+python3 - "$SRC/results.sqlite" "$D/results.sqlite" <<'PY'
+import sqlite3, sys
+src, dst = sqlite3.connect(sys.argv[1]), sqlite3.connect(sys.argv[2])
+src.backup(dst)
+run = dst.execute("select max(id) from runs").fetchone()[0]
+probs = dst.execute("select graph, feat, heads from problems where run_id=? order by graph, feat, heads", (run,)).fetchall()
+assert len(probs) >= 2, "the smoke run marked %d problems finished" % len(probs)
+g, f, h = probs[0]  # cora F=64 in the smoke config: the part-done one
+dst.execute("update runs set gpu_uuid='GPU-another-machine', finished=NULL where id=?", (run,))
+dst.execute("delete from problems where run_id=? and graph=? and feat=? and heads=?", (run, g, f, h))
+dst.execute("delete from trials where run_id=? and graph=? and feat=? and heads=? and stage>0", (run, g, f, h))
+dst.commit()
+left = dst.execute("select count(*) from trials where run_id=?", (run,)).fetchone()[0]
+open(sys.argv[2] + ".expect", "w").write("%d %s %d %d %d %d\n" % (run, g, f, h, len(probs) - 1, left))
+PY
+read -r RUN G F H CARRIED LEFT < "$D/results.sqlite.expect"
+echo "stopped run $RUN: $CARRIED finished problems, $G F=$F H=$H part-done, $LEFT trials"
+sed "s#^output:.*#output: $D#" configs/smoke.yaml > "$D/smoke.yaml"
+cp -r "$SRC/cache" "$D/cache" 2>/dev/null || true
+fail() { echo "FAIL: $*"; exit 1; }
+
+# 1. Without --continue: a new run, and the hint. Stopped as soon as the hint is out, before
+#    it measures anything (so that --continue may drop that empty run).
+"$T" run "$D/smoke.yaml" > "$D/plain.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q "^compiling" "$D/plain.log" && break; sleep 0.2; done
+kill -INT "$pid" 2>/dev/null || true
+wait "$pid" || true
+grep -q "tuner run --continue would carry" "$D/plain.log" || { cat "$D/plain.log"; fail "no hint to continue"; }
+
+# 2. --continue.
+"$T" run "$D/smoke.yaml" --continue > "$D/cont.log" 2>&1 || { tail -30 "$D/cont.log"; fail "tuner run --continue failed"; }
+grep -E "continues run|finished before|on GPU [0-9]|trials measured|finished in|tuned header" "$D/cont.log" | head -20
+grep -q "continues run $RUN of GPU GPU-another-machine.*: $CARRIED finished problems carried over" "$D/cont.log" ||
+  fail "the continuation did not say it carried $CARRIED problems of run $RUN"
+[ "$(grep -c "finished before, on GPU GPU-another-machine" "$D/cont.log")" = "$CARRIED" ] ||
+  fail "not every finished problem was taken from the store"
+grep -qE "\] $G F=$F H=$H on GPU 0" "$D/cont.log" || fail "$G F=$F H=$H was not measured again here"
+[ "$(grep -cE "\] .* on GPU 0: " "$D/cont.log")" = 1 ] || fail "a finished problem was measured again"
+python3 - "$D/results.sqlite" "$RUN" "$LEFT" "$G" "$F" "$H" <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+old, left, g, f, h = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
+new, cont, fin = db.execute("select id, continued_from, finished from runs order by id desc limit 1").fetchone()
+assert cont == old and fin, (new, cont, fin)
+assert db.execute("select count(*) from trials where run_id=?", (old,)).fetchone()[0] == left, "the stopped run lost trials"
+gpus = {}
+for gg, ff, hh, raw in db.execute("select graph, feat, heads, raw_json from trials where run_id=? and status='ok'", (new,)):
+    gpus.setdefault((gg, ff, hh), set()).add((json.loads(raw or "null") or {}).get("gpu_uuid"))
+for k, v in sorted(gpus.items()):
+    assert len(v) == 1, "%s measured on %s" % (k, v)
+    want_other = k != (g, f, h)
+    assert (next(iter(v)) == "GPU-another-machine") == want_other, (k, v)
+n = db.execute("select count(*) from problems where run_id=?", (new,)).fetchone()[0]
+print("continued run %d: %d problems finished, each on one GPU; the stopped run kept its %d trials" % (new, n, left))
+PY
+[ -f "$D/include/csrgat/tuned/sm_90.h" ] || fail "no header written"
+echo "PASS: tuner run --continue"

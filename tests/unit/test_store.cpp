@@ -1,0 +1,255 @@
+// tuner/store: resuming and continuing runs (no GPU). A run resumes only on its GPU with its
+// kernel sources; `tuner run --continue` continues a run stopped on another GPU of the same
+// model, driver, runtime, NVRTC and kernel sources by copying the problems that GPU finished,
+// and refuses, naming the difference, when anything differs. Stores written before these
+// fields were kept are read as they are and upgraded when opened for writing.
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "recorded.h"
+#include "scratch.h"
+#include "tuner/nvrtc_compiler.h"
+#include "tuner/store.h"
+
+namespace fs = std::filesystem;
+using namespace csrgat::tuner;
+
+namespace {
+
+[[maybe_unused]] testing::Environment* const kScratchCleanup = csrgat::testing_scratch::remove_at_end("store");
+fs::path test_dir() { return csrgat::testing_scratch::test_dir("store"); }
+
+RunInfo run_on(const std::string& gpu_uuid) {
+  RunInfo r;
+  r.name = "continue";
+  r.config_hash = "c0ffee0000000001";
+  r.gpu_name = "NVIDIA H200";
+  r.gpu_uuid = gpu_uuid;
+  r.driver = "580.95.05";
+  r.cuda_runtime = "13.0";
+  r.nvrtc = "13.0";
+  r.arch = "sm_90";
+  r.commit = "test";
+  r.host = "host-" + gpu_uuid;
+  r.kernels_hash = "k000000000000001";
+  r.config = nlohmann::json::object();
+  r.device = nlohmann::json::object();
+  r.ceilings = nlohmann::json::object();
+  return r;
+}
+
+void put(Store& s, int64_t run, const std::string& graph, int feat, const std::string& variant, int stage,
+         const std::string& gpu, double median) {
+  TrialRecord t;
+  t.run_id = run;
+  t.graph = graph;
+  t.spec = "spec-" + graph;
+  t.feat = feat;
+  t.variant = variant;
+  t.stage = stage;
+  t.status = "ok";
+  t.median_us = median;
+  t.samples = 50;
+  t.counters = {{"dram__bytes_read.sum", 1e6}};
+  t.raw = {{"gpu_uuid", gpu}, {"samples_us", {median, median * 1.01}}};
+  s.put_trial(t);
+}
+
+// Run A on GPU-A: "cora" F=64 finished (screening, full and interleaved trials), "pubmed"
+// F=64 part-done (two screening trials, no finish mark).
+int64_t stopped_run(Store& s) {
+  const int64_t a = s.open_run(run_on("GPU-A")).id;
+  s.put_graph(a, "cora", "spec-cora", {{"nodes", 2708}});
+  s.put_graph(a, "pubmed", "spec-pubmed", {{"nodes", 19717}});
+  for (const char* v : {"v1", "v2", "v3"}) put(s, a, "cora", 64, v, 0, "GPU-A", 10);
+  for (const char* v : {"v1", "v2"}) put(s, a, "cora", 64, v, 1, "GPU-A", 9);
+  for (const char* v : {"v1", "v2"}) put(s, a, "cora", 64, v, 2, "GPU-A", 8.5);
+  s.finish_problem(a, "cora", 64, 1, "GPU-A");
+  put(s, a, "pubmed", 64, "v1", 0, "GPU-A", 30);
+  put(s, a, "pubmed", 64, "v2", 0, "GPU-A", 31);
+  return a;
+}
+
+size_t count_of(const std::vector<TrialRecord>& ts, const std::string& graph) {
+  return static_cast<size_t>(std::count_if(ts.begin(), ts.end(), [&](const TrialRecord& t) { return t.graph == graph; }));
+}
+
+}  // namespace
+
+TEST(StoreContinue, CarriesFinishedProblemsAndLeavesTheStoppedRunWhole) {
+  const fs::path dir = test_dir();
+  Store s((dir / "results.sqlite").string());
+  const int64_t a = stopped_run(s);
+  const std::vector<TrialRecord> before = s.trials(a);
+
+  // GPU-B is another machine's H200. A plain rerun there begins a run of its own; one that has
+  // measured nothing may be dropped (tuner run --continue does), one that holds anything not.
+  const RunInfo want = run_on("GPU-B");
+  const int64_t empty = s.open_run(want).id;
+  EXPECT_EQ(s.resumable_run(want)->id, empty);
+  EXPECT_FALSE(s.drop_empty_run(a));
+  EXPECT_TRUE(s.drop_empty_run(empty));
+  EXPECT_FALSE(s.run(empty).has_value());
+  EXPECT_FALSE(s.resumable_run(want).has_value());
+  std::string why;
+  const auto from = s.continuable_run(want, &why);
+  ASSERT_TRUE(from.has_value()) << why;
+  EXPECT_EQ(from->id, a);
+
+  const RunInfo b = s.continue_run(want, a);
+  EXPECT_NE(b.id, a);
+  EXPECT_EQ(b.continued_from, a);
+  EXPECT_EQ(b.gpu_uuid, "GPU-B");
+  EXPECT_EQ(b.kernels_hash, want.kernels_hash);
+
+  // Only the finished problem came over, every trial of it, each still naming GPU-A.
+  const auto carried = s.trials(b.id);
+  EXPECT_EQ(count_of(carried, "cora"), 7u);
+  EXPECT_EQ(count_of(carried, "pubmed"), 0u);
+  for (const auto& t : carried) {
+    EXPECT_EQ(t.raw.value("gpu_uuid", ""), "GPU-A");
+    EXPECT_EQ(t.counters.value("dram__bytes_read.sum", 0.0), 1e6);
+    EXPECT_EQ(t.run_id, b.id);
+  }
+  EXPECT_TRUE(s.has_trial(b.id, "cora", 64, 1, "v2", 2));
+  EXPECT_FALSE(s.has_trial(b.id, "pubmed", 64, 1, "v1", 0));
+  const auto fin = s.finished_problems(b.id);
+  ASSERT_EQ(fin.size(), 1u);
+  EXPECT_EQ(fin[0].graph, "cora");
+  EXPECT_EQ(fin[0].gpu_uuid, "GPU-A");
+  EXPECT_EQ(s.graph_features(b.id, "cora").value("nodes", 0), 2708);
+  EXPECT_TRUE(s.graph_features(b.id, "pubmed").is_null());
+
+  // The stopped run keeps all it measured, part-done problem included.
+  EXPECT_EQ(s.trials(a).size(), before.size());
+  EXPECT_EQ(count_of(s.trials(a), "pubmed"), 2u);
+
+  // A continued run is done with: neither resumed on its own GPU nor continued again. A rerun
+  // on GPU-B resumes B; a third GPU would continue B, not A.
+  EXPECT_FALSE(s.resumable_run(run_on("GPU-A")).has_value());
+  ASSERT_TRUE(s.resumable_run(want).has_value());
+  EXPECT_EQ(s.resumable_run(want)->id, b.id);
+  const auto next = s.continuable_run(run_on("GPU-C"), &why);
+  ASSERT_TRUE(next.has_value()) << why;
+  EXPECT_EQ(next->id, b.id);
+
+  // B finishes pubmed on GPU-B; C's continuation carries both, each with its own GPU.
+  put(s, b.id, "pubmed", 64, "v1", 0, "GPU-B", 29);
+  s.finish_problem(b.id, "pubmed", 64, 1, "GPU-B");
+  const RunInfo c = s.continue_run(run_on("GPU-C"), b.id);
+  const auto fin_c = s.finished_problems(c.id);
+  ASSERT_EQ(fin_c.size(), 2u);
+  EXPECT_EQ(fin_c[0].gpu_uuid, "GPU-A");  // cora
+  EXPECT_EQ(fin_c[1].gpu_uuid, "GPU-B");  // pubmed
+  EXPECT_EQ(s.trials(c.id).size(), 8u);
+}
+
+// Each field that makes measurements incomparable refuses the continuation, naming it.
+TEST(StoreContinue, RefusesAnotherKindOfMachineNamingTheDifference) {
+  const fs::path dir = test_dir();
+  Store s((dir / "results.sqlite").string());
+  stopped_run(s);
+  const auto refused = [&](RunInfo want, const std::string& what) {
+    std::string why;
+    EXPECT_FALSE(s.continuable_run(want, &why).has_value()) << what;
+    EXPECT_NE(why.find(what), std::string::npos) << why;
+  };
+  const std::pair<const char*, void (*)(RunInfo&)> differences[] = {
+      {"GPU model", [](RunInfo& w) { w.gpu_name = "NVIDIA H100 80GB HBM3"; }},
+      {"driver", [](RunInfo& w) { w.driver = "570.0"; }},
+      {"CUDA runtime", [](RunInfo& w) { w.cuda_runtime = "12.8"; }},
+      {"NVRTC", [](RunInfo& w) { w.nvrtc = "12.8"; }},
+      {"other kernel sources", [](RunInfo& w) { w.kernels_hash = "k000000000000002"; }},
+      {"no unfinished run of config c0ffee0000000002", [](RunInfo& w) { w.config_hash = "c0ffee0000000002"; }},
+  };
+  for (const auto& [what, change] : differences) {
+    RunInfo w = run_on("GPU-B");
+    change(w);
+    refused(w, what);
+  }
+  // The same GPU with other kernels neither resumes the run nor continues it.
+  RunInfo w = run_on("GPU-A");
+  w.kernels_hash = "k000000000000002";
+  EXPECT_FALSE(s.resumable_run(w).has_value());
+  refused(w, "no unfinished run");
+  // A finished run is not continued.
+  s.finish_run(s.resumable_run(run_on("GPU-A"))->id);
+  refused(run_on("GPU-B"), "no unfinished run");
+}
+
+// A store written before kernels_hash, continued_from and finish marks were kept: read
+// read-only as it is (compressed, in memory), upgraded in place when opened for writing, and
+// its runs are never continued (nothing shows their kernels).
+TEST(StoreContinue, OlderStoresReadAsTheyAreAndAreUpgradedForWriting) {
+  const fs::path dir = test_dir();
+  const std::string gz = (csrgat::testing_recorded::recorded_dir() / "h200_reportsmoke.sqlite.gz").string();
+  size_t trials = 0;
+  RunInfo old;
+  {
+    const Store s(gz, true);
+    ASSERT_FALSE(s.runs().empty());
+    old = *s.latest_run();
+    EXPECT_EQ(old.kernels_hash, "");
+    EXPECT_EQ(old.continued_from, 0);
+    EXPECT_TRUE(s.finished_problems(old.id).empty());
+    trials = s.trials(old.id).size();
+    ASSERT_GT(trials, 0u);
+  }
+  // gunzip it, then open it for writing.
+  const fs::path plain = dir / "old.sqlite";
+  {
+    gzFile in = gzopen(gz.c_str(), "rb");
+    ASSERT_NE(in, nullptr);
+    std::ofstream out(plain, std::ios::binary);
+    char buf[1 << 16];
+    for (int n; (n = gzread(in, buf, sizeof buf)) > 0;) out.write(buf, n);
+    gzclose(in);
+  }
+  {
+    Store s(plain.string());
+    EXPECT_EQ(s.trials(old.id).size(), trials);
+    EXPECT_EQ(s.run(old.id)->kernels_hash, "");
+    RunInfo want = old;
+    want.gpu_uuid = "GPU-elsewhere";
+    want.kernels_hash = kernel_sources_hash(old.arch);
+    std::string why;
+    // Refused for the missing hash when the run is unfinished, or because it is finished.
+    EXPECT_FALSE(s.continuable_run(want, &why).has_value());
+    EXPECT_FALSE(why.empty());
+    // The upgraded store takes the new fields.
+    want.gpu_uuid = old.gpu_uuid;
+    want.config_hash = "upgraded";
+    const RunInfo r = s.open_run(want);
+    EXPECT_EQ(s.run(r.id)->kernels_hash, want.kernels_hash);
+    s.finish_problem(r.id, "g", 64, 1, old.gpu_uuid);
+    EXPECT_EQ(s.finished_problems(r.id).size(), 1u);
+  }
+  {
+    const Store s(plain.string(), true);  // re-read: the upgrade was written
+    EXPECT_EQ(s.latest_run()->config_hash, "upgraded");
+    EXPECT_EQ(s.finished_problems(s.latest_run()->id).size(), 1u);
+  }
+}
+
+// The kernels hash is the same wherever the toolkit lies, and differs by target.
+TEST(StoreContinue, KernelSourcesHashIsStableAndNamesTheTarget) {
+  const std::string here = kernel_sources_hash("sm_90");
+  EXPECT_EQ(kernel_sources_hash("sm_90"), here);
+  EXPECT_EQ(here.size(), 16u);
+  EXPECT_NE(kernel_sources_hash("sm_80"), here);
+  // Another machine keeps its CUDA headers elsewhere: the include option differs, the hash not.
+  const fs::path other = test_dir() / "cuda" / "include";
+  fs::create_directories(other);
+  std::ofstream(other / "cuda_bf16.h") << "// stand-in\n";
+  setenv("CSRGAT_CUDA_INCLUDE", other.c_str(), 1);
+  EXPECT_EQ(kernel_sources_hash("sm_90"), here);
+  unsetenv("CSRGAT_CUDA_INCLUDE");
+}
