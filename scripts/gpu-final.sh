@@ -2,6 +2,7 @@
 # Final GPU call of a session (repo root, .gpu/ staged by scripts/stage-gpu.sh from a build
 # against the promoted tuned header), in order of what matters most if time runs short:
 #   check   the whole GPU check: gpu_tests, memcheck, racecheck, production example, prof_check
+#           (SKIP_SMOKE=0: also the smoke tuning run and scripts/check-continue.sh)
 #           (SKIP_CHECK=1: only the dispatch and production tests, when only the header changed)
 #   bench   issue 7's table in one run: tuned dispatch, seed and softmax + cuSPARSE, cold L2,
 #           launch included (events) on the small graphs, GPU time plus DRAM counters on the
@@ -17,7 +18,8 @@ if [ "${SKIP_CHECK:-0}" = 1 ]; then  # kernels unchanged since the last full che
   grep -E "^\[ +(OK|FAILED|PASSED) " "$W/dispatch.log"
   step production_example timeout 60 "$ROOT/.gpu/bin/production_example"
 else
-  OUT="$W" SKIP_BENCH=1 bash scripts/gpu-check.sh 2>&1 | tail -n 9
+  # SKIP_SMOKE=0: the check's smoke tuning run and its continuation too (~110 s more).
+  OUT="$W" SKIP_BENCH="${SKIP_SMOKE:-1}" bash scripts/gpu-check.sh 2>&1 | tail -n 11
 fi
 
 B=(--max-seconds 0.3 --max-samples 300)

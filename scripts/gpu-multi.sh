@@ -17,14 +17,15 @@ out_dir multi
 nvidia-smi -L
 CFG="${CFG:-configs/smoke.yaml}"
 sed "s#^output:.*#output: $W/run#" "$CFG" > configs/.multi-out.yaml
-# gpus_of_trials LABEL: the store's measured trials per GPU (raw.gpu_uuid), and the GPUs that
+# gpus_of_trials LABEL: the latest run's measured trials per GPU (raw.gpu_uuid), and the GPUs that
 # measured each (graph, F, H) (one each, unless pinning failed).
 gpus_of_trials() {
   python3 - "$W/run/results.sqlite" "$1" <<'PY'
 import collections, json, sqlite3, sys
 per_gpu, per_problem = collections.Counter(), collections.defaultdict(set)
 for g, f, h, r in sqlite3.connect(sys.argv[1]).execute(
-        "select graph, feat, heads, raw_json from trials where status != 'pruned'"):
+        "select graph, feat, heads, raw_json from trials where status != 'pruned' "
+        "and run_id = (select max(id) from runs)"):
     u = (json.loads(r or 'null') or {}).get('gpu_uuid', 'none')
     per_gpu[u] += 1
     per_problem['%s F=%d H=%d' % (g, f, h)].add(u[:12])

@@ -201,6 +201,9 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
   os << " started " << comment_safe(run.started);
   if (!run.config_hash.empty()) os << ", config " << comment_safe(run.config_hash);
   if (!run.commit.empty()) os << ", commit " << comment_safe(run.commit);
+  if (run.continued_from > 0)
+    os << ".\n// Run " << run.id << " continues run " << run.continued_from
+       << ", stopped on another GPU of the same model: each problem was measured on one GPU";
   os << ".\n"
         "// Rules: the first match wins (csrgat/aggregate.cu); a shape no rule matches runs the\n"
         "// library's fallback kernel. Shape-bucket rules come first, then one catch-all per\n"
