@@ -14,7 +14,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 SRC="${1:-$ROOT/runs/smoke}"
 [ -f "$SRC/results.sqlite" ] || { echo "no smoke store at $SRC/results.sqlite (run the smoke run first)"; exit 2; }
 D="$(mktemp -d "${TMPDIR:-/tmp}/csrgat-continue.XXXXXX")"
-trap 'rm -rf "$D"' EXIT
+# The config beside the smoke config (its graph paths are relative to its folder), writing
+# into $D.
+CFGC="configs/.continue-check.yaml"
+trap 'rm -rf "$D" "$CFGC"' EXIT
 python3 - "$SRC/results.sqlite" "$D/results.sqlite" <<'PY'
 import sqlite3, sys
 src, dst = sqlite3.connect(sys.argv[1]), sqlite3.connect(sys.argv[2])
@@ -23,7 +26,11 @@ run = dst.execute("select max(id) from runs").fetchone()[0]
 probs = dst.execute("select graph, feat, heads from problems where run_id=? order by graph, feat, heads", (run,)).fetchall()
 assert len(probs) >= 2, "the smoke run marked %d problems finished" % len(probs)
 g, f, h = probs[0]  # cora F=64 in the smoke config: the part-done one
+# Every trace of this GPU in the copy becomes the other machine's.
+real = dst.execute("select gpu_uuid from runs where id=?", (run,)).fetchone()[0]
 dst.execute("update runs set gpu_uuid='GPU-another-machine', finished=NULL where id=?", (run,))
+dst.execute("update problems set gpu_uuid='GPU-another-machine' where run_id=?", (run,))
+dst.execute("update trials set raw_json=replace(raw_json, ?, 'GPU-another-machine') where run_id=?", (real, run))
 dst.execute("delete from problems where run_id=? and graph=? and feat=? and heads=?", (run, g, f, h))
 dst.execute("delete from trials where run_id=? and graph=? and feat=? and heads=? and stage>0", (run, g, f, h))
 dst.commit()
@@ -32,21 +39,22 @@ open(sys.argv[2] + ".expect", "w").write("%d %s %d %d %d %d\n" % (run, g, f, h, 
 PY
 read -r RUN G F H CARRIED LEFT < "$D/results.sqlite.expect"
 echo "stopped run $RUN: $CARRIED finished problems, $G F=$F H=$H part-done, $LEFT trials"
-sed "s#^output:.*#output: $D#" configs/smoke.yaml > "$D/smoke.yaml"
-cp -r "$SRC/cache" "$D/cache" 2>/dev/null || true
+sed "s#^output:.*#output: $D#" configs/smoke.yaml > "$CFGC"
 fail() { echo "FAIL: $*"; exit 1; }
 
-# 1. Without --continue: a new run, and the hint. Stopped as soon as the hint is out, before
-#    it measures anything (so that --continue may drop that empty run).
-"$T" run "$D/smoke.yaml" > "$D/plain.log" 2>&1 &
+# 1. Without --continue: a new run, and the hint. Stopped (SIGTERM: a background job of a
+#    script ignores SIGINT) as soon as it starts compiling, which without the cache takes
+#    longer than that, so it measures nothing and --continue may drop that empty run.
+"$T" run "$CFGC" > "$D/plain.log" 2>&1 &
 pid=$!
-for _ in $(seq 100); do grep -q "^compiling" "$D/plain.log" && break; sleep 0.2; done
-kill -INT "$pid" 2>/dev/null || true
+for _ in $(seq 300); do grep -q "^compiling" "$D/plain.log" && break; sleep 0.1; done
+kill -TERM "$pid" 2>/dev/null || true
 wait "$pid" || true
 grep -q "tuner run --continue would carry" "$D/plain.log" || { cat "$D/plain.log"; fail "no hint to continue"; }
+mkdir -p "$D/cache" && cp -r "$SRC/cache/." "$D/cache/" 2>/dev/null || true
 
 # 2. --continue.
-"$T" run "$D/smoke.yaml" --continue > "$D/cont.log" 2>&1 || { tail -30 "$D/cont.log"; fail "tuner run --continue failed"; }
+"$T" run "$CFGC" --continue > "$D/cont.log" 2>&1 || { tail -30 "$D/cont.log"; fail "tuner run --continue failed"; }
 grep -E "continues run|finished before|on GPU [0-9]|trials measured|finished in|tuned header" "$D/cont.log" | head -20
 grep -q "continues run $RUN of GPU GPU-another-machine.*: $CARRIED finished problems carried over" "$D/cont.log" ||
   fail "the continuation did not say it carried $CARRIED problems of run $RUN"

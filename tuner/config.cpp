@@ -799,6 +799,7 @@ std::string config_hash(const Config& c) {
   j.erase("source");
   j.erase("base_dir");
   j.erase("output");
+  j.erase("output_text");  // where the results go is not what is measured
   for (auto& g : j["graphs"]) g.erase("spec");
   // nlohmann::json keeps object keys sorted, so the dump is canonical.
   return stable_hash(j.dump());

@@ -184,6 +184,11 @@ TEST(Config, HashIsStableAndFollowsTheContent) {
   const Config d = parse_config(replace(kGood, "  tpr: [8, 32]", "  tpr:\n    - 8\n    - 32"),
                                 "/one/place/a.yaml");
   EXPECT_EQ(config_hash(a), config_hash(d));
+  // Nor where the results go: a stopped run continues into a store elsewhere.
+  const Config e = parse_config(replace(kGood, "arch: sm_90\n", "arch: sm_90\noutput: elsewhere/r\n"),
+                                "/one/place/a.yaml");
+  EXPECT_NE(e.output, a.output);
+  EXPECT_EQ(config_hash(a), config_hash(e));
   const nlohmann::json j = to_json(a);
   EXPECT_EQ(j["space"]["tpr"], nlohmann::json({8, 32}));
   EXPECT_EQ(j["space"]["softmax"], nlohmann::json({"twopass"}));

@@ -464,6 +464,7 @@ int run_tuning(const Config& cfg, bool continue_elsewhere) {
                         estimated_compile_seconds(to_compile.size(), threads));
   }
   std::printf("compiling %zu variants on %d threads...\n", to_compile.size(), threads);
+  std::fflush(stdout);  // the estimate is for deciding now, also when the output goes to a file
   NvrtcCompiler compiler(cfg.arch, cfg.output + "/cache");
   std::map<std::string, CompileOutcome> compiled;
   int failed = 0;
