@@ -283,7 +283,7 @@ std::optional<RunInfo> Store::resumable_run(const RunInfo& want) const {
 
 RunInfo Store::open_run(const RunInfo& want) {
   if (auto r = resumable_run(want)) return *r;
-  return insert_run(want, 0);
+  return insert_run(want, want.continued_from);  // an imported export keeps what it continued
 }
 
 RunInfo Store::insert_run(const RunInfo& want, int64_t continued_from) {

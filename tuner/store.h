@@ -69,7 +69,7 @@ class Store {
   // The unfinished run of want's config on want's GPU with its kernel sources, not continued
   // elsewhere: the run a rerun resumes.
   std::optional<RunInfo> resumable_run(const RunInfo& want) const;
-  // That run, or a new one.
+  // That run, or a new one (recording want.continued_from, which tuner run leaves 0).
   RunInfo open_run(const RunInfo& want);
   // The newest unfinished run of want's config begun on another GPU that a run on want's GPU
   // may continue, or nullopt with *why_not saying why none may (no such run, or the first

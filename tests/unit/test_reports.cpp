@@ -372,6 +372,15 @@ TEST(Report, RunOnSeveralGpusNamesEachGpusProblems) {
   });
   EXPECT_TRUE(contains(mixed, "compared across chips: big_u1m F=64 H=1.")) << mixed.substr(0, 900);
   EXPECT_FALSE(contains(mixed, "each (graph, F, H) on one"));
+  EXPECT_FALSE(contains(mixed, "continues run"));
+  // A run that continued one stopped on another machine (tuner run --continue) says so.
+  auto continued = run_info();
+  continued.continued_from = run;
+  continued.gpu_uuid = "GPU-cccc";
+  const int64_t next = fill_run(s, continued);
+  write_report(s, next, (dir / "continued").string(), "");
+  EXPECT_TRUE(contains(slurp(dir / "continued" / "report.md"),
+                       "(continues run " + std::to_string(run) + ", stopped on another GPU"));
 }
 
 TEST(Report, PeersAreFoldedInByGraphAndFeat) {
@@ -549,7 +558,10 @@ TEST(Compare, ExportRoundTripsAndRunSuffixSelectsRun) {
   int64_t first = 0;
   {
     tuner::Store a((dir / "a.sqlite").string());
-    first = fill_run(a, run_info());
+    auto continued = run_info();  // a run that continued one stopped on another GPU
+    continued.kernels_hash = "0123456789abcdef";
+    continued.continued_from = 7;
+    first = fill_run(a, continued);
     auto other = run_info();
     other.config_hash = "another";
     fill_run(a, other, 1.5, "small_u1k");  // run 2, the latest
@@ -562,6 +574,11 @@ TEST(Compare, ExportRoundTripsAndRunSuffixSelectsRun) {
 
   const auto from_json = load_run_source((dir / "run1.json").string());
   EXPECT_EQ(from_json.run.id, first);
+  // What it continued and which kernels it measured survive the export, in the store too.
+  EXPECT_EQ(from_json.run.continued_from, 7);
+  EXPECT_EQ(from_json.run.kernels_hash, "0123456789abcdef");
+  EXPECT_EQ(from_json.store->run(from_json.run_id)->continued_from, 7);
+  EXPECT_EQ(from_json.store->run(from_json.run_id)->kernels_hash, "0123456789abcdef");
   const auto run1 = load_run_source((dir / "a.sqlite").string() + ":" + std::to_string(first));
   EXPECT_EQ(run1.run_id, first);
   EXPECT_EQ(from_json.store->trials(from_json.run_id).size(),
