@@ -33,14 +33,15 @@ print(sys.argv[2] + ': trials per GPU:', dict(per_gpu))
 print(sys.argv[2] + ': GPUs per problem:', {k: sorted(v) for k, v in per_problem.items()})
 PY
 }
+# With --continue on both parts: the second resumes the continuation the first began here.
+CONT=()
+if [ -n "${FROM:-}" ]; then  # before any run here, so no WAL of this machine's is left beside it
+  mkdir -p "$W/run" && rm -f "$W"/run/results.sqlite* && cp "$FROM"/results.sqlite* "$W/run/" && CONT=(--continue)
+fi
 if [ -n "${KILL_AFTER:-}" ]; then
-  step run-part1 timeout -s KILL "$KILL_AFTER" "$T" run configs/.multi-out.yaml > "$W/run-part1.log" 2>&1
+  step run-part1 timeout -s KILL "$KILL_AFTER" "$T" run configs/.multi-out.yaml "${CONT[@]}" > "$W/run-part1.log" 2>&1
   grep -E "on GPU [0-9]" "$W/run-part1.log"
   gpus_of_trials "started before the kill"
-fi
-CONT=()
-if [ -n "${FROM:-}" ]; then
-  mkdir -p "$W/run" && cp "$FROM"/results.sqlite* "$W/run/" && CONT=(--continue)
 fi
 step run timeout -s INT "${LIMIT:-300}" "$T" run configs/.multi-out.yaml "${CONT[@]}" > "$W/run.log" 2>&1
 grep -E "GPU\(s\)|estimate|continues|on GPU [0-9]|finished in|trials measured|tuned header|error" "$W/run.log" | head -60

@@ -203,7 +203,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
   if (!run.commit.empty()) os << ", commit " << comment_safe(run.commit);
   if (run.continued_from > 0)
     os << ".\n// Run " << run.id << " continues run " << run.continued_from
-       << ", stopped on another GPU of the same model: each problem was measured on one GPU";
+       << ", stopped on another GPU of the same model; each trial names the GPU that measured it";
   os << ".\n"
         "// Rules: the first match wins (csrgat/aggregate.cu); a shape no rule matches runs the\n"
         "// library's fallback kernel. Shape-bucket rules come first, then one catch-all per\n"

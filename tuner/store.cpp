@@ -210,7 +210,9 @@ Store::Store(const std::string& path, bool read_only) : path_(path) {
     adopt_schema(false);
     return;
   }
-  const int flags = read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  // Serialized: tuner run's worker threads write through this one connection.
+  const int flags = SQLITE_OPEN_FULLMUTEX |
+                    (read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
@@ -238,11 +240,19 @@ void Store::adopt_schema(bool writable) {
 
 void Store::adopt_schema_unchecked(bool writable) {
   if (writable) {
-    exec(kSchema);
-    const auto have = columns_of(db_, "runs");
-    for (const auto& [name, type] : kLaterRunColumns)
-      if (std::find(have.begin(), have.end(), name) == have.end())
-        exec(std::string("ALTER TABLE runs ADD COLUMN ") + name + " " + type);
+    // One transaction, so that two tuners opening an old store at once upgrade it once.
+    exec("BEGIN IMMEDIATE");
+    try {
+      exec(kSchema);
+      const auto have = columns_of(db_, "runs");
+      for (const auto& [name, type] : kLaterRunColumns)
+        if (std::find(have.begin(), have.end(), name) == have.end())
+          exec(std::string("ALTER TABLE runs ADD COLUMN ") + name + " " + type);
+      exec("COMMIT");
+    } catch (...) {
+      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      throw;
+    }
   }
   const auto have = columns_of(db_, "runs");
   run_cols_ = kRunCols;
@@ -283,7 +293,7 @@ std::optional<RunInfo> Store::resumable_run(const RunInfo& want) const {
 
 RunInfo Store::open_run(const RunInfo& want) {
   if (auto r = resumable_run(want)) return *r;
-  return insert_run(want, want.continued_from);  // an imported export keeps what it continued
+  return insert_run(want, 0);
 }
 
 RunInfo Store::insert_run(const RunInfo& want, int64_t continued_from) {
@@ -301,19 +311,9 @@ RunInfo Store::insert_run(const RunInfo& want, int64_t continued_from) {
   return *run(sqlite3_last_insert_rowid(db_));
 }
 
-std::optional<RunInfo> Store::continuable_run(const RunInfo& want, std::string* why_not) const {
-  const auto refuse = [&](const std::string& why) -> std::optional<RunInfo> {
-    if (why_not) *why_not = why;
-    return std::nullopt;
-  };
-  Stmt q(db_, select_runs("WHERE config_hash = ? AND gpu_uuid <> ? AND (finished IS NULL OR "
-                          "finished = '') AND " + std::string(kNotContinued) +
-                          " ORDER BY id DESC LIMIT 1").c_str());
-  q.bind(1, want.config_hash).bind(2, want.gpu_uuid);
-  if (!q.step())
-    return refuse("'" + path_ + "' holds no unfinished run of config " + want.config_hash +
-                  " begun on another GPU");
-  const RunInfo from = read_run(q);
+namespace {
+// Why a run stopped on another GPU cannot be continued by `want`, or "" when it can.
+std::string incompatibility(const RunInfo& from, const RunInfo& want) {
   const std::string which = "run " + std::to_string(from.id) + " (GPU " + from.gpu_uuid + ")";
   const std::pair<const char*, std::pair<std::string, std::string>> fields[] = {
       {"GPU model", {from.gpu_name, want.gpu_name}},
@@ -324,15 +324,36 @@ std::optional<RunInfo> Store::continuable_run(const RunInfo& want, std::string* 
   };
   for (const auto& [what, pair] : fields)
     if (pair.first != pair.second)
-      return refuse(which + " ran with " + what + " '" + pair.first + "', this GPU has '" +
-                    pair.second + "'; its measurements would not compare with this GPU's");
+      return which + " ran with " + what + " '" + pair.first + "', this GPU has '" + pair.second +
+             "'; its measurements would not compare with this GPU's";
   if (from.kernels_hash.empty())
-    return refuse(which + " records no kernel sources hash (written before it was kept), so "
-                  "its kernels cannot be shown to be these");
+    return which + " records no kernel sources hash (written before it was kept), so its kernels "
+                   "cannot be shown to be these";
   if (from.kernels_hash != want.kernels_hash)
-    return refuse(which + " measured other kernel sources (" + from.kernels_hash + ", these are " +
-                  want.kernels_hash + ")");
-  return from;
+    return which + " measured other kernel sources (" + from.kernels_hash + ", these are " +
+           want.kernels_hash + ")";
+  return "";
+}
+}  // namespace
+
+std::optional<RunInfo> Store::continuable_run(const RunInfo& want, std::string* why_not) const {
+  // The newest compatible one: a newer stray run (another machine's, older kernels) does not
+  // hide it. When none is, the newest one's reason.
+  Stmt q(db_, select_runs("WHERE config_hash = ? AND gpu_uuid <> ? AND (finished IS NULL OR "
+                          "finished = '') AND " + std::string(kNotContinued) + " ORDER BY id DESC").c_str());
+  q.bind(1, want.config_hash).bind(2, want.gpu_uuid);
+  std::string first_reason;
+  while (q.step()) {
+    const RunInfo from = read_run(q);
+    const std::string why = incompatibility(from, want);
+    if (why.empty()) return from;
+    if (first_reason.empty()) first_reason = why;
+  }
+  if (why_not)
+    *why_not = first_reason.empty() ? "'" + path_ + "' holds no unfinished run of config " +
+                                          want.config_hash + " begun on another GPU"
+                                    : "'" + path_ + "': " + first_reason;
+  return std::nullopt;
 }
 
 RunInfo Store::continue_run(const RunInfo& want, int64_t from) {

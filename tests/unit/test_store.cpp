@@ -5,6 +5,7 @@
 // fields were kept are read as they are and upgraded when opened for writing.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <sqlite3.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -167,6 +168,7 @@ TEST(StoreContinue, RefusesAnotherKindOfMachineNamingTheDifference) {
       {"driver", [](RunInfo& w) { w.driver = "570.0"; }},
       {"CUDA runtime", [](RunInfo& w) { w.cuda_runtime = "12.8"; }},
       {"NVRTC", [](RunInfo& w) { w.nvrtc = "12.8"; }},
+      {"target", [](RunInfo& w) { w.arch = "sm_100"; }},
       {"other kernel sources", [](RunInfo& w) { w.kernels_hash = "k000000000000002"; }},
       {"no unfinished run of config c0ffee0000000002", [](RunInfo& w) { w.config_hash = "c0ffee0000000002"; }},
   };
@@ -180,6 +182,23 @@ TEST(StoreContinue, RefusesAnotherKindOfMachineNamingTheDifference) {
   w.kernels_hash = "k000000000000002";
   EXPECT_FALSE(s.resumable_run(w).has_value());
   refused(w, "no unfinished run");
+  // A newer stray run of another kind does not hide an older one that may be continued; when
+  // none may, the refusal names the store.
+  RunInfo stray = run_on("GPU-D");
+  stray.driver = "570.0";
+  const int64_t stray_id = s.open_run(stray).id;
+  {
+    std::string why;
+    const auto from = s.continuable_run(run_on("GPU-B"), &why);
+    ASSERT_TRUE(from.has_value()) << why;
+    EXPECT_LT(from->id, stray_id);
+    RunInfo h100 = run_on("GPU-B");
+    h100.gpu_name = "NVIDIA H100";
+    EXPECT_FALSE(s.continuable_run(h100, &why).has_value());
+    EXPECT_NE(why.find("results.sqlite"), std::string::npos) << why;
+    EXPECT_NE(why.find("run " + std::to_string(stray_id)), std::string::npos) << why;  // the newest's reason
+  }
+  s.finish_run(stray_id);
   // A finished run is not continued.
   s.finish_run(s.resumable_run(run_on("GPU-A"))->id);
   refused(run_on("GPU-B"), "no unfinished run");
@@ -221,9 +240,18 @@ TEST(StoreContinue, OlderStoresReadAsTheyAreAndAreUpgradedForWriting) {
     want.gpu_uuid = "GPU-elsewhere";
     want.kernels_hash = kernel_sources_hash(old.arch);
     std::string why;
-    // Refused for the missing hash when the run is unfinished, or because it is finished.
+    EXPECT_FALSE(s.continuable_run(want, &why).has_value());  // it is finished
+    EXPECT_NE(why.find("no unfinished run"), std::string::npos) << why;
+    // Unfinished, it is still refused: nothing shows which kernels it measured.
+    {
+      sqlite3* db = nullptr;
+      ASSERT_EQ(sqlite3_open(plain.c_str(), &db), SQLITE_OK);
+      ASSERT_EQ(sqlite3_exec(db, ("UPDATE runs SET finished = NULL WHERE id = " + std::to_string(old.id)).c_str(),
+                             nullptr, nullptr, nullptr), SQLITE_OK);
+      sqlite3_close(db);
+    }
     EXPECT_FALSE(s.continuable_run(want, &why).has_value());
-    EXPECT_FALSE(why.empty());
+    EXPECT_NE(why.find("records no kernel sources hash"), std::string::npos) << why;
     // The upgraded store takes the new fields.
     want.gpu_uuid = old.gpu_uuid;
     want.config_hash = "upgraded";

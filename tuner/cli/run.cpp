@@ -172,7 +172,9 @@ class Runner {
     }
     for (const auto& p : job.baselines) trial(w, base, p, 1, progress);
     std::sort(full.begin(), full.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    // Interleaved re-measurement of the leaders before declaring a winner.
+    // Interleaved re-measurement of the leaders before declaring a winner. When it fails the
+    // problem is not finished: a rerun (or a continuation) measures it again.
+    bool complete = true;
     if (full.size() >= 2) {
       std::vector<std::string> leaders;
       for (size_t i = 0; i < full.size() && i < 3; ++i) leaders.push_back(full[i].second.id());
@@ -207,8 +209,10 @@ class Runner {
             store_.put_trial(t);
           }
         } else {
+          complete = false;
           progress.line("  interleaved re-measurement failed: " +
-                        (rep.json ? rep.json->value("error", std::string("?")) : rep.failure));
+                        (rep.json ? rep.json->value("error", std::string("?")) : rep.failure) +
+                        "; the problem stays unfinished");
         }
       }
     }
@@ -222,7 +226,7 @@ class Runner {
       line += ": no correct fused variant";
     }
     progress.line(line);
-    store_.finish_problem(run_.id, pr.graph_name, pr.feat, pr.heads, w.known_gpu_uuid());
+    if (complete) store_.finish_problem(run_.id, pr.graph_name, pr.feat, pr.heads, w.known_gpu_uuid());
   }
 
   std::atomic<int> resumed{0}, measured{0};
@@ -482,7 +486,8 @@ int run_tuning(const Config& cfg, bool continue_elsewhere) {
   std::vector<size_t> job_trials;
   for (auto& job : jobs) {
     if (is_finished(job.problem)) {
-      job_trials.push_back(planned_trials(cfg, job.fused.size()) + job.baselines.size());  // as measured
+      // Planned before resource pruning: the progress count, not the trials stored.
+      job_trials.push_back(planned_trials(cfg, job.fused.size()) + job.baselines.size());
       total += job_trials.back();
       continue;
     }
