@@ -578,14 +578,34 @@ int run_tuning(const Config& cfg, bool continue_elsewhere) {
   }
   for (auto& t : pool) t.join();
   for (const auto& e : errors) std::fprintf(stderr, "worker error: %s\n", e.c_str());
-  store.finish_run(run.id);
+  // The run is finished when every problem is; otherwise it stays open to be resumed (or
+  // continued elsewhere), and its outputs below are from the problems it has.
+  std::set<std::string> done;
+  for (const auto& f : store.finished_problems(run.id)) done.insert(problem_key(f.graph, f.feat, f.heads));
+  std::string unfinished;
+  size_t n_unfinished = 0;
+  for (const auto& job : jobs)
+    if (!done.count(problem_key(job.problem.graph_name, job.problem.feat, job.problem.heads))) {
+      ++n_unfinished;
+      unfinished += (unfinished.empty() ? "" : ", ") + job.problem.graph_name + " F=" +
+                    std::to_string(job.problem.feat) + " H=" + std::to_string(job.problem.heads);
+    }
+  if (n_unfinished == 0) store.finish_run(run.id);
   std::printf("%d trials measured now, %d taken from the store (finished before a stop)\n",
               runner.measured.load(), runner.resumed.load());
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-  std::printf("run %lld finished in %.1f s; results in %s\n", static_cast<long long>(run.id), wall,
-              store.path().c_str());
+  if (n_unfinished == 0) {
+    std::printf("run %lld finished in %.1f s; results in %s\n", static_cast<long long>(run.id), wall,
+                store.path().c_str());
+  } else {
+    std::fprintf(stderr,
+                 "run %lld left unfinished after %.1f s: %zu of %zu problems are not finished (%s); run the "
+                 "same command again to measure them (the finished ones are kept); results so far in %s\n",
+                 static_cast<long long>(run.id), wall, n_unfinished, jobs.size(), unfinished.c_str(),
+                 store.path().c_str());
+  }
   finish_outputs(cfg, store, run.id);
-  return errors.empty() ? 0 : 1;
+  return errors.empty() && n_unfinished == 0 ? 0 : 1;
 }
 
 }  // namespace csrgat::tuner
