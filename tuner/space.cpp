@@ -9,9 +9,11 @@
 
 namespace csrgat::tuner {
 
-std::string Problem::key() const {
-  return graph_name + ".f" + std::to_string(feat) + ".h" + std::to_string(heads);
+std::string problem_key(const std::string& graph, int feat, int heads) {
+  return graph + ".f" + std::to_string(feat) + ".h" + std::to_string(heads);
 }
+
+std::string Problem::key() const { return problem_key(graph_name, feat, heads); }
 
 std::vector<Problem> problems(const Config& c) {
   std::vector<Problem> out;

@@ -22,9 +22,12 @@ struct Problem {
   int heads = 1;
   std::vector<ValueType> value;  // value types explored here (the graph's override or space.value)
   int graph_index = 0;           // into Config::graphs
-  // "cora.f64.h1": names the problem in stores and reports.
+  // "cora.f64.h1": names the problem in stores and reports (problem_key).
   std::string key() const;
 };
+
+// The key of (graph, F, H), as Problem::key() writes it; for records that carry the three.
+std::string problem_key(const std::string& graph, int feat, int heads);
 
 // One per graph x feat x heads, in config order (graphs, then feat, then heads).
 std::vector<Problem> problems(const Config& c);

@@ -80,7 +80,8 @@ const char* kRunCols =
     "id, name, started, finished, config_hash, config_json, gpu_name, gpu_uuid, driver, "
     "cuda_runtime, nvrtc, arch, commit_id, host, device_json, ceilings_json";
 
-// The trials columns after run_id, in table order (copied whole by continue_run).
+// The trials columns after run_id, in table order: what put_trial writes, trials() reads
+// and continue_run copies.
 const char* kTrialCols =
     "graph, spec, feat, heads, variant, stage, status, detail, rel_error, median_us, q1_us, q3_us, "
     "min_us, max_us, mean_us, stddev_us, rel_noise, event_median_us, samples, timer, throttled, "
@@ -241,18 +242,13 @@ void Store::adopt_schema(bool writable) {
 void Store::adopt_schema_unchecked(bool writable) {
   if (writable) {
     // One transaction, so that two tuners opening an old store at once upgrade it once.
-    exec("BEGIN IMMEDIATE");
-    try {
+    in_transaction([&] {
       exec(kSchema);
       const auto have = columns_of(db_, "runs");
       for (const auto& [name, type] : kLaterRunColumns)
         if (std::find(have.begin(), have.end(), name) == have.end())
           exec(std::string("ALTER TABLE runs ADD COLUMN ") + name + " " + type);
-      exec("COMMIT");
-    } catch (...) {
-      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-      throw;
-    }
+    });
   }
   const auto have = columns_of(db_, "runs");
   run_cols_ = kRunCols;
@@ -262,6 +258,8 @@ void Store::adopt_schema_unchecked(bool writable) {
 }
 
 Store::~Store() { sqlite3_close(db_); }
+
+void Store::rollback() noexcept { sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr); }
 
 void Store::exec(const std::string& sql) const {
   char* err = nullptr;
@@ -277,15 +275,16 @@ std::string Store::select_runs(const std::string& tail) const {
 }
 
 namespace {
-// Runs another run continues are done with: neither resumed nor continued again.
-const char* kNotContinued =
+// Runs still open: unfinished, and not continued by another run (such a run is done with:
+// neither resumed nor continued again).
+const char* kOpenRun =
+    "(finished IS NULL OR finished = '') AND "
     "id NOT IN (SELECT continued_from FROM runs WHERE continued_from IS NOT NULL)";
 }  // namespace
 
 std::optional<RunInfo> Store::resumable_run(const RunInfo& want) const {
-  Stmt q(db_, select_runs("WHERE config_hash = ? AND gpu_uuid = ? AND IFNULL(kernels_hash, '') = ? AND "
-                          "(finished IS NULL OR finished = '') AND " + std::string(kNotContinued) +
-                          " ORDER BY id DESC LIMIT 1").c_str());
+  Stmt q(db_, select_runs("WHERE config_hash = ? AND gpu_uuid = ? AND IFNULL(kernels_hash, '') = ? AND " +
+                          std::string(kOpenRun) + " ORDER BY id DESC LIMIT 1").c_str());
   q.bind(1, want.config_hash).bind(2, want.gpu_uuid).bind(3, want.kernels_hash);
   if (q.step()) return read_run(q);
   return std::nullopt;
@@ -339,8 +338,8 @@ std::string incompatibility(const RunInfo& from, const RunInfo& want) {
 std::optional<RunInfo> Store::continuable_run(const RunInfo& want, std::string* why_not) const {
   // The newest compatible one: a newer stray run (another machine's, older kernels) does not
   // hide it. When none is, the newest one's reason.
-  Stmt q(db_, select_runs("WHERE config_hash = ? AND gpu_uuid <> ? AND (finished IS NULL OR "
-                          "finished = '') AND " + std::string(kNotContinued) + " ORDER BY id DESC").c_str());
+  Stmt q(db_, select_runs("WHERE config_hash = ? AND gpu_uuid <> ? AND " + std::string(kOpenRun) +
+                          " ORDER BY id DESC").c_str());
   q.bind(1, want.config_hash).bind(2, want.gpu_uuid);
   std::string first_reason;
   while (q.step()) {
@@ -357,8 +356,7 @@ std::optional<RunInfo> Store::continuable_run(const RunInfo& want, std::string* 
 }
 
 RunInfo Store::continue_run(const RunInfo& want, int64_t from) {
-  exec("BEGIN IMMEDIATE");
-  try {
+  return in_transaction([&] {
     const RunInfo made = insert_run(want, from);
     const std::string id = std::to_string(made.id), old = std::to_string(from);
     exec(std::string("INSERT INTO trials (run_id, ") + kTrialCols + ") SELECT " + id + ", " + kTrialCols +
@@ -370,12 +368,8 @@ RunInfo Store::continue_run(const RunInfo& want, int64_t from) {
          " AND graph IN (SELECT graph FROM problems WHERE run_id = " + old + ")");
     exec("INSERT INTO problems (run_id, graph, feat, heads, gpu_uuid, finished) SELECT " + id +
          ", graph, feat, heads, gpu_uuid, finished FROM problems WHERE run_id = " + old);
-    exec("COMMIT");
     return made;
-  } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
-  }
+  });
 }
 
 void Store::finish_problem(int64_t run_id, const std::string& graph, int feat, int heads,
@@ -441,10 +435,8 @@ bool Store::has_trial(int64_t run_id, const std::string& graph, int feat, int he
 
 void Store::put_trial(const TrialRecord& t) {
   Stmt q(db_,
-         "INSERT OR REPLACE INTO trials (run_id, graph, spec, feat, heads, variant, stage, status, "
-         "detail, rel_error, median_us, q1_us, q3_us, min_us, max_us, mean_us, stddev_us, rel_noise, "
-         "event_median_us, samples, timer, throttled, registers, counters_json, raw_json, created) "
-         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+         (std::string("INSERT OR REPLACE INTO trials (run_id, ") + kTrialCols +
+          ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)").c_str());
   q.bind(1, t.run_id).bind(2, t.graph).bind(3, t.spec).bind(4, t.feat).bind(5, t.heads)
       .bind(6, t.variant).bind(7, t.stage).bind(8, t.status).bind(9, t.detail).bind(10, t.rel_error)
       .bind(11, t.median_us).bind(12, t.q1_us).bind(13, t.q3_us).bind(14, t.min_us)
@@ -458,10 +450,8 @@ void Store::put_trial(const TrialRecord& t) {
 std::vector<TrialRecord> Store::trials(int64_t run_id) const {
   std::vector<TrialRecord> out;
   Stmt q(db_,
-         "SELECT run_id, graph, spec, feat, heads, variant, stage, status, detail, rel_error, median_us, "
-         "q1_us, q3_us, min_us, max_us, mean_us, stddev_us, rel_noise, event_median_us, samples, "
-         "timer, throttled, registers, counters_json, raw_json, created FROM trials WHERE run_id = ? "
-         "ORDER BY graph, feat, heads, stage, variant");
+         (std::string("SELECT run_id, ") + kTrialCols +
+          " FROM trials WHERE run_id = ? ORDER BY graph, feat, heads, stage, variant").c_str());
   q.bind(1, run_id);
   while (q.step()) {
     TrialRecord t;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -106,6 +107,25 @@ class Store {
 
  private:
   void exec(const std::string& sql) const;
+  void rollback() noexcept;
+  // body() between BEGIN IMMEDIATE and COMMIT, rolled back when it throws.
+  template <typename Body>
+  auto in_transaction(Body body) {
+    exec("BEGIN IMMEDIATE");
+    try {
+      if constexpr (std::is_void_v<decltype(body())>) {
+        body();
+        exec("COMMIT");
+      } else {
+        auto result = body();
+        exec("COMMIT");
+        return result;
+      }
+    } catch (...) {
+      rollback();
+      throw;
+    }
+  }
   void adopt_schema(bool writable);
   void adopt_schema_unchecked(bool writable);
   std::string select_runs(const std::string& tail) const;

@@ -32,9 +32,9 @@ namespace fs = std::filesystem;
 namespace csrgat::tuner {
 namespace {
 
-// A (graph, F, H) as one map key.
-std::string problem_key(const std::string& graph, int feat, int heads) {
-  return graph + "|" + std::to_string(feat) + "|" + std::to_string(heads);
+// "cora F=64 H=1": a problem as the progress lines name it.
+std::string label(const Problem& pr) {
+  return pr.graph_name + " F=" + std::to_string(pr.feat) + " H=" + std::to_string(pr.heads);
 }
 
 nlohmann::json timing_json(const TimingSpec& t, bool screening) {
@@ -217,7 +217,7 @@ class Runner {
       }
     }
     // One line per problem: the best full measurement and the baselines.
-    std::string line = "  " + pr.graph_name + " F=" + std::to_string(pr.feat) + " H=" + std::to_string(pr.heads);
+    std::string line = "  " + label(pr);
     if (!full.empty()) {
       char buf[256];
       std::snprintf(buf, sizeof buf, ": best %.2f us (%s)", full[0].first, full[0].second.id().c_str());
@@ -314,7 +314,7 @@ class Runner {
       for (auto& t : store_.trials(run_.id)) existing_[problem_key(t.graph, t.feat, t.heads)].push_back(t);
       loaded_ = true;
     }
-    return existing_[problem_key(pr.graph_name, pr.feat, pr.heads)];
+    return existing_[pr.key()];
   }
   // A record of this run for one problem, variant and stage, to be filled in.
   TrialRecord record_for(const Problem& pr, const std::string& variant, int stage) const {
@@ -423,12 +423,13 @@ int run_tuning(const Config& cfg, bool continue_elsewhere) {
   // Problems finished before a stop (here, or on the GPU a continued run began on) are taken
   // from the store whole: their variants are not compiled for them and no worker builds their
   // graph again.
-  std::map<std::string, std::string> finished_on;
-  for (const auto& f : store.finished_problems(run.id))
-    finished_on[problem_key(f.graph, f.feat, f.heads)] = f.gpu_uuid;
-  const auto is_finished = [&](const Problem& pr) {
-    return finished_on.count(problem_key(pr.graph_name, pr.feat, pr.heads)) > 0;
+  std::map<std::string, std::string> finished_on;  // problem key -> the GPU that finished it
+  const auto load_finished = [&] {
+    finished_on.clear();
+    for (const auto& f : store.finished_problems(run.id)) finished_on[problem_key(f.graph, f.feat, f.heads)] = f.gpu_uuid;
   };
+  load_finished();
+  const auto is_finished = [&](const Problem& pr) { return finished_on.count(pr.key()) > 0; };
 
   // Problems, candidates and pruning.
   std::vector<ProblemJob> jobs;
@@ -485,20 +486,18 @@ int run_tuning(const Config& cfg, bool continue_elsewhere) {
   size_t total = 0;
   std::vector<size_t> job_trials;
   for (auto& job : jobs) {
-    if (is_finished(job.problem)) {
-      // Planned before resource pruning: the progress count, not the trials stored.
-      job_trials.push_back(planned_trials(cfg, job.fused.size()) + job.baselines.size());
-      total += job_trials.back();
-      continue;
+    // A finished problem's variants were not compiled: its count stays the one before
+    // pruning (for the progress bar, not the trials stored).
+    if (!is_finished(job.problem)) {
+      std::vector<VariantParams> keep;
+      for (const auto& p : job.fused) {
+        const auto& o = compiled[p.id()];
+        const std::string why = o.ok ? prune_by_resources(p, o.kernel.registers, o.kernel.static_smem, limits) : "";
+        if (why.empty()) keep.push_back(p);
+        else job.pruned.emplace_back(p, why);
+      }
+      job.fused = keep;
     }
-    std::vector<VariantParams> keep;
-    for (const auto& p : job.fused) {
-      const auto& o = compiled[p.id()];
-      const std::string why = o.ok ? prune_by_resources(p, o.kernel.registers, o.kernel.static_smem, limits) : "";
-      if (why.empty()) keep.push_back(p);
-      else job.pruned.emplace_back(p, why);
-    }
-    job.fused = keep;
     job_trials.push_back(planned_trials(cfg, job.fused.size()) + job.baselines.size());
     total += job_trials.back();
   }
@@ -524,9 +523,9 @@ int run_tuning(const Config& cfg, bool continue_elsewhere) {
     if (is_finished(pr)) {
       const size_t stored = runner.stored_trials(pr);
       runner.resumed += static_cast<int>(stored);
-      progress.line("[" + std::to_string(i + 1) + "/" + std::to_string(jobs.size()) + "] " + pr.graph_name +
-                    " F=" + std::to_string(pr.feat) + " H=" + std::to_string(pr.heads) + ": finished before, on GPU " +
-                    finished_on[problem_key(pr.graph_name, pr.feat, pr.heads)] + "; its " + std::to_string(stored) + " trials are taken from the store");
+      progress.line("[" + std::to_string(i + 1) + "/" + std::to_string(jobs.size()) + "] " + label(pr) +
+                    ": finished before, on GPU " + finished_on[pr.key()] + "; its " + std::to_string(stored) +
+                    " trials are taken from the store");
       progress.tick(job_trials[i]);
       continue;
     }
@@ -558,9 +557,8 @@ int run_tuning(const Config& cfg, bool continue_elsewhere) {
         };
         for (size_t i = take(); i < jobs.size(); i = take()) {
           const auto& pr = jobs[i].problem;
-          progress.line("[" + std::to_string(i + 1) + "/" + std::to_string(jobs.size()) + "] " + pr.graph_name +
-                        " F=" + std::to_string(pr.feat) + " H=" + std::to_string(pr.heads) + " on GPU " +
-                        std::to_string(d) + ": " + std::to_string(jobs[i].fused.size()) + " variants");
+          progress.line("[" + std::to_string(i + 1) + "/" + std::to_string(jobs.size()) + "] " + label(pr) +
+                        " on GPU " + std::to_string(d) + ": " + std::to_string(jobs[i].fused.size()) + " variants");
           nlohmann::json features;
           const std::string failed = runner.prepare(w, runner.base_request(pr), &features);
           if (!failed.empty()) {
@@ -580,15 +578,13 @@ int run_tuning(const Config& cfg, bool continue_elsewhere) {
   for (const auto& e : errors) std::fprintf(stderr, "worker error: %s\n", e.c_str());
   // The run is finished when every problem is; otherwise it stays open to be resumed (or
   // continued elsewhere), and its outputs below are from the problems it has.
-  std::set<std::string> done;
-  for (const auto& f : store.finished_problems(run.id)) done.insert(problem_key(f.graph, f.feat, f.heads));
+  load_finished();
   std::string unfinished;
   size_t n_unfinished = 0;
   for (const auto& job : jobs)
-    if (!done.count(problem_key(job.problem.graph_name, job.problem.feat, job.problem.heads))) {
+    if (!is_finished(job.problem)) {
       ++n_unfinished;
-      unfinished += (unfinished.empty() ? "" : ", ") + job.problem.graph_name + " F=" +
-                    std::to_string(job.problem.feat) + " H=" + std::to_string(job.problem.heads);
+      unfinished += (unfinished.empty() ? "" : ", ") + label(job.problem);
     }
   if (n_unfinished == 0) store.finish_run(run.id);
   std::printf("%d trials measured now, %d taken from the store (finished before a stop)\n",
