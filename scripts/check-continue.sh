@@ -7,7 +7,10 @@
 #      would carry the finished problems over (it is stopped at once, before compiling);
 #   2. `tuner run --continue` must carry every finished problem (no worker builds them), measure
 #      the part-done one again on this GPU, finish, and write the header;
-#   3. the stopped run must keep every trial it had.
+#   3. the stopped run must keep every trial it had;
+#   4. `tuner run --reuse` of the config with cora searching its own space must take every
+#      other problem from the finished continuation (no worker builds them), measure cora here,
+#      finish, and name the runs it took from in the header.
 # Usage: check-continue.sh [SMOKE_OUTPUT_DIR]   (default runs/smoke)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
@@ -18,7 +21,8 @@ D="$(mktemp -d "${TMPDIR:-/tmp}/csrgat-continue.XXXXXX")"
 # into $D.
 CFGC="configs/.continue-check.yaml"
 pid=""
-trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; rm -rf "$D" "$CFGC"' EXIT
+CFGR="configs/.reuse-check.yaml"
+trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; rm -rf "$D" "$CFGC" "$CFGR"' EXIT
 python3 - "$SRC/results.sqlite" "$D/results.sqlite" <<'PY'
 import sqlite3, sys
 src, dst = sqlite3.connect(sys.argv[1]), sqlite3.connect(sys.argv[2])
@@ -83,3 +87,28 @@ print("continued run %d: %d problems finished, each on one GPU; the stopped run 
 PY
 [ -f "$D/include/csrgat/tuned/sm_90.h" ] || fail "no header written"
 echo "PASS: tuner run --continue"
+
+# 4. --reuse: cora searches its own space (no chunks); the rest keep their fingerprints.
+sed -e "s#^output:.*#output: $D#" \
+    -e 's#^\(  - {name: cora, .*feat: \[64\]\)}#\1, space: {split: [0]}}#' configs/smoke.yaml > "$CFGR"
+grep -q "name: cora.*space: {split: \[0\]}" "$CFGR" || fail "could not give cora its own space"
+"$T" run "$CFGR" --reuse > "$D/reuse.log" 2>&1 || { tail -30 "$D/reuse.log"; fail "tuner run --reuse failed"; }
+grep -E -- "--reuse|from run|on GPU [0-9]|finished in|tuned header" "$D/reuse.log" | head -20 || true
+TOTAL=$((CARRIED + 1))
+grep -q -- "--reuse: $CARRIED of $TOTAL problems taken" "$D/reuse.log" || fail "--reuse did not take the $CARRIED unchanged problems"
+[ "$(grep -cE "\] .* on GPU 0: " "$D/reuse.log")" = 1 ] || fail "--reuse measured more than the changed problem"
+grep -qE "\] cora F=64 H=1 on GPU 0" "$D/reuse.log" || fail "cora, whose space changed, was not measured"
+python3 - "$D/results.sqlite" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+new, fin = db.execute("select id, finished from runs order by id desc limit 1").fetchone()
+assert fin, "the --reuse run is not finished"
+rows = db.execute("select graph, feat, heads, from_run from problems where run_id=?", (new,)).fetchall()
+measured = [r for r in rows if r[3] is None]
+assert [r[0] for r in measured] == ["cora"], rows
+assert all(r[3] and r[3] < new for r in rows if r[0] != "cora"), rows
+print("--reuse run %d: %d problems, %d taken from runs %s, cora measured here"
+      % (new, len(rows), len(rows) - 1, sorted({r[3] for r in rows if r[3]})))
+PY
+grep -q "took finished problems of run" "$D/include/csrgat/tuned/sm_90.h" || fail "the header does not name the runs it took from"
+echo "PASS: tuner run --reuse"

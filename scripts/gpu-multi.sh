@@ -7,6 +7,9 @@
 # the next call, on any machine with the same GPU model, driver and kernels: `tuner run
 # --continue` carries the problems the first machine finished and measures the rest.
 # FROM=DIR: DIR/results.sqlite (a stopped run's store) is copied in and the run continues it.
+# REUSE=STORE: STORE (a results.sqlite, or a .sqlite.gz such as tests/data/recorded/h200.sqlite.gz)
+# is copied in and the run takes the problems whose fingerprint its runs share (tuner run
+# --reuse): a config that changed a few graphs' search measures only those.
 # KILL_AFTER=N: the run is first killed (SIGKILL) after N s and then resumed in the same call
 # on the same GPUs: every problem the first part had started must finish on the GPU that began
 # it (the report then says "each (graph, F, H) on one", and names any problem that was not).
@@ -38,13 +41,18 @@ CONT=()
 if [ -n "${FROM:-}" ]; then  # before any run here, so no WAL of this machine's is left beside it
   mkdir -p "$W/run" && rm -f "$W"/run/results.sqlite* && cp "$FROM"/results.sqlite* "$W/run/" && CONT=(--continue)
 fi
+if [ -n "${REUSE:-}" ]; then
+  mkdir -p "$W/run" && rm -f "$W"/run/results.sqlite*
+  case "$REUSE" in *.gz) gunzip -c "$REUSE" > "$W/run/results.sqlite";; *) cp "$REUSE" "$W/run/results.sqlite";; esac
+  CONT+=(--reuse)
+fi
 if [ -n "${KILL_AFTER:-}" ]; then
   step run-part1 timeout -s KILL "$KILL_AFTER" "$T" run configs/.multi-out.yaml "${CONT[@]}" > "$W/run-part1.log" 2>&1
   grep -E "on GPU [0-9]" "$W/run-part1.log"
   gpus_of_trials "started before the kill"
 fi
 step run timeout -s INT "${LIMIT:-300}" "$T" run configs/.multi-out.yaml "${CONT[@]}" > "$W/run.log" 2>&1
-grep -E "GPU\(s\)|estimate|continues|on GPU [0-9]|finished in|trials measured|tuned header|error" "$W/run.log" | head -60
+grep -E -- "GPU\(s\)|estimate|continues|--reuse|from run|on GPU [0-9]|finished in|trials measured|tuned header|error" "$W/run.log" | head -60
 # One file to bring back, whether the run finished or was stopped: its WAL folded in.
 python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('pragma wal_checkpoint(truncate)'); c.execute('pragma journal_mode=delete'); c.close()" "$W/run/results.sqlite"
 # Every trial names the GPU that measured it; the report lists the GPUs with their problems.

@@ -365,10 +365,13 @@ std::vector<T> name_key(const Reader& r, const Item& at,
   return out;
 }
 
-SpaceSpec read_space(const Reader& r, const Item& at) {
-  SpaceSpec s;
+// The keys `at` gives replace base's; *given (when asked) lists them.
+SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
+                     std::vector<std::string>* given = nullptr) {
   const auto f = r.fields(at, {"tpr", "fl", "rpb", "vec", "tiles", "epl", "ilp", "minb", "smem", "softmax",
                                "split", "lpt", "index", "value"});
+  if (given)
+    for (const auto& kv : f) given->push_back(kv.first);
   auto pow2_up_to = [](int64_t hi) {
     return [hi](int64_t v) {
       return is_pow2(v) && v <= hi ? std::string()
@@ -490,10 +493,13 @@ std::vector<int> shape_list(const Reader& r, const Item& at, int64_t hi) {
   return out;
 }
 
-GraphEntry read_graph(const Reader& r, const Item& at, const fs::path& base) {
+Constraint read_constraint(const Reader& r, const Item& at);
+
+// `space` is the config's, which the graph's own `space` keys replace.
+GraphEntry read_graph(const Reader& r, const Item& at, const fs::path& base, const SpaceSpec& space) {
   GraphEntry g;
   g.at = {at.line, at.column};
-  const auto f = r.fields(at, {"name", "spec", "feat", "heads", "value"});
+  const auto f = r.fields(at, {"name", "spec", "feat", "heads", "value", "space", "constraints"});
   for (const char* k : {"name", "spec", "feat"})
     if (!f.count(k)) r.fail(at, std::string("missing required key '") + k + "'");
   g.name = r.string(f.at("name"));
@@ -504,6 +510,13 @@ GraphEntry read_graph(const Reader& r, const Item& at, const fs::path& base) {
   g.feat = shape_list(r, f.at("feat"), 1 << 16);
   if (f.count("heads")) g.heads = shape_list(r, f.at("heads"), 64);
   if (f.count("value")) g.value = name_key(r, f.at("value"), kValueNames, "value type");
+  if (f.count("space")) g.space = read_space(r, f.at("space"), space, &g.space_keys);
+  if (f.count("constraints")) {
+    const Item& c = f.at("constraints");
+    g.constraints_at = {c.line, c.column};
+    g.constraints.emplace();
+    for (const Item& e : r.list(c, true)) g.constraints->push_back(read_constraint(r, e));
+  }
   return g;
 }
 
@@ -600,15 +613,16 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
   c.output_text = f.count("output") ? r.string(f.at("output")) : "runs/" + c.name;
   c.output = resolve(base, c.output_text);
 
+  // The space first: a graph's own space keys replace its keys.
+  c.space_at = {f.at("space").line, f.at("space").column};
+  c.space = read_space(r, f.at("space"));
+
   std::set<std::string> names;
   for (const Item& e : r.list(f.at("graphs"), false)) {
-    GraphEntry g = read_graph(r, e, base);
+    GraphEntry g = read_graph(r, e, base, c.space);
     if (!names.insert(g.name).second) r.fail(e, "duplicate graph name '" + g.name + "'");
     c.graphs.push_back(std::move(g));
   }
-
-  c.space_at = {f.at("space").line, f.at("space").column};
-  c.space = read_space(r, f.at("space"));
 
   if (f.count("constraints")) {
     const Item& at = f.at("constraints");
@@ -733,6 +747,35 @@ Config load_config(const std::string& path) {
   return parse_config(ss.str(), path);
 }
 
+namespace {
+
+nlohmann::json space_json(const SpaceSpec& s) {
+  nlohmann::json space{{"tpr", s.tpr},           {"fl", s.fl},
+                       {"rpb", s.rpb},           {"vec", s.vec},
+                       {"tiles", s.tiles},       {"epl", s.epl},           {"ilp", s.ilp},
+                       {"minb", s.minb},
+                       {"smem", s.smem},         {"softmax", names(s.softmax)},
+                       {"split", s.split},       {"index", names(s.index)},
+                       {"value", names(s.value)}};
+  // Only when set, so that configs without the key keep their hash (recorded runs match them).
+  if (s.lpt != std::vector<int>{0}) space["lpt"] = s.lpt;
+  return space;
+}
+
+nlohmann::json constraints_json(const std::vector<Constraint>& list) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& k : list) out.push_back(k.text);
+  return out;
+}
+
+}  // namespace
+
+const SpaceSpec& space_of(const Config& c, const GraphEntry& g) { return g.space ? *g.space : c.space; }
+
+const std::vector<Constraint>& constraints_of(const Config& c, const GraphEntry& g) {
+  return g.constraints ? *g.constraints : c.constraints;
+}
+
 nlohmann::json to_json(const Config& c) {
   using nlohmann::json;
   json graphs = json::array();
@@ -743,20 +786,18 @@ nlohmann::json to_json(const Config& c) {
            {"feat", g.feat},
            {"heads", g.heads}};
     if (!g.value.empty()) e["value"] = names(g.value);
+    // Only when given (configs without them keep their hash), and only the keys given.
+    if (g.space) {
+      const json all = space_json(*g.space);
+      json own = json::object();
+      for (const auto& k : g.space_keys) own[k] = k == "lpt" ? json(g.space->lpt) : all.at(k);
+      e["space"] = own;
+    }
+    if (g.constraints) e["constraints"] = constraints_json(*g.constraints);
     graphs.push_back(e);
   }
-  const auto& s = c.space;
-  json space{{"tpr", s.tpr},           {"fl", s.fl},
-             {"rpb", s.rpb},           {"vec", s.vec},
-             {"tiles", s.tiles},       {"epl", s.epl},           {"ilp", s.ilp},
-             {"minb", s.minb},
-             {"smem", s.smem},         {"softmax", names(s.softmax)},
-             {"split", s.split},       {"index", names(s.index)},
-             {"value", names(s.value)}};
-  // Only when set, so that configs without the key keep their hash (recorded runs match them).
-  if (s.lpt != std::vector<int>{0}) space["lpt"] = s.lpt;
-  json constraints = json::array();
-  for (const auto& k : c.constraints) constraints.push_back(k.text);
+  const json space = space_json(c.space);
+  const json constraints = constraints_json(c.constraints);
   const auto& t = c.timing;
   return json{
       {"source", c.source},
@@ -802,6 +843,43 @@ std::string config_hash(const Config& c) {
   j.erase("output_text");  // where the results go is not what is measured
   for (auto& g : j["graphs"]) g.erase("spec");
   // nlohmann::json keeps object keys sorted, so the dump is canonical.
+  return stable_hash(j.dump());
+}
+
+std::string problem_fingerprint(const nlohmann::json& config, const std::string& graph, int feat, int heads) {
+  using nlohmann::json;
+  if (!config.is_object() || !config.contains("graphs") || !config["graphs"].is_array()) return "";
+  const json* entry = nullptr;
+  for (const auto& g : config["graphs"])
+    if (g.is_object() && g.value("name", std::string()) == graph) entry = &g;
+  if (!entry) return "";
+  const auto lists = [&](const char* key, int v, std::vector<int> dflt) {
+    const std::vector<int> have = entry->contains(key) ? (*entry)[key].get<std::vector<int>>() : dflt;
+    return std::find(have.begin(), have.end(), v) != have.end();
+  };
+  if (!lists("feat", feat, {}) || !lists("heads", heads, {1})) return "";
+  json space = config.value("space", json::object());
+  if (entry->contains("space"))
+    for (const auto& [k, v] : (*entry)["space"].items()) space[k] = v;
+  if (!space.contains("lpt")) space["lpt"] = std::vector<int>{0};
+  const json value = entry->contains("value") ? (*entry)["value"] : space.value("value", json::array());
+  space.erase("value");  // the problem's own value types below
+  const json test_only = config.value("test_only", json::object());
+  const json j{{"arch", config.value("arch", std::string())},
+               {"graph", entry->value("name", std::string())},
+               {"spec", entry->value("spec_text", std::string())},
+               {"feat", feat},
+               {"heads", heads},
+               {"value", value},
+               {"space", space},
+               {"constraints", entry->contains("constraints") ? (*entry)["constraints"]
+                                                              : config.value("constraints", json::array())},
+               {"baselines", config.value("baselines", json::array())},
+               {"strategy", config.value("strategy", json::object())},
+               {"timing", config.value("timing", json::object())},
+               {"verify", config.value("verify", json::object())},
+               {"counters", config.value("counters", true)},
+               {"test_only", test_only}};
   return stable_hash(j.dump());
 }
 

@@ -10,6 +10,7 @@
 //   graphs:                        # required, non-empty
 //     - {name: cora, spec: "../../shared/graphs/cora.mtx.gz", feat: [64], heads: [1]}
 //     - {name: u1m, spec: "uniform:n=1000000,deg=16", feat: [64], value: [f32, bf16]}
+//     - {name: wiki, spec: "...", feat: [64], space: {ilp: [4, 8]}, constraints: ["tpr == 32"]}
 //   space:                         # required; each key a list or a range, default one value
 //     tpr: {from: 4, to: 128, mul: 2}
 //     softmax: [twopass, online]
@@ -27,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -60,16 +62,6 @@ struct Location {
   int column = 0;
 };
 
-struct GraphEntry {
-  std::string name;              // unique; [A-Za-z0-9_.-]+ (it names files and rows)
-  std::string spec;              // generator spec, or the file path made absolute
-  std::string spec_text;         // as written in the config
-  std::vector<int> feat;         // feature widths F, each one problem
-  std::vector<int> heads{1};     // head counts H, each one problem
-  std::vector<ValueType> value;  // overrides space.value for this graph; empty: space.value
-  Location at;                   // of the list entry
-};
-
 // The values each parameter takes. A key missing from the config keeps its single default
 // (VariantParams' defaults).
 struct SpaceSpec {
@@ -93,6 +85,23 @@ struct Constraint {
   std::string text;
   Expr expr;
   Location at;
+};
+
+struct GraphEntry {
+  std::string name;              // unique; [A-Za-z0-9_.-]+ (it names files and rows)
+  std::string spec;              // generator spec, or the file path made absolute
+  std::string spec_text;         // as written in the config
+  std::vector<int> feat;         // feature widths F, each one problem
+  std::vector<int> heads{1};     // head counts H, each one problem
+  std::vector<ValueType> value;  // overrides space.value for this graph; empty: space.value
+  // This graph's own search, for a graph that needs other variants than the rest: the keys of
+  // its `space` map replace the config's (the others stay the config's), and its `constraints`
+  // list, when given, replaces the config's list. Unset: the config's (space_of, constraints_of).
+  std::optional<SpaceSpec> space;       // the config's space with space_keys replaced
+  std::vector<std::string> space_keys;  // the keys this graph's `space` gives
+  std::optional<std::vector<Constraint>> constraints;
+  Location at;              // of the list entry
+  Location constraints_at;  // of its `constraints`, when given
 };
 
 // The variables a constraint may read (the space's parameters and the problem's shape).
@@ -159,6 +168,11 @@ struct Config {
   Location space_at, constraints_at;
 };
 
+// The space and the constraints a graph's problems enumerate: its own where it gives them,
+// else the config's.
+const SpaceSpec& space_of(const Config& c, const GraphEntry& g);
+const std::vector<Constraint>& constraints_of(const Config& c, const GraphEntry& g);
+
 // Reads and checks a config file. Throws ConfigError.
 Config load_config(const std::string& path);
 // The same from text; source_name names it in errors and its folder is the base for
@@ -171,6 +185,16 @@ nlohmann::json to_json(const Config& c);
 // Stable hash (16 hex digits) of to_json without what depends on where the checkout lies
 // (source, base_dir, resolved paths): the same config text gives the same hash everywhere.
 std::string config_hash(const Config& c);
+
+// What one problem's measurements depend on in a run's stored config (to_json): the graph as
+// written, F, H and its value types, and how they are searched and measured (the graph's
+// effective space and constraints, baselines, strategy, timing, verify, counters, test-only
+// settings, target), as a stable hash. Runs whose fingerprints of a problem match, on a GPU of
+// the same model with the same driver, CUDA runtime, NVRTC and kernel sources, measure it
+// alike, so one may take the other's finished problem (`tuner run --reuse`). "" when the
+// config holds no such problem. It reads the JSON, not a Config, so that it also reads runs
+// stored by older tuners (keys they lack take their defaults).
+std::string problem_fingerprint(const nlohmann::json& config, const std::string& graph, int feat, int heads);
 
 // Closest of `known` to `word` by edit distance, or "" when none is close enough to suggest.
 std::string closest_match(const std::string& word, const std::vector<std::string>& known);

@@ -166,11 +166,15 @@ std::string emit_header(const Store& store, int64_t run_id, const std::string& a
                              "' has no ok trial of a fused variant (test-only variants do not "
                              "count); " +
                              status_summary(store, run_id));
-  return emit_header(rules, *run, name, arch);
+  std::set<int64_t> took;  // the runs problems came from, besides the one it continues
+  for (const auto& f : store.finished_problems(run_id))
+    if (f.from_run > 0 && f.from_run != run->continued_from) took.insert(f.from_run);
+  return emit_header(rules, *run, name, arch, {took.begin(), took.end()});
 }
 
 std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run,
-                        const std::string& store_name, const std::string& arch) {
+                        const std::string& store_name, const std::string& arch,
+                        const std::vector<int64_t>& took_from) {
   if (rules.empty()) throw std::invalid_argument("emit_header: no rules to emit");
   const int arch_num = arch_number(arch);
 
@@ -201,9 +205,18 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
   os << " started " << comment_safe(run.started);
   if (!run.config_hash.empty()) os << ", config " << comment_safe(run.config_hash);
   if (!run.commit.empty()) os << ", commit " << comment_safe(run.commit);
-  if (run.continued_from > 0)
-    os << ".\n// Run " << run.id << " continues run " << run.continued_from
-       << ", stopped on another GPU of the same model; each trial names the GPU that measured it";
+  if (run.continued_from > 0 || !took_from.empty()) {
+    os << ".\n// Run " << run.id;
+    if (run.continued_from > 0)
+      os << " continues run " << run.continued_from << ", stopped on another GPU of the same model";
+    if (!took_from.empty()) {
+      os << (run.continued_from > 0 ? ", and" : "") << " took finished problems of run";
+      if (took_from.size() > 1) os << "s";
+      for (size_t i = 0; i < took_from.size(); ++i) os << (i ? ", " : " ") << took_from[i];
+      os << "\n// (tuner run --reuse: same problem fingerprint, GPU model, driver, runtime, NVRTC and kernels)";
+    }
+    os << "; each trial names the GPU that measured it";
+  }
   os << ".\n"
         "// Rules: the first match wins (csrgat/aggregate.cu); a shape no rule matches runs the\n"
         "// library's fallback kernel. Shape-bucket rules come first, then one catch-all per\n"

@@ -26,7 +26,7 @@ std::vector<Problem> problems(const Config& c) {
         p.spec = e.spec;
         p.feat = f;
         p.heads = h;
-        p.value = e.value.empty() ? c.space.value : e.value;
+        p.value = e.value.empty() ? space_of(c, e).value : e.value;
         p.graph_index = static_cast<int>(g);
         out.push_back(std::move(p));
       }
@@ -61,25 +61,43 @@ std::string file_of(const Config& c) {
   return c.source;
 }
 
-Location constraints_location(const Config& c) {
-  return c.constraints_at.line > 0 ? c.constraints_at : c.space_at;
+// The graph's problems' constraints: the graph's own, else the config's.
+struct GraphConstraints {
+  const std::vector<Constraint>& list;
+  std::string path;  // "constraints" or "graphs[i].constraints"
+  Location at;       // of the list, else of the space
+};
+
+GraphConstraints constraints_for(const Config& c, const Problem& p) {
+  const GraphEntry* g = p.graph_index >= 0 && static_cast<size_t>(p.graph_index) < c.graphs.size()
+                            ? &c.graphs[p.graph_index]
+                            : nullptr;
+  if (g && g->constraints)
+    return {*g->constraints, "graphs[" + std::to_string(p.graph_index) + "].constraints", g->constraints_at};
+  return {c.constraints, "constraints", c.constraints_at.line > 0 ? c.constraints_at : c.space_at};
+}
+
+const SpaceSpec& space_for(const Config& c, const Problem& p) {
+  return p.graph_index >= 0 && static_cast<size_t>(p.graph_index) < c.graphs.size()
+             ? space_of(c, c.graphs[p.graph_index])
+             : c.space;
 }
 
 }  // namespace
 
 std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
-  const SpaceSpec& s = c.space;
+  const SpaceSpec& s = space_for(c, p);
+  const GraphConstraints ks = constraints_for(c, p);
   const std::vector<ValueType>& values = p.value.empty() ? s.value : p.value;
   // Bound once: the product can reach tens of thousands of combinations per problem.
   std::vector<Expr> bound;
   std::vector<std::string> reasons;
-  for (size_t i = 0; i < c.constraints.size(); ++i) {
-    const Constraint& k = c.constraints[i];
+  for (size_t i = 0; i < ks.list.size(); ++i) {
+    const Constraint& k = ks.list[i];
     try {
       bound.push_back(k.expr.bind(kConstraintVariables));
     } catch (const ExprError& e) {
-      throw ConfigError(file_of(c), "constraints[" + std::to_string(i) + "]", k.at.line,
-                        k.at.column, e.what());
+      throw ConfigError(file_of(c), ks.path + "[" + std::to_string(i) + "]", k.at.line, k.at.column, e.what());
     }
     reasons.push_back("constraint '" + k.text + "' false");
   }
@@ -90,11 +108,11 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
     if (constrained && !bound.empty()) {
       const std::vector<double> vars = variables(v, p);
       for (size_t i = 0; i < bound.size() && cand.pruned.empty(); ++i) {
-        const Constraint& k = c.constraints[i];
+        const Constraint& k = ks.list[i];
         try {
           if (bound[i].eval(vars.data()) == 0.0) cand.pruned = reasons[i];
         } catch (const ExprError& e) {
-          throw ConfigError(file_of(c), "constraints[" + std::to_string(i) + "]", k.at.line,
+          throw ConfigError(file_of(c), ks.path + "[" + std::to_string(i) + "]", k.at.line,
                             k.at.column,
                             "cannot evaluate for " + v.id() + " on " + p.key() + ": " + e.what());
         }
@@ -177,17 +195,18 @@ void check_space(const Config& c) {
       os << (i ? "; " : "") << reasons[i].second << " by " << reasons[i].first;
     if (reasons.size() > 3) os << "; " << reasons.size() - 3 << " more reasons";
     os << ")";
-    const Location at = constraints_location(c);
-    throw ConfigError(file_of(c), c.constraints_at.line > 0 ? "constraints" : "space", at.line,
-                      at.column, os.str());
+    const GraphConstraints ks = constraints_for(c, p);
+    const bool listed = g.constraints || c.constraints_at.line > 0;
+    throw ConfigError(file_of(c), listed ? ks.path : "space", ks.at.line, ks.at.column, os.str());
   }
 }
 
 std::vector<VariantParams> baseline_variants(const Config& c, const Problem& p) {
   std::vector<VariantParams> out;
-  const std::vector<ValueType>& values = p.value.empty() ? c.space.value : p.value;
+  const SpaceSpec& s = space_for(c, p);
+  const std::vector<ValueType>& values = p.value.empty() ? s.value : p.value;
   for (Family f : c.baselines)
-    for (IndexType index : c.space.index)
+    for (IndexType index : s.index)
       for (ValueType value : values) {
         VariantParams v;
         v.family = f;

@@ -1,5 +1,8 @@
 #include "tuner/store.h"
 
+#include "tuner/config.h"
+#include "tuner/space.h"
+
 #include <sqlite3.h>
 #include <zlib.h>
 
@@ -7,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <set>
 #include <stdexcept>
 
 namespace csrgat::tuner {
@@ -31,11 +35,13 @@ CREATE TABLE IF NOT EXISTS graphs (
   PRIMARY KEY (run_id, graph));
 CREATE TABLE IF NOT EXISTS problems (
   run_id INTEGER NOT NULL, graph TEXT NOT NULL, feat INTEGER NOT NULL, heads INTEGER NOT NULL,
-  gpu_uuid TEXT, finished TEXT, PRIMARY KEY (run_id, graph, feat, heads));
+  gpu_uuid TEXT, finished TEXT, from_run INTEGER, PRIMARY KEY (run_id, graph, feat, heads));
 )sql";
 
 // Columns added to `runs` after stores were first written: (name, type).
 const char* const kLaterRunColumns[][2] = {{"kernels_hash", "TEXT"}, {"continued_from", "INTEGER"}};
+// Columns added to `problems` later.
+const char* const kLaterProblemColumns[][2] = {{"from_run", "INTEGER"}};
 
 struct Stmt {
   sqlite3_stmt* s = nullptr;
@@ -244,17 +250,23 @@ void Store::adopt_schema_unchecked(bool writable) {
     // One transaction, so that two tuners opening an old store at once upgrade it once.
     in_transaction([&] {
       exec(kSchema);
-      const auto have = columns_of(db_, "runs");
-      for (const auto& [name, type] : kLaterRunColumns)
-        if (std::find(have.begin(), have.end(), name) == have.end())
-          exec(std::string("ALTER TABLE runs ADD COLUMN ") + name + " " + type);
+      const auto add_missing = [&](const char* table, const auto& later) {
+        const auto have = columns_of(db_, table);
+        for (const auto& [name, type] : later)
+          if (std::find(have.begin(), have.end(), name) == have.end())
+            exec(std::string("ALTER TABLE ") + table + " ADD COLUMN " + name + " " + type);
+      };
+      add_missing("runs", kLaterRunColumns);
+      add_missing("problems", kLaterProblemColumns);
     });
   }
   const auto have = columns_of(db_, "runs");
   run_cols_ = kRunCols;
   for (const auto& [name, type] : kLaterRunColumns)
     run_cols_ += std::string(", ") + (std::find(have.begin(), have.end(), name) != have.end() ? name : "NULL");
-  has_problems_table_ = !columns_of(db_, "problems").empty();
+  const auto problem_cols = columns_of(db_, "problems");
+  has_problems_table_ = !problem_cols.empty();
+  from_run_col_ = std::find(problem_cols.begin(), problem_cols.end(), "from_run") != problem_cols.end() ? "from_run" : "NULL";
 }
 
 Store::~Store() { sqlite3_close(db_); }
@@ -366,9 +378,64 @@ RunInfo Store::continue_run(const RunInfo& want, int64_t from) {
     exec("INSERT INTO graphs (run_id, graph, spec, features_json) SELECT " + id +
          ", graph, spec, features_json FROM graphs WHERE run_id = " + old +
          " AND graph IN (SELECT graph FROM problems WHERE run_id = " + old + ")");
-    exec("INSERT INTO problems (run_id, graph, feat, heads, gpu_uuid, finished) SELECT " + id +
-         ", graph, feat, heads, gpu_uuid, finished FROM problems WHERE run_id = " + old);
+    exec("INSERT INTO problems (run_id, graph, feat, heads, gpu_uuid, finished, from_run) SELECT " + id +
+         ", graph, feat, heads, gpu_uuid, finished, IFNULL(from_run, " + old + ") FROM problems WHERE run_id = " + old);
     return made;
+  });
+}
+
+std::vector<RunInfo> Store::compatible_runs(const RunInfo& want) const {
+  std::vector<RunInfo> out;
+  Stmt q(db_, select_runs("WHERE id <> ? ORDER BY id DESC").c_str());
+  q.bind(1, want.id);
+  while (q.step()) {
+    RunInfo r = read_run(q);
+    if (incompatibility(r, want).empty()) out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<std::pair<int64_t, FinishedProblem>> reusable_problems(const Store& store, const RunInfo& run,
+                                                                   const nlohmann::json& config_json) {
+  std::set<std::string> have;
+  const auto key = [](const FinishedProblem& f) { return problem_key(f.graph, f.feat, f.heads); };
+  for (const auto& f : store.finished_problems(run.id)) have.insert(key(f));
+  std::vector<std::pair<int64_t, FinishedProblem>> take;
+  for (const RunInfo& other : store.compatible_runs(run)) {
+    for (const auto& f : store.finished_problems(other.id)) {
+      if (have.count(key(f))) continue;
+      const std::string mine = problem_fingerprint(config_json, f.graph, f.feat, f.heads);
+      if (mine.empty() || mine != problem_fingerprint(other.config, f.graph, f.feat, f.heads)) continue;
+      have.insert(key(f));
+      take.emplace_back(other.id, f);
+    }
+  }
+  return take;
+}
+
+void Store::reuse_problems(int64_t to, const std::vector<std::pair<int64_t, FinishedProblem>>& take) {
+  in_transaction([&] {
+    for (const auto& [from, f] : take) {
+      const auto run_problem = [&](Stmt& q, int64_t run) {
+        q.bind(1, run).bind(2, f.graph).bind(3, f.feat).bind(4, f.heads);
+        q.step();
+      };
+      Stmt drop(db_, "DELETE FROM trials WHERE run_id = ? AND graph = ? AND feat = ? AND heads = ?");
+      run_problem(drop, to);
+      Stmt trials(db_, (std::string("INSERT INTO trials (run_id, ") + kTrialCols + ") SELECT " +
+                        std::to_string(to) + ", " + kTrialCols +
+                        " FROM trials WHERE run_id = ? AND graph = ? AND feat = ? AND heads = ?").c_str());
+      run_problem(trials, from);
+      Stmt graph(db_, "INSERT OR IGNORE INTO graphs (run_id, graph, spec, features_json) SELECT ?, graph, "
+                      "spec, features_json FROM graphs WHERE run_id = ? AND graph = ?");
+      graph.bind(1, to).bind(2, from).bind(3, f.graph);
+      graph.step();
+      Stmt mark(db_, "INSERT OR REPLACE INTO problems (run_id, graph, feat, heads, gpu_uuid, finished, from_run) "
+                     "VALUES (?,?,?,?,?,?,?)");
+      mark.bind(1, to).bind(2, f.graph).bind(3, f.feat).bind(4, f.heads).bind(5, f.gpu_uuid)
+          .bind(6, f.finished).bind(7, f.from_run > 0 ? f.from_run : from);
+      mark.step();
+    }
   });
 }
 
@@ -383,11 +450,11 @@ void Store::finish_problem(int64_t run_id, const std::string& graph, int feat, i
 std::vector<FinishedProblem> Store::finished_problems(int64_t run_id) const {
   std::vector<FinishedProblem> out;
   if (!has_problems_table_) return out;  // a read-only store from before finish marks
-  Stmt q(db_, "SELECT graph, feat, heads, gpu_uuid, finished FROM problems WHERE run_id = ? "
-              "ORDER BY graph, feat, heads");
+  Stmt q(db_, ("SELECT graph, feat, heads, gpu_uuid, finished, " + from_run_col_ +
+               " FROM problems WHERE run_id = ? ORDER BY graph, feat, heads").c_str());
   q.bind(1, run_id);
   while (q.step())
-    out.push_back({q.text(0), static_cast<int>(q.i64(1)), static_cast<int>(q.i64(2)), q.text(3), q.text(4)});
+    out.push_back({q.text(0), static_cast<int>(q.i64(1)), static_cast<int>(q.i64(2)), q.text(3), q.text(4), q.i64(5)});
   return out;
 }
 

@@ -6,7 +6,9 @@
 // CUDA runtime, NVRTC and kernel sources a stopped run can be continued (`tuner run --continue`):
 // the continuing run copies the problems the first GPU finished and measures the rest from
 // the start, so each problem's variants are still compared on one chip. The stopped run keeps
-// all it measured.
+// all it measured. A new run may also take whole problems that an earlier run of the same kind
+// finished with the same problem fingerprint (`tuner run --reuse`: a config that changes the
+// search of a few graphs re-measures only those).
 #pragma once
 
 #include <cstdint>
@@ -37,6 +39,8 @@ struct FinishedProblem {
   std::string graph;
   int feat = 0, heads = 1;
   std::string gpu_uuid, finished;
+  // The run that measured it when this run took it from another (--continue, --reuse), else 0.
+  int64_t from_run = 0;
 };
 
 struct TrialRecord {
@@ -80,6 +84,15 @@ class Store {
   // problems `from` finished (their trials, graphs and finish marks). Part-done problems are
   // not copied; they stay in `from`, which is left as it was.
   RunInfo continue_run(const RunInfo& want, int64_t from);
+  // Runs other than want's own whose finished problems a run like want may take: the same GPU
+  // model, driver, CUDA runtime, NVRTC, target and kernel sources (any GPU of that kind),
+  // newest first.
+  std::vector<RunInfo> compatible_runs(const RunInfo& want) const;
+  // Copies into run `to`, in one transaction, each (run, problem) of `take`: the problem's
+  // trials, its graph's row and its finish mark, which keeps the GPU that measured it and
+  // names the run that did (from_run). Trials `to` holds of such a problem (a part-done one)
+  // are replaced.
+  void reuse_problems(int64_t to, const std::vector<std::pair<int64_t, FinishedProblem>>& take);
   void finish_run(int64_t run_id);
   // Deletes a run that holds nothing (no trials, graphs or finish marks); false, and nothing
   // deleted, when it holds anything.
@@ -136,7 +149,14 @@ class Store {
   // opened read-only, reads them as NULL.
   std::string run_cols_;
   bool has_problems_table_ = true;
+  std::string from_run_col_ = "from_run";  // "NULL" in a read-only store from before it was kept
 };
+
+// What `tuner run --reuse` takes into `run` (whose config is config_json, to_json of it): each
+// problem of that config `run` has not finished that a compatible run (compatible_runs)
+// finished with the same problem fingerprint (problem_fingerprint), from the newest such run.
+std::vector<std::pair<int64_t, FinishedProblem>> reusable_problems(const Store& store, const RunInfo& run,
+                                                                   const nlohmann::json& config_json);
 
 nlohmann::json to_json(const TrialRecord& t);
 TrialRecord trial_from_json(const nlohmann::json& j);

@@ -2,12 +2,15 @@
 // the key path and the line, and the constraint expression language.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
 #include "tuner/config.h"
 #include "tuner/expr.h"
+#include "recorded.h"
 #include "tuner/space.h"
+#include "tuner/store.h"
 
 namespace csrgat::tuner {
 namespace {
@@ -28,6 +31,13 @@ space:
 constraints:
   - "fl <= tpr"
 )";
+
+// The config of the recorded h200 tuning run (its latest run).
+nlohmann::json recorded_h200_config() {
+  const Store s((csrgat::testing_recorded::recorded_dir() / "h200.sqlite.gz").string(), true);
+  const auto run = s.latest_run();
+  return run ? run->config : nlohmann::json();
+}
 
 ConfigError parse_error(const std::string& yaml) {
   try {
@@ -194,6 +204,114 @@ TEST(Config, HashIsStableAndFollowsTheContent) {
   EXPECT_EQ(j["space"]["softmax"], nlohmann::json({"twopass"}));
   EXPECT_EQ(j["constraints"][0], "fl <= tpr");
   EXPECT_EQ(j["strategy"]["kind"], "exhaustive");
+}
+
+// A graph's own `space` keys replace the config's for its problems, the others stay the
+// config's; its own `constraints` replace the config's list. Other graphs are untouched, and a
+// config without either keeps its hash.
+TEST(Config, AGraphSearchesItsOwnSpaceAndConstraints) {
+  const std::string two = replace(kGood, "feat: [64]}",
+                                  "feat: [64]}\n  - {name: h, spec: 'seed:n=64', feat: [64], "
+                                  "space: {tpr: [32], rpb: [1, 2, 4]}, constraints: ['rpb >= 2']}");
+  const Config c = parse_config(two, "/one/place/a.yaml");
+  ASSERT_EQ(c.graphs.size(), 2u);
+  EXPECT_FALSE(c.graphs[0].space.has_value());
+  const SpaceSpec& own = space_of(c, c.graphs[1]);
+  EXPECT_EQ(own.tpr, (std::vector<int>{32}));
+  EXPECT_EQ(own.rpb, (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(own.fl, (std::vector<int>{8}));  // the config's
+  EXPECT_EQ(&space_of(c, c.graphs[0]), &c.space);
+  ASSERT_EQ(constraints_of(c, c.graphs[1]).size(), 1u);
+  EXPECT_EQ(constraints_of(c, c.graphs[1])[0].text, "rpb >= 2");
+  EXPECT_EQ(constraints_of(c, c.graphs[0])[0].text, "fl <= tpr");
+
+  // Enumeration: g keeps the config's tpr {8, 32} x rpb {1, 4}; h has tpr 32 x rpb {2, 4}.
+  const auto ps = problems(c);
+  ASSERT_EQ(ps.size(), 2u);
+  std::vector<std::string> g_ids, h_ids;
+  for (const auto& v : survivors(enumerate(c, ps[0]))) g_ids.push_back(v.id());
+  for (const auto& v : survivors(enumerate(c, ps[1]))) h_ids.push_back(v.id());
+  EXPECT_TRUE(std::any_of(g_ids.begin(), g_ids.end(), [](const std::string& id) { return id.find(".tpr8.") != std::string::npos; }));
+  EXPECT_TRUE(std::any_of(g_ids.begin(), g_ids.end(), [](const std::string& id) { return id.find(".rpb1.") != std::string::npos; }));
+  ASSERT_EQ(h_ids.size(), 2u);
+  for (const auto& id : h_ids) EXPECT_NE(id.find("tpr32.fl8.rpb"), std::string::npos) << id;
+
+  // to_json keeps only the keys given; the hash follows them.
+  const nlohmann::json j = to_json(c);
+  EXPECT_FALSE(j["graphs"][0].contains("space"));
+  EXPECT_EQ(j["graphs"][1]["space"], (nlohmann::json{{"tpr", {32}}, {"rpb", {1, 2, 4}}}));
+  EXPECT_EQ(j["graphs"][1]["constraints"], nlohmann::json({"rpb >= 2"}));
+  const Config d = parse_config(replace(two, "rpb: [1, 2, 4]}", "rpb: [1, 2]}"), "/one/place/a.yaml");
+  EXPECT_NE(config_hash(c), config_hash(d));
+
+  // Mistakes inside a graph's space or constraints name their key path and line.
+  expect_error(replace(two, "space: {tpr: [32]", "space: {tprr: [32]"), "graphs[1].space.tprr", 5,
+               "did you mean 'tpr'");
+  expect_error(replace(two, "'rpb >= 2'", "'rbp >= 2'"), "graphs[1].constraints[0]", 5,
+               "unknown variable 'rbp'");
+  const Config none = parse_config(replace(two, "'rpb >= 2'", "'rpb > 4'"), "/tmp/cfg/bad.yaml");
+  try {
+    check_space(none);
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key_path(), "graphs[1].constraints") << e.what();
+    EXPECT_EQ(e.line(), 5) << e.what();
+  }
+}
+
+// The problem fingerprint (tuner run --reuse): what measuring one problem depends on.
+TEST(Config, ProblemFingerprintFollowsOnlyWhatTheProblemMeasures) {
+  const std::string two = replace(kGood, "feat: [64]}",
+                                  "feat: [64]}\n  - {name: h, spec: 'seed:n=64', feat: [64, 128]}");
+  const nlohmann::json a = to_json(parse_config(two, "/one/place/a.yaml"));
+  const std::string g = problem_fingerprint(a, "g", 64, 1), h = problem_fingerprint(a, "h", 64, 1);
+  EXPECT_EQ(g.size(), 16u);
+  EXPECT_NE(g, h);
+  EXPECT_NE(h, problem_fingerprint(a, "h", 128, 1));
+  EXPECT_EQ(problem_fingerprint(a, "h", 32, 1), "");  // no such problem
+  EXPECT_EQ(problem_fingerprint(a, "h", 64, 2), "");
+  EXPECT_EQ(problem_fingerprint(a, "nope", 64, 1), "");
+  EXPECT_EQ(problem_fingerprint(nlohmann::json(), "g", 64, 1), "");
+  // Where the checkout lies and where results go do not count.
+  const nlohmann::json b = to_json(parse_config(replace(two, "arch: sm_90\n", "arch: sm_90\noutput: x/y\n"),
+                                                "/elsewhere/b.yaml"));
+  EXPECT_EQ(problem_fingerprint(b, "g", 64, 1), g);
+  // h's own space changes h's problems only; the same values written as the config's keep it.
+  const nlohmann::json c = to_json(parse_config(replace(two, "feat: [64, 128]}", "feat: [64, 128], space: {rpb: [4]}}"),
+                                                "/one/place/a.yaml"));
+  EXPECT_EQ(problem_fingerprint(c, "g", 64, 1), g);
+  EXPECT_NE(problem_fingerprint(c, "h", 64, 1), h);
+  const nlohmann::json same = to_json(parse_config(replace(two, "feat: [64, 128]}", "feat: [64, 128], space: {rpb: [1, 4]}}"),
+                                                   "/one/place/a.yaml"));
+  EXPECT_EQ(problem_fingerprint(same, "h", 64, 1), h);
+  // The config's space, constraints or timing change every problem.
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"rpb: [1, 4]", "rpb: [1, 8]"}, {"\"fl <= tpr\"", "\"fl < tpr\""}}) {
+    const nlohmann::json d = to_json(parse_config(replace(two, from, to), "/one/place/a.yaml"));
+    EXPECT_NE(problem_fingerprint(d, "g", 64, 1), g) << to;
+  }
+  const nlohmann::json t = to_json(parse_config(two + "timing: {max_seconds: 0.2}\n", "/one/place/a.yaml"));
+  EXPECT_NE(problem_fingerprint(t, "g", 64, 1), g);
+}
+
+// The shipped h200 config against the recorded tuning run (tests/data/recorded/h200.sqlite.gz):
+// each problem of a graph that does not search its own space has the recorded run's
+// fingerprint, so `tuner run --reuse` takes it from that run instead of measuring it again.
+TEST(Config, H200ProblemsWithoutTheirOwnSearchMatchTheRecordedRun) {
+  const Config c = load_config(kConfigs + "h200.yaml");
+  const nlohmann::json now = to_json(c);
+  const nlohmann::json recorded = recorded_h200_config();
+  ASSERT_TRUE(recorded.is_object());
+  int same = 0;
+  for (const auto& p : problems(c)) {
+    const GraphEntry& g = c.graphs[p.graph_index];
+    const bool own = g.space.has_value() || g.constraints.has_value();
+    const std::string then = problem_fingerprint(recorded, p.graph_name, p.feat, p.heads);
+    ASSERT_FALSE(then.empty()) << p.key();
+    EXPECT_EQ(problem_fingerprint(now, p.graph_name, p.feat, p.heads) == then, !own) << p.key();
+    same += !own;
+  }
+  EXPECT_GT(same, 0);
 }
 
 // ---------------------------------------------------------------- errors

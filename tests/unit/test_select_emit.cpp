@@ -594,6 +594,14 @@ TEST(Emit, HeaderIsDeterministicAndWellFormed) {
   EXPECT_EQ(h.back(), '\n');
   EXPECT_NE(emit_header(store, run, "sm_100a").find("#define CSRGAT_TUNED_ARCH 100\n"),
             std::string::npos);
+  // A run that took finished problems of earlier runs (tuner run --reuse) names them.
+  EXPECT_EQ(h.find("took finished problems"), std::string::npos);
+  const std::string took = emit_header(select_rules(store, run), *store.run(run), "synthetic.sqlite", "sm_90", {3, 5});
+  EXPECT_NE(took.find("// Run 1 took finished problems of runs 3, 5\n// (tuner run --reuse: same problem "
+                      "fingerprint, GPU model, driver, runtime, NVRTC and kernels); each trial names the GPU "
+                      "that measured it.\n"),
+            std::string::npos)
+      << took.substr(0, 900);
 }
 
 TEST(Emit, ErrorsNameTheStoreAndTheProblem) {

@@ -2,7 +2,9 @@
 // kernel sources; `tuner run --continue` continues a run stopped on another GPU of the same
 // model, driver, runtime, NVRTC and kernel sources by copying the problems that GPU finished,
 // and refuses, naming the difference, when anything differs. Stores written before these
-// fields were kept are read as they are and upgraded when opened for writing.
+// fields were kept are read as they are and upgraded when opened for writing. `tuner run
+// --reuse` takes whole problems from earlier runs of the same kind whose problem fingerprint
+// matches.
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <sqlite3.h>
@@ -17,6 +19,7 @@
 
 #include "recorded.h"
 #include "scratch.h"
+#include "tuner/config.h"
 #include "tuner/nvrtc_compiler.h"
 #include "tuner/store.h"
 
@@ -265,6 +268,86 @@ TEST(StoreContinue, OlderStoresReadAsTheyAreAndAreUpgradedForWriting) {
     EXPECT_EQ(s.latest_run()->config_hash, "upgraded");
     EXPECT_EQ(s.finished_problems(s.latest_run()->id).size(), 1u);
   }
+}
+
+// Two graphs; `pubmed_space` is pubmed's own space map ("" for none).
+Config two_graphs(const std::string& pubmed_space) {
+  return parse_config("arch: sm_90\ngraphs:\n"
+                      "  - {name: cora, spec: 'seed:n=64', feat: [64]}\n"
+                      "  - {name: pubmed, spec: 'seed:n=96', feat: [64]" +
+                          (pubmed_space.empty() ? std::string() : ", space: " + pubmed_space) +
+                          "}\n"
+                          "space: {tpr: [8, 32], fl: [8], rpb: [4]}\n",
+                      "/somewhere/reuse.yaml");
+}
+
+RunInfo run_of(const Config& c, const std::string& gpu) {
+  RunInfo r = run_on(gpu);
+  r.config = to_json(c);
+  r.config_hash = config_hash(c);
+  return r;
+}
+
+void finish(Store& s, int64_t run, const std::string& graph, const std::string& gpu, double median) {
+  for (const char* v : {"v1", "v2"}) put(s, run, graph, 64, v, 0, gpu, median);
+  put(s, run, graph, 64, "v1", 1, gpu, median);
+  s.finish_problem(run, graph, 64, 1, gpu);
+}
+
+TEST(StoreReuse, TakesOnlyFinishedProblemsWithTheSameFingerprint) {
+  const fs::path dir = test_dir();
+  Store s((dir / "results.sqlite").string());
+  const Config before = two_graphs(""), after = two_graphs("{tpr: [32]}");
+  const int64_t a = s.open_run(run_of(before, "GPU-A")).id;
+  s.put_graph(a, "cora", "spec-cora", {{"nodes", 64}});
+  finish(s, a, "cora", "GPU-A", 10);
+  finish(s, a, "pubmed", "GPU-A", 20);
+  s.finish_run(a);
+
+  // pubmed now searches its own space: only cora is taken. A part-done cora of the new run
+  // (a stray screening trial) gives way to the finished one.
+  const RunInfo b = s.open_run(run_of(after, "GPU-B"));
+  put(s, b.id, "cora", 64, "v9", 0, "GPU-B", 99);
+  const auto take = reusable_problems(s, b, to_json(after));
+  ASSERT_EQ(take.size(), 1u);
+  EXPECT_EQ(take[0].first, a);
+  EXPECT_EQ(take[0].second.graph, "cora");
+  s.reuse_problems(b.id, take);
+  const auto trials = s.trials(b.id);
+  EXPECT_EQ(count_of(trials, "cora"), 3u);
+  EXPECT_EQ(count_of(trials, "pubmed"), 0u);
+  EXPECT_FALSE(s.has_trial(b.id, "cora", 64, 1, "v9", 0));
+  for (const auto& t : trials) EXPECT_EQ(t.raw.value("gpu_uuid", ""), "GPU-A");
+  auto fin = s.finished_problems(b.id);
+  ASSERT_EQ(fin.size(), 1u);
+  EXPECT_EQ(fin[0].gpu_uuid, "GPU-A");
+  EXPECT_EQ(fin[0].from_run, a);
+  EXPECT_EQ(s.graph_features(b.id, "cora").value("nodes", 0), 64);
+  EXPECT_EQ(s.trials(a).size(), 6u);  // the earlier run keeps all it has
+
+  // B measures pubmed itself. A third run takes both from B, the newest; cora still names the
+  // run that measured it.
+  finish(s, b.id, "pubmed", "GPU-B", 19);
+  s.finish_run(b.id);
+  const RunInfo c = s.open_run(run_of(after, "GPU-C"));
+  s.reuse_problems(c.id, reusable_problems(s, c, to_json(after)));
+  fin = s.finished_problems(c.id);
+  ASSERT_EQ(fin.size(), 2u);
+  EXPECT_EQ(fin[0].graph, "cora");
+  EXPECT_EQ(fin[0].from_run, a);
+  EXPECT_EQ(fin[1].graph, "pubmed");
+  EXPECT_EQ(fin[1].from_run, b.id);
+  EXPECT_EQ(fin[1].gpu_uuid, "GPU-B");
+  // Nothing is taken twice.
+  EXPECT_TRUE(reusable_problems(s, c, to_json(after)).empty());
+
+  // Another kind of machine (driver, kernels) takes nothing.
+  RunInfo other = run_of(after, "GPU-D");
+  other.driver = "590.1";
+  EXPECT_TRUE(reusable_problems(s, s.open_run(other), to_json(after)).empty());
+  RunInfo kernels = run_of(after, "GPU-E");
+  kernels.kernels_hash = "k000000000000002";
+  EXPECT_TRUE(reusable_problems(s, s.open_run(kernels), to_json(after)).empty());
 }
 
 // The kernels hash is the same wherever the toolkit lies, and differs by target.

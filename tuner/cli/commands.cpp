@@ -106,12 +106,18 @@ void add_run(CLI::App& app) {
                 "Continue this config's run stopped on another GPU of the same model, driver, CUDA "
                 "runtime, NVRTC and kernel sources: its finished problems are carried over, the "
                 "rest measured here from the start");
+  static bool reuse = false;
+  cmd->add_flag("--reuse", reuse,
+                "Take each problem that an earlier run in the store finished, on a GPU of the same "
+                "model, driver, CUDA runtime, NVRTC and kernel sources, with the same graph, F, H, "
+                "space, constraints, strategy and timing (its problem fingerprint), instead of "
+                "measuring it again: a config that changes a few graphs' search re-measures only those");
   cmd->callback([] {
     guarded("run", [] {
       const Config cfg = load_config(path);  // a bad config is reported before the GPU check
       std::string why;
       if (!gpu_available(&why)) return no_gpu_exit("run", why);
-      return run_tuning(cfg, continue_elsewhere);
+      return run_tuning(cfg, continue_elsewhere, reuse);
     });
   });
 }

@@ -35,8 +35,9 @@ namespace csrgat::tuner {
 struct Config;
 // tuner run: the whole tuning job (tuner/run.cpp).
 // continue_elsewhere: tuner run --continue (continue a run stopped on another GPU of the same
-// kind; an error when there is none that may be continued).
-int run_tuning(const Config& cfg, bool continue_elsewhere = false);
+// kind; an error when there is none that may be continued). reuse: tuner run --reuse (take the
+// problems that earlier runs of the same kind finished with the same problem fingerprint).
+int run_tuning(const Config& cfg, bool continue_elsewhere = false, bool reuse = false);
 // check, bench and profile (tuner/gpu_commands.cpp).
 void register_gpu_commands(CLI::App& app);
 // bench (tuner/cli/bench.cpp).

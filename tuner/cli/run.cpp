@@ -2,7 +2,9 @@
 // and time each candidate in a worker process (one per GPU), screening first when the
 // strategy is successive halving, re-measure the leaders interleaved, and store every trial
 // as it finishes. A rerun of the same config on the same GPU resumes where it stopped; with
-// --continue, a run stopped on another GPU of the same kind continues here (Store::continue_run).
+// --continue, a run stopped on another GPU of the same kind continues here (Store::continue_run);
+// with --reuse, problems that earlier runs of the same kind finished with the same problem
+// fingerprint are taken from them (Store::reuse_problems).
 #include <unistd.h>
 
 #include <algorithm>
@@ -377,9 +379,28 @@ RunInfo open_or_continue(Store& store, const RunInfo& want, bool continue_elsewh
   return run;
 }
 
+// --reuse: copies into `run` every problem of cfg it has not finished that an earlier
+// compatible run finished with the same problem fingerprint (the newest such run's), and says
+// which, and from which runs.
+void reuse_finished(Store& store, const Config& cfg, const RunInfo& run) {
+  const auto take = reusable_problems(store, run, to_json(cfg));
+  std::map<int64_t, std::vector<std::string>> taken_from;
+  for (const auto& [from, f] : take) taken_from[from].push_back(problem_key(f.graph, f.feat, f.heads));
+  store.reuse_problems(run.id, take);
+  const size_t total = problems(cfg).size();
+  std::printf("--reuse: %zu of %zu problems taken from earlier runs of this GPU model, driver, runtime, "
+              "NVRTC and kernels with the same problem fingerprint%s\n",
+              take.size(), total, take.empty() ? " (none matched)" : ":");
+  for (const auto& [id, keys] : taken_from) {
+    std::string list;
+    for (const auto& k : keys) list += (list.empty() ? "" : ", ") + k;
+    std::printf("  from run %lld: %s\n", static_cast<long long>(id), list.c_str());
+  }
+}
+
 }  // namespace
 
-int run_tuning(const Config& cfg, bool continue_elsewhere) {
+int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   const auto t_start = std::chrono::steady_clock::now();
   fs::create_directories(cfg.output);
   int ndev = 0;
@@ -416,6 +437,7 @@ int run_tuning(const Config& cfg, bool continue_elsewhere) {
   want.device = dev;
   want.ceilings = info.json->value("ceilings", nlohmann::json());
   const RunInfo run = open_or_continue(store, want, continue_elsewhere);
+  if (reuse) reuse_finished(store, cfg, run);
   std::printf("run %lld on %s (%s), config %s%s\n", static_cast<long long>(run.id), run.gpu_name.c_str(),
               run.gpu_uuid.c_str(), run.config_hash.c_str(),
               run.continued_from > 0 ? " (continuing)" : store.trials(run.id).empty() ? "" : " (resuming)");
