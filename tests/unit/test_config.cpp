@@ -32,13 +32,6 @@ constraints:
   - "fl <= tpr"
 )";
 
-// The config of the recorded h200 tuning run (its latest run).
-nlohmann::json recorded_h200_config() {
-  const Store s((csrgat::testing_recorded::recorded_dir() / "h200.sqlite.gz").string(), true);
-  const auto run = s.latest_run();
-  return run ? run->config : nlohmann::json();
-}
-
 ConfigError parse_error(const std::string& yaml) {
   try {
     parse_config(yaml, "/tmp/cfg/bad.yaml");
@@ -294,24 +287,33 @@ TEST(Config, ProblemFingerprintFollowsOnlyWhatTheProblemMeasures) {
   EXPECT_NE(problem_fingerprint(t, "g", 64, 1), g);
 }
 
-// The shipped h200 config against the recorded tuning run (tests/data/recorded/h200.sqlite.gz):
-// each problem of a graph that does not search its own space has the recorded run's
-// fingerprint, so `tuner run --reuse` takes it from that run instead of measuring it again.
-TEST(Config, H200ProblemsWithoutTheirOwnSearchMatchTheRecordedRun) {
+// The shipped h200 config against the recorded tuning runs (tests/data/recorded/h200.sqlite.gz):
+// the latest run measured this config, so every problem has its fingerprint; the problems it
+// took from an earlier run (tuner run --reuse) have that run's fingerprint too, and none of
+// them is of a graph that searches its own space (those were measured again).
+TEST(Config, H200ProblemsMatchTheRecordedRunsTheyCameFrom) {
   const Config c = load_config(kConfigs + "h200.yaml");
   const nlohmann::json now = to_json(c);
-  const nlohmann::json recorded = recorded_h200_config();
-  ASSERT_TRUE(recorded.is_object());
-  int same = 0;
+  const Store s((csrgat::testing_recorded::recorded_dir() / "h200.sqlite.gz").string(), true);
+  const auto latest = s.latest_run();
+  ASSERT_TRUE(latest.has_value());
   for (const auto& p : problems(c)) {
-    const GraphEntry& g = c.graphs[p.graph_index];
-    const bool own = g.space.has_value() || g.constraints.has_value();
-    const std::string then = problem_fingerprint(recorded, p.graph_name, p.feat, p.heads);
-    ASSERT_FALSE(then.empty()) << p.key();
-    EXPECT_EQ(problem_fingerprint(now, p.graph_name, p.feat, p.heads) == then, !own) << p.key();
-    same += !own;
+    const std::string mine = problem_fingerprint(now, p.graph_name, p.feat, p.heads);
+    ASSERT_FALSE(mine.empty()) << p.key();
+    EXPECT_EQ(problem_fingerprint(latest->config, p.graph_name, p.feat, p.heads), mine) << p.key();
   }
-  EXPECT_GT(same, 0);
+  int taken = 0;
+  for (const auto& f : s.finished_problems(latest->id)) {
+    if (f.from_run == 0) continue;
+    ++taken;
+    const auto from = s.run(f.from_run);
+    ASSERT_TRUE(from.has_value()) << f.from_run;
+    EXPECT_EQ(problem_fingerprint(from->config, f.graph, f.feat, f.heads),
+              problem_fingerprint(now, f.graph, f.feat, f.heads)) << f.graph;
+    for (const auto& g : c.graphs)
+      if (g.name == f.graph) EXPECT_FALSE(g.space || g.constraints) << f.graph << " searches its own space";
+  }
+  EXPECT_GT(taken, 0);
 }
 
 // ---------------------------------------------------------------- errors
