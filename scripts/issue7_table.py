@@ -118,7 +118,9 @@ def variants_table(vdir, large, copy):
 
 def main():
     folder = sys.argv[1]
-    ev = load(folder, "bench-events.json")["results"]
+    ev_json = load(folder, "bench-events.json")
+    ev = ev_json["results"]
+    rounds = ev_json.get("meta", {}).get("rounds", 1)
     peers = load(folder, "peers.json")["results"]
     copy_from = arg("--copy-from")
     copy = (json.load(open(copy_from)) if copy_from else load(folder, "prof_check.json"))[
@@ -143,7 +145,9 @@ def main():
 
     print("Launch included, cold (us); ratios are baseline / tuned (higher is better). The large")
     print("graphs' tuned, seed and cuSPARSE times here are CUDA events around the call (their GPU")
-    print("times are in the DRAM table below).\n")
+    print("times are in the DRAM table below)." + (
+        f" The small graphs' implementations were timed round-robin in {rounds} rounds"
+        " (tuner bench --rounds), so drift during the run hits all alike." if rounds > 1 else "") + "\n")
     print("| graph | tuned | seed | softmax + cuSPARSE | PyG | vs faster baseline | vs PyG | tuned variant |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
     never_slower, l2_ratios, pyg_ratios = [], [], []

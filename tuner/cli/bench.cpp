@@ -1,8 +1,14 @@
 // tuner bench: the tuned dispatch (the production library as built, with its tuned header)
 // and the baselines side by side on any graph, verified first, timed with the profiler's
 // discipline (cold L2 by default), optionally with counters. Output: a table and JSON.
+// With --rounds N each graph's implementations are timed round-robin (A B C A B C ...), each
+// round taking 1/N of the sample and time limits, so drift of the machine during the run (a
+// launch-included cold call moves by 5% from one process to the next) hits all alike and their
+// ratios hold; the summaries are of all rounds' samples.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <sstream>
 
@@ -47,7 +53,50 @@ struct BenchOptions {
   std::string json_path;
   uint64_t seed = 1;
   std::string cache_dir = "runs/bench-cache";
+  int rounds = 1;
 };
+
+// One implementation of one (graph, F) row, verified and ready to time.
+struct Entry {
+  std::string impl;
+  nlohmann::json r;
+  std::function<void(cudaStream_t)> launch;
+  std::unique_ptr<LoadedKernel> kernel;
+  std::unique_ptr<Shape> shape;
+  bool timed = false;  // verified correct: to be timed
+  profiler::TimingResult result;
+};
+
+// Round k's share of the stop rule: 1/rounds of the samples (at least one) and of the time.
+profiler::TimingOptions round_options(profiler::TimingOptions o, int rounds) {
+  if (rounds <= 1) return o;
+  o.stop.min_samples = std::max(1, (o.stop.min_samples + rounds - 1) / rounds);
+  o.stop.max_samples = std::max(o.stop.min_samples, o.stop.max_samples / rounds);
+  o.stop.max_seconds /= rounds;
+  return o;
+}
+
+// Adds a round's samples to the whole; the summaries are recomputed from all of them.
+void merge_round(profiler::TimingResult& all, profiler::TimingResult&& round) {
+  const bool first = all.samples.empty();
+  all.samples.insert(all.samples.end(), round.samples.begin(), round.samples.end());
+  std::vector<double> gpu, event;
+  for (const auto& smp : all.samples) {
+    gpu.push_back(smp.gpu_us);
+    event.push_back(smp.event_us);
+  }
+  all.gpu = profiler::summarize(gpu);
+  all.event = profiler::summarize(event);
+  if (first || all.timer.empty()) all.timer = round.timer;
+  if (!round.note.empty() && all.note.find(round.note) == std::string::npos)
+    all.note += (all.note.empty() ? "" : "; ") + round.note;
+  if (round.timer != all.timer) all.note += "; a round used the " + round.timer + " timer";
+  all.throttled_any = all.throttled_any || round.throttled_any;
+  all.stop = round.stop;
+  all.kernels_per_sample = round.kernels_per_sample;
+  all.nvml_stride = round.nvml_stride;
+  all.clock_events_seen |= round.clock_events_seen;
+}
 
 std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;
@@ -85,7 +134,7 @@ int bench(const BenchOptions& o) {
   if (o.counters) counters = std::make_unique<profiler::CounterSession>(0);
   NvrtcCompiler compiler("sm_90", o.cache_dir);
 
-  nlohmann::json out{{"meta", {{"tuned_header", CSRGAT_TUNED_HEADER_NAME}, {"library_archs", compiled_archs()}, {"timing", profiler::to_json(topt)}}},
+  nlohmann::json out{{"meta", {{"tuned_header", CSRGAT_TUNED_HEADER_NAME}, {"library_archs", compiled_archs()}, {"timing", profiler::to_json(topt)}, {"rounds", o.rounds}}},
                      {"devices", nlohmann::json::array({profiler::to_json(profiler::device_info(0))})},
                      {"results", nlohmann::json::array()}};
   std::printf("%-26s %5s %-10s %-66s %10s %10s %9s %8s\n", "graph", "F", "impl", "variant", "gpu_us",
@@ -98,30 +147,32 @@ int bench(const BenchOptions& o) {
       const auto ref = reference_aggregate(g, in);
       DeviceProblem dp(g, in);
       const IndexType index = dp.fits_int32() ? IndexType::i32 : IndexType::i64;
+      // Prepared and verified first, all of them, so that the rounds below only time.
+      std::vector<Entry> entries;
       for (const auto& impl : split_list(o.impls)) {
-        nlohmann::json r{{"graph", name}, {"spec", spec}, {"feat", feat}, {"heads", o.heads}, {"impl", impl},
-                         {"value", to_string(value)}};
-        std::function<void(cudaStream_t)> launch;
-        std::unique_ptr<LoadedKernel> kernel;
-        std::unique_ptr<Shape> shape;
+        Entry& e = entries.emplace_back();
+        e.impl = impl;
+        nlohmann::json& r = e.r;
+        r = {{"graph", name}, {"spec", spec}, {"feat", feat}, {"heads", o.heads}, {"impl", impl},
+             {"value", to_string(value)}};
         std::string variant;
         try {
           if (impl == "empty") {
             // The launch floor, timed exactly like the others (same cache mode, timer, stop
             // rule): an empty <<<1, 1>>> kernel. Nothing to verify.
             variant = "empty<<<1,1>>>";
-            launch = [](cudaStream_t s) { profiler::detail::launch_empty(s); };
+            e.launch = [](cudaStream_t s) { profiler::detail::launch_empty(s); };
           } else if (impl == "tuned") {
-            shape = std::make_unique<Shape>();
+            e.shape = std::make_unique<Shape>();
             const Status st = Shape::create(dp.host_row_ptr().data(), dp.num_nodes(), o.heads, feat, storage_of(value),
-                                            index == IndexType::i64 ? Index::i64 : Index::i32, shape.get());
+                                            index == IndexType::i64 ? Index::i64 : Index::i32, e.shape.get());
             if (st != Status::ok) throw std::runtime_error(std::string("Shape::create: ") + status_string(st));
-            variant = shape->variant_id();
+            variant = e.shape->variant_id();
             const GraphView gv{dp.row_ptr(index), dp.col(index), dp.num_nodes(), dp.num_edges(),
                                index == IndexType::i64 ? Index::i64 : Index::i32};
             const void* vals = dp.values(value);
-            Shape* sp = shape.get();
-            launch = [&dp, gv, vals, sp, value, feat, heads = o.heads](cudaStream_t s) {
+            Shape* sp = e.shape.get();
+            e.launch = [&dp, gv, vals, sp, value, feat, heads = o.heads](cudaStream_t s) {
               const Status st2 = aggregate(gv, dp.scores(), vals, storage_of(value), heads, feat, dp.out(), s, sp);
               if (st2 != Status::ok) throw std::runtime_error(std::string("aggregate: ") + status_string(st2));
             };
@@ -134,8 +185,8 @@ int bench(const BenchOptions& o) {
             variant = p.id();
             const std::string unsupported = dp.unsupported_reason(p);
             if (!unsupported.empty()) throw std::runtime_error("unsupported: " + unsupported);
-            kernel = std::make_unique<LoadedKernel>(compiler.compile(p));
-            launch = [&dp, p, k = kernel.get()](cudaStream_t s) { dp.launch(p, *k, s); };
+            e.kernel = std::make_unique<LoadedKernel>(compiler.compile(p));
+            e.launch = [&dp, p, k = e.kernel.get()](cudaStream_t s) { dp.launch(p, *k, s); };
           }
           r["variant"] = variant;
           bool correct = true;
@@ -144,7 +195,7 @@ int bench(const BenchOptions& o) {
             VerifyResult v;
             {
               profiler::ScopedRange range(name, variant, profiler::Phase::verify);
-              v = verify_launch(dp, launch, ref, is16 ? 1e-2 : 1e-5);
+              v = verify_launch(dp, e.launch, ref, is16 ? 1e-2 : 1e-5);
             }
             if (v.status == TrialStatus::launch_failed) throw std::runtime_error(v.detail);
             r["rel_error"] = v.rel_error;
@@ -155,25 +206,49 @@ int bench(const BenchOptions& o) {
               r["detail"] = v.detail;
             }
           }
-          if (correct) {
-            profiler::ScopedRange range(name, variant, profiler::Phase::measure);
-            const auto tr = timer.measure([&](cudaStream_t s, int) { launch(s); }, topt);
+          e.timed = correct;
+        } catch (const std::exception& ex) {
+          r["status"] = "error";
+          r["detail"] = ex.what();
+        }
+      }
+      // Timed round by round; one round is the whole measurement of each in turn.
+      const profiler::TimingOptions per_round = round_options(topt, o.rounds);
+      for (int round = 0; round < std::max(1, o.rounds); ++round) {
+        for (Entry& e : entries) {
+          if (!e.timed) continue;
+          try {
+            profiler::ScopedRange range(name, e.r.value("variant", e.impl), profiler::Phase::measure);
+            merge_round(e.result, timer.measure([&](cudaStream_t s, int) { e.launch(s); }, per_round));
+          } catch (const std::exception& ex) {
+            e.timed = false;
+            e.r["status"] = "error";
+            e.r["detail"] = ex.what();
+          }
+        }
+      }
+      for (Entry& e : entries) {
+        nlohmann::json& r = e.r;
+        if (e.timed) {
+          try {
+            const auto& tr = e.result;
             r["status"] = "ok";
             r["timing"] = profiler::to_json(tr);
+            if (o.rounds > 1) r["timing"]["rounds"] = o.rounds;
             r["gpu_median_us"] = tr.gpu.median;
             r["event_median_us"] = tr.event.median;
             r["rel_noise"] = tr.gpu.rel_noise;
             r["timer"] = tr.timer;
-            if (counters && impl != "empty") {
-              profiler::ScopedRange crange(name, variant, profiler::Phase::counters);
-              r["counters"] = profiler::to_json(counters->collect(launch));
+            if (counters && e.impl != "empty") {
+              profiler::ScopedRange crange(name, r.value("variant", e.impl), profiler::Phase::counters);
+              r["counters"] = profiler::to_json(counters->collect(e.launch));
             }
+          } catch (const std::exception& ex) {
+            r["status"] = "error";
+            r["detail"] = ex.what();
           }
-        } catch (const std::exception& e) {
-          r["status"] = "error";
-          r["detail"] = e.what();
         }
-        std::printf("%-26s %5d %-10s %-66s %10.2f %10.2f %9.2f %8.1e %s\n", name.c_str(), feat, impl.c_str(),
+        std::printf("%-26s %5d %-10s %-66s %10.2f %10.2f %9.2f %8.1e %s\n", name.c_str(), feat, e.impl.c_str(),
                     r.value("variant", std::string("-")).c_str(), r.value("gpu_median_us", 0.0),
                     r.value("event_median_us", 0.0), 100 * r.value("rel_noise", 0.0), r.value("rel_error", 0.0),
                     r["status"] == "ok" ? "" : (r["status"].get<std::string>() + ": " + r.value("detail", std::string())).c_str());
@@ -212,6 +287,10 @@ void register_bench_command(CLI::App& app) {
   cmd->add_option("--seed", o.seed, "input seed");
   cmd->add_option("--json", o.json_path, "write the results as JSON here");
   cmd->add_option("--cache-dir", o.cache_dir, "NVRTC cubin cache");
+  cmd->add_option("--rounds", o.rounds,
+                  "time each graph's implementations round-robin in this many rounds, each with 1/N of "
+                  "the sample and time limits (drift hits all alike)")
+      ->check(CLI::Range(1, 1000));
   cmd->callback([] {
     guarded("bench", [] { return bench(o); });
   });
