@@ -614,6 +614,17 @@ Peers load_peers(const std::string& path) {
   return p;
 }
 
+namespace {
+// " (took the finished problems of runs 2, 5 ...)" for a run that reused earlier runs' problems.
+std::string taken_note(const std::vector<int64_t>& runs) {
+  if (runs.empty()) return "";
+  std::string list;
+  for (int64_t id : runs) list += (list.empty() ? "" : ", ") + std::to_string(id);
+  return std::string(" (took the finished problems of run") + (runs.size() > 1 ? "s " : " ") + list +
+         " whose problem fingerprint is this config's: tuner run --reuse)";
+}
+}  // namespace
+
 void write_report(const tuner::Store& store, int64_t run_id, const std::string& out_dir,
                   const std::string& peers_json_path) {
   const RunData d = load_run(store, run_id);
@@ -641,6 +652,7 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
                 ? " (continues run " + std::to_string(d.run.continued_from) +
                       ", stopped on another GPU: the problems it finished were carried over)"
                 : std::string()) +
+           taken_note(store.runs_taken_from(d.run.id)) +
            "; config hash `" + d.run.config_hash + "`, commit `" + d.run.commit + "`, host `" +
            d.run.host + "`, target `" + d.run.arch + "`, NVRTC " + d.run.nvrtc + ". " +
            std::to_string(trials) + " trials (" + std::to_string(ok_trials) + " ok) over " +

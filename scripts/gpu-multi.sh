@@ -42,8 +42,12 @@ if [ -n "${FROM:-}" ]; then  # before any run here, so no WAL of this machine's 
   mkdir -p "$W/run" && rm -f "$W"/run/results.sqlite* && cp "$FROM"/results.sqlite* "$W/run/" && CONT=(--continue)
 fi
 if [ -n "${REUSE:-}" ]; then
+  [ -z "${FROM:-}" ] || { echo "gpu-multi: give FROM (continue a stopped run) or REUSE (take an earlier run's problems), not both"; exit 2; }
   mkdir -p "$W/run" && rm -f "$W"/run/results.sqlite*
-  case "$REUSE" in *.gz) gunzip -c "$REUSE" > "$W/run/results.sqlite";; *) cp "$REUSE" "$W/run/results.sqlite";; esac
+  case "$REUSE" in
+    *.gz) gunzip -c "$REUSE" > "$W/run/results.sqlite" ;;
+    *) cp "$REUSE" "$W/run/results.sqlite" && { [ ! -f "$REUSE-wal" ] || cp "$REUSE-wal" "$W/run/results.sqlite-wal"; } ;;
+  esac || { echo "gpu-multi: cannot copy the store $REUSE"; exit 2; }
   CONT+=(--reuse)
 fi
 if [ -n "${KILL_AFTER:-}" ]; then

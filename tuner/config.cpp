@@ -850,8 +850,14 @@ std::string problem_fingerprint(const nlohmann::json& config, const std::string&
   using nlohmann::json;
   if (!config.is_object() || !config.contains("graphs") || !config["graphs"].is_array()) return "";
   const json* entry = nullptr;
-  for (const auto& g : config["graphs"])
-    if (g.is_object() && g.value("name", std::string()) == graph) entry = &g;
+  int index = 0;
+  for (const auto& g : config["graphs"]) {
+    if (g.is_object() && g.value("name", std::string()) == graph) {
+      entry = &g;
+      break;
+    }
+    ++index;
+  }
   if (!entry) return "";
   const auto lists = [&](const char* key, int v, std::vector<int> dflt) {
     const std::vector<int> have = entry->contains(key) ? (*entry)[key].get<std::vector<int>>() : dflt;
@@ -868,6 +874,7 @@ std::string problem_fingerprint(const nlohmann::json& config, const std::string&
   const json j{{"arch", config.value("arch", std::string())},
                {"graph", entry->value("name", std::string())},
                {"spec", entry->value("spec_text", std::string())},
+               {"input_seed", problem_input_seed(index, feat, heads)},
                {"feat", feat},
                {"heads", heads},
                {"value", value},

@@ -186,14 +186,23 @@ nlohmann::json to_json(const Config& c);
 // (source, base_dir, resolved paths): the same config text gives the same hash everywhere.
 std::string config_hash(const Config& c);
 
+// The seed of one problem's inputs (features and scores): the graph's position in the config,
+// F and H, so that every worker and every resumed run measures the same inputs.
+inline uint64_t problem_input_seed(int graph_index, int feat, int heads) {
+  return 1000 + static_cast<uint64_t>(graph_index) * 7919 + static_cast<uint64_t>(feat) * 31 +
+         static_cast<uint64_t>(heads);
+}
+
 // What one problem's measurements depend on in a run's stored config (to_json): the graph as
-// written, F, H and its value types, and how they are searched and measured (the graph's
+// written and its inputs' seed (problem_input_seed), F, H and its value types, and how they are searched and measured (the graph's
 // effective space and constraints, baselines, strategy, timing, verify, counters, test-only
 // settings, target), as a stable hash. Runs whose fingerprints of a problem match, on a GPU of
 // the same model with the same driver, CUDA runtime, NVRTC and kernel sources, measure it
 // alike, so one may take the other's finished problem (`tuner run --reuse`). "" when the
 // config holds no such problem. It reads the JSON, not a Config, so that it also reads runs
-// stored by older tuners (keys they lack take their defaults).
+// stored by older tuners (keys they lack take their defaults). Not in it: a graph file's
+// content (its path as written is), and the tuner's own code beyond the kernel sources, which
+// the compatibility check compares (kernels_hash).
 std::string problem_fingerprint(const nlohmann::json& config, const std::string& graph, int feat, int heads);
 
 // Closest of `known` to `word` by edit distance, or "" when none is close enough to suggest.

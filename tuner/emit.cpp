@@ -166,10 +166,7 @@ std::string emit_header(const Store& store, int64_t run_id, const std::string& a
                              "' has no ok trial of a fused variant (test-only variants do not "
                              "count); " +
                              status_summary(store, run_id));
-  std::set<int64_t> took;  // the runs problems came from, besides the one it continues
-  for (const auto& f : store.finished_problems(run_id))
-    if (f.from_run > 0 && f.from_run != run->continued_from) took.insert(f.from_run);
-  return emit_header(rules, *run, name, arch, {took.begin(), took.end()});
+  return emit_header(rules, *run, name, arch, store.runs_taken_from(run_id));
 }
 
 std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run,

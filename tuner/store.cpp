@@ -458,6 +458,18 @@ std::vector<FinishedProblem> Store::finished_problems(int64_t run_id) const {
   return out;
 }
 
+std::vector<int64_t> Store::runs_taken_from(int64_t run_id) const {
+  // The runs it continues, one after another (C continues B, which continued A): their
+  // problems came over by --continue.
+  std::set<int64_t> chain;
+  for (auto r = run(run_id); r && r->continued_from > 0 && chain.insert(r->continued_from).second;)
+    r = run(r->continued_from);
+  std::set<int64_t> took;
+  for (const auto& f : finished_problems(run_id))
+    if (f.from_run > 0 && !chain.count(f.from_run)) took.insert(f.from_run);
+  return {took.begin(), took.end()};
+}
+
 bool Store::drop_empty_run(int64_t run_id) {
   Stmt q(db_, "DELETE FROM runs WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM trials WHERE run_id = ?1) "
               "AND NOT EXISTS (SELECT 1 FROM graphs WHERE run_id = ?1) "

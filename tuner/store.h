@@ -111,6 +111,9 @@ class Store {
   void finish_problem(int64_t run_id, const std::string& graph, int feat, int heads,
                       const std::string& gpu_uuid);
   std::vector<FinishedProblem> finished_problems(int64_t run_id) const;
+  // The earlier runs whose finished problems run_id took with --reuse (from_run of its finish
+  // marks, besides the runs it continues, directly or through earlier continuations), ascending.
+  std::vector<int64_t> runs_taken_from(int64_t run_id) const;
 
   void put_graph(int64_t run_id, const std::string& graph, const std::string& spec,
                  const nlohmann::json& features);

@@ -285,6 +285,11 @@ TEST(Config, ProblemFingerprintFollowsOnlyWhatTheProblemMeasures) {
   }
   const nlohmann::json t = to_json(parse_config(two + "timing: {max_seconds: 0.2}\n", "/one/place/a.yaml"));
   EXPECT_NE(problem_fingerprint(t, "g", 64, 1), g);
+  // A graph's position seeds its inputs (problem_input_seed): another graph before it changes it.
+  const nlohmann::json moved = to_json(parse_config(
+      replace(two, "  - {name: g,", "  - {name: first, spec: 'seed:n=32', feat: [64]}\n  - {name: g,"),
+      "/one/place/a.yaml"));
+  EXPECT_NE(problem_fingerprint(moved, "g", 64, 1), g);
 }
 
 // The shipped h200 config against the recorded tuning runs (tests/data/recorded/h200.sqlite.gz):
@@ -311,7 +316,9 @@ TEST(Config, H200ProblemsMatchTheRecordedRunsTheyCameFrom) {
     EXPECT_EQ(problem_fingerprint(from->config, f.graph, f.feat, f.heads),
               problem_fingerprint(now, f.graph, f.feat, f.heads)) << f.graph;
     for (const auto& g : c.graphs)
-      if (g.name == f.graph) EXPECT_FALSE(g.space || g.constraints) << f.graph << " searches its own space";
+      if (g.name == f.graph) {
+        EXPECT_FALSE(g.space || g.constraints) << f.graph << " searches its own space";
+      }
   }
   EXPECT_GT(taken, 0);
 }

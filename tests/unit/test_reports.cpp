@@ -381,6 +381,20 @@ TEST(Report, RunOnSeveralGpusNamesEachGpusProblems) {
   write_report(s, next, (dir / "continued").string(), "");
   EXPECT_TRUE(contains(slurp(dir / "continued" / "report.md"),
                        "(continues run " + std::to_string(run) + ", stopped on another GPU"));
+  EXPECT_FALSE(contains(slurp(dir / "continued" / "report.md"), "tuner run --reuse"));
+  // A run that took an earlier run's finished problem (tuner run --reuse) names that run.
+  s.finish_problem(run, "small_u1k", 64, 1, "GPU-aaaa");
+  auto reusing = run_info();
+  reusing.gpu_uuid = "GPU-dddd";
+  reusing.config_hash = "reusing";
+  const int64_t third = s.open_run(reusing).id;
+  s.reuse_problems(third, {{run, s.finished_problems(run).at(0)}});
+  EXPECT_EQ(s.runs_taken_from(third), std::vector<int64_t>{run});
+  write_report(s, third, (dir / "reused").string(), "");
+  EXPECT_TRUE(contains(slurp(dir / "reused" / "report.md"),
+                       "(took the finished problems of run " + std::to_string(run) +
+                           " whose problem fingerprint is this config's: tuner run --reuse)"))
+      << slurp(dir / "reused" / "report.md").substr(0, 600);
 }
 
 TEST(Report, PeersAreFoldedInByGraphAndFeat) {

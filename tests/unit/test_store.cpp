@@ -154,6 +154,9 @@ TEST(StoreContinue, CarriesFinishedProblemsAndLeavesTheStoppedRunWhole) {
   EXPECT_EQ(fin_c[0].gpu_uuid, "GPU-A");  // cora
   EXPECT_EQ(fin_c[1].gpu_uuid, "GPU-B");  // pubmed
   EXPECT_EQ(s.trials(c.id).size(), 8u);
+  // cora came to C from A through B: a continuation, not a --reuse.
+  EXPECT_EQ(fin_c[0].from_run, a);
+  EXPECT_TRUE(s.runs_taken_from(c.id).empty());
 }
 
 // Each field that makes measurements incomparable refuses the continuation, naming it.

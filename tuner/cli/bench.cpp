@@ -90,7 +90,9 @@ void merge_round(profiler::TimingResult& all, profiler::TimingResult&& round) {
   if (first || all.timer.empty()) all.timer = round.timer;
   if (!round.note.empty() && all.note.find(round.note) == std::string::npos)
     all.note += (all.note.empty() ? "" : "; ") + round.note;
-  if (round.timer != all.timer) all.note += "; a round used the " + round.timer + " timer";
+  const std::string mixed = "a round used the " + round.timer + " timer";
+  if (round.timer != all.timer && all.note.find(mixed) == std::string::npos)
+    all.note += (all.note.empty() ? "" : "; ") + mixed;
   all.throttled_any = all.throttled_any || round.throttled_any;
   all.stop = round.stop;
   all.kernels_per_sample = round.kernels_per_sample;
@@ -213,8 +215,10 @@ int bench(const BenchOptions& o) {
         }
       }
       // Timed round by round; one round is the whole measurement of each in turn.
-      const profiler::TimingOptions per_round = round_options(topt, o.rounds);
-      for (int round = 0; round < std::max(1, o.rounds); ++round) {
+      // At most max_samples rounds: each takes at least one sample.
+      const int rounds = std::max(1, std::min(o.rounds, topt.stop.max_samples));
+      const profiler::TimingOptions per_round = round_options(topt, rounds);
+      for (int round = 0; round < rounds; ++round) {
         for (Entry& e : entries) {
           if (!e.timed) continue;
           try {
@@ -234,7 +238,7 @@ int bench(const BenchOptions& o) {
             const auto& tr = e.result;
             r["status"] = "ok";
             r["timing"] = profiler::to_json(tr);
-            if (o.rounds > 1) r["timing"]["rounds"] = o.rounds;
+            if (rounds > 1) r["timing"]["rounds"] = rounds;
             r["gpu_median_us"] = tr.gpu.median;
             r["event_median_us"] = tr.event.median;
             r["rel_noise"] = tr.gpu.rel_noise;

@@ -138,7 +138,7 @@ class Runner {
   // What every request about this problem carries; the seed makes its inputs the same in every
   // worker and every resumed run.
   nlohmann::json base_request(const Problem& pr) const {
-    const uint64_t seed = 1000 + static_cast<uint64_t>(pr.graph_index) * 7919 + pr.feat * 31 + pr.heads;
+    const uint64_t seed = problem_input_seed(pr.graph_index, pr.feat, pr.heads);
     return {{"graph", pr.graph_name}, {"spec", pr.spec}, {"feat", pr.feat}, {"heads", pr.heads},
             {"seed", seed}, {"arch", cfg_.arch}, {"cache_dir", cfg_.output + "/cache"},
             {"counters", cfg_.counters}, {"slow_percent", cfg_.test_only.slow_percent}};
@@ -385,7 +385,9 @@ RunInfo open_or_continue(Store& store, const RunInfo& want, bool continue_elsewh
 void reuse_finished(Store& store, const Config& cfg, const RunInfo& run) {
   const auto take = reusable_problems(store, run, to_json(cfg));
   std::map<int64_t, std::vector<std::string>> taken_from;
-  for (const auto& [from, f] : take) taken_from[from].push_back(problem_key(f.graph, f.feat, f.heads));
+  // Named by the run that measured each (a problem a continuation carried keeps its first run).
+  for (const auto& [from, f] : take)
+    taken_from[f.from_run > 0 ? f.from_run : from].push_back(problem_key(f.graph, f.feat, f.heads));
   store.reuse_problems(run.id, take);
   const size_t total = problems(cfg).size();
   std::printf("--reuse: %zu of %zu problems taken from earlier runs of this GPU model, driver, runtime, "
@@ -437,10 +439,10 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   want.device = dev;
   want.ceilings = info.json->value("ceilings", nlohmann::json());
   const RunInfo run = open_or_continue(store, want, continue_elsewhere);
-  if (reuse) reuse_finished(store, cfg, run);
   std::printf("run %lld on %s (%s), config %s%s\n", static_cast<long long>(run.id), run.gpu_name.c_str(),
               run.gpu_uuid.c_str(), run.config_hash.c_str(),
               run.continued_from > 0 ? " (continuing)" : store.trials(run.id).empty() ? "" : " (resuming)");
+  if (reuse) reuse_finished(store, cfg, run);
 
   // Problems finished before a stop (here, or on the GPU a continued run began on) are taken
   // from the store whole: their variants are not compiled for them and no worker builds their
