@@ -87,7 +87,7 @@ const char* kRunCols =
     "cuda_runtime, nvrtc, arch, commit_id, host, device_json, ceilings_json";
 
 // The trials columns after run_id, in table order: what put_trial writes, trials() reads
-// and continue_run copies.
+// and copy_problems copies.
 const char* kTrialCols =
     "graph, spec, feat, heads, variant, stage, status, detail, rel_error, median_us, q1_us, q3_us, "
     "min_us, max_us, mean_us, stddev_us, rel_noise, event_median_us, samples, timer, throttled, "
@@ -370,16 +370,9 @@ std::optional<RunInfo> Store::continuable_run(const RunInfo& want, std::string* 
 RunInfo Store::continue_run(const RunInfo& want, int64_t from) {
   return in_transaction([&] {
     const RunInfo made = insert_run(want, from);
-    const std::string id = std::to_string(made.id), old = std::to_string(from);
-    exec(std::string("INSERT INTO trials (run_id, ") + kTrialCols + ") SELECT " + id + ", " + kTrialCols +
-         " FROM trials t WHERE t.run_id = " + old +
-         " AND EXISTS (SELECT 1 FROM problems p WHERE p.run_id = t.run_id AND p.graph = t.graph AND "
-         "p.feat = t.feat AND p.heads = t.heads)");
-    exec("INSERT INTO graphs (run_id, graph, spec, features_json) SELECT " + id +
-         ", graph, spec, features_json FROM graphs WHERE run_id = " + old +
-         " AND graph IN (SELECT graph FROM problems WHERE run_id = " + old + ")");
-    exec("INSERT INTO problems (run_id, graph, feat, heads, gpu_uuid, finished, from_run) SELECT " + id +
-         ", graph, feat, heads, gpu_uuid, finished, IFNULL(from_run, " + old + ") FROM problems WHERE run_id = " + old);
+    std::vector<std::pair<int64_t, FinishedProblem>> take;
+    for (auto& f : finished_problems(from)) take.emplace_back(from, std::move(f));
+    copy_problems(made.id, take);
     return made;
   });
 }
@@ -414,29 +407,31 @@ std::vector<std::pair<int64_t, FinishedProblem>> reusable_problems(const Store& 
 }
 
 void Store::reuse_problems(int64_t to, const std::vector<std::pair<int64_t, FinishedProblem>>& take) {
-  in_transaction([&] {
-    for (const auto& [from, f] : take) {
-      const auto run_problem = [&](Stmt& q, int64_t run) {
-        q.bind(1, run).bind(2, f.graph).bind(3, f.feat).bind(4, f.heads);
-        q.step();
-      };
-      Stmt drop(db_, "DELETE FROM trials WHERE run_id = ? AND graph = ? AND feat = ? AND heads = ?");
-      run_problem(drop, to);
-      Stmt trials(db_, (std::string("INSERT INTO trials (run_id, ") + kTrialCols + ") SELECT " +
-                        std::to_string(to) + ", " + kTrialCols +
-                        " FROM trials WHERE run_id = ? AND graph = ? AND feat = ? AND heads = ?").c_str());
-      run_problem(trials, from);
-      Stmt graph(db_, "INSERT OR IGNORE INTO graphs (run_id, graph, spec, features_json) SELECT ?, graph, "
-                      "spec, features_json FROM graphs WHERE run_id = ? AND graph = ?");
-      graph.bind(1, to).bind(2, from).bind(3, f.graph);
-      graph.step();
-      Stmt mark(db_, "INSERT OR REPLACE INTO problems (run_id, graph, feat, heads, gpu_uuid, finished, from_run) "
-                     "VALUES (?,?,?,?,?,?,?)");
-      mark.bind(1, to).bind(2, f.graph).bind(3, f.feat).bind(4, f.heads).bind(5, f.gpu_uuid)
-          .bind(6, f.finished).bind(7, f.from_run > 0 ? f.from_run : from);
-      mark.step();
-    }
-  });
+  in_transaction([&] { copy_problems(to, take); });
+}
+
+void Store::copy_problems(int64_t to, const std::vector<std::pair<int64_t, FinishedProblem>>& take) {
+  for (const auto& [from, f] : take) {
+    const auto run_problem = [&](Stmt& q, int64_t run) {
+      q.bind(1, run).bind(2, f.graph).bind(3, f.feat).bind(4, f.heads);
+      q.step();
+    };
+    Stmt drop(db_, "DELETE FROM trials WHERE run_id = ? AND graph = ? AND feat = ? AND heads = ?");
+    run_problem(drop, to);
+    Stmt trials(db_, (std::string("INSERT INTO trials (run_id, ") + kTrialCols + ") SELECT " +
+                      std::to_string(to) + ", " + kTrialCols +
+                      " FROM trials WHERE run_id = ? AND graph = ? AND feat = ? AND heads = ?").c_str());
+    run_problem(trials, from);
+    Stmt graph(db_, "INSERT OR IGNORE INTO graphs (run_id, graph, spec, features_json) SELECT ?, graph, "
+                    "spec, features_json FROM graphs WHERE run_id = ? AND graph = ?");
+    graph.bind(1, to).bind(2, from).bind(3, f.graph);
+    graph.step();
+    Stmt mark(db_, "INSERT OR REPLACE INTO problems (run_id, graph, feat, heads, gpu_uuid, finished, from_run) "
+                   "VALUES (?,?,?,?,?,?,?)");
+    mark.bind(1, to).bind(2, f.graph).bind(3, f.feat).bind(4, f.heads).bind(5, f.gpu_uuid)
+        .bind(6, f.finished).bind(7, f.from_run > 0 ? f.from_run : from);
+    mark.step();
+  }
 }
 
 void Store::finish_problem(int64_t run_id, const std::string& graph, int feat, int heads,

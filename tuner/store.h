@@ -146,6 +146,9 @@ class Store {
   void adopt_schema_unchecked(bool writable);
   std::string select_runs(const std::string& tail) const;
   RunInfo insert_run(const RunInfo& want, int64_t continued_from);
+  // What continue_run and reuse_problems do inside their transaction: each (run, problem) of
+  // `take` into run `to` (its trials replacing any `to` has, its graph row, its finish mark).
+  void copy_problems(int64_t to, const std::vector<std::pair<int64_t, FinishedProblem>>& take);
   sqlite3* db_ = nullptr;
   std::string path_;
   // The runs columns to read: a store written before kernels_hash and continued_from were kept,
