@@ -61,26 +61,30 @@ std::string file_of(const Config& c) {
   return c.source;
 }
 
+// The problem's graph entry, or nullptr for a problem built without a config graph.
+const GraphEntry* graph_of(const Config& c, const Problem& p) {
+  return p.graph_index >= 0 && static_cast<size_t>(p.graph_index) < c.graphs.size() ? &c.graphs[p.graph_index]
+                                                                                     : nullptr;
+}
+
 // The graph's problems' constraints: the graph's own, else the config's.
 struct GraphConstraints {
   const std::vector<Constraint>& list;
-  std::string path;  // "constraints" or "graphs[i].constraints"
+  std::string path;  // "graphs[i].constraints", "constraints", or "space" when no list was written
   Location at;       // of the list, else of the space
 };
 
 GraphConstraints constraints_for(const Config& c, const Problem& p) {
-  const GraphEntry* g = p.graph_index >= 0 && static_cast<size_t>(p.graph_index) < c.graphs.size()
-                            ? &c.graphs[p.graph_index]
-                            : nullptr;
+  const GraphEntry* g = graph_of(c, p);
   if (g && g->constraints)
     return {*g->constraints, "graphs[" + std::to_string(p.graph_index) + "].constraints", g->constraints_at};
-  return {c.constraints, "constraints", c.constraints_at.line > 0 ? c.constraints_at : c.space_at};
+  if (c.constraints_at.line > 0) return {c.constraints, "constraints", c.constraints_at};
+  return {c.constraints, c.constraints.empty() ? "space" : "constraints", c.space_at};
 }
 
 const SpaceSpec& space_for(const Config& c, const Problem& p) {
-  return p.graph_index >= 0 && static_cast<size_t>(p.graph_index) < c.graphs.size()
-             ? space_of(c, c.graphs[p.graph_index])
-             : c.space;
+  const GraphEntry* g = graph_of(c, p);
+  return g ? space_of(c, *g) : c.space;
 }
 
 }  // namespace
@@ -196,8 +200,7 @@ void check_space(const Config& c) {
     if (reasons.size() > 3) os << "; " << reasons.size() - 3 << " more reasons";
     os << ")";
     const GraphConstraints ks = constraints_for(c, p);
-    const bool listed = g.constraints || c.constraints_at.line > 0;
-    throw ConfigError(file_of(c), listed ? ks.path : "space", ks.at.line, ks.at.column, os.str());
+    throw ConfigError(file_of(c), ks.path, ks.at.line, ks.at.column, os.str());
   }
 }
 

@@ -78,7 +78,6 @@ profiler::TimingOptions round_options(profiler::TimingOptions o, int rounds) {
 
 // Adds a round's samples to the whole; the summaries are recomputed from all of them.
 void merge_round(profiler::TimingResult& all, profiler::TimingResult&& round) {
-  const bool first = all.samples.empty();
   all.samples.insert(all.samples.end(), round.samples.begin(), round.samples.end());
   std::vector<double> gpu, event;
   for (const auto& smp : all.samples) {
@@ -87,7 +86,7 @@ void merge_round(profiler::TimingResult& all, profiler::TimingResult&& round) {
   }
   all.gpu = profiler::summarize(gpu);
   all.event = profiler::summarize(event);
-  if (first || all.timer.empty()) all.timer = round.timer;
+  if (all.timer.empty()) all.timer = round.timer;  // the first round's
   if (!round.note.empty() && all.note.find(round.note) == std::string::npos)
     all.note += (all.note.empty() ? "" : "; ") + round.note;
   const std::string mixed = "a round used the " + round.timer + " timer";
