@@ -83,10 +83,11 @@ std::string prune_by_resources(const VariantParams& p, int registers, int static
 // (docs/perf-notes.md, v7 and v8): 0.025 s for the small graphs, 0.21-0.33 s for 16M edges x
 // F=64, 0.76-0.80 s for 64M edges x F=128 (samples shrink as kernels lengthen, hence the square
 // root; the trial's fixed costs, verification and counters, dominate, so max_seconds moves it
-// little). Compiling: 1.9 s per variant per thread (run 8: 504 variants, 16 threads, 66 s).
-// Only the order and the printed estimate use them.
+// little). Compiling: 1.9 s per kernel per thread (run 8: 504 variants, each then compiled on
+// its own, 16 threads, 66 s; compile_all now compiles twins that differ only in split or
+// prefetch once). Only the order and the printed estimate use them.
 double estimated_trial_seconds(const Problem& p);
-double estimated_compile_seconds(size_t variants, int threads);
+double estimated_compile_seconds(size_t kernels, int threads);
 // Problem indices by estimated time (trials[i] x seconds_per_trial[i], the latter from
 // estimated_trial_seconds, which reads a file graph's header), longest first; equal estimates
 // keep config order.

@@ -1,6 +1,8 @@
 #include "tuner/verify.h"
 
 #include <atomic>
+#include <map>
+#include <set>
 #include <thread>
 
 #include "profiler/check.h"
@@ -66,12 +68,33 @@ VerifyResult verify_launch(DeviceProblem& problem, const std::function<void(cuda
   return r;
 }
 
+size_t distinct_kernels(const std::vector<VariantParams>& variants) {
+  std::set<std::string> names;
+  for (const auto& v : variants) names.insert(v.invalid_reason().empty() ? v.kernel_name() : "!" + v.id());
+  return names.size();
+}
+
 std::vector<CompileOutcome> compile_all(const NvrtcCompiler& compiler,
                                         const std::vector<VariantParams>& variants, int threads) {
+  // Variants that differ only in launch-time options (split, prefetch) are one kernel: compile
+  // it once (a cold cache would otherwise compile it once per twin, in parallel) and give each
+  // twin the result. An invalid variant is its own entry, so its error names it.
+  std::vector<size_t> first(variants.size()), unique;
+  {
+    std::map<std::string, size_t> seen;
+    for (size_t i = 0; i < variants.size(); ++i) {
+      const VariantParams& v = variants[i];
+      const std::string key = v.invalid_reason().empty() ? v.kernel_name() : "!" + v.id();
+      const auto [it, fresh] = seen.emplace(key, i);
+      first[i] = it->second;
+      if (fresh) unique.push_back(i);
+    }
+  }
   std::vector<CompileOutcome> out(variants.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i = next++; i < variants.size(); i = next++) {
+    for (size_t u = next++; u < unique.size(); u = next++) {
+      const size_t i = unique[u];
       out[i].params = variants[i];
       try {
         out[i].kernel = compiler.compile(variants[i]);
@@ -86,6 +109,12 @@ std::vector<CompileOutcome> compile_all(const NvrtcCompiler& compiler,
   std::vector<std::thread> pool;
   for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(work);
   for (auto& t : pool) t.join();
+  for (size_t i = 0; i < variants.size(); ++i) {
+    if (first[i] == i) continue;
+    out[i] = out[first[i]];
+    out[i].params = variants[i];
+    if (!out[i].ok) out[i].error = "the kernel of " + variants[first[i]].id() + ": " + out[i].error;
+  }
   return out;
 }
 

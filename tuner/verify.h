@@ -33,7 +33,8 @@ VerifyResult verify_variant(DeviceProblem& problem, const LoadedKernel& kernel,
                             const VariantParams& p, const std::vector<double>& reference,
                             double rel_tol);
 
-// Compiles variants on `threads` threads; failures are kept with their log.
+// Compiles variants on `threads` threads, each distinct kernel once (variants that differ only
+// in launch-time options share it); failures are kept with their log.
 struct CompileOutcome {
   VariantParams params;
   bool ok = false;
@@ -42,5 +43,7 @@ struct CompileOutcome {
 };
 std::vector<CompileOutcome> compile_all(const NvrtcCompiler& compiler,
                                         const std::vector<VariantParams>& variants, int threads);
+// How many kernels compile_all compiles for these variants.
+size_t distinct_kernels(const std::vector<VariantParams>& variants);
 
 }  // namespace csrgat::tuner

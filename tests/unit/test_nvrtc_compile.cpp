@@ -90,3 +90,32 @@ TEST(NvrtcCompile, CacheReturnsTheSameCubin) {
   EXPECT_EQ(a.registers, b.registers);
   fs::remove_all(dir);
 }
+
+// Variants that differ only in launch-time options (split, prefetch) are one kernel: compiled
+// once, however many threads, and each twin gets the result under its own id.
+TEST(NvrtcCompile, LaunchTimeTwinsCompileOnce) {
+  const std::string dir = (fs::temp_directory_path() / "csrgat-nvrtc-twins-test").string();
+  fs::remove_all(dir);
+  const NvrtcCompiler compiler("sm_90", dir);
+  const std::string base = "csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.twopass";
+  std::vector<VariantParams> v;
+  for (const char* tail : {".split0.i32.f32", ".split64.i32.f32", ".split0.pf.i32.f32", ".split64.pf.i32.f32"})
+    v.push_back(VariantParams::parse(base + tail));
+  VariantParams bad = v[0];
+  bad.tpr = 24;  // invalid: its own entry, its own error
+  v.push_back(bad);
+  EXPECT_EQ(distinct_kernels(v), 2u);
+  const auto out = compile_all(compiler, v, 4);
+  ASSERT_EQ(out.size(), v.size());
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_TRUE(out[i].ok) << out[i].error;
+    EXPECT_EQ(out[i].params, v[i]);
+    EXPECT_EQ(out[i].kernel.cubin, out[0].kernel.cubin);
+  }
+  EXPECT_FALSE(out[4].ok);
+  EXPECT_NE(out[4].error.find("tpr must be a power of two"), std::string::npos) << out[4].error;
+  int cubins = 0;
+  for (const auto& e : fs::directory_iterator(dir)) cubins += e.path().extension() == ".cubin";
+  EXPECT_EQ(cubins, 1);
+  fs::remove_all(dir);
+}

@@ -75,8 +75,9 @@ void add_compile(CLI::App& app) {
       const auto variants = unique_variants(cfg);
       const std::string cache_dir = cache.empty() ? cfg.output + "/cache" : cache;
       NvrtcCompiler compiler(arch.empty() ? cfg.arch : arch, cache_dir);
-      std::printf("compiling %zu variants for %s with NVRTC %s (%d threads, cache %s)\n",
-                  variants.size(), compiler.arch().c_str(), NvrtcCompiler::nvrtc_version().c_str(),
+      std::printf("compiling %zu variants (%zu kernels) for %s with NVRTC %s (%d threads, cache %s)\n",
+                  variants.size(), distinct_kernels(variants), compiler.arch().c_str(),
+                  NvrtcCompiler::nvrtc_version().c_str(),
                   threads ? threads : default_threads(), cache_dir.c_str());
       const auto out = compile_all(compiler, variants, threads ? threads : default_threads());
       int failed = 0, cached = 0;

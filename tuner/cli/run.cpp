@@ -490,9 +490,10 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
     for (const auto& job : jobs)
       trials.push_back(is_finished(job.problem) ? 0 : planned_trials(cfg, job.fused.size()) + job.baselines.size());
     print_work_estimate(job_problems, per_trial, trials, std::max(1, ndev),
-                        estimated_compile_seconds(to_compile.size(), threads));
+                        estimated_compile_seconds(distinct_kernels(to_compile), threads));
   }
-  std::printf("compiling %zu variants on %d threads...\n", to_compile.size(), threads);
+  std::printf("compiling %zu variants (%zu kernels) on %d threads...\n", to_compile.size(),
+              distinct_kernels(to_compile), threads);
   std::fflush(stdout);  // the estimate is for deciding now, also when the output goes to a file
   NvrtcCompiler compiler(cfg.arch, cfg.output + "/cache");
   std::map<std::string, CompileOutcome> compiled;
