@@ -58,6 +58,7 @@ struct Choice {
   const KernelEntry* kernel;
   int64_t split;
   const char* id;
+  int prefetch;
 };
 
 // First tuned rule that matches; without a Shape only rules that need no split qualify, with
@@ -73,9 +74,9 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
     if (r.kernel < 0 || r.kernel >= static_cast<int>(std::size(kKernels))) continue;
     const KernelEntry& k = kKernels[r.kernel];
     if (k.value != value || k.index != index) continue;
-    return {&k, have_shape ? r.split : 0, r.variant_id};
+    return {&k, have_shape ? r.split : 0, r.variant_id, r.prefetch};
   }
-  return {&kFallback[value][index], 0, kFallbackId[value][index]};
+  return {&kFallback[value][index], 0, kFallbackId[value][index], 0};
 }
 
 int code(Storage s) { return s == Storage::f32 ? 0 : s == Storage::bf16 ? 1 : 2; }
@@ -196,6 +197,8 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
   a.num_rows = g.num_nodes;
   a.heads = heads;
   a.feat = feat;
+  a.num_edges = g.num_edges;
+  a.prefetch = c.prefetch;
   if (s) a.row_order = s->row_order;
   if (s && s->num_chunks > 0) {
     a.split_threshold = c.split;

@@ -369,7 +369,7 @@ std::vector<T> name_key(const Reader& r, const Item& at,
 SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
                      std::vector<std::string>* given = nullptr) {
   const auto f = r.fields(at, {"tpr", "fl", "rpb", "vec", "tiles", "epl", "ilp", "minb", "smem", "softmax",
-                               "split", "lpt", "index", "value"});
+                               "split", "lpt", "prefetch", "index", "value"});
   if (given)
     for (const auto& kv : f) given->push_back(kv.first);
   auto pow2_up_to = [](int64_t hi) {
@@ -423,6 +423,7 @@ SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
     reject_duplicates(r, s.split, where);
   }
   if (f.count("lpt")) s.lpt = int_key(r, f.at("lpt"), 0, 1, {});
+  if (f.count("prefetch")) s.prefetch = int_key(r, f.at("prefetch"), 0, 1, {});
   if (f.count("index")) s.index = name_key(r, f.at("index"), kIndexNames, "index type");
   if (f.count("value")) s.value = name_key(r, f.at("value"), kValueNames, "value type");
   return s;
@@ -749,7 +750,9 @@ Config load_config(const std::string& path) {
 
 namespace {
 
-nlohmann::json space_json(const SpaceSpec& s) {
+// every_key: lpt and prefetch even at their defaults (a graph's own space lists the keys it
+// was given, whatever their values).
+nlohmann::json space_json(const SpaceSpec& s, bool every_key = false) {
   nlohmann::json space{{"tpr", s.tpr},           {"fl", s.fl},
                        {"rpb", s.rpb},           {"vec", s.vec},
                        {"tiles", s.tiles},       {"epl", s.epl},           {"ilp", s.ilp},
@@ -758,7 +761,8 @@ nlohmann::json space_json(const SpaceSpec& s) {
                        {"split", s.split},       {"index", names(s.index)},
                        {"value", names(s.value)}};
   // Only when set, so that configs without the key keep their hash (recorded runs match them).
-  if (s.lpt != std::vector<int>{0}) space["lpt"] = s.lpt;
+  if (every_key || s.lpt != std::vector<int>{0}) space["lpt"] = s.lpt;
+  if (every_key || s.prefetch != std::vector<int>{0}) space["prefetch"] = s.prefetch;
   return space;
 }
 
@@ -788,9 +792,9 @@ nlohmann::json to_json(const Config& c) {
     if (!g.value.empty()) e["value"] = names(g.value);
     // Only when given (configs without them keep their hash), and only the keys given.
     if (g.space) {
-      const json all = space_json(*g.space);
+      const json all = space_json(*g.space, true);
       json own = json::object();
-      for (const auto& k : g.space_keys) own[k] = k == "lpt" ? json(g.space->lpt) : all.at(k);
+      for (const auto& k : g.space_keys) own[k] = all.at(k);
       e["space"] = own;
     }
     if (g.constraints) e["constraints"] = constraints_json(*g.constraints);
@@ -867,7 +871,10 @@ std::string problem_fingerprint(const nlohmann::json& config, const std::string&
   json space = config.value("space", json::object());
   if (entry->contains("space"))
     for (const auto& [k, v] : (*entry)["space"].items()) space[k] = v;
+  // Keys whose default a config may leave out or write: one form (lpt present, prefetch absent,
+  // as in the fingerprints of runs before prefetch existed).
   if (!space.contains("lpt")) space["lpt"] = std::vector<int>{0};
+  if (space.contains("prefetch") && space["prefetch"] == json(std::vector<int>{0})) space.erase("prefetch");
   const json value = entry->contains("value") ? (*entry)["value"] : space.value("value", json::array());
   space.erase("value");  // the problem's own value types below
   const json test_only = config.value("test_only", json::object());

@@ -77,6 +77,7 @@ struct SpaceSpec {
   std::vector<Softmax> softmax{Softmax::two_pass};
   std::vector<int64_t> split{0};
   std::vector<int> lpt{0};  // 1: longest rows first (VariantParams::lpt)
+  std::vector<int> prefetch{0};  // 1: inputs prefetched into L2 (VariantParams::prefetch)
   std::vector<IndexType> index{IndexType::i32};
   std::vector<ValueType> value{ValueType::f32};
 };
@@ -107,7 +108,8 @@ struct GraphEntry {
 // The variables a constraint may read (the space's parameters and the problem's shape).
 inline const std::vector<std::string> kConstraintVariables{
     "tpr",    "fl",    "rpb",   "vec",         "tiles",      "epl",  "ilp", "minb",
-    "smem",   "online", "split", "feat", "heads", "value_bytes", "index_bytes", "lpt"};
+    "smem",   "online", "split", "feat", "heads", "value_bytes", "index_bytes", "lpt",
+    "prefetch"};
 
 enum class StrategyKind { exhaustive, random, halving };
 const char* to_string(StrategyKind k);

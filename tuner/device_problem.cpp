@@ -202,6 +202,8 @@ KernelArgs DeviceProblem::base_args(const VariantParams& p) {
   a.fault = p.fault;
   a.delay_ns = p.delay_ns;
   a.slow_percent = p.family == Family::fused ? slow_percent_ : 0;
+  a.num_edges = e_;
+  a.prefetch = p.family == Family::fused ? p.prefetch : 0;
   if (p.family == Family::fused && p.lpt) a.row_order = order_for(p.split, p.index);
   if (p.family == Family::fused && p.split > 0) {
     const Plan& pl = plan_for(p.split);

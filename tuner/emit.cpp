@@ -262,7 +262,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
         "// {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,\n"
         "//  mean_degree_max, max_degree_min, max_degree_max, nodes_min, nodes_max, kernel, "
         "split,\n"
-        "//  variant_id}\n"
+        "//  variant_id, prefetch}\n"
         "inline constexpr Rule kRules[] = {\n";
   for (size_t i = 0; i < rules.size(); ++i) {
     const RuleChoice& r = rules[i];
@@ -278,7 +278,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
        << degree_bound(b.mean_degree_min) << ", " << degree_bound(b.mean_degree_max) << ", "
        << b.max_degree_min << ", " << i64_bound(b.max_degree_max) << ", " << b.nodes_min << ", "
        << i64_bound(b.nodes_max) << ", " << rule_kernel[i] << ", " << r.split << ", "
-       << c_string(r.variant) << "},\n";
+       << c_string(r.variant) << ", " << VariantParams::parse(r.variant).prefetch << "},\n";
   }
   os << "};\n"
         "}  // namespace csrgat::tuned\n";

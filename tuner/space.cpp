@@ -3,6 +3,7 @@
 #include "graphs/generate.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -54,7 +55,8 @@ std::vector<double> variables(const VariantParams& v, const Problem& p) {
           static_cast<double>(p.heads),
           static_cast<double>(value_bytes(v.value)),
           static_cast<double>(index_bytes(v.index)),
-          static_cast<double>(v.lpt)};
+          static_cast<double>(v.lpt),
+          static_cast<double>(v.prefetch)};
 }
 
 std::string file_of(const Config& c) {
@@ -126,38 +128,36 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
     if (cand.pruned.empty() && !seen.insert(v.id()).second) cand.pruned = "duplicate of " + v.id();
     out.push_back(std::move(cand));
   };
-  for (int tpr : s.tpr)
-    for (int fl : s.fl)
-      for (int rpb : s.rpb)
-        for (int vec : s.vec)
-          for (int tiles : s.tiles)
-            for (int epl : s.epl)
-              for (int ilp : s.ilp)
-                for (int minb : s.minb)
-                  for (int smem : s.smem)
-                    for (Softmax sm : s.softmax)
-                      for (int64_t split : s.split)
-                        for (int lpt : s.lpt)
-                          for (IndexType index : s.index)
-                            for (ValueType value : values) {
-                              VariantParams v;
-                              v.family = Family::fused;
-                              v.tpr = tpr;
-                              v.fl = fl;
-                              v.rpb = rpb;
-                              v.vec = vec;
-                              v.tiles = tiles;
-                              v.epl = epl;
-                              v.ilp = ilp;
-                              v.minb = minb;
-                              v.smem = smem;
-                              v.softmax = sm;
-                              v.split = split;
-                              v.lpt = lpt;
-                              v.index = index;
-                              v.value = value;
-                              add(v, true);
-                            }
+  // The cross product as an odometer, the first key outermost (the order nested loops over tpr,
+  // fl, ..., value give), one combination at a time: a product can reach hundreds of thousands.
+  const std::array<size_t, 15> sizes{s.tpr.size(),   s.fl.size(),    s.rpb.size(),   s.vec.size(),
+                                     s.tiles.size(), s.epl.size(),   s.ilp.size(),   s.minb.size(),
+                                     s.smem.size(),  s.softmax.size(), s.split.size(), s.lpt.size(),
+                                     s.prefetch.size(), s.index.size(), values.size()};
+  const bool empty = std::find(sizes.begin(), sizes.end(), size_t{0}) != sizes.end();
+  for (std::array<size_t, 15> i{}; !empty;) {
+    VariantParams v;
+    v.family = Family::fused;
+    v.tpr = s.tpr[i[0]];
+    v.fl = s.fl[i[1]];
+    v.rpb = s.rpb[i[2]];
+    v.vec = s.vec[i[3]];
+    v.tiles = s.tiles[i[4]];
+    v.epl = s.epl[i[5]];
+    v.ilp = s.ilp[i[6]];
+    v.minb = s.minb[i[7]];
+    v.smem = s.smem[i[8]];
+    v.softmax = s.softmax[i[9]];
+    v.split = s.split[i[10]];
+    v.lpt = s.lpt[i[11]];
+    v.prefetch = s.prefetch[i[12]];
+    v.index = s.index[i[13]];
+    v.value = values[i[14]];
+    add(v, true);
+    size_t k = sizes.size();
+    while (k > 0 && ++i[k - 1] == sizes[k - 1]) i[--k] = 0;
+    if (k == 0) break;
+  }
   for (const auto& v : c.test_only.fault_variants) add(v, false);
   for (const auto& v : c.test_only.delay_variants) add(v, false);
   return out;
@@ -368,8 +368,8 @@ double estimated_trial_seconds(const Problem& p) {
   return 0.025 + 0.26 * std::sqrt(work);
 }
 
-double estimated_compile_seconds(size_t variants, int threads) {
-  return 1.9 * static_cast<double>(variants) / std::max(1, threads);
+double estimated_compile_seconds(size_t kernels, int threads) {
+  return 1.9 * static_cast<double>(kernels) / std::max(1, threads);
 }
 
 std::vector<size_t> longest_first(const std::vector<double>& seconds_per_trial,

@@ -225,6 +225,55 @@ __device__ __forceinline__ unsigned long long global_ns() {
   return t;
 }
 
+// Prefetch into L2 (the `.pf` variants, KernelArgs::prefetch). The byte range [p, p + bytes),
+// trimmed to 16-byte boundaries, in slices of kPrefetchSlice bytes; slice i goes to block
+// i % nb, which issues it as one bulk prefetch (sm_90's TMA unit: no registers, no wait; a
+// hint, so nothing here can fault or change a result). Below sm_90, the first line of each
+// 128 bytes by prefetch.global.L2, one at a time (the tuned spaces are sm_90).
+constexpr unsigned kPrefetchSlice = 8192;
+__device__ __forceinline__ void prefetch_l2(const void* p, unsigned long long bytes, unsigned nb) {
+  const unsigned long long b = reinterpret_cast<unsigned long long>(p);
+  const unsigned long long lo = (b + 15) & ~15ull;
+  const unsigned long long hi = (b + bytes) & ~15ull;
+  for (unsigned long long s = lo + static_cast<unsigned long long>(blockIdx.x) * kPrefetchSlice;
+       s < hi; s += static_cast<unsigned long long>(nb) * kPrefetchSlice) {
+    const unsigned n = static_cast<unsigned>(min(static_cast<unsigned long long>(kPrefetchSlice), hi - s));
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile(
+        "{ .reg .u64 g; cvta.to.global.u64 g, %0; cp.async.bulk.prefetch.L2.global [g], %1; }\n" ::"l"(s),
+        "r"(n)
+        : "memory");
+#else
+    for (unsigned o = 0; o < n; o += 128)
+      asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %0; prefetch.global.L2 [g]; }\n" ::"l"(s + o)
+                   : "memory");
+#endif
+  }
+}
+__device__ __forceinline__ unsigned sm_count() {
+  unsigned n;
+  asm("mov.u32 %0, %%nsmid;" : "=r"(n));
+  return n;
+}
+// The task's inputs, by the first min(grid, SMs) blocks' thread 0: the blocks of the first
+// wave, one per SM, so the slices go out from every SM at once at the kernel's start. Rows
+// longer than a chunk are read through the chunk table, rows in LPT order through the order.
+template <class C>
+__device__ __forceinline__ void prefetch_inputs(const KernelArgs& a) {
+  const unsigned nb = min(gridDim.x, sm_count());
+  if (threadIdx.x != 0 || blockIdx.x >= nb) return;
+  using Index = typename C::Index;
+  const unsigned long long n = static_cast<unsigned long long>(a.num_rows);
+  const unsigned long long e = static_cast<unsigned long long>(a.num_edges);
+  const unsigned long long h = static_cast<unsigned long long>(a.heads);
+  prefetch_l2(a.row_ptr, (n + 1) * sizeof(Index), nb);
+  if (C::LPT && a.row_order) prefetch_l2(a.row_order, n * sizeof(Index), nb);
+  if (a.num_chunks > 0) prefetch_l2(a.chunks, a.num_chunks * sizeof(ChunkDesc), nb);
+  prefetch_l2(a.col, e * sizeof(Index), nb);
+  prefetch_l2(a.scores, e * h * sizeof(float), nb);
+  prefetch_l2(a.values, n * h * a.feat * sizeof(typename C::Value), nb);
+}
+
 template <int TPR_, int FL_, int RPB_, int VEC_, int TILES_, int EPL_, int ILP_, int SMEM_,
           int ONLINE_, int LPT_, class Index_, class Value_>
 struct FusedConfig {
@@ -896,6 +945,7 @@ template <class C>
 __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
   __shared__ FusedShared<C> sh;
   __shared__ unsigned last_flag[C::RPB];
+  if (a.prefetch) prefetch_inputs<C>(a);
   if (a.feat % C::VEC == 0 && (reinterpret_cast<unsigned long long>(a.values) %
                                (C::VEC * sizeof(typename C::Value))) == 0) {
     fused_body<C, true>(a, sh, last_flag);

@@ -43,6 +43,11 @@ struct KernelArgs {
   // Row tasks of an LPT kernel: task i takes row row_order[i] ((N), Index; the `.lpt`
   // variants' longest-rows-first order). Last, so that the fields above keep their offsets.
   const void* row_order;
+  // E (the length of col, and of scores per head); the `.pf` prefetch's extent.
+  long long num_edges;
+  // 1 (the `.pf` variants): the first blocks, one per SM, prefetch row_ptr, the row order, the
+  // chunk table, col, scores and values into L2 before their own tasks (prefetch_inputs).
+  int prefetch;
 };
 
 }  // namespace csrgat

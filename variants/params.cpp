@@ -40,7 +40,7 @@ std::string VariantParams::id() const {
        << (epl != 1 ? ".e" + std::to_string(epl) : std::string())
        << (ilp != 1 ? ".g" + std::to_string(ilp) : std::string())
        << (minb != 0 ? ".mb" + std::to_string(minb) : std::string()) << ".smem" << smem << '.' << to_string(softmax) << ".split" << split
-       << (lpt ? ".lpt" : "");
+       << (lpt ? ".lpt" : "") << (prefetch ? ".pf" : "");
   }
   os << '.' << to_string(index) << '.' << to_string(value);
   if (fault) os << ".fault" << fault;
@@ -101,6 +101,7 @@ VariantParams VariantParams::parse(const std::string& id) {
     else if (s == "bf16") p.value = ValueType::bf16;
     else if (s == "f16") p.value = ValueType::f16;
     else if (s == "lpt" && p.family == Family::fused) p.lpt = 1;
+    else if (s == "pf" && p.family == Family::fused) p.prefetch = 1;
     else if (take_int(s, "tpr", v)) p.tpr = static_cast<int>(v);
     else if (take_int(s, "fl", v)) p.fl = static_cast<int>(v);
     else if (take_int(s, "rpb", v)) p.rpb = static_cast<int>(v);
@@ -176,6 +177,7 @@ std::string VariantParams::invalid_reason() const {
            "gathers staged by cp.async)";
   if (split < 0) return "split must be >= 0";
   if (lpt != 0 && lpt != 1) return "lpt must be 0 or 1";
+  if (prefetch != 0 && prefetch != 1) return "prefetch must be 0 or 1";
   if (fault < 0 || fault > 2) return "fault must be 0, 1 or 2";
   return "";
 }
@@ -183,6 +185,7 @@ std::string VariantParams::invalid_reason() const {
 bool VariantParams::operator==(const VariantParams& o) const {
   return family == o.family && tpr == o.tpr && fl == o.fl && rpb == o.rpb && vec == o.vec &&
          tiles == o.tiles && epl == o.epl && ilp == o.ilp && minb == o.minb && smem == o.smem && softmax == o.softmax && split == o.split && lpt == o.lpt &&
+         prefetch == o.prefetch &&
          index == o.index && value == o.value && fault == o.fault && delay_ns == o.delay_ns;
 }
 

@@ -2,8 +2,9 @@
 // spells out every parameter (csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.twopass.split0.i32.f32;
 // edges per lane other than 1 appear as .e2 after .t1, gathers in flight other than 1 as .g4
 // after that, launch bounds as .mb8 after that; rows in longest-first order as .lpt after
-// .split).
-// Host-only; the kernel sees the same values as template arguments.
+// .split, inputs prefetched into L2 as .pf after that).
+// Host-only; the kernel sees the same values as template arguments (split and prefetch as
+// launch arguments).
 #pragma once
 
 #include <cstdint>
@@ -49,6 +50,9 @@ struct VariantParams {
                       // index order inside a bucket; a host-built row order), so no long row
                       // starts last; a template parameter (LPT), shown in the id as .lpt
                       // after .split<n>
+  int prefetch = 0;   // 1: the first blocks prefetch the inputs into L2 as the kernel starts
+                      // (a launch-time flag, KernelArgs::prefetch: the same compiled kernel);
+                      // shown in the id as .pf after .split<n>[.lpt]
   IndexType index = IndexType::i32;
   ValueType value = ValueType::f32;
   // Test-only knobs, never emitted into a tuned header.

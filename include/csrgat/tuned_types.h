@@ -21,6 +21,8 @@ struct Rule {
   int kernel;                      // index into CSRGAT_TUNED_KERNELS
   int64_t split;                   // long-row threshold, 0: none
   const char* variant_id;
+  int prefetch = 0;                // 1: the kernel prefetches its inputs into L2 (`.pf`); last
+                                   // and defaulted, so headers from before it still compile
 };
 
 }  // namespace csrgat::tuned

@@ -277,6 +277,18 @@ TEST(Config, ProblemFingerprintFollowsOnlyWhatTheProblemMeasures) {
   const nlohmann::json same = to_json(parse_config(replace(two, "feat: [64, 128]}", "feat: [64, 128], space: {rpb: [1, 4]}}"),
                                                    "/one/place/a.yaml"));
   EXPECT_EQ(problem_fingerprint(same, "h", 64, 1), h);
+  // prefetch [0] written or left out is one space (and one config hash: runs before the key
+  // existed keep theirs); [0, 1] is another.
+  const std::string pf0 = replace(two, "rpb: [1, 4]", "rpb: [1, 4]\n  prefetch: [0]");
+  const nlohmann::json p0 = to_json(parse_config(pf0, "/one/place/a.yaml"));
+  EXPECT_EQ(problem_fingerprint(p0, "g", 64, 1), g);
+  EXPECT_EQ(config_hash(parse_config(pf0, "/one/place/a.yaml")), config_hash(parse_config(two, "/one/place/a.yaml")));
+  const nlohmann::json own0 = to_json(parse_config(replace(two, "feat: [64, 128]}", "feat: [64, 128], space: {prefetch: [0]}}"),
+                                                   "/one/place/a.yaml"));
+  EXPECT_EQ(problem_fingerprint(own0, "h", 64, 1), h);
+  const nlohmann::json p01 =
+      to_json(parse_config(replace(two, "rpb: [1, 4]", "rpb: [1, 4]\n  prefetch: [0, 1]"), "/one/place/a.yaml"));
+  EXPECT_NE(problem_fingerprint(p01, "g", 64, 1), g);
   // The config's space, constraints or timing change every problem.
   for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
            {"rpb: [1, 4]", "rpb: [1, 8]"}, {"\"fl <= tpr\"", "\"fl < tpr\""}}) {
@@ -293,9 +305,10 @@ TEST(Config, ProblemFingerprintFollowsOnlyWhatTheProblemMeasures) {
 }
 
 // The shipped h200 config against the recorded tuning runs (tests/data/recorded/h200.sqlite.gz):
-// the latest run measured this config, so every problem has its fingerprint; the problems it
-// took from an earlier run (tuner run --reuse) have that run's fingerprint too, and none of
-// them is of a graph that searches its own space (those were measured again).
+// the latest run measured this config, so every problem has its fingerprint. A run that took
+// problems from an earlier one (tuner run --reuse; run 3 took the large graphs from run 2)
+// took only problems whose fingerprint the two runs' configs share, and none of a graph that
+// searched its own space there (those were measured again).
 TEST(Config, H200ProblemsMatchTheRecordedRunsTheyCameFrom) {
   const Config c = load_config(kConfigs + "h200.yaml");
   const nlohmann::json now = to_json(c);
@@ -308,17 +321,21 @@ TEST(Config, H200ProblemsMatchTheRecordedRunsTheyCameFrom) {
     EXPECT_EQ(problem_fingerprint(latest->config, p.graph_name, p.feat, p.heads), mine) << p.key();
   }
   int taken = 0;
-  for (const auto& f : s.finished_problems(latest->id)) {
-    if (f.from_run == 0) continue;
-    ++taken;
-    const auto from = s.run(f.from_run);
-    ASSERT_TRUE(from.has_value()) << f.from_run;
-    EXPECT_EQ(problem_fingerprint(from->config, f.graph, f.feat, f.heads),
-              problem_fingerprint(now, f.graph, f.feat, f.heads)) << f.graph;
-    for (const auto& g : c.graphs)
-      if (g.name == f.graph) {
-        EXPECT_FALSE(g.space || g.constraints) << f.graph << " searches its own space";
-      }
+  for (int64_t id = 1; id <= latest->id; ++id) {
+    const auto run = s.run(id);
+    if (!run) continue;
+    for (const auto& f : s.finished_problems(id)) {
+      if (f.from_run == 0) continue;
+      ++taken;
+      const auto from = s.run(f.from_run);
+      ASSERT_TRUE(from.has_value()) << f.from_run;
+      EXPECT_EQ(problem_fingerprint(from->config, f.graph, f.feat, f.heads),
+                problem_fingerprint(run->config, f.graph, f.feat, f.heads)) << "run " << id << " " << f.graph;
+      for (const auto& g : run->config["graphs"])
+        if (g.value("name", std::string()) == f.graph) {
+          EXPECT_FALSE(g.contains("space") || g.contains("constraints")) << f.graph << " searches its own space";
+        }
+    }
   }
   EXPECT_GT(taken, 0);
 }

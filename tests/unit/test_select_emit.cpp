@@ -576,12 +576,12 @@ TEST(Emit, HeaderIsDeterministicAndWellFormed) {
            "  X(k0, 8, 8, 4, 4, 1, 1, 1, 0, 0, 0, 0, int, float) /* " + A,
            "X(k2, 32, 16, 4, 4, 1, 1, 1, 0, 1, 0, 0, long long, float)",
            "X(k3, 16, 16, 4, 8, 1, 1, 1, 0, 0, 1, 0, int, __nv_bfloat16)",
-           "    {0, 0, 49, 96, 1, 1, 0, 4, 0, 1024, 0, 50000, 0, 0, \"" + A + "\"},\n",
+           "    {0, 0, 49, 96, 1, 1, 0, 4, 0, 1024, 0, 50000, 0, 0, \"" + A + "\", 0},\n",
            "    {0, 1, 97, 192, 2, 1 << 30, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 2, 4096, "
            "\"" +
-               Ci + "\"},\n",
+               Ci + "\", 0},\n",
            "    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 4, 0, \"" + B +
-               "\"},\n",
+               "\", 0},\n",
            "[1,16] [17,48] [49,96] [97,192] [193,2^30]", "[0,50000) [50000,500000) [500000,inf)",
            "NVIDIA H200 (synthetic), 2025-01-15, run 1",
            "cora F64 H1: 10.00 us (q1..q3 9.96..10.05 us"})
@@ -741,8 +741,8 @@ TEST(Emit, ALongestRowsFirstWinnerGetsItsOwnLptKernel) {
   // Same parameters but LPT: two kernels, one for each rule.
   EXPECT_NE(h.find("X(k0, 8, 8, 16, 4, 2, 1, 1, 8, 0, 1, 0, int, float)"), std::string::npos) << h;
   EXPECT_NE(h.find("X(k1, 8, 8, 16, 4, 2, 1, 1, 8, 0, 1, 1, int, float)"), std::string::npos) << h;
-  EXPECT_NE(h.find(", 512, \"" + L + "\"},"), std::string::npos) << h;
-  EXPECT_NE(h.find(", 0, \"" + P + "\"},"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 512, \"" + L + "\", 0},"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 0, \"" + P + "\", 0},"), std::string::npos) << h;
 }
 
 TEST(Emit, HeaderKernelsInstantiateUnderNvcc) {
