@@ -303,20 +303,23 @@ void WorkerProcess::start() {
   signal(SIGPIPE, SIG_IGN);
 }
 
-void WorkerProcess::stop(bool kill_it) {
-  if (pid_ <= 0) return;
+std::string WorkerProcess::stop(bool kill_it) {
+  if (pid_ <= 0) return "";
   if (to_child_ >= 0) close(to_child_);
   if (kill_it) kill(pid_, SIGKILL);
   int status = 0;
   // A well-behaved worker exits on EOF; give it a moment, then insist.
-  for (int i = 0; i < 50 && waitpid(pid_, &status, WNOHANG) == 0; ++i) usleep(20000);
-  if (waitpid(pid_, &status, WNOHANG) == 0) {
+  pid_t done = 0;
+  for (int i = 0; i < 50 && (done = waitpid(pid_, &status, WNOHANG)) == 0; ++i) usleep(20000);
+  if (done == 0) {
     kill(pid_, SIGKILL);
     waitpid(pid_, &status, 0);
   }
   if (from_child_ >= 0) close(from_child_);
   pid_ = -1;
   to_child_ = from_child_ = -1;
+  return WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                             : "exited with code " + std::to_string(WEXITSTATUS(status));
 }
 
 const std::string& WorkerProcess::gpu_uuid() {
@@ -332,8 +335,8 @@ WorkerProcess::Reply WorkerProcess::call(const nlohmann::json& request, double t
   if (pid_ <= 0) start();
   const std::string line = request.dump() + "\n";
   if (write(to_child_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
-    reply.failure = "worker died before the request (write failed)";
-    stop(true);
+    // It died before reading (a worker that cannot start may be gone already): say how.
+    reply.failure = "worker died before the request: worker " + stop(false);
     start();
     return reply;
   }

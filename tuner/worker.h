@@ -52,7 +52,9 @@ class WorkerProcess {
 
  private:
   void start();
-  void stop(bool kill);
+  // Ends the worker (closes its input; kill: SIGKILL at once, else after a second) and says
+  // how it ended ("exited with code N", "killed by signal N"; "" when none was running).
+  std::string stop(bool kill);
   int device_;
   std::string executable_;
   pid_t pid_ = -1;
