@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "graphs/generate.h"
+#include "graphs/source.h"
 
 namespace csrgat::graphs {
 namespace {
@@ -87,8 +88,8 @@ std::string graph_info_json(const std::string& spec) {
   const Csr64 g = make_graph(spec);
   validate(g);
   const std::string features = to_json(describe(g));
-  return "{\"name\":" + json_string(g.name) + ",\"spec\":" + json_string(spec) + "," +
-         features.substr(1);
+  return "{\"name\":" + json_string(g.name) + ",\"spec\":" + json_string(spec) +
+         ",\"source_hash\":" + json_string(graph_source_hash(spec)) + "," + features.substr(1);
 }
 
 template ShapeFeatures describe(const Csr32&, int64_t);

@@ -367,11 +367,12 @@ std::optional<RunInfo> Store::continuable_run(const RunInfo& want, std::string* 
   return std::nullopt;
 }
 
-RunInfo Store::continue_run(const RunInfo& want, int64_t from) {
+RunInfo Store::continue_run(const RunInfo& want, int64_t from, const GraphSources& sources) {
   return in_transaction([&] {
     const RunInfo made = insert_run(want, from);
     std::vector<std::pair<int64_t, FinishedProblem>> take;
-    for (auto& f : finished_problems(from)) take.emplace_back(from, std::move(f));
+    for (auto& f : finished_problems(from))
+      if (same_graph_source(*this, from, f, sources)) take.emplace_back(from, std::move(f));
     copy_problems(made.id, take);
     return made;
   });
@@ -388,8 +389,16 @@ std::vector<RunInfo> Store::compatible_runs(const RunInfo& want) const {
   return out;
 }
 
+bool same_graph_source(const Store& store, int64_t from, const FinishedProblem& f, const GraphSources& sources) {
+  const auto it = sources.find(f.graph);
+  if (it == sources.end() || it->second.empty()) return false;
+  const nlohmann::json features = store.graph_features(from, f.graph);
+  return features.is_object() && features.value("source_hash", std::string()) == it->second;
+}
+
 std::vector<std::pair<int64_t, FinishedProblem>> reusable_problems(const Store& store, const RunInfo& run,
-                                                                   const nlohmann::json& config_json) {
+                                                                   const nlohmann::json& config_json,
+                                                                   const GraphSources& sources) {
   std::set<std::string> have;
   const auto key = [](const FinishedProblem& f) { return problem_key(f.graph, f.feat, f.heads); };
   for (const auto& f : store.finished_problems(run.id)) have.insert(key(f));
@@ -399,6 +408,7 @@ std::vector<std::pair<int64_t, FinishedProblem>> reusable_problems(const Store& 
       if (have.count(key(f))) continue;
       const std::string mine = problem_fingerprint(config_json, f.graph, f.feat, f.heads);
       if (mine.empty() || mine != problem_fingerprint(other.config, f.graph, f.feat, f.heads)) continue;
+      if (!same_graph_source(store, other.id, f, sources)) continue;
       have.insert(key(f));
       take.emplace_back(other.id, f);
     }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -33,6 +34,12 @@ struct RunInfo {
   int64_t continued_from = 0;  // the stopped run this one continues on another GPU, or 0
   nlohmann::json config, device, ceilings;
 };
+
+// Each graph's source hash by name (graphs::graph_source_hash of its spec), as a run sees its
+// graphs now. A run stores it with each graph it measures (graphs.features_json "source_hash"),
+// and a finished problem moves into another run (--continue, --reuse) only when the two
+// agree: a graph file replaced under the same path, or a changed generator, is measured again.
+using GraphSources = std::map<std::string, std::string>;
 
 // One (graph, F, H) whose every trial of a run is stored, and the GPU that measured it.
 struct FinishedProblem {
@@ -83,7 +90,9 @@ class Store {
   // Starts want's run as the continuation of run `from`: in one transaction it copies the
   // problems `from` finished (their trials, graphs and finish marks). Part-done problems are
   // not copied; they stay in `from`, which is left as it was.
-  RunInfo continue_run(const RunInfo& want, int64_t from);
+  // Only problems whose graph `from` measured from the sources given are carried (see
+  // GraphSources); the others are measured again.
+  RunInfo continue_run(const RunInfo& want, int64_t from, const GraphSources& sources);
   // Runs other than want's own whose finished problems a run like want may take: the same GPU
   // model, driver, CUDA runtime, NVRTC, target and kernel sources (any GPU of that kind),
   // newest first.
@@ -160,9 +169,14 @@ class Store {
 
 // What `tuner run --reuse` takes into `run` (whose config is config_json, to_json of it): each
 // problem of that config `run` has not finished that a compatible run (compatible_runs)
-// finished with the same problem fingerprint (problem_fingerprint), from the newest such run.
+// finished with the same problem fingerprint (problem_fingerprint) and from the same graph
+// sources (GraphSources), from the newest such run.
 std::vector<std::pair<int64_t, FinishedProblem>> reusable_problems(const Store& store, const RunInfo& run,
-                                                                   const nlohmann::json& config_json);
+                                                                   const nlohmann::json& config_json,
+                                                                   const GraphSources& sources);
+// Whether run `from` stored, with f's graph, the source hash `sources` gives that graph now
+// (a run that stored none matches nothing).
+bool same_graph_source(const Store& store, int64_t from, const FinishedProblem& f, const GraphSources& sources);
 
 nlohmann::json to_json(const TrialRecord& t);
 TrialRecord trial_from_json(const nlohmann::json& j);

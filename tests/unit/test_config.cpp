@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "graphs/source.h"
 #include "tuner/config.h"
 #include "tuner/expr.h"
 #include "recorded.h"
@@ -338,6 +339,16 @@ TEST(Config, H200ProblemsMatchTheRecordedRunsTheyCameFrom) {
     }
   }
   EXPECT_GT(taken, 0);
+  // The latest run stored each graph's source (tuner run --continue and --reuse compare it):
+  // the shared graph files' bytes as they are now, and generator specs.
+  for (const auto& p : problems(c)) {
+    const std::string stored = s.graph_features(latest->id, p.graph_name).value("source_hash", std::string());
+    if (p.spec.find(".mtx") == std::string::npos) {
+      EXPECT_EQ(stored.rfind("gen:", 0), 0u) << p.graph_name << ": " << stored;
+    } else if (fs::exists(p.spec)) {
+      EXPECT_EQ(stored, graphs::graph_source_hash(p.spec)) << p.graph_name;
+    }
+  }
 }
 
 // ---------------------------------------------------------------- errors

@@ -18,6 +18,7 @@
 #include "graphs/features.h"
 #include "graphs/generate.h"
 #include "graphs/io.h"
+#include "graphs/source.h"
 
 namespace fs = std::filesystem;
 using namespace csrgat::graphs;
@@ -603,10 +604,34 @@ TEST(GraphFeatures, DescribeAndJson) {
 TEST(GraphFeatures, GraphInfoJson) {
   const std::string j = graph_info_json("uniform:n=10,deg=3");
   EXPECT_EQ(j.rfind("{\"name\":\"uniform:n=10,deg=3,seed=1\",\"spec\":\"uniform:n=10,deg=3\","
+                    "\"source_hash\":\"" + graph_source_hash("uniform:n=10,deg=3") + "\","
                     "\"num_nodes\":10,\"num_edges\":30,",
                     0),
             0u)
       << j;
   EXPECT_EQ(j.back(), '}');
   EXPECT_NE(error_of([] { graph_info_json("nope:x=1"); }).find("unknown kind"), std::string::npos);
+}
+
+// What a graph depends on, without building it (tuner run --continue and --reuse compare it).
+TEST(GraphSource, FileBytesOrGeneratorAndSpec) {
+  const std::string mtx = "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n2 3\n";
+  const std::string a = temp_file("src-a.mtx", mtx).string();
+  const std::string h = graph_source_hash(a);
+  EXPECT_EQ(h.rfind("file:", 0), 0u) << h;
+  EXPECT_EQ(h.size(), 5u + 16u);
+  EXPECT_EQ(graph_source_hash(a), h);
+  EXPECT_EQ(graph_source_hash("file:" + a), h);
+  // The same path with other bytes (a replaced file) is another source.
+  temp_file("src-a.mtx", mtx + "3 1\n");
+  EXPECT_NE(graph_source_hash(a), h);
+  EXPECT_EQ(graph_source_hash(temp_file("src-a.mtx", mtx).string()), h);
+  EXPECT_EQ(graph_source_hash(a + ".missing.mtx"), "");
+  // Generated: the spec (trimmed) and this build's generators.
+  const std::string g = graph_source_hash("uniform:n=100,deg=4,seed=1");
+  EXPECT_EQ(g.rfind("gen:", 0), 0u) << g;
+  EXPECT_EQ(graph_source_hash("  uniform:n=100,deg=4,seed=1 "), g);
+  EXPECT_NE(graph_source_hash("uniform:n=100,deg=4,seed=2"), g);
+  EXPECT_EQ(graph_source_hash("nosuch:n=1"), "");  // not a generator: a path, not there
+  EXPECT_THROW(graph_source_hash("uniform:n=100"), GraphError);  // deg missing
 }

@@ -376,7 +376,7 @@ TEST(Report, RunOnSeveralGpusNamesEachGpusProblems) {
   // A run that continued one stopped on another machine (tuner run --continue) says so.
   auto continued = run_info();
   continued.gpu_uuid = "GPU-cccc";
-  s.continue_run(continued, run);  // fill_run's open_run resumes it
+  s.continue_run(continued, run, {});  // carries nothing; fill_run's open_run resumes it
   const int64_t next = fill_run(s, continued);
   write_report(s, next, (dir / "continued").string(), "");
   EXPECT_TRUE(contains(slurp(dir / "continued" / "report.md"),
@@ -574,7 +574,7 @@ TEST(Compare, ExportRoundTripsAndRunSuffixSelectsRun) {
     tuner::Store a((dir / "a.sqlite").string());
     auto continued = run_info();  // a run that continued one stopped on another GPU
     continued.kernels_hash = "0123456789abcdef";
-    a.continue_run(continued, 7);     // fill_run's open_run resumes it
+    a.continue_run(continued, 7, {});  // carries nothing; fill_run's open_run resumes it
     first = fill_run(a, continued);
     auto other = run_info();
     other.config_hash = "another";

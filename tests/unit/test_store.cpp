@@ -71,8 +71,8 @@ void put(Store& s, int64_t run, const std::string& graph, int feat, const std::s
 // F=64 part-done (two screening trials, no finish mark).
 int64_t stopped_run(Store& s) {
   const int64_t a = s.open_run(run_on("GPU-A")).id;
-  s.put_graph(a, "cora", "spec-cora", {{"nodes", 2708}});
-  s.put_graph(a, "pubmed", "spec-pubmed", {{"nodes", 19717}});
+  s.put_graph(a, "cora", "spec-cora", {{"nodes", 2708}, {"source_hash", "file:c0"}});
+  s.put_graph(a, "pubmed", "spec-pubmed", {{"nodes", 19717}, {"source_hash", "file:b0"}});
   for (const char* v : {"v1", "v2", "v3"}) put(s, a, "cora", 64, v, 0, "GPU-A", 10);
   for (const char* v : {"v1", "v2"}) put(s, a, "cora", 64, v, 1, "GPU-A", 9);
   for (const char* v : {"v1", "v2"}) put(s, a, "cora", 64, v, 2, "GPU-A", 8.5);
@@ -81,6 +81,9 @@ int64_t stopped_run(Store& s) {
   put(s, a, "pubmed", 64, "v2", 0, "GPU-A", 31);
   return a;
 }
+
+// The graphs' sources as stopped_run stored them.
+const GraphSources kSources{{"cora", "file:c0"}, {"pubmed", "file:b0"}};
 
 size_t count_of(const std::vector<TrialRecord>& ts, const std::string& graph) {
   return static_cast<size_t>(std::count_if(ts.begin(), ts.end(), [&](const TrialRecord& t) { return t.graph == graph; }));
@@ -108,7 +111,14 @@ TEST(StoreContinue, CarriesFinishedProblemsAndLeavesTheStoppedRunWhole) {
   ASSERT_TRUE(from.has_value()) << why;
   EXPECT_EQ(from->id, a);
 
-  const RunInfo b = s.continue_run(want, a);
+  // A cora file replaced since (another source hash) is not carried: measured again.
+  {
+    const RunInfo changed = s.continue_run(run_on("GPU-X"), a, {{"cora", "file:c1"}, {"pubmed", "file:b0"}});
+    EXPECT_TRUE(s.finished_problems(changed.id).empty());
+    EXPECT_TRUE(s.trials(changed.id).empty());
+    s.drop_empty_run(changed.id);
+  }
+  const RunInfo b = s.continue_run(want, a, kSources);
   EXPECT_NE(b.id, a);
   EXPECT_EQ(b.continued_from, a);
   EXPECT_EQ(b.gpu_uuid, "GPU-B");
@@ -146,9 +156,10 @@ TEST(StoreContinue, CarriesFinishedProblemsAndLeavesTheStoppedRunWhole) {
   EXPECT_EQ(next->id, b.id);
 
   // B finishes pubmed on GPU-B; C's continuation carries both, each with its own GPU.
+  s.put_graph(b.id, "pubmed", "spec-pubmed", {{"nodes", 19717}, {"source_hash", "file:b0"}});
   put(s, b.id, "pubmed", 64, "v1", 0, "GPU-B", 29);
   s.finish_problem(b.id, "pubmed", 64, 1, "GPU-B");
-  const RunInfo c = s.continue_run(run_on("GPU-C"), b.id);
+  const RunInfo c = s.continue_run(run_on("GPU-C"), b.id, kSources);
   const auto fin_c = s.finished_problems(c.id);
   ASSERT_EQ(fin_c.size(), 2u);
   EXPECT_EQ(fin_c[0].gpu_uuid, "GPU-A");  // cora
@@ -302,7 +313,9 @@ TEST(StoreReuse, TakesOnlyFinishedProblemsWithTheSameFingerprint) {
   Store s((dir / "results.sqlite").string());
   const Config before = two_graphs(""), after = two_graphs("{tpr: [32]}");
   const int64_t a = s.open_run(run_of(before, "GPU-A")).id;
-  s.put_graph(a, "cora", "spec-cora", {{"nodes", 64}});
+  const GraphSources sources{{"cora", "gen:c0"}, {"pubmed", "gen:b0"}};
+  s.put_graph(a, "cora", "spec-cora", {{"nodes", 64}, {"source_hash", "gen:c0"}});
+  s.put_graph(a, "pubmed", "spec-pubmed", {{"nodes", 96}, {"source_hash", "gen:b0"}});
   finish(s, a, "cora", "GPU-A", 10);
   finish(s, a, "pubmed", "GPU-A", 20);
   s.finish_run(a);
@@ -311,7 +324,10 @@ TEST(StoreReuse, TakesOnlyFinishedProblemsWithTheSameFingerprint) {
   // (a stray screening trial) gives way to the finished one.
   const RunInfo b = s.open_run(run_of(after, "GPU-B"));
   put(s, b.id, "cora", 64, "v9", 0, "GPU-B", 99);
-  const auto take = reusable_problems(s, b, to_json(after));
+  // Another generator (or a replaced file) under the same spec: nothing is taken.
+  EXPECT_TRUE(reusable_problems(s, b, to_json(after), {{"cora", "gen:c1"}, {"pubmed", "gen:b0"}}).empty());
+  EXPECT_TRUE(reusable_problems(s, b, to_json(after), {}).empty());
+  const auto take = reusable_problems(s, b, to_json(after), sources);
   ASSERT_EQ(take.size(), 1u);
   EXPECT_EQ(take[0].first, a);
   EXPECT_EQ(take[0].second.graph, "cora");
@@ -330,10 +346,11 @@ TEST(StoreReuse, TakesOnlyFinishedProblemsWithTheSameFingerprint) {
 
   // B measures pubmed itself. A third run takes both from B, the newest; cora still names the
   // run that measured it.
+  s.put_graph(b.id, "pubmed", "spec-pubmed", {{"nodes", 96}, {"source_hash", "gen:b0"}});
   finish(s, b.id, "pubmed", "GPU-B", 19);
   s.finish_run(b.id);
   const RunInfo c = s.open_run(run_of(after, "GPU-C"));
-  s.reuse_problems(c.id, reusable_problems(s, c, to_json(after)));
+  s.reuse_problems(c.id, reusable_problems(s, c, to_json(after), sources));
   fin = s.finished_problems(c.id);
   ASSERT_EQ(fin.size(), 2u);
   EXPECT_EQ(fin[0].graph, "cora");
@@ -342,15 +359,15 @@ TEST(StoreReuse, TakesOnlyFinishedProblemsWithTheSameFingerprint) {
   EXPECT_EQ(fin[1].from_run, b.id);
   EXPECT_EQ(fin[1].gpu_uuid, "GPU-B");
   // Nothing is taken twice.
-  EXPECT_TRUE(reusable_problems(s, c, to_json(after)).empty());
+  EXPECT_TRUE(reusable_problems(s, c, to_json(after), sources).empty());
 
   // Another kind of machine (driver, kernels) takes nothing.
   RunInfo other = run_of(after, "GPU-D");
   other.driver = "590.1";
-  EXPECT_TRUE(reusable_problems(s, s.open_run(other), to_json(after)).empty());
+  EXPECT_TRUE(reusable_problems(s, s.open_run(other), to_json(after), sources).empty());
   RunInfo kernels = run_of(after, "GPU-E");
   kernels.kernels_hash = "k000000000000002";
-  EXPECT_TRUE(reusable_problems(s, s.open_run(kernels), to_json(after)).empty());
+  EXPECT_TRUE(reusable_problems(s, s.open_run(kernels), to_json(after), sources).empty());
 }
 
 // The kernels hash is the same wherever the toolkit lies, and differs by target.

@@ -21,6 +21,7 @@
 
 #include "graphs/features.h"
 #include "graphs/generate.h"
+#include "graphs/source.h"
 #include "tuner/cli/commands.h"
 #include "tuner/config.h"
 #include "tuner/cli/run_support.h"
@@ -351,7 +352,23 @@ class Runner {
 // The run this invocation measures into: the one this config left unfinished on this GPU with
 // these kernels; else, with `continue_elsewhere`, a continuation of one stopped on another GPU
 // of the same kind (refused, with the reason, when there is none); else a new run.
-RunInfo open_or_continue(Store& store, const RunInfo& want, bool continue_elsewhere) {
+// Each graph's source hash as the config names it now (graphs::graph_source_hash; "" for a spec
+// that does not parse or a file that cannot be read, whose problems nothing is carried into).
+GraphSources graph_sources(const Config& cfg) {
+  GraphSources out;
+  for (const auto& p : problems(cfg)) {
+    if (out.count(p.graph_name)) continue;
+    try {
+      out[p.graph_name] = graphs::graph_source_hash(p.spec);
+    } catch (const std::exception&) {
+      out[p.graph_name] = "";
+    }
+  }
+  return out;
+}
+
+RunInfo open_or_continue(Store& store, const RunInfo& want, bool continue_elsewhere,
+                         const GraphSources& sources) {
   if (const auto here = store.resumable_run(want)) {
     // A run begun here that measured nothing yet gives way to --continue.
     if (!continue_elsewhere || !store.drop_empty_run(here->id)) {
@@ -371,19 +388,25 @@ RunInfo open_or_continue(Store& store, const RunInfo& want, bool continue_elsewh
     return store.open_run(want);
   }
   if (!other) throw std::runtime_error("--continue: " + why);
-  const RunInfo run = store.continue_run(want, other->id);
+  const RunInfo run = store.continue_run(want, other->id, sources);
+  const size_t carried = store.finished_problems(run.id).size();
+  const size_t finished = store.finished_problems(other->id).size();
   std::printf("run %lld continues run %lld of GPU %s (host %s): %zu finished problems carried over; "
               "problems it left part-done are measured again here\n",
               static_cast<long long>(run.id), static_cast<long long>(other->id), other->gpu_uuid.c_str(),
-              other->host.c_str(), store.finished_problems(run.id).size());
+              other->host.c_str(), carried);
+  if (carried < finished)
+    std::printf("  %zu finished problems of run %lld are measured again: their graph's source (file "
+                "bytes or generator) is not the one that run stored\n",
+                finished - carried, static_cast<long long>(other->id));
   return run;
 }
 
 // --reuse: copies into `run` every problem of cfg it has not finished that an earlier
 // compatible run finished with the same problem fingerprint (the newest such run's), and says
 // which, and from which runs.
-void reuse_finished(Store& store, const Config& cfg, const RunInfo& run) {
-  const auto take = reusable_problems(store, run, to_json(cfg));
+void reuse_finished(Store& store, const Config& cfg, const RunInfo& run, const GraphSources& sources) {
+  const auto take = reusable_problems(store, run, to_json(cfg), sources);
   std::map<int64_t, std::vector<std::string>> taken_from;
   // Named by the run that measured each (a problem a continuation carried keeps its first run).
   for (const auto& [from, f] : take)
@@ -391,7 +414,7 @@ void reuse_finished(Store& store, const Config& cfg, const RunInfo& run) {
   store.reuse_problems(run.id, take);
   const size_t total = problems(cfg).size();
   std::printf("--reuse: %zu of %zu problems taken from earlier runs of this GPU model, driver, runtime, "
-              "NVRTC and kernels with the same problem fingerprint%s\n",
+              "NVRTC and kernels with the same problem fingerprint and graph sources%s\n",
               take.size(), total, take.empty() ? " (none matched)" : ":");
   for (const auto& [id, keys] : taken_from) {
     std::string list;
@@ -438,11 +461,12 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   want.host = host_name();
   want.device = dev;
   want.ceilings = info.json->value("ceilings", nlohmann::json());
-  const RunInfo run = open_or_continue(store, want, continue_elsewhere);
+  const GraphSources sources = graph_sources(cfg);
+  const RunInfo run = open_or_continue(store, want, continue_elsewhere, sources);
   std::printf("run %lld on %s (%s), config %s%s\n", static_cast<long long>(run.id), run.gpu_name.c_str(),
               run.gpu_uuid.c_str(), run.config_hash.c_str(),
               run.continued_from > 0 ? " (continuing)" : store.trials(run.id).empty() ? "" : " (resuming)");
-  if (reuse) reuse_finished(store, cfg, run);
+  if (reuse) reuse_finished(store, cfg, run, sources);
 
   // Problems finished before a stop (here, or on the GPU a continued run began on) are taken
   // from the store whole: their variants are not compiled for them and no worker builds their
@@ -590,7 +614,12 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
             progress.line("  cannot prepare " + pr.graph_name + ": " + failed);
             continue;
           }
-          if (!features.is_null()) store.put_graph(run.id, pr.graph_name, pr.spec, features);
+          if (!features.is_null()) {
+            // What the run measured this graph from (a later --continue or --reuse compares it).
+            const auto src = sources.find(pr.graph_name);
+            if (src != sources.end() && !src->second.empty()) features["source_hash"] = src->second;
+            store.put_graph(run.id, pr.graph_name, pr.spec, features);
+          }
           runner.run_problem(w, jobs[i], progress);
         }
       } catch (const std::exception& e) {
