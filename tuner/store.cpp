@@ -389,6 +389,22 @@ std::vector<RunInfo> Store::compatible_runs(const RunInfo& want) const {
   return out;
 }
 
+std::vector<std::string> changed_graphs(const Store& store, int64_t run_id, const GraphSources& sources,
+                                        std::vector<std::string>* unknown) {
+  std::vector<std::string> out;
+  for (const auto& [graph, now] : sources) {
+    const nlohmann::json features = store.graph_features(run_id, graph);
+    if (!features.is_object()) continue;  // not measured (yet)
+    const std::string stored = features.value("source_hash", std::string());
+    if (stored.empty()) {
+      if (unknown) unknown->push_back(graph);
+    } else if (stored != now) {
+      out.push_back(graph);
+    }
+  }
+  return out;
+}
+
 bool same_graph_source(const Store& store, int64_t from, const FinishedProblem& f, const GraphSources& sources) {
   const auto it = sources.find(f.graph);
   if (it == sources.end() || it->second.empty()) return false;
@@ -482,6 +498,16 @@ bool Store::drop_empty_run(int64_t run_id) {
   q.bind(1, run_id);
   q.step();
   return sqlite3_changes(db_) > 0;
+}
+
+void Store::forget_graph(int64_t run_id, const std::string& graph) {
+  in_transaction([&] {
+    for (const char* table : {"trials", "problems", "graphs"}) {
+      Stmt q(db_, (std::string("DELETE FROM ") + table + " WHERE run_id = ? AND graph = ?").c_str());
+      q.bind(1, run_id).bind(2, graph);
+      q.step();
+    }
+  });
 }
 
 void Store::finish_run(int64_t run_id) {

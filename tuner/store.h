@@ -106,6 +106,9 @@ class Store {
   // Deletes a run that holds nothing (no trials, graphs or finish marks); false, and nothing
   // deleted, when it holds anything.
   bool drop_empty_run(int64_t run_id);
+  // Deletes, in one transaction, what run_id holds of `graph`: its trials, finish marks and
+  // graph row (a resumed run whose graph changed under it measures the graph again).
+  void forget_graph(int64_t run_id, const std::string& graph);
   std::vector<RunInfo> runs() const;
   std::optional<RunInfo> run(int64_t id) const;
   // Latest run (highest id).
@@ -174,6 +177,11 @@ class Store {
 std::vector<std::pair<int64_t, FinishedProblem>> reusable_problems(const Store& store, const RunInfo& run,
                                                                    const nlohmann::json& config_json,
                                                                    const GraphSources& sources);
+// The graphs run_id measured from another source than `sources` gives them now (stored hash
+// present and different), and, in *unknown when given, those it stored no hash for (runs from
+// before hashes were kept).
+std::vector<std::string> changed_graphs(const Store& store, int64_t run_id, const GraphSources& sources,
+                                        std::vector<std::string>* unknown = nullptr);
 // Whether run `from` stored, with f's graph, the source hash `sources` gives that graph now
 // (a run that stored none matches nothing).
 bool same_graph_source(const Store& store, int64_t from, const FinishedProblem& f, const GraphSources& sources);

@@ -384,3 +384,23 @@ TEST(StoreContinue, KernelSourcesHashIsStableAndNamesTheTarget) {
   EXPECT_EQ(kernel_sources_hash("sm_90"), here);
   unsetenv("CSRGAT_CUDA_INCLUDE");
 }
+
+// A resumed run whose graph changed under it (tuner run drops the graph and measures it again).
+TEST(StoreSources, ChangedGraphsAreFoundAndForgotten) {
+  const fs::path dir = test_dir();
+  Store s((dir / "results.sqlite").string());
+  const int64_t a = stopped_run(s);  // cora finished, pubmed part-done; both with sources
+  s.put_graph(a, "citeseer", "spec-citeseer", {{"nodes", 3327}});  // no source stored
+  std::vector<std::string> unknown;
+  EXPECT_TRUE(changed_graphs(s, a, kSources, &unknown).empty());
+  EXPECT_EQ(unknown, std::vector<std::string>{});  // citeseer is not in kSources
+  const GraphSources now{{"cora", "file:c1"}, {"pubmed", "file:b0"}, {"citeseer", "file:s0"}, {"new", "gen:0"}};
+  EXPECT_EQ(changed_graphs(s, a, now, &unknown), std::vector<std::string>{"cora"});
+  EXPECT_EQ(unknown, std::vector<std::string>{"citeseer"});
+  s.forget_graph(a, "cora");
+  EXPECT_EQ(count_of(s.trials(a), "cora"), 0u);
+  EXPECT_EQ(count_of(s.trials(a), "pubmed"), 2u);
+  EXPECT_TRUE(s.finished_problems(a).empty());
+  EXPECT_TRUE(s.graph_features(a, "cora").is_null());
+  EXPECT_TRUE(changed_graphs(s, a, now).empty());
+}

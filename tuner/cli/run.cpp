@@ -466,6 +466,21 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   std::printf("run %lld on %s (%s), config %s%s\n", static_cast<long long>(run.id), run.gpu_name.c_str(),
               run.gpu_uuid.c_str(), run.config_hash.c_str(),
               run.continued_from > 0 ? " (continuing)" : store.trials(run.id).empty() ? "" : " (resuming)");
+  {
+    // A resumed run measures again a graph whose source changed since it measured it (a file
+    // replaced under the same path, a changed generator): its trials would be of another graph.
+    std::vector<std::string> unknown;
+    for (const auto& g : changed_graphs(store, run.id, sources, &unknown)) {
+      store.forget_graph(run.id, g);
+      std::printf("%s: its source (file bytes or generator) changed since run %lld measured it; what "
+                  "the run had of it is dropped and it is measured again\n",
+                  g.c_str(), static_cast<long long>(run.id));
+    }
+    if (!unknown.empty())
+      std::printf("note: run %lld stored no source for %zu graph(s) (measured before sources were kept); "
+                  "they are taken as they are\n",
+                  static_cast<long long>(run.id), unknown.size());
+  }
   if (reuse) reuse_finished(store, cfg, run, sources);
 
   // Problems finished before a stop (here, or on the GPU a continued run began on) are taken
