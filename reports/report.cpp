@@ -618,10 +618,8 @@ namespace {
 // " (took the finished problems of runs 2, 5 ...)" for a run that reused earlier runs' problems.
 std::string taken_note(const std::vector<int64_t>& runs) {
   if (runs.empty()) return "";
-  std::string list;
-  for (int64_t id : runs) list += (list.empty() ? "" : ", ") + std::to_string(id);
-  return std::string(" (took the finished problems of run") + (runs.size() > 1 ? "s " : " ") + list +
-         " whose problem fingerprint is this config's: tuner run --reuse)";
+  return " (took the finished problems of " + tuner::runs_text(runs) +
+         " whose problem fingerprint and graph sources are this config's: tuner run --reuse)";
 }
 }  // namespace
 

@@ -207,10 +207,9 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
     if (run.continued_from > 0)
       os << " continues run " << run.continued_from << ", stopped on another GPU of the same model";
     if (!took_from.empty()) {
-      os << (run.continued_from > 0 ? ", and" : "") << " took finished problems of run";
-      if (took_from.size() > 1) os << "s";
-      for (size_t i = 0; i < took_from.size(); ++i) os << (i ? ", " : " ") << took_from[i];
-      os << "\n// (tuner run --reuse: same problem fingerprint, GPU model, driver, runtime, NVRTC and kernels)";
+      os << (run.continued_from > 0 ? ", and" : "") << " took finished problems of " << runs_text(took_from);
+      os << "\n// (tuner run --reuse: same problem fingerprint, graph sources, GPU model, driver, runtime, NVRTC and "
+            "kernels)";
     }
     os << "; each trial names the GPU that measured it";
   }

@@ -405,6 +405,12 @@ std::vector<std::string> changed_graphs(const Store& store, int64_t run_id, cons
   return out;
 }
 
+std::string runs_text(const std::vector<int64_t>& ids) {
+  std::string out = ids.size() > 1 ? "runs" : "run";
+  for (size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : " ") + std::to_string(ids[i]);
+  return out;
+}
+
 bool same_graph_source(const Store& store, int64_t from, const FinishedProblem& f, const GraphSources& sources) {
   const auto it = sources.find(f.graph);
   if (it == sources.end() || it->second.empty()) return false;

@@ -182,6 +182,8 @@ std::vector<std::pair<int64_t, FinishedProblem>> reusable_problems(const Store& 
 // before hashes were kept).
 std::vector<std::string> changed_graphs(const Store& store, int64_t run_id, const GraphSources& sources,
                                         std::vector<std::string>* unknown = nullptr);
+// "run 3" or "runs 3, 5": how the header and the report name the runs a run took problems from.
+std::string runs_text(const std::vector<int64_t>& ids);
 // Whether run `from` stored, with f's graph, the source hash `sources` gives that graph now
 // (a run that stored none matches nothing).
 bool same_graph_source(const Store& store, int64_t from, const FinishedProblem& f, const GraphSources& sources);

@@ -393,7 +393,7 @@ TEST(Report, RunOnSeveralGpusNamesEachGpusProblems) {
   write_report(s, third, (dir / "reused").string(), "");
   EXPECT_TRUE(contains(slurp(dir / "reused" / "report.md"),
                        "(took the finished problems of run " + std::to_string(run) +
-                           " whose problem fingerprint is this config's: tuner run --reuse)"))
+                           " whose problem fingerprint and graph sources are this config's: tuner run --reuse)"))
       << slurp(dir / "reused" / "report.md").substr(0, 600);
 }
 

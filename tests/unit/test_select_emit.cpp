@@ -598,8 +598,8 @@ TEST(Emit, HeaderIsDeterministicAndWellFormed) {
   EXPECT_EQ(h.find("took finished problems"), std::string::npos);
   const std::string took = emit_header(select_rules(store, run), *store.run(run), "synthetic.sqlite", "sm_90", {3, 5});
   EXPECT_NE(took.find("// Run 1 took finished problems of runs 3, 5\n// (tuner run --reuse: same problem "
-                      "fingerprint, GPU model, driver, runtime, NVRTC and kernels); each trial names the GPU "
-                      "that measured it.\n"),
+                      "fingerprint, graph sources, GPU model, driver, runtime, NVRTC and kernels); each trial "
+                      "names the GPU that measured it.\n"),
             std::string::npos)
       << took.substr(0, 900);
 }

@@ -581,14 +581,17 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
     procs.push_back(std::make_unique<WorkerProcess>(d));
     procs.back()->gpu_uuid();  // before any problem is prepared on it
   }
+  // "[i/n] graph F=.. H=..": how each problem's lines begin.
+  const auto head = [&](size_t i) {
+    return "[" + std::to_string(i + 1) + "/" + std::to_string(jobs.size()) + "] " + label(jobs[i].problem);
+  };
   const std::vector<size_t> order = longest_first(per_trial, job_trials);
   for (const size_t i : order) {
     const Problem& pr = jobs[i].problem;
     if (is_finished(pr)) {
       const size_t stored = runner.stored_trials(pr);
       runner.resumed += static_cast<int>(stored);
-      progress.line("[" + std::to_string(i + 1) + "/" + std::to_string(jobs.size()) + "] " + label(pr) +
-                    ": finished before, on GPU " + finished_on[pr.key()] + "; its " + std::to_string(stored) +
+      progress.line(head(i) + ": finished before, on GPU " + finished_on[pr.key()] + "; its " + std::to_string(stored) +
                     " trials are taken from the store");
       progress.tick(job_trials[i]);
       continue;
@@ -621,8 +624,7 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
         };
         for (size_t i = take(); i < jobs.size(); i = take()) {
           const auto& pr = jobs[i].problem;
-          progress.line("[" + std::to_string(i + 1) + "/" + std::to_string(jobs.size()) + "] " + label(pr) +
-                        " on GPU " + std::to_string(d) + ": " + std::to_string(jobs[i].fused.size()) + " variants");
+          progress.line(head(i) + " on GPU " + std::to_string(d) + ": " + std::to_string(jobs[i].fused.size()) + " variants");
           nlohmann::json features;
           const std::string failed = runner.prepare(w, runner.base_request(pr), &features);
           if (!failed.empty()) {
