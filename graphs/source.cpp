@@ -1,5 +1,6 @@
 #include "graphs/source.h"
 
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -24,10 +25,13 @@ struct Fnv {
   }
 };
 
+// As the spec parser trims (std::isspace).
 std::string trimmed(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  size_t b = 0, e = s.size();
+  while (b < e && space(s[b])) ++b;
+  while (e > b && space(s[e - 1])) --e;
+  return s.substr(b, e - b);
 }
 
 }  // namespace
@@ -45,6 +49,8 @@ std::string graph_source_hash(const std::string& spec_in) {
   }
   std::ifstream in(kind == "file" ? spec.substr(5) : spec, std::ios::binary);
   if (!in) return "";
+  const std::string readers = std::string(CSRGAT_READER_SHA256) + "\n";
+  f.add(readers.data(), readers.size());
   std::vector<char> buf(1 << 16);
   while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0)
     f.add(buf.data(), static_cast<size_t>(in.gcount()));

@@ -5,13 +5,14 @@
 
 namespace csrgat::graphs {
 
-// "file:" and a hash of the file's bytes, or "gen:" and a hash of the spec (trimmed) and of the
-// generators' source this binary was built from (graphs/generate.cpp and generate.h). Any spec
-// not of a generator kind is a file path ("file:" optional); "" when it cannot be read.
-// GraphError on a generator spec with bad keys. Runs store it with their
-// graphs, and a measured problem is carried into another run only when its graph's source hash
-// is the same (tuner run --continue, --reuse): a file replaced under the same path, or a
-// changed generator, is measured again.
+// "file:" and a hash of the file's bytes and of the readers' source (io, csr), or "gen:" and a
+// hash of the spec (trimmed) and of the generators' source (generate, detail, csr), as this
+// binary was built. Any spec not of a generator kind is a file path ("file:" optional); ""
+// when it cannot be read. GraphError on a generator spec with bad keys. Runs store it with
+// their graphs, and a measured problem is carried into another run only when its graph's
+// source hash is the same (tuner run --continue, --reuse): a file replaced under the same
+// path, or changed generator or reader code, is measured again. The hash is taken when a run
+// starts; a file replaced while the run reads it is not caught.
 std::string graph_source_hash(const std::string& spec);
 
 }  // namespace csrgat::graphs

@@ -396,7 +396,7 @@ std::vector<std::string> changed_graphs(const Store& store, int64_t run_id, cons
     const nlohmann::json features = store.graph_features(run_id, graph);
     if (!features.is_object()) continue;  // not measured (yet)
     const std::string stored = features.value("source_hash", std::string());
-    if (stored.empty()) {
+    if (stored.empty() || now.empty()) {
       if (unknown) unknown->push_back(graph);
     } else if (stored != now) {
       out.push_back(graph);

@@ -178,8 +178,11 @@ std::vector<std::pair<int64_t, FinishedProblem>> reusable_problems(const Store& 
                                                                    const nlohmann::json& config_json,
                                                                    const GraphSources& sources);
 // The graphs run_id measured from another source than `sources` gives them now (stored hash
-// present and different), and, in *unknown when given, those it stored no hash for (runs from
-// before hashes were kept).
+// present and different, the current one known), and, in *unknown when given, those it
+// cannot tell: no hash stored (runs from before hashes were kept) or none now (a file that
+// cannot be read). Dropping measurements needs evidence; carrying them (continue_run,
+// reusable_problems) needs it too, so an unknown source keeps what a run has and carries
+// nothing into another.
 std::vector<std::string> changed_graphs(const Store& store, int64_t run_id, const GraphSources& sources,
                                         std::vector<std::string>* unknown = nullptr);
 // "run 3" or "runs 3, 5": how the header and the report name the runs a run took problems from.

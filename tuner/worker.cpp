@@ -313,11 +313,12 @@ std::string WorkerProcess::stop(bool kill_it) {
   for (int i = 0; i < 50 && (done = waitpid(pid_, &status, WNOHANG)) == 0; ++i) usleep(20000);
   if (done == 0) {
     kill(pid_, SIGKILL);
-    waitpid(pid_, &status, 0);
+    done = waitpid(pid_, &status, 0);
   }
   if (from_child_ >= 0) close(from_child_);
   pid_ = -1;
   to_child_ = from_child_ = -1;
+  if (done < 0) return "ended (status unknown)";
   return WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
                              : "exited with code " + std::to_string(WEXITSTATUS(status));
 }

@@ -111,6 +111,8 @@ TEST(NvrtcCompile, LaunchTimeTwinsCompileOnce) {
     EXPECT_TRUE(out[i].ok) << out[i].error;
     EXPECT_EQ(out[i].params, v[i]);
     EXPECT_EQ(out[i].kernel.cubin, out[0].kernel.cubin);
+    // Compiled once: each twin holds the first one's compile (a compile names its variant).
+    EXPECT_EQ(out[i].kernel.variant_id, v[0].id()) << i;
   }
   EXPECT_FALSE(out[4].ok);
   EXPECT_NE(out[4].error.find("tpr must be a power of two"), std::string::npos) << out[4].error;

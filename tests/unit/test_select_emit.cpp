@@ -745,6 +745,27 @@ TEST(Emit, ALongestRowsFirstWinnerGetsItsOwnLptKernel) {
   EXPECT_NE(h.find(", 0, \"" + P + "\", 0},"), std::string::npos) << h;
 }
 
+// A prefetching winner (.pf) shares its twin's kernel; its rule says prefetch 1.
+TEST(Emit, APrefetchWinnerSharesItsKernelAndSetsTheRuleFlag) {
+  const fs::path dir = test_dir();
+  Store s((dir / "pf.sqlite").string());
+  const int64_t run = s.open_run(synthetic_run()).id;
+  put_features(s, run, "small", 3000, 12000, 150);
+  put_features(s, run, "uniform", 1000000, 16000000, 40);
+  const Adder add{s, run};
+  const std::string P = "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.pf.i32.f32";
+  const std::string Q = "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.i32.f32";
+  add("small", 64, 1, P, 2, "ok", 6.9, 0.002);
+  add("small", 64, 1, Q, 2, "ok", 7.2, 0.002);
+  add("uniform", 64, 1, Q, 2, "ok", 900.0, 0.002);
+  add("uniform", 64, 1, P, 2, "ok", 950.0, 0.002);
+  const std::string h = emit_header(s, run, "sm_90");
+  EXPECT_NE(h.find("X(k0, 32, 8, 4, 4, 2, 1, 4, 0, 0, 1, 0, int, float)"), std::string::npos) << h;
+  EXPECT_EQ(h.find("X(k1,"), std::string::npos) << h;  // one kernel for both rules
+  EXPECT_NE(h.find(", 32, \"" + P + "\", 1},"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 32, \"" + Q + "\", 0},"), std::string::npos) << h;
+}
+
 TEST(Emit, HeaderKernelsInstantiateUnderNvcc) {
   const std::string nvcc = nvcc_path();
   if (nvcc.empty()) GTEST_SKIP() << "nvcc not found (PATH, /usr/local/cuda/bin): skipped";

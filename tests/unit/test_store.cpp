@@ -403,4 +403,21 @@ TEST(StoreSources, ChangedGraphsAreFoundAndForgotten) {
   EXPECT_TRUE(s.finished_problems(a).empty());
   EXPECT_TRUE(s.graph_features(a, "cora").is_null());
   EXPECT_TRUE(changed_graphs(s, a, now).empty());
+  // A file that cannot be read now ("") is not evidence of a change: pubmed is kept.
+  unknown.clear();
+  EXPECT_TRUE(changed_graphs(s, a, {{"pubmed", ""}}, &unknown).empty());
+  EXPECT_EQ(unknown, std::vector<std::string>{"pubmed"});
+}
+
+// A run from before sources were kept carries nothing into a continuation.
+TEST(StoreSources, ARunWithoutSourcesCarriesNothing) {
+  const fs::path dir = test_dir();
+  Store s((dir / "results.sqlite").string());
+  const int64_t a = s.open_run(run_on("GPU-A")).id;
+  s.put_graph(a, "cora", "spec-cora", {{"nodes", 2708}});
+  put(s, a, "cora", 64, "v1", 0, "GPU-A", 10);
+  s.finish_problem(a, "cora", 64, 1, "GPU-A");
+  const RunInfo b = s.continue_run(run_on("GPU-B"), a, kSources);
+  EXPECT_TRUE(s.finished_problems(b.id).empty());
+  EXPECT_EQ(s.trials(a).size(), 1u);
 }

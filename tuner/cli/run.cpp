@@ -395,10 +395,15 @@ RunInfo open_or_continue(Store& store, const RunInfo& want, bool continue_elsewh
               "problems it left part-done are measured again here\n",
               static_cast<long long>(run.id), static_cast<long long>(other->id), other->gpu_uuid.c_str(),
               other->host.c_str(), carried);
-  if (carried < finished)
-    std::printf("  %zu finished problems of run %lld are measured again: their graph's source (file "
-                "bytes or generator) is not the one that run stored\n",
-                finished - carried, static_cast<long long>(other->id));
+  if (carried < finished) {
+    size_t no_source = 0;
+    for (const auto& f : store.finished_problems(other->id))
+      no_source += store.graph_features(other->id, f.graph).value("source_hash", std::string()).empty();
+    std::printf("  %zu finished problems of run %lld are measured again: %zu of them because that run stored no "
+                "graph source (it predates them), the others because their graph's source (file bytes, "
+                "generator or reader code) is not the one that run stored, or cannot be read now\n",
+                finished - carried, static_cast<long long>(other->id), no_source);
+  }
   return run;
 }
 
@@ -477,8 +482,9 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
                   g.c_str(), static_cast<long long>(run.id));
     }
     if (!unknown.empty())
-      std::printf("note: run %lld stored no source for %zu graph(s) (measured before sources were kept); "
-                  "they are taken as they are\n",
+      std::printf("note: run %lld cannot tell whether %zu graph(s) changed since it measured them (no source "
+                  "stored: measured before sources were kept; or the file cannot be read now); what it has "
+                  "of them is kept\n",
                   static_cast<long long>(run.id), unknown.size());
   }
   if (reuse) reuse_finished(store, cfg, run, sources);
