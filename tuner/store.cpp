@@ -393,9 +393,8 @@ std::vector<std::string> changed_graphs(const Store& store, int64_t run_id, cons
                                         std::vector<std::string>* unknown) {
   std::vector<std::string> out;
   for (const auto& [graph, now] : sources) {
-    const nlohmann::json features = store.graph_features(run_id, graph);
-    if (!features.is_object()) continue;  // not measured (yet)
-    const std::string stored = features.value("source_hash", std::string());
+    if (!store.graph_features(run_id, graph).is_object()) continue;  // not measured (yet)
+    const std::string stored = stored_graph_source(store, run_id, graph);
     if (stored.empty() || now.empty()) {
       if (unknown) unknown->push_back(graph);
     } else if (stored != now) {
@@ -411,11 +410,14 @@ std::string runs_text(const std::vector<int64_t>& ids) {
   return out;
 }
 
+std::string stored_graph_source(const Store& store, int64_t run_id, const std::string& graph) {
+  const nlohmann::json features = store.graph_features(run_id, graph);
+  return features.is_object() ? features.value("source_hash", std::string()) : std::string();
+}
+
 bool same_graph_source(const Store& store, int64_t from, const FinishedProblem& f, const GraphSources& sources) {
   const auto it = sources.find(f.graph);
-  if (it == sources.end() || it->second.empty()) return false;
-  const nlohmann::json features = store.graph_features(from, f.graph);
-  return features.is_object() && features.value("source_hash", std::string()) == it->second;
+  return it != sources.end() && !it->second.empty() && stored_graph_source(store, from, f.graph) == it->second;
 }
 
 std::vector<std::pair<int64_t, FinishedProblem>> reusable_problems(const Store& store, const RunInfo& run,

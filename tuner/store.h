@@ -187,6 +187,8 @@ std::vector<std::string> changed_graphs(const Store& store, int64_t run_id, cons
                                         std::vector<std::string>* unknown = nullptr);
 // "run 3" or "runs 3, 5": how the header and the report name the runs a run took problems from.
 std::string runs_text(const std::vector<int64_t>& ids);
+// The source hash run_id stored with `graph` ("" when it stored none, or no such graph).
+std::string stored_graph_source(const Store& store, int64_t run_id, const std::string& graph);
 // Whether run `from` stored, with f's graph, the source hash `sources` gives that graph now
 // (a run that stored none matches nothing).
 bool same_graph_source(const Store& store, int64_t from, const FinishedProblem& f, const GraphSources& sources);

@@ -356,12 +356,11 @@ class Runner {
 // that does not parse or a file that cannot be read, whose problems nothing is carried into).
 GraphSources graph_sources(const Config& cfg) {
   GraphSources out;
-  for (const auto& p : problems(cfg)) {
-    if (out.count(p.graph_name)) continue;
+  for (const auto& g : cfg.graphs) {
     try {
-      out[p.graph_name] = graphs::graph_source_hash(p.spec);
+      out[g.name] = graphs::graph_source_hash(g.spec);
     } catch (const std::exception&) {
-      out[p.graph_name] = "";
+      out[g.name] = "";
     }
   }
   return out;
@@ -398,7 +397,7 @@ RunInfo open_or_continue(Store& store, const RunInfo& want, bool continue_elsewh
   if (carried < finished) {
     size_t no_source = 0;
     for (const auto& f : store.finished_problems(other->id))
-      no_source += store.graph_features(other->id, f.graph).value("source_hash", std::string()).empty();
+      no_source += stored_graph_source(store, other->id, f.graph).empty();
     std::printf("  %zu finished problems of run %lld are measured again: %zu of them because that run stored no "
                 "graph source (it predates them), the others because their graph's source (file bytes, "
                 "generator or reader code) is not the one that run stored, or cannot be read now\n",
