@@ -68,10 +68,18 @@ VerifyResult verify_launch(DeviceProblem& problem, const std::function<void(cuda
   return r;
 }
 
+namespace {
+// What compile_all compiles a variant as: its kernel (twins that differ only in launch-time
+// options share it), or, for an invalid variant, the variant itself (its error names it).
+std::string compile_key(const VariantParams& v) {
+  return v.invalid_reason().empty() ? v.kernel_name() : "!" + v.id();
+}
+}  // namespace
+
 size_t distinct_kernels(const std::vector<VariantParams>& variants) {
-  std::set<std::string> names;
-  for (const auto& v : variants) names.insert(v.invalid_reason().empty() ? v.kernel_name() : "!" + v.id());
-  return names.size();
+  std::set<std::string> keys;
+  for (const auto& v : variants) keys.insert(compile_key(v));
+  return keys.size();
 }
 
 std::vector<CompileOutcome> compile_all(const NvrtcCompiler& compiler,
@@ -83,9 +91,7 @@ std::vector<CompileOutcome> compile_all(const NvrtcCompiler& compiler,
   {
     std::map<std::string, size_t> seen;
     for (size_t i = 0; i < variants.size(); ++i) {
-      const VariantParams& v = variants[i];
-      const std::string key = v.invalid_reason().empty() ? v.kernel_name() : "!" + v.id();
-      const auto [it, fresh] = seen.emplace(key, i);
+      const auto [it, fresh] = seen.emplace(compile_key(variants[i]), i);
       first[i] = it->second;
       if (fresh) unique.push_back(i);
     }
