@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "variants/csrgat_fused.cuh"
+#include "variants/launch.h"
 #include "variants/plan.h"
 
 #ifndef CSRGAT_TUNED_HEADER
@@ -177,6 +178,12 @@ const char* dispatch_variant(const GraphView& g, Storage storage, int heads, int
 
 Status aggregate(const GraphView& g, const float* scores, const void* values, Storage storage,
                  int heads, int feat, float* out, cudaStream_t stream, const Shape* shape) {
+  return aggregate(g, scores, values, storage, heads, feat, out, stream, shape, LaunchOptions{});
+}
+
+Status aggregate(const GraphView& g, const float* scores, const void* values, Storage storage,
+                 int heads, int feat, float* out, cudaStream_t stream, const Shape* shape,
+                 const LaunchOptions& launch) {
   if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
   if (g.num_nodes == 0) return Status::ok;
   if (!g.row_ptr || !out || !values || (g.num_edges > 0 && (!g.col || !scores)))
@@ -210,9 +217,9 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
   const int64_t tasks = (g.num_nodes + a.num_chunks) * heads;
   const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;
   if (grid > 0x7fffffffLL) return Status::unsupported;
-  void* args[] = {&a};
-  if (cudaLaunchKernel(c.kernel->fn, dim3(static_cast<unsigned>(grid)),
-                       dim3(c.kernel->tpr * c.kernel->rpb), args, 0, stream) != cudaSuccess)
+  if (launch_family_kernel(c.kernel->fn, static_cast<unsigned>(grid),
+                           static_cast<unsigned>(c.kernel->tpr * c.kernel->rpb), 0, stream, a,
+                           launch.overlap_previous) != cudaSuccess)
     return Status::cuda_error;
   return Status::ok;
 }

@@ -30,5 +30,9 @@ void launch_fma(float* sink, int iters, int grid, int block, cudaStream_t stream
 
 // A kernel that does nothing, <<<1, 1>>>.
 void launch_empty(cudaStream_t stream);
+// The floor of overlapped launches: a <<<1, 1>>> kernel launched as a programmatic dependent
+// launch (sm_90 and later; plainly before) that lets the next kernel start at once and then
+// waits for the previous one, as the csrgat kernels do; it does nothing else.
+void launch_empty_overlapped(cudaStream_t stream);
 
 }  // namespace csrgat::profiler::detail

@@ -6,7 +6,8 @@
 #           (SKIP_CHECK=1: only the dispatch and production tests, when only the header changed)
 #   bench   issue 7's table in one run: tuned dispatch, seed and softmax + cuSPARSE, cold L2,
 #           launch included (events, round-robin in ROUNDS=10 rounds) on the small graphs, GPU time plus DRAM counters on the
-#           large ones, bf16 storage, the seed shape warm (CUDA Graph replay)
+#           large ones, bf16 storage, the seed shape warm (CUDA Graph replay; plain and
+#           overlapped launches)
 #   peers   PyTorch Geometric and torch.sparse on the same graphs (scripts/peers_pyg.py)
 # Logs and JSON are packed into $OUT/final.tgz (the device returns at most 8 files).
 set -uo pipefail
@@ -33,7 +34,9 @@ step bench-large timeout 150 "$T" bench "${large[@]}" --feat 64 --impl tuned,see
 step bench-bf16 timeout 120 "$T" bench "${large[@]}" --feat 64 --value bf16 --impl tuned --counters "${B[@]}" --json "$W/bench-bf16.json"
 step bench-2m timeout 150 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --impl tuned,seed,cusparse --counters "${B[@]}" --json "$W/bench-2m.json"
 step bench-2m-bf16 timeout 100 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --value bf16 --impl tuned --counters "${B[@]}" --json "$W/bench-2m-bf16.json"
-step bench-warm-seed timeout 60 "$T" bench "${seed[@]}" --feat 64 --impl tuned,seed,empty --cache warm --graph-replay "${B[@]}" --json "$W/bench-warm.json"
+# Warm: plain launches, and launches that overlap the previous one (':pdl', programmatic
+# dependent launch), each beside the empty kernel launched the same way.
+step bench-warm-seed timeout 90 "$T" bench "${seed[@]}" --feat 64 --impl tuned,tuned:pdl,seed,empty,empty:pdl --cache warm --graph-replay --rounds "${ROUNDS:-10}" "${B[@]}" --json "$W/bench-warm.json"
 step peers timeout 200 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" --samples 30 -o "$W/peers.json"
 cp "$W"/bench-events.json "$W"/bench-large.json "$W"/peers.json "$O/" 2>/dev/null
 echo "done at $SECONDS s"

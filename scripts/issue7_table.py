@@ -181,7 +181,8 @@ def main():
               + (f"{b['gpu_median_us']:.1f} | {bgbs:.0f} | {tus / b['gpu_median_us']:.2f}x | "
                  f"{b['rel_error']:.1e}" if b else "n/a | n/a | n/a | n/a") + " |")
 
-    warm = {r["impl"]: r["gpu_median_us"] for r in load(folder, "bench-warm.json")["results"]}
+    warm = {r["impl"]: r.get("gpu_median_us") for r in load(folder, "bench-warm.json")["results"]
+            if r.get("status") == "ok"}
     seed_cold = find(ev, "seed:n=384,deg=18,seed=1", "tuned")["event_median_us"]
     empty_cold = find(ev, "seed:n=384,deg=18,seed=1", "empty")["event_median_us"]
     u, pl = dram["uniform 1M, d16"], dram["power-law 1M"]
@@ -209,8 +210,12 @@ def main():
           + ", ".join(f"{l} {100 * x:.1f}%" for l, x in bw) + f" | {status(all(x >= 0.9 for _, x in bw))} |")
     print(f"| 2 | DRAM-bound: time <= 0.7x the seed | "
           + ", ".join(f"{l} {x:.2f}x" for l, x in ts) + f" | {status(all(x <= 0.7 for _, x in ts))} |")
-    print(f"| 3 | seed shape warm <= 1.0 us | tuned {warm['tuned']:.2f} us, seed {warm['seed']:.2f} us, "
-          f"empty kernel {warm['empty']:.2f} us | {status(warm['tuned'] <= 1.0)} |")
+    print(f"| 3 | seed shape warm <= 1.0 us (plain launches) | tuned {warm['tuned']:.2f} us, seed "
+          f"{warm['seed']:.2f} us, empty kernel {warm['empty']:.2f} us | {status(warm['tuned'] <= 1.0)} |")
+    if "tuned:pdl" in warm:  # calls from the twelfth session on
+        print(f"| 3 | seed shape warm <= 1.0 us (launches overlapping the previous one, PDL) | tuned "
+              f"{warm['tuned:pdl']:.2f} us, empty kernel {warm.get('empty:pdl', float('nan')):.2f} us | "
+              f"{status(warm['tuned:pdl'] <= 1.0)} |")
     print(f"| 3 | seed shape cold call <= 1.5x an empty kernel's | {seed_cold:.2f} / {empty_cold:.2f} us = "
           f"{seed_cold / empty_cold:.2f}x | {status(seed_cold / empty_cold <= 1.5)} |")
     print(f"| 4 | power-law 1M <= 1.5x uniform (GPU time) | {pl[0]:.1f} / {u[0]:.1f} us = "

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "profiler/check.h"
+#include "variants/launch.h"
 #include "variants/plan.h"
 
 namespace csrgat::tuner {
@@ -216,9 +217,13 @@ KernelArgs DeviceProblem::base_args(const VariantParams& p) {
   return a;
 }
 
-void DeviceProblem::launch(const VariantParams& p, const LoadedKernel& k, cudaStream_t s) {
+void DeviceProblem::launch(const VariantParams& p, const LoadedKernel& k, cudaStream_t s,
+                           bool overlap_previous) {
   const std::string why = unsupported_reason(p);
   if (!why.empty()) throw std::invalid_argument(p.id() + ": " + why);
+  if (overlap_previous && p.family != Family::fused)
+    throw std::invalid_argument(p.id() + ": only the fused family can overlap the previous kernel "
+                                "(its kernels wait for it themselves)");
   if (p.family == Family::cusparse) return launch_cusparse(p, k, s);
   KernelArgs a = base_args(p);
   const auto g = launch_geometry(p, n_, heads_, feat_, a.num_chunks, max_degree_, smem_optin_);
@@ -226,9 +231,8 @@ void DeviceProblem::launch(const VariantParams& p, const LoadedKernel& k, cudaSt
   if (g.dynamic_smem > 48 * 1024)
     CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(k.function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(g.dynamic_smem)));
-  void* args[] = {&a};
-  CSRGAT_CUDA_CHECK(cudaLaunchKernel(k.function(), dim3(static_cast<unsigned>(g.grid)),
-                                     dim3(g.block), args, g.dynamic_smem, s));
+  CSRGAT_CUDA_CHECK(launch_family_kernel(k.function(), static_cast<unsigned>(g.grid), g.block,
+                                         g.dynamic_smem, s, a, overlap_previous));
   CSRGAT_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -60,7 +60,10 @@ class DeviceProblem {
   std::string unsupported_reason(const VariantParams& p) const;
   // Enqueues one complete aggregation with variant p on s. `k` is the variant's loaded
   // kernel (for cusparse: its segment-softmax kernel). Throws ApiError on a failed launch.
-  void launch(const VariantParams& p, const LoadedKernel& k, cudaStream_t s);
+  // overlap_previous: a programmatic dependent launch (variants/launch.h), for the fused family
+  // only (its kernels wait for the previous kernel themselves); invalid_argument for others.
+  void launch(const VariantParams& p, const LoadedKernel& k, cudaStream_t s,
+              bool overlap_previous = false);
 
   // Raw device buffers, for callers that launch through another API (the production library).
   const void* row_ptr(IndexType t) const { return t == IndexType::i64 ? row_ptr64_ : row_ptr32_; }

@@ -38,6 +38,10 @@
 // (KernelArgs::row_order: longest rows first) so that no long row starts when the others are
 // done.
 //
+// Launches may overlap the previous kernel of the stream (programmatic dependent launch, a
+// launch attribute; see pdl_wait): every block lets the next kernel start at once, and waits
+// for the previous one only after reading its task's row_ptr entries or chunk descriptor.
+//
 // Semantics (matching the float64 reference): an empty row gives 0; a score of -inf has
 // weight 0; a row whose scores are all -inf gives 0; large finite scores (1e30) do not
 // overflow because the max is subtracted before exponentiating.
@@ -258,6 +262,25 @@ __device__ __forceinline__ unsigned sm_count() {
 // The task's inputs, by the first min(grid, SMs) blocks' thread 0: the blocks of the first
 // wave, one per SM, so the slices go out from every SM at once at the kernel's start. Rows
 // longer than a chunk are read through the chunk table, rows in LPT order through the order.
+// Programmatic dependent launch (sm_90; the caller's launch attribute decides, the kernel is
+// the same). launch_dependents lets the next kernel of the stream be scheduled once every block
+// of this one has issued it (here: at its start); wait returns when the previous kernel of the
+// stream has finished and its writes are visible, at once when the launch had no such
+// dependency. Before waiting a kernel reads only the graph's structure (row_ptr, the row order,
+// the chunk table), which the caller promises the previous kernel does not write; col, scores,
+// values and every write come after (the `.pf` prefetch goes out before: a hint to L2, the
+// point of coherence, it cannot make a later read stale).
+__device__ __forceinline__ void pdl_launch_dependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void pdl_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 template <class C>
 __device__ __forceinline__ void prefetch_inputs(const KernelArgs& a) {
   const unsigned nb = min(gridDim.x, sm_count());
@@ -861,6 +884,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     const unsigned c = task / H;
     const int h = static_cast<int>(task % H);
     const ChunkDesc cd = a.chunks[c];
+    pdl_wait();
     const long long k = static_cast<long long>(c) * H + h;
     const Stat st = run_task<C, VecPath>(a, sh, cd.begin, cd.end, h, partial_row(a, k));
     const int t = threadIdx.x % C::TPR;
@@ -909,6 +933,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   }
   const long long eb = rp[row], ee = rp[row + 1];
   if (a.split_threshold > 0 && ee - eb > a.split_threshold) return;  // done as chunks
+  pdl_wait();
   float* dst = a.out + (row * static_cast<long long>(H) + h) * F;
   if (a.fault == 1 && threadIdx.x % C::TPR == 0) dst[1ll << 40] = 1.f;
   run_task<C, VecPath>(a, sh, eb, ee, h, dst);
@@ -945,6 +970,7 @@ template <class C>
 __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
   __shared__ FusedShared<C> sh;
   __shared__ unsigned last_flag[C::RPB];
+  pdl_launch_dependents();
   if (a.prefetch) prefetch_inputs<C>(a);
   if (a.feat % C::VEC == 0 && (reinterpret_cast<unsigned long long>(a.values) %
                                (C::VEC * sizeof(typename C::Value))) == 0) {

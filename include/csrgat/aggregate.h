@@ -66,10 +66,24 @@ class Shape {
   std::unique_ptr<Impl> impl_;
 };
 
+// How aggregate() launches its kernel.
+struct LaunchOptions {
+  // Programmatic dependent launch (compute capability 9.0 and later; ignored before): the
+  // kernel may start while the previous kernel in `stream` is still running, so that its
+  // launch and its first loads overlap that kernel's end. It reads the graph's row_ptr (and
+  // the Shape's own buffers) before waiting for that kernel, and col, scores and values, and
+  // writes out, only after. Set it only when the previous kernel does not write row_ptr.
+  // Inside a stream capture it becomes a programmatic edge of the graph.
+  bool overlap_previous = false;
+};
+
 // Enqueues the aggregation on `stream`. `shape` may be null (see Shape).
 Status aggregate(const GraphView& graph, const float* scores, const void* values,
                  Storage storage, int heads, int feat, float* out, cudaStream_t stream,
                  const Shape* shape = nullptr);
+Status aggregate(const GraphView& graph, const float* scores, const void* values,
+                 Storage storage, int heads, int feat, float* out, cudaStream_t stream,
+                 const Shape* shape, const LaunchOptions& launch);
 
 // The variant id aggregate() would use for this problem (no launch).
 const char* dispatch_variant(const GraphView& graph, Storage storage, int heads, int feat,

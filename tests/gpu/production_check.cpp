@@ -12,15 +12,6 @@
 #include "variants/reference.h"
 
 namespace csrgat {
-namespace {
-template <class T>
-T* to_device(const std::vector<T>& h) {
-  T* d = nullptr;
-  EXPECT_EQ(cudaMalloc(&d, std::max<size_t>(h.size(), 1) * sizeof(T)), cudaSuccess);
-  EXPECT_EQ(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-  return d;
-}
-}  // namespace
 
 double run_production(const graphs::Csr64& g, int heads, int feat, Storage storage, bool use_shape,
                       Index index) {

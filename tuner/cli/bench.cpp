@@ -56,14 +56,42 @@ struct BenchOptions {
   int rounds = 1;
 };
 
+// An --impl item: an implementation, and ":pdl" after it to launch it overlapping the previous
+// kernel (programmatic dependent launch: back-to-back launches overlap, which --graph-replay
+// shows). Only kernels that wait for the previous one themselves can: the fused family (the
+// tuned dispatch and fused ids) and the empty kernel.
+struct ImplSpec {
+  std::string name;
+  bool overlap = false;
+};
+ImplSpec parse_impl(const std::string& item) {
+  const std::string suffix = ":pdl";
+  ImplSpec s{item, false};
+  if (item.size() > suffix.size() && item.compare(item.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    s.name = item.substr(0, item.size() - suffix.size());
+    s.overlap = true;
+  }
+  if (s.name.find(':') != std::string::npos)
+    throw std::invalid_argument("bench --impl " + item + ": the only option after ':' is pdl");
+  if (s.overlap && (s.name == "seed" || s.name == "cusparse" ||
+                    (s.name != "tuned" && s.name != "empty" &&
+                     VariantParams::parse(s.name).family != Family::fused)))
+    throw std::invalid_argument("bench --impl " + item +
+                                ": only the tuned dispatch, fused variants and empty can overlap "
+                                "the previous kernel (they wait for it themselves)");
+  return s;
+}
+
 // One implementation of one (graph, F) row, verified and ready to time.
 struct Entry {
   std::string impl;
+  bool overlap = false;  // launched as a programmatic dependent launch (":pdl")
   nlohmann::json r;
   std::function<void(cudaStream_t)> launch;
   std::unique_ptr<LoadedKernel> kernel;
   std::unique_ptr<Shape> shape;
   bool timed = false;  // verified correct: to be timed
+  double tol = 0;       // its verification's relative tolerance (0: nothing to verify)
   profiler::TimingResult result;
 };
 
@@ -112,6 +140,7 @@ Storage storage_of(ValueType v) {
 }
 
 int bench(const BenchOptions& o) {
+  for (const auto& item : split_list(o.impls)) parse_impl(item);  // a bad --impl fails here, GPU or not
   std::string why;
   if (!gpu_available(&why)) return no_gpu_exit("bench", why);
   std::vector<std::pair<std::string, std::string>> graph_list;  // (name, spec)
@@ -150,19 +179,26 @@ int bench(const BenchOptions& o) {
       const IndexType index = dp.fits_int32() ? IndexType::i32 : IndexType::i64;
       // Prepared and verified first, all of them, so that the rounds below only time.
       std::vector<Entry> entries;
-      for (const auto& impl : split_list(o.impls)) {
+      for (const auto& item : split_list(o.impls)) {
         Entry& e = entries.emplace_back();
-        e.impl = impl;
+        e.impl = item;
         nlohmann::json& r = e.r;
-        r = {{"graph", name}, {"spec", spec}, {"feat", feat}, {"heads", o.heads}, {"impl", impl},
+        r = {{"graph", name}, {"spec", spec}, {"feat", feat}, {"heads", o.heads}, {"impl", item},
              {"value", to_string(value)}};
         std::string variant;
         try {
+          const ImplSpec is = parse_impl(item);
+          const std::string& impl = is.name;
+          e.overlap = is.overlap;
+          r["overlap_previous"] = is.overlap;
           if (impl == "empty") {
             // The launch floor, timed exactly like the others (same cache mode, timer, stop
             // rule): an empty <<<1, 1>>> kernel. Nothing to verify.
             variant = "empty<<<1,1>>>";
-            e.launch = [](cudaStream_t s) { profiler::detail::launch_empty(s); };
+            if (is.overlap)
+              e.launch = [](cudaStream_t s) { profiler::detail::launch_empty_overlapped(s); };
+            else
+              e.launch = [](cudaStream_t s) { profiler::detail::launch_empty(s); };
           } else if (impl == "tuned") {
             e.shape = std::make_unique<Shape>();
             const Status st = Shape::create(dp.host_row_ptr().data(), dp.num_nodes(), o.heads, feat, storage_of(value),
@@ -173,8 +209,9 @@ int bench(const BenchOptions& o) {
                                index == IndexType::i64 ? Index::i64 : Index::i32};
             const void* vals = dp.values(value);
             Shape* sp = e.shape.get();
-            e.launch = [&dp, gv, vals, sp, value, feat, heads = o.heads](cudaStream_t s) {
-              const Status st2 = aggregate(gv, dp.scores(), vals, storage_of(value), heads, feat, dp.out(), s, sp);
+            const LaunchOptions lo{is.overlap};
+            e.launch = [&dp, gv, vals, sp, value, feat, lo, heads = o.heads](cudaStream_t s) {
+              const Status st2 = aggregate(gv, dp.scores(), vals, storage_of(value), heads, feat, dp.out(), s, sp, lo);
               if (st2 != Status::ok) throw std::runtime_error(std::string("aggregate: ") + status_string(st2));
             };
           } else {
@@ -187,12 +224,13 @@ int bench(const BenchOptions& o) {
             const std::string unsupported = dp.unsupported_reason(p);
             if (!unsupported.empty()) throw std::runtime_error("unsupported: " + unsupported);
             e.kernel = std::make_unique<LoadedKernel>(compiler.compile(p));
-            e.launch = [&dp, p, k = e.kernel.get()](cudaStream_t s) { dp.launch(p, *k, s); };
+            e.launch = [&dp, p, k = e.kernel.get(), ov = is.overlap](cudaStream_t s) { dp.launch(p, *k, s, ov); };
           }
           r["variant"] = variant;
           bool correct = true;
           if (impl != "empty") {
             const bool is16 = impl == "cusparse" ? false : value != ValueType::f32;
+            e.tol = is16 ? 1e-2 : 1e-5;
             VerifyResult v;
             {
               profiler::ScopedRange range(name, variant, profiler::Phase::verify);
@@ -223,6 +261,18 @@ int bench(const BenchOptions& o) {
           try {
             profiler::ScopedRange range(name, e.r.value("variant", e.impl), profiler::Phase::measure);
             merge_round(e.result, timer.measure([&](cudaStream_t s, int) { e.launch(s); }, per_round));
+            if (e.overlap && e.tol > 0) {
+              // Overlapped launches are checked again on what the timed launches left in out:
+              // a kernel that read or wrote before the previous one ended would show here.
+              const auto got = dp.download_output();
+              const Comparison c = compare_to_reference(got.data(), ref, e.tol);
+              if (!c.pass) {
+                ++failures;
+                e.timed = false;
+                e.r["status"] = "wrong";
+                e.r["detail"] = "after the timed (overlapped) launches: " + c.summary;
+              }
+            }
           } catch (const std::exception& ex) {
             e.timed = false;
             e.r["status"] = "error";
@@ -278,7 +328,8 @@ void register_bench_command(CLI::App& app) {
   cmd->add_option("--feat", o.feats, "feature widths")->delimiter(',');
   cmd->add_option("--heads", o.heads, "attention heads");
   cmd->add_option("--impl", o.impls,
-                  "comma list: tuned, seed, cusparse, empty (an empty kernel: the launch floor), or variant ids");
+                  "comma list: tuned, seed, cusparse, empty (an empty kernel: the launch floor), or variant ids; "
+                  "tuned, empty and fused ids take a ':pdl' suffix (launched overlapping the previous kernel)");
   cmd->add_option("--value", o.value, "value storage: f32, bf16, f16");
   cmd->add_option("--cache", o.cache, "cold (flush L2 before each sample, default) or warm");
   cmd->add_flag("--graph-replay", o.graph_replay, "time CUDA Graph replays (back-to-back launches)");

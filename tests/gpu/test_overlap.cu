@@ -1,0 +1,135 @@
+// aggregate() launched overlapping the previous kernel (LaunchOptions::overlap_previous,
+// programmatic dependent launch) must still see that kernel's writes. The previous kernel here
+// lets its dependents start at once, then spins for a while before it writes the scores and
+// values: a csrgat kernel that read them before waiting would read the zeros they held.
+// A control kernel launched the same way that does not wait shows that the overlap happens on
+// this device (else the check could not fail). All kernels are loaded before (lazy loading
+// would serialise their first launches).
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "csrgat/aggregate.h"
+#include "graphs/generate.h"
+#include "production_check.h"
+#include "variants/launch.h"
+#include "variants/reference.h"
+
+namespace csrgat {
+namespace {
+
+__device__ unsigned long long now_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Lets the next kernel of the stream start, waits spin_ns, then copies n floats src -> dst
+// (twice over: scores and values).
+__global__ void late_producer(const float* s_src, float* s_dst, size_t ns, const float* v_src,
+                              float* v_dst, size_t nv, unsigned long long spin_ns) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+  const unsigned long long t0 = now_ns();
+  while (now_ns() - t0 < spin_ns) {
+  }
+  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < ns; i += stride) s_dst[i] = s_src[i];
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < nv; i += stride) v_dst[i] = v_src[i];
+}
+
+// Reads *p without waiting for the previous kernel.
+__global__ void impatient_reader(const float* p, float* seen) { *seen = *p; }
+
+cudaError_t launch_overlapped(void (*kernel)(const float*, float*), const float* p, float* seen,
+                              cudaStream_t s) {
+  const OverlapLaunchConfig c(dim3(1), dim3(1), 0, s, true);
+  return cudaLaunchKernelEx(&c.config, kernel, p, seen);
+}
+
+// One graph: the producer, then aggregate() overlapped, through a Shape (use_shape: split
+// plan and row order as tuned) or without one.
+void check_overlapped(const std::string& spec, bool use_shape) {
+  const auto g = graphs::make_graph(spec);
+  const int heads = 1, feat = 64;
+  const auto in = graphs::make_inputs(g, heads, feat, 7);
+  const auto ref = reference_aggregate(g, in);
+  const std::vector<int32_t> rp32(g.row_ptr.begin(), g.row_ptr.end()), col32(g.col.begin(), g.col.end());
+  int32_t* rp = to_device(rp32);
+  int32_t* col = to_device(col32);
+  float* s_src = to_device(in.scores);
+  float* v_src = to_device(in.values);
+  float* scores = to_device(std::vector<float>(in.scores.size(), 0.f));
+  float* values = to_device(std::vector<float>(in.values.size(), 0.f));
+  const size_t n_out = static_cast<size_t>(g.num_nodes) * heads * feat;
+  float* out = nullptr;
+  float* seen = to_device(std::vector<float>{-1.f});
+  ASSERT_EQ(cudaMalloc(&out, n_out * 4), cudaSuccess);
+  ASSERT_EQ(cudaMemset(out, 0xFF, n_out * 4), cudaSuccess);  // NaN poison
+  Shape shape;
+  if (use_shape)
+    ASSERT_EQ(Shape::create(g.row_ptr.data(), g.num_nodes, heads, feat, Storage::f32, Index::i32, &shape),
+              Status::ok);
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  const GraphView gv{rp, col, g.num_nodes, g.num_edges(), Index::i32};
+  const unsigned long long spin_ns = 200000;  // 0.2 ms: far longer than a launch
+
+  // Every kernel launched once first: a kernel's first launch loads it (lazy loading, the
+  // default since CUDA 12.2), which waits for the device to go idle and so would serialise
+  // exactly the launches under test (seen on the H200: without this the control below read the
+  // producer's value).
+  late_producer<<<1, 1, 0, s>>>(s_src, scores, 0, v_src, values, 0, 0);
+  impatient_reader<<<1, 1, 0, s>>>(values, seen);
+  ASSERT_EQ(aggregate(gv, scores, values, Storage::f32, heads, feat, out, s, use_shape ? &shape : nullptr),
+            Status::ok);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  ASSERT_EQ(cudaMemsetAsync(out, 0xFF, n_out * 4, s), cudaSuccess);
+
+  // The control: an overlapped kernel that does not wait reads a value before the producer
+  // writes it (values[0] is 0 until then, and in.values[0] is not 0).
+  late_producer<<<132, 256, 0, s>>>(s_src, scores, in.scores.size(), v_src, values, in.values.size(), spin_ns);
+  ASSERT_EQ(launch_overlapped(impatient_reader, values, seen, s), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  float h_seen = -1.f;
+  ASSERT_EQ(cudaMemcpy(&h_seen, seen, 4, cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_NE(in.values[0], 0.f);
+  EXPECT_EQ(h_seen, 0.f) << "an overlapped kernel did not start before the producer ended: this "
+                            "device does not overlap launches, so the check below cannot fail";
+
+  // The check: the inputs zeroed again, the producer, then aggregate() overlapped.
+  ASSERT_EQ(cudaMemsetAsync(scores, 0, in.scores.size() * 4, s), cudaSuccess);
+  ASSERT_EQ(cudaMemsetAsync(values, 0, in.values.size() * 4, s), cudaSuccess);
+  late_producer<<<132, 256, 0, s>>>(s_src, scores, in.scores.size(), v_src, values, in.values.size(), spin_ns);
+  EXPECT_EQ(aggregate(gv, scores, values, Storage::f32, heads, feat, out, s, use_shape ? &shape : nullptr,
+                      LaunchOptions{true}),
+            Status::ok);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  std::vector<float> h(n_out);
+  ASSERT_EQ(cudaMemcpy(h.data(), out, n_out * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+  const auto c = compare_to_reference(h.data(), ref, 1e-5);
+  EXPECT_TRUE(c.pass) << spec << " via "
+                      << (use_shape ? shape.variant_id() : dispatch_variant(gv, Storage::f32, heads, feat))
+                      << ", overlapped: " << c.summary;
+  cudaStreamDestroy(s);
+  for (void* p : {static_cast<void*>(rp), static_cast<void*>(col), static_cast<void*>(s_src),
+                  static_cast<void*>(v_src), static_cast<void*>(scores), static_cast<void*>(values),
+                  static_cast<void*>(out), static_cast<void*>(seen)})
+    cudaFree(p);
+}
+
+}  // namespace
+
+TEST(Production, OverlappedLaunchWaitsForThePreviousKernel) {
+  if (!device_overlaps_launches()) GTEST_SKIP() << "programmatic dependent launch needs compute capability 9.0";
+  check_overlapped("seed:n=384,deg=18,seed=1", true);
+  check_overlapped("seed:n=384,deg=18,seed=1", false);
+  // Long rows split into chunks (the chunk path waits after reading its descriptor).
+  check_overlapped("powerlaw:n=50000,deg=16,alpha=2.1,maxdeg=40000,seed=3", true);
+}
+
+}  // namespace csrgat

@@ -1,0 +1,56 @@
+// Host side: one launch of a kernel of the csrgat family (one KernelArgs by value), shared by
+// the tuner (NVRTC kernels through the runtime API) and the production library (nvcc kernels).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "variants/kernel_args.h"
+
+namespace csrgat {
+
+// Whether the current device can overlap a kernel with the previous one (programmatic
+// dependent launch: compute capability 9.0 and later).
+inline bool device_overlaps_launches() {
+  int dev = 0, major = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return major >= 9;
+}
+
+// The configuration of a launch <<<grid, block, smem, stream>>> for cudaLaunchKernelEx(C): with
+// overlap, as a programmatic dependent launch (the kernel may start while the previous kernel of
+// the stream runs, and synchronises with it itself: griddepcontrol.wait, as pdl_wait in
+// csrgat_fused.cuh does). In a stream capture it becomes a programmatic edge of the graph. Not
+// copyable: config.attrs points into it.
+struct OverlapLaunchConfig {
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute attr{};
+  OverlapLaunchConfig(dim3 grid, dim3 block, size_t smem, cudaStream_t stream, bool overlap) {
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = overlap ? 1 : 0;
+    config.attrs = &attr;
+    config.numAttrs = 1;
+  }
+  OverlapLaunchConfig(const OverlapLaunchConfig&) = delete;
+  OverlapLaunchConfig& operator=(const OverlapLaunchConfig&) = delete;
+};
+
+// Enqueues fn<<<grid, block, smem, stream>>>(args) for a kernel of the family; with
+// overlap_previous on a device that supports it, overlapping the previous kernel (above).
+inline cudaError_t launch_family_kernel(const void* fn, unsigned grid, unsigned block, size_t smem,
+                                        cudaStream_t stream, KernelArgs& args, bool overlap_previous) {
+  void* params[] = {&args};
+  if (!overlap_previous || !device_overlaps_launches())
+    return cudaLaunchKernel(fn, dim3(grid), dim3(block), params, smem, stream);
+  const OverlapLaunchConfig c(dim3(grid), dim3(block), smem, stream, true);
+  return cudaLaunchKernelExC(&c.config, fn, params);
+}
+
+}  // namespace csrgat
