@@ -2,28 +2,15 @@
 
 #include <cctype>
 #include <cstdint>
-#include <cstdio>
 #include <fstream>
 #include <vector>
 
 #include "graphs/generate.h"
 #include "graphs/generator_hash.h"
+#include "graphs/hash.h"
 
 namespace csrgat::graphs {
 namespace {
-
-// 64-bit FNV-1a, as 16 hex digits.
-struct Fnv {
-  uint64_t h = 0xcbf29ce484222325ull;
-  void add(const char* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(p[i])) * 0x100000001b3ull;
-  }
-  std::string hex() const {
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-    return buf;
-  }
-};
 
 // As the spec parser trims (std::isspace).
 std::string trimmed(const std::string& s) {
@@ -40,7 +27,7 @@ std::string graph_source_hash(const std::string& spec_in) {
   const std::string spec = trimmed(spec_in);
   const size_t colon = spec.find(':');
   const std::string kind = colon == std::string::npos ? "" : spec.substr(0, colon);
-  Fnv f;
+  Fnv1a f;
   if (kind == "seed" || kind == "uniform" || kind == "powerlaw" || kind == "rmat") {
     estimate_edges(spec);  // GraphError on keys make_graph would refuse
     const std::string text = std::string(CSRGAT_GENERATOR_SHA256) + "\n" + spec;

@@ -12,8 +12,6 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 out_dir v12
-# HEAD's tuner travels gzipped (the device call's 64 MiB limit).
-[ -f "$BIN/tuner-head.gz" ] && gunzip -f "$BIN/tuner-head.gz" && chmod +x "$BIN/tuner-head"
 
 [ "${SKIP_CHECK:-0}" = 1 ] || { OUT="$W/check" SKIP_PROF=1 bash scripts/gpu-check.sh 2>&1 | tail -n 14; }
 

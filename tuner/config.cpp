@@ -13,7 +13,7 @@
 #include <set>
 #include <sstream>
 
-#include "tuner/nvrtc_compiler.h"
+#include "graphs/hash.h"
 
 namespace csrgat::tuner {
 
@@ -847,7 +847,7 @@ std::string config_hash(const Config& c) {
   j.erase("output_text");  // where the results go is not what is measured
   for (auto& g : j["graphs"]) g.erase("spec");
   // nlohmann::json keeps object keys sorted, so the dump is canonical.
-  return stable_hash(j.dump());
+  return fnv1a_hex(j.dump());
 }
 
 std::string problem_fingerprint(const nlohmann::json& config, const std::string& graph, int feat, int heads) {
@@ -894,7 +894,7 @@ std::string problem_fingerprint(const nlohmann::json& config, const std::string&
                {"verify", config.value("verify", json::object())},
                {"counters", config.value("counters", true)},
                {"test_only", test_only}};
-  return stable_hash(j.dump());
+  return fnv1a_hex(j.dump());
 }
 
 }  // namespace csrgat::tuner

@@ -11,7 +11,6 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <tuple>
 
 #include "variants/params.h"
 
@@ -95,25 +94,6 @@ std::string run_tag(const RunInfo& run) {
          run.started.substr(0, 10) + ", run " + std::to_string(run.id);
 }
 
-// The kernel's template parameters: what makes two variants the same compiled kernel (split
-// is a launch-time threshold, not a template parameter).
-using KernelKey = std::tuple<int, int, int, int, int, int, int, int, int, int, int, int, int>;
-KernelKey kernel_key(const VariantParams& p) {
-  return {p.tpr,
-          p.fl,
-          p.rpb,
-          p.vec,
-          p.tiles,
-          p.epl,
-          p.ilp,
-          p.minb,
-          p.smem,
-          p.softmax == Softmax::online ? 1 : 0,
-          p.lpt,
-          static_cast<int>(p.index),
-          static_cast<int>(p.value)};
-}
-
 std::string status_summary(const Store& store, int64_t run_id) {
   std::map<std::string, int> n;
   size_t total = 0;
@@ -175,14 +155,15 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
   if (rules.empty()) throw std::invalid_argument("emit_header: no rules to emit");
   const int arch_num = arch_number(arch);
 
-  // Distinct kernels in first-use order, with the rules that use each.
-  std::map<KernelKey, int> kernel_of;
+  // Distinct kernels in first-use order, with the rules that use each: variants that differ
+  // only in launch-time options (split, prefetch) are one compiled kernel (kernel_name()).
+  std::map<std::string, int> kernel_of;
   std::vector<VariantParams> kernels;
   std::vector<std::vector<int>> used_by;
   std::vector<int> rule_kernel;
   for (size_t i = 0; i < rules.size(); ++i) {
     const VariantParams p = VariantParams::parse(rules[i].variant);
-    auto [it, fresh] = kernel_of.emplace(kernel_key(p), static_cast<int>(kernels.size()));
+    auto [it, fresh] = kernel_of.emplace(p.kernel_name(), static_cast<int>(kernels.size()));
     if (fresh) {
       kernels.push_back(p);
       used_by.emplace_back();

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "graphs/hash.h"
 #include "variants/sources.h"
 
 #ifndef CSRGAT_CUDA_INCLUDE_DIR
@@ -30,17 +31,6 @@ namespace fs = std::filesystem;
                              __FILE__ + ":" + std::to_string(__LINE__),                        \
                          "");                                                                 \
   } while (0)
-
-std::string stable_hash(const std::string& text) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
 
 std::string NvrtcCompiler::nvrtc_version() {
   int major = 0, minor = 0;
@@ -93,7 +83,7 @@ std::string kernel_sources_hash(const std::string& arch) {
   for (const auto& o : compile_options(arch))
     if (o.rfind("--include-path=", 0) != 0) text += '\n' + o;
   for (const auto& h : embedded_sources()) text += std::string("\n") + h.name + '\n' + h.content;
-  return stable_hash(text);
+  return fnv1a_hex(text);
 }
 
 CompiledKernel NvrtcCompiler::compile(const VariantParams& p) const {
@@ -118,7 +108,7 @@ CompiledKernel NvrtcCompiler::compile_source(const std::string& source,
   CompiledKernel k;
   k.variant_id = label;
   k.kernel_name = kernel_name;
-  k.cache_key = stable_hash(key_text);
+  k.cache_key = fnv1a_hex(key_text);
 
   const fs::path cubin_path = cache_dir_.empty() ? fs::path() : fs::path(cache_dir_) / (k.cache_key + ".cubin");
   const fs::path meta_path = cache_dir_.empty() ? fs::path() : fs::path(cache_dir_) / (k.cache_key + ".json");

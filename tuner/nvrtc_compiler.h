@@ -60,7 +60,4 @@ class NvrtcCompiler {
 // same kernels (tuner run resumes or continues only such runs).
 std::string kernel_sources_hash(const std::string& arch);
 
-// FNV-1a 64-bit, as 16 hex digits: stable across runs and machines.
-std::string stable_hash(const std::string& text);
-
 }  // namespace csrgat::tuner

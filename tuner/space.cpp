@@ -1,6 +1,7 @@
 #include "tuner/space.h"
 
 #include "graphs/generate.h"
+#include "graphs/hash.h"
 
 #include <algorithm>
 #include <array>
@@ -286,9 +287,9 @@ std::vector<VariantParams> apply_strategy(const Config& c, std::vector<VariantPa
   const size_t k = static_cast<size_t>(std::max(0, c.strategy.budget));
   if (k >= n) return survivors;
   // Mix the problem into the seed so that problems get different samples; FNV-1a is portable.
-  uint64_t h = 1469598103934665603ULL;
-  for (char ch : p.key()) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ULL;
-  uint64_t state = c.strategy.seed ^ h;
+  Fnv1a h;
+  h.add(p.key());
+  uint64_t state = c.strategy.seed ^ h.h;
   std::vector<size_t> idx(n);
   for (size_t i = 0; i < n; ++i) idx[i] = i;
   for (size_t i = 0; i < k; ++i) {

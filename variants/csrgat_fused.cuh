@@ -40,7 +40,8 @@
 //
 // Launches may overlap the previous kernel of the stream (programmatic dependent launch, a
 // launch attribute; see pdl_wait): every block lets the next kernel start at once, and waits
-// for the previous one only after reading its task's row_ptr entries or chunk descriptor.
+// for the previous one only after reading its task's row_ptr entries or chunk descriptor and,
+// in the online batch modes, its first batch's columns.
 //
 // Semantics (matching the float64 reference): an empty row gives 0; a score of -inf has
 // weight 0; a row whose scores are all -inf gives 0; large finite scores (1e30) do not
@@ -266,10 +267,10 @@ __device__ __forceinline__ unsigned sm_count() {
 // the same). launch_dependents lets the next kernel of the stream be scheduled once every block
 // of this one has issued it (here: at its start); wait returns when the previous kernel of the
 // stream has finished and its writes are visible, at once when the launch had no such
-// dependency. Before waiting a kernel reads only the graph's structure (row_ptr, the row order,
-// the chunk table), which the caller promises the previous kernel does not write; col, scores,
-// values and every write come after (the `.pf` prefetch goes out before: a hint to L2, the
-// point of coherence, it cannot make a later read stale).
+// dependency. Before waiting a kernel reads only the graph's structure (row_ptr, col, the row
+// order, the chunk table), which the caller promises the previous kernel does not write;
+// scores, values and every write come after (the `.pf` prefetch goes out before: a hint to
+// L2, the point of coherence, it cannot make a later read stale).
 __device__ __forceinline__ void pdl_launch_dependents() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
@@ -283,8 +284,12 @@ __device__ __forceinline__ void pdl_wait() {
 
 template <class C>
 __device__ __forceinline__ void prefetch_inputs(const KernelArgs& a) {
-  const unsigned nb = min(gridDim.x, sm_count());
-  if (threadIdx.x != 0 || blockIdx.x >= nb) return;
+  // The other threads leave before anything else is read: gridDim sits in a constant-bank line
+  // of its own, whose cache miss was on every warp's path (twelfth session, perf-notes).
+  if (threadIdx.x != 0) return;
+  const unsigned nsm = sm_count();
+  if (blockIdx.x >= nsm) return;
+  const unsigned nb = min(gridDim.x, nsm);
   using Index = typename C::Index;
   const unsigned long long n = static_cast<unsigned long long>(a.num_rows);
   const unsigned long long e = static_cast<unsigned long long>(a.num_edges);
@@ -295,6 +300,19 @@ __device__ __forceinline__ void prefetch_inputs(const KernelArgs& a) {
   prefetch_l2(a.col, e * sizeof(Index), nb);
   prefetch_l2(a.scores, e * h * sizeof(float), nb);
   prefetch_l2(a.values, n * h * a.feat * sizeof(typename C::Value), nb);
+}
+
+// q = x / d and r = x % d for the run-time head count d, with no division when d == 1 (one
+// head, the common case): a 32-bit division is a dozen dependent instructions (MUFU.RCP and
+// multiplies) between a task's start and its first load.
+__device__ __forceinline__ void div_heads(unsigned x, unsigned d, unsigned& q, unsigned& r) {
+  if (d == 1) {
+    q = x;
+    r = 0;
+  } else {
+    q = x / d;
+    r = x % d;
+  }
 }
 
 template <int TPR_, int FL_, int RPB_, int VEC_, int TILES_, int EPL_, int ILP_, int SMEM_,
@@ -440,18 +458,27 @@ __device__ __forceinline__ void gather_fma(const typename C::Value* __restrict__
   }
 }
 
-// (col, score) of edges e0 + k * WARP_TPR (k < EPL); past ee: column 0, score -inf.
+// (col, score) of edges e0 + k * WARP_TPR (k < EPL); past ee: column 0, score -inf. The task's
+// wait for the previous kernel (pdl_wait), when it has not waited yet, goes between the two:
+// col is the graph's structure, scores are not.
 template <class C>
 __device__ __forceinline__ void load_batch(const typename C::Index* __restrict__ col,
                                            const float* __restrict__ scores, int H, int h,
                                            long long e0, long long ee, long long (&c)[C::EPL],
-                                           float (&s)[C::EPL]) {
+                                           float (&s)[C::EPL], bool& waited) {
 #pragma unroll
   for (int k = 0; k < C::EPL; ++k) {
     const long long e = e0 + static_cast<long long>(k) * C::WARP_TPR;
-    const bool ok = e < ee;
-    c[k] = ok ? static_cast<long long>(col[e]) : 0;
-    s[k] = ok ? scores[e * H + h] : neg_inf();
+    c[k] = e < ee ? static_cast<long long>(col[e]) : 0;
+  }
+  if (!waited) {
+    pdl_wait();
+    waited = true;
+  }
+#pragma unroll
+  for (int k = 0; k < C::EPL; ++k) {
+    const long long e = e0 + static_cast<long long>(k) * C::WARP_TPR;
+    s[k] = e < ee ? scores[e * H + h] : neg_inf();
   }
 }
 
@@ -476,6 +503,15 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
   const int slot = wl / C::FL;
   const unsigned mask = group_mask<C::WARP_TPR>();
   const int pair_base = threadIdx.x - wl;  // this warp-part's first staging slot
+
+  // The wait for the previous kernel (pdl_wait): the online register-gather batches (ilp > 1,
+  // whose first gathers go out before the softmax) wait inside their first batch, after its
+  // col loads (load_batch), so that after the wait the scores and those gathers are one round
+  // trip; the others here (in the cp.async kernels the split cost 6 registers). Every path has
+  // waited before its first write (below, for a task with no edges).
+  constexpr bool kBatchWait = C::ONLINE && !C::DIRECT && !C::SMEM && !C::ASYNC && C::ILP > 1;
+  bool waited = !kBatchWait;
+  if constexpr (!kBatchWait) pdl_wait();
 
   // ---- pass 1 (two-pass only): the row's max and sum over all edges ----
   Stat row{neg_inf(), 0.f};
@@ -567,7 +603,24 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
            base += step) {
         long long ccol[C::EPL];
         float csc[C::EPL];
-        load_batch<C>(col, scores, H, h, base + wl, ee, ccol, csc);
+        load_batch<C>(col, scores, H, h, base + wl, ee, ccol, csc, waited);
+        const int nb = static_cast<int>(min(static_cast<long long>(BATCH), ee - base));
+        // EARLY (register gathers, ilp > 1): the slot's first ILP gathers go out now, on the
+        // columns alone, and the softmax below runs while they are in flight (before, they
+        // waited for the weights: the batch max, its exponentials and their shuffles). Entries
+        // past the row read zeros; an entry of weight 0 (score -inf) is loaded but not added.
+        constexpr bool EARLY = C::ILP > 1 && !C::SMEM && !(C::ASYNC && VecPath);
+        float v0[EARLY ? C::ILP : 1][C::TILES][C::VEC];
+        if constexpr (EARLY) {
+#pragma unroll
+          for (int g = 0; g < C::ILP; ++g) {
+            const int j = g * C::ES + slot;  // entry g of this slot (register g / FL)
+            const long long cj = __shfl_sync(mask, ccol[g / C::FL], j % C::WARP_TPR, C::WARP_TPR);
+            const bool ok = j < nb;
+            load_row<C, VecPath>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F, f0,
+                                 f_lane, F, ok, v0[g]);
+          }
+        }
         float w[C::EPL];
         if (C::ONLINE) {
           float bm = csc[0];
@@ -592,7 +645,6 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
           sh.w[threadIdx.x] = w[0];
           __syncwarp(mask);
         }
-        const int nb = static_cast<int>(min(static_cast<long long>(BATCH), ee - base));
         // Batch entry i of this slot is j = i * ES + slot: lane j % WARP_TPR holds it in
         // register i / FL (j / WARP_TPR == i / FL because slot < ES and ES * FL == WARP_TPR).
         auto take = [&](int i, long long& cj, float& wj) {
@@ -688,6 +740,14 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
               if (take(i0, cj, wj))
                 gather_fma<C, VecPath>(values + cj * row_stride + static_cast<long long>(h) * F,
                                        f0, f_lane, F, wj, acc);
+            } else if (EARLY && i0 == 0) {
+              // The gathers issued before the softmax: their weights now.
+#pragma unroll
+              for (int g = 0; g < C::ILP; ++g) {
+                const int j = g * C::ES + slot;
+                const float wj = __shfl_sync(mask, w[g / C::FL], j % C::WARP_TPR, C::WARP_TPR);
+                if (j < nb && wj != 0.f) fma_row<C>(wj, v0[EARLY ? g : 0], acc);
+              }
             } else {
               float v[C::ILP][C::TILES][C::VEC];
               float wg[C::ILP];
@@ -751,6 +811,10 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
     }
     if (C::ONLINE) row = run;
 
+    if (!waited) {  // no batch: an empty task
+      pdl_wait();
+      waited = true;
+    }
     // ---- write: the first warp's slot 0 lanes own the features ----
     const float norm = C::ONLINE ? (row.l > 0.f ? __fdividef(1.f, row.l) : 0.f) : 1.f;
     if (warp_in_group == 0 && slot == 0) {
@@ -881,10 +945,9 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   }
   const long long F = a.feat;
   if (task < chunk_tasks) {
-    const unsigned c = task / H;
+    const unsigned c = task / H;  // (div_heads here too cost the cp.async kernels 6 registers)
     const int h = static_cast<int>(task % H);
-    const ChunkDesc cd = a.chunks[c];
-    pdl_wait();
+    const ChunkDesc cd = a.chunks[c];  // before the wait in run_task: the host's plan
     const long long k = static_cast<long long>(c) * H + h;
     const Stat st = run_task<C, VecPath>(a, sh, cd.begin, cd.end, h, partial_row(a, k));
     const int t = threadIdx.x % C::TPR;
@@ -920,24 +983,26 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     }
     return;
   }
-  const unsigned rt = task - chunk_tasks;
-  const int h = static_cast<int>(rt % H);
+  unsigned row_task, hu;
+  div_heads(task - chunk_tasks, H, row_task, hu);
+  const int h = static_cast<int>(hu);
   const typename C::Index* rp = static_cast<const typename C::Index*>(a.row_ptr);
   // A template parameter: kernels without it read no order (a run-time null test alone made
   // the row_ptr loads wait on a predicated load: +2% on the seed shape, v5b). An LPT kernel
   // given no order (the library without a Shape) takes rows in index order.
-  long long row = rt / H;
+  long long row = row_task;
   if constexpr (C::LPT) {
     const typename C::Index* order = static_cast<const typename C::Index*>(a.row_order);
     if (order) row = order[row];
   }
   const long long eb = rp[row], ee = rp[row + 1];
   if (a.split_threshold > 0 && ee - eb > a.split_threshold) return;  // done as chunks
-  pdl_wait();
   float* dst = a.out + (row * static_cast<long long>(H) + h) * F;
+  // (Test-only: the one write before the wait, an out-of-bounds crash. After run_task it kept
+  // dst live across the task: +2 to +8 registers.)
   if (a.fault == 1 && threadIdx.x % C::TPR == 0) dst[1ll << 40] = 1.f;
-  run_task<C, VecPath>(a, sh, eb, ee, h, dst);
-  if (a.slow_percent != 0 && rt % 100u < a.slow_percent)
+  run_task<C, VecPath>(a, sh, eb, ee, h, dst);  // waits for the previous kernel (pdl_wait)
+  if (a.slow_percent != 0 && (task - chunk_tasks) % 100u < a.slow_percent)
     run_task<C, VecPath>(a, sh, eb, ee, h, dst);
   if (a.delay_ns != 0 && threadIdx.x % C::TPR == 0) {
     const unsigned long long t0 = global_ns();

@@ -70,9 +70,9 @@ class Shape {
 struct LaunchOptions {
   // Programmatic dependent launch (compute capability 9.0 and later; ignored before): the
   // kernel may start while the previous kernel in `stream` is still running, so that its
-  // launch and its first loads overlap that kernel's end. It reads the graph's row_ptr (and
-  // the Shape's own buffers) before waiting for that kernel, and col, scores and values, and
-  // writes out, only after. Set it only when the previous kernel does not write row_ptr.
+  // launch and its first loads overlap that kernel's end. It reads the graph's row_ptr and col
+  // (and the Shape's own buffers) before waiting for that kernel, and scores and values, and
+  // writes out, only after. Set it only when the previous kernel does not write row_ptr or col.
   // Inside a stream capture it becomes a programmatic edge of the graph.
   bool overlap_previous = false;
 };

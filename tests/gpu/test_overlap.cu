@@ -28,9 +28,12 @@ __device__ unsigned long long now_ns() {
 }
 
 // Lets the next kernel of the stream start, waits spin_ns, then copies n floats src -> dst
-// (twice over: scores and values).
+// (twice over: scores and values) and writes NaN over out (a buffer the previous kernel of a
+// real pipeline may use too): a csrgat kernel that wrote out before waiting would lose those
+// elements to the NaNs.
 __global__ void late_producer(const float* s_src, float* s_dst, size_t ns, const float* v_src,
-                              float* v_dst, size_t nv, unsigned long long spin_ns) {
+                              float* v_dst, size_t nv, float* out, size_t no,
+                              unsigned long long spin_ns) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
@@ -40,6 +43,7 @@ __global__ void late_producer(const float* s_src, float* s_dst, size_t ns, const
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < ns; i += stride) s_dst[i] = s_src[i];
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < nv; i += stride) v_dst[i] = v_src[i];
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < no; i += stride) out[i] = __int_as_float(0x7fffffff);
 }
 
 // Reads *p without waiting for the previous kernel.
@@ -53,8 +57,8 @@ cudaError_t launch_overlapped(void (*kernel)(const float*, float*), const float*
 
 // One graph: the producer, then aggregate() overlapped, through a Shape (use_shape: split
 // plan and row order as tuned) or without one.
-void check_overlapped(const std::string& spec, bool use_shape) {
-  const auto g = graphs::make_graph(spec);
+void check_overlapped(const graphs::Csr64& g, bool use_shape) {
+  const std::string& spec = g.name;
   const int heads = 1, feat = 64;
   const auto in = graphs::make_inputs(g, heads, feat, 7);
   const auto ref = reference_aggregate(g, in);
@@ -83,7 +87,7 @@ void check_overlapped(const std::string& spec, bool use_shape) {
   // default since CUDA 12.2), which waits for the device to go idle and so would serialise
   // exactly the launches under test (seen on the H200: without this the control below read the
   // producer's value).
-  late_producer<<<1, 1, 0, s>>>(s_src, scores, 0, v_src, values, 0, 0);
+  late_producer<<<1, 1, 0, s>>>(s_src, scores, 0, v_src, values, 0, out, 0, 0);
   impatient_reader<<<1, 1, 0, s>>>(values, seen);
   ASSERT_EQ(aggregate(gv, scores, values, Storage::f32, heads, feat, out, s, use_shape ? &shape : nullptr),
             Status::ok);
@@ -92,7 +96,8 @@ void check_overlapped(const std::string& spec, bool use_shape) {
 
   // The control: an overlapped kernel that does not wait reads a value before the producer
   // writes it (values[0] is 0 until then, and in.values[0] is not 0).
-  late_producer<<<132, 256, 0, s>>>(s_src, scores, in.scores.size(), v_src, values, in.values.size(), spin_ns);
+  late_producer<<<132, 256, 0, s>>>(s_src, scores, in.scores.size(), v_src, values, in.values.size(), out, 0,
+                                    spin_ns);
   ASSERT_EQ(launch_overlapped(impatient_reader, values, seen, s), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
   float h_seen = -1.f;
@@ -104,7 +109,8 @@ void check_overlapped(const std::string& spec, bool use_shape) {
   // The check: the inputs zeroed again, the producer, then aggregate() overlapped.
   ASSERT_EQ(cudaMemsetAsync(scores, 0, in.scores.size() * 4, s), cudaSuccess);
   ASSERT_EQ(cudaMemsetAsync(values, 0, in.values.size() * 4, s), cudaSuccess);
-  late_producer<<<132, 256, 0, s>>>(s_src, scores, in.scores.size(), v_src, values, in.values.size(), spin_ns);
+  late_producer<<<132, 256, 0, s>>>(s_src, scores, in.scores.size(), v_src, values, in.values.size(), out, n_out,
+                                    spin_ns);
   EXPECT_EQ(aggregate(gv, scores, values, Storage::f32, heads, feat, out, s, use_shape ? &shape : nullptr,
                       LaunchOptions{true}),
             Status::ok);
@@ -126,10 +132,22 @@ void check_overlapped(const std::string& spec, bool use_shape) {
 
 TEST(Production, OverlappedLaunchWaitsForThePreviousKernel) {
   if (!device_overlaps_launches()) GTEST_SKIP() << "programmatic dependent launch needs compute capability 9.0";
-  check_overlapped("seed:n=384,deg=18,seed=1", true);
-  check_overlapped("seed:n=384,deg=18,seed=1", false);
-  // Long rows split into chunks (the chunk path waits after reading its descriptor).
-  check_overlapped("powerlaw:n=50000,deg=16,alpha=2.1,maxdeg=40000,seed=3", true);
+  const auto seed = graphs::make_graph("seed:n=384,deg=18,seed=1");
+  check_overlapped(seed, true);
+  check_overlapped(seed, false);
+  // Long rows split into chunks (the chunk path reads its descriptor before the wait).
+  check_overlapped(graphs::make_graph("powerlaw:n=50000,deg=16,alpha=2.1,maxdeg=40000,seed=3"), true);
+  // Empty rows: tasks with no batch, which wait before they write their zeros.
+  graphs::Csr64 g;
+  g.name = "every third row empty";
+  g.num_nodes = 3000;
+  g.row_ptr.assign(3001, 0);
+  for (int64_t r = 0; r < g.num_nodes; ++r) {
+    const int64_t d = r % 3 == 0 ? 0 : 1 + (r * 7919) % 23;
+    for (int64_t k = 0; k < d; ++k) g.col.push_back((r * 31 + k * 977) % g.num_nodes);
+    g.row_ptr[r + 1] = static_cast<int64_t>(g.col.size());
+  }
+  check_overlapped(g, true);
 }
 
 }  // namespace csrgat
