@@ -424,19 +424,20 @@ struct ParsedSpec {
 };
 
 ParsedSpec parse_spec(const std::string& spec_in) {
-  const std::string spec(trim(spec_in));
+  const SpecForm form = spec_form(spec_in);
+  const std::string& spec = form.spec;
   if (spec.empty()) fail("graph spec is empty");
   ParsedSpec p;
   if (spec.rfind("file:", 0) == 0) {
     p.kind = "file";
-    p.path = spec.substr(5);
+    p.path = form.path;
     return p;
   }
   const size_t colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
   const std::string_view body =
       colon == std::string::npos ? std::string_view() : std::string_view(spec).substr(colon + 1);
-  if (kind == "seed" || kind == "uniform" || kind == "powerlaw" || kind == "rmat") {
+  if (!form.generator.empty()) {
     Keys k(spec, kind, body);
     p.kind = kind;
     if (kind == "rmat") {
@@ -474,6 +475,17 @@ ParsedSpec parse_spec(const std::string& spec_in) {
 }
 
 }  // namespace
+
+SpecForm spec_form(const std::string& spec_in) {
+  SpecForm f;
+  f.spec = std::string(trim(spec_in));
+  const std::string kind = f.spec.substr(0, f.spec.find(':'));
+  if (kind == "seed" || kind == "uniform" || kind == "powerlaw" || kind == "rmat")
+    f.generator = kind;
+  else
+    f.path = kind == "file" ? f.spec.substr(5) : f.spec;
+  return f;
+}
 
 Csr64 make_graph(const std::string& spec) {
   const ParsedSpec p = parse_spec(spec);

@@ -40,6 +40,17 @@ Csr64 generate_powerlaw(int64_t n, double avg_degree, double alpha, int64_t max_
 // seeded permutation (as in Graph500). Self-loops and duplicate edges are kept.
 Csr64 generate_rmat(int scale, int64_t edge_factor, double a, double b, double c, uint64_t seed);
 
+// How make_graph reads a spec before it parses one: trimmed, then a generator when the part
+// before its first ':' (all of it, without one) is a generator kind (seed, uniform, powerlaw,
+// rmat), else a file path ("file:" dropped). Checks nothing: make_graph and estimate_edges
+// refuse what does not parse.
+struct SpecForm {
+  std::string spec;        // trimmed
+  std::string generator;   // its kind, or "" for a file
+  std::string path;        // a file's path ("" for a generator)
+};
+SpecForm spec_form(const std::string& spec);
+
 // Builds a graph from a spec (above); GraphError on an unknown kind or bad key.
 Csr64 make_graph(const std::string& spec);
 

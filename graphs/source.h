@@ -7,7 +7,7 @@ namespace csrgat::graphs {
 
 // "file:" and a hash of the file's bytes and of the readers' source (io, csr), or "gen:" and a
 // hash of the spec (trimmed) and of the generators' source (generate, detail, csr), as this
-// binary was built. Any spec not of a generator kind is a file path ("file:" optional); ""
+// binary was built. A spec is read as make_graph reads it (spec_form, graphs/generate.h); ""
 // when it cannot be read. GraphError on a generator spec with bad keys. Runs store it with
 // their graphs, and a measured problem is carried into another run only when its graph's
 // source hash is the same (tuner run --continue, --reuse): a file replaced under the same
