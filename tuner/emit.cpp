@@ -161,8 +161,10 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
   std::vector<VariantParams> kernels;
   std::vector<std::vector<int>> used_by;
   std::vector<int> rule_kernel;
+  std::vector<VariantParams> rule_params;  // each rule's variant, parsed once
+  rule_params.reserve(rules.size());  // p below refers into it
   for (size_t i = 0; i < rules.size(); ++i) {
-    const VariantParams p = VariantParams::parse(rules[i].variant);
+    const VariantParams& p = rule_params.emplace_back(VariantParams::parse(rules[i].variant));
     auto [it, fresh] = kernel_of.emplace(p.kernel_name(), static_cast<int>(kernels.size()));
     if (fresh) {
       kernels.push_back(p);
@@ -258,7 +260,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
        << degree_bound(b.mean_degree_min) << ", " << degree_bound(b.mean_degree_max) << ", "
        << b.max_degree_min << ", " << i64_bound(b.max_degree_max) << ", " << b.nodes_min << ", "
        << i64_bound(b.nodes_max) << ", " << rule_kernel[i] << ", " << r.split << ", "
-       << c_string(r.variant) << ", " << VariantParams::parse(r.variant).prefetch << "},\n";
+       << c_string(r.variant) << ", " << rule_params[i].prefetch << "},\n";
   }
   os << "};\n"
         "}  // namespace csrgat::tuned\n";

@@ -374,15 +374,8 @@ WorkerProcess::Reply WorkerProcess::call(const nlohmann::json& request, double t
     if (pr > 0) {
       char buf[65536];
       const ssize_t got = read(from_child_, buf, sizeof buf);
-      if (got <= 0) {
-        int status = 0;
-        waitpid(pid_, &status, 0);
-        pid_ = -1;
-        close(to_child_);
-        close(from_child_);
-        to_child_ = from_child_ = -1;
-        reply.failure = WIFSIGNALED(status) ? "worker killed by signal " + std::to_string(WTERMSIG(status))
-                                            : "worker exited with code " + std::to_string(WEXITSTATUS(status));
+      if (got <= 0) {  // it closed its end: it is ending, or gone
+        reply.failure = "worker " + stop(false);
         start();
         return reply;
       }

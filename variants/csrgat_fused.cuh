@@ -260,9 +260,6 @@ __device__ __forceinline__ unsigned sm_count() {
   asm("mov.u32 %0, %%nsmid;" : "=r"(n));
   return n;
 }
-// The task's inputs, by the first min(grid, SMs) blocks' thread 0: the blocks of the first
-// wave, one per SM, so the slices go out from every SM at once at the kernel's start. Rows
-// longer than a chunk are read through the chunk table, rows in LPT order through the order.
 // Programmatic dependent launch (sm_90; the caller's launch attribute decides, the kernel is
 // the same). launch_dependents lets the next kernel of the stream be scheduled once every block
 // of this one has issued it (here: at its start); wait returns when the previous kernel of the
@@ -282,6 +279,9 @@ __device__ __forceinline__ void pdl_wait() {
 #endif
 }
 
+// The task's inputs, by the first min(grid, SMs) blocks' thread 0: the blocks of the first
+// wave, one per SM, so the slices go out from every SM at once at the kernel's start. Rows
+// longer than a chunk are read through the chunk table, rows in LPT order through the order.
 template <class C>
 __device__ __forceinline__ void prefetch_inputs(const KernelArgs& a) {
   // The other threads leave before anything else is read: gridDim sits in a constant-bank line
@@ -605,6 +605,13 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         float csc[C::EPL];
         load_batch<C>(col, scores, H, h, base + wl, ee, ccol, csc, waited);
         const int nb = static_cast<int>(min(static_cast<long long>(BATCH), ee - base));
+        // Batch entry i of this slot is j = i * ES + slot: lane j % WARP_TPR holds it in
+        // register i / FL (j / WARP_TPR == i / FL because slot < ES and ES * FL == WARP_TPR).
+        // from_lane(r, i) is that lane's r[i / FL], chosen by selects (pick) so that a run-time i
+        // keeps r in registers.
+        auto from_lane = [&](const auto& r, int i) {
+          return __shfl_sync(mask, pick(r, i / C::FL), (i * C::ES + slot) % C::WARP_TPR, C::WARP_TPR);
+        };
         // EARLY (register gathers, ilp > 1): the slot's first ILP gathers go out now, on the
         // columns alone, and the softmax below runs while they are in flight (before, they
         // waited for the weights: the batch max, its exponentials and their shuffles). Entries
@@ -614,9 +621,8 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         if constexpr (EARLY) {
 #pragma unroll
           for (int g = 0; g < C::ILP; ++g) {
-            const int j = g * C::ES + slot;  // entry g of this slot (register g / FL)
-            const long long cj = __shfl_sync(mask, ccol[g / C::FL], j % C::WARP_TPR, C::WARP_TPR);
-            const bool ok = j < nb;
+            const long long cj = from_lane(ccol, g);
+            const bool ok = g * C::ES + slot < nb;
             load_row<C, VecPath>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F, f0,
                                  f_lane, F, ok, v0[g]);
           }
@@ -645,16 +651,14 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
           sh.w[threadIdx.x] = w[0];
           __syncwarp(mask);
         }
-        // Batch entry i of this slot is j = i * ES + slot: lane j % WARP_TPR holds it in
-        // register i / FL (j / WARP_TPR == i / FL because slot < ES and ES * FL == WARP_TPR).
         auto take = [&](int i, long long& cj, float& wj) {
           const int j = i * C::ES + slot;
           if (C::SMEM) {
             cj = j < nb ? sh.col[pair_base + j] : 0;
             wj = j < nb ? sh.w[pair_base + j] : 0.f;
           } else {
-            cj = __shfl_sync(mask, ccol[i / C::FL], j % C::WARP_TPR, C::WARP_TPR);
-            wj = __shfl_sync(mask, w[i / C::FL], j % C::WARP_TPR, C::WARP_TPR);
+            cj = from_lane(ccol, i);
+            wj = from_lane(w, i);
           }
           return j < nb && wj != 0.f;
         };
@@ -676,15 +680,12 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
           };
           // The group loop is not unrolled: unrolled, ptxas hoisted every entry's shuffles and
           // addresses to the top of the batch (tpr8.fl8.t2.g2 bf16: 168 registers), which is
-          // the register pressure this mode is meant to remove. A lane's (col, weight) of entry
-          // i sits in its register i / FL, chosen by selects rather than a run-time index (which
-          // would put the arrays in local memory).
+          // the register pressure this mode is meant to remove (from_lane's selects keep the
+          // entries' registers out of local memory for a run-time i).
           auto entry = [&](int i, long long& cj, float& wj) {
-            const int j = i * C::ES + slot;
-            const int src_lane = j % C::WARP_TPR;
-            cj = __shfl_sync(mask, pick(ccol, i / C::FL), src_lane, C::WARP_TPR);
-            wj = __shfl_sync(mask, pick(w, i / C::FL), src_lane, C::WARP_TPR);
-            wj = j < nb ? wj : 0.f;
+            cj = from_lane(ccol, i);
+            wj = from_lane(w, i);  // every lane shuffles; past the row, weight 0
+            wj = i * C::ES + slot < nb ? wj : 0.f;
             return wj != 0.f;
           };
           auto issue = [&](int g) {
@@ -718,9 +719,8 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
               // The weight again by shuffle (no registers held across the copies); zero for an
               // entry past the row, whose staged bytes are zeros too.
               const int i = g * C::ILP + u;
-              const int j = i * C::ES + slot;
-              float wj = __shfl_sync(mask, pick(w, i / C::FL), j % C::WARP_TPR, C::WARP_TPR);
-              wj = j < nb ? wj : 0.f;
+              float wj = from_lane(w, i);
+              wj = i * C::ES + slot < nb ? wj : 0.f;
 #pragma unroll
               for (int ti = 0; ti < C::TILES; ++ti) {
                 float v[C::VEC];
@@ -744,9 +744,8 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
               // The gathers issued before the softmax: their weights now.
 #pragma unroll
               for (int g = 0; g < C::ILP; ++g) {
-                const int j = g * C::ES + slot;
-                const float wj = __shfl_sync(mask, w[g / C::FL], j % C::WARP_TPR, C::WARP_TPR);
-                if (j < nb && wj != 0.f) fma_row<C>(wj, v0[EARLY ? g : 0], acc);
+                const float wj = from_lane(w, g);
+                if (g * C::ES + slot < nb && wj != 0.f) fma_row<C>(wj, v0[EARLY ? g : 0], acc);
               }
             } else {
               float v[C::ILP][C::TILES][C::VEC];

@@ -15,17 +15,12 @@
 #include "csrgat/aggregate.h"
 #include "graphs/generate.h"
 #include "production_check.h"
+#include "variants/csrgat_fused.cuh"  // global_ns, pdl_launch_dependents
 #include "variants/launch.h"
 #include "variants/reference.h"
 
 namespace csrgat {
 namespace {
-
-__device__ unsigned long long now_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 
 // Lets the next kernel of the stream start, waits spin_ns, then copies n floats src -> dst
 // (twice over: scores and values) and writes NaN over out (a buffer the previous kernel of a
@@ -34,11 +29,9 @@ __device__ unsigned long long now_ns() {
 __global__ void late_producer(const float* s_src, float* s_dst, size_t ns, const float* v_src,
                               float* v_dst, size_t nv, float* out, size_t no,
                               unsigned long long spin_ns) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-  const unsigned long long t0 = now_ns();
-  while (now_ns() - t0 < spin_ns) {
+  kern::pdl_launch_dependents();
+  const unsigned long long t0 = kern::global_ns();
+  while (kern::global_ns() - t0 < spin_ns) {
   }
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < ns; i += stride) s_dst[i] = s_src[i];

@@ -723,7 +723,7 @@ TEST(Emit, HeaderCompilesAndRulesGeneralise) {
   EXPECT_EQ(want, A + "\n" + C2 + "\n" + B + "\n" + Ci + "\n" + Ci + "\nfallback\nfallback\n");
 }
 
-// The X-macro expands into real kernel instantiations (what aggregate.cu does), under nvcc.
+// A longest-rows-first winner (.lpt) is a kernel of its own beside its plain twin.
 TEST(Emit, ALongestRowsFirstWinnerGetsItsOwnLptKernel) {
   const fs::path dir = test_dir();
   Store s((dir / "lpt.sqlite").string());
@@ -766,6 +766,7 @@ TEST(Emit, APrefetchWinnerSharesItsKernelAndSetsTheRuleFlag) {
   EXPECT_NE(h.find(", 32, \"" + Q + "\", 0},"), std::string::npos) << h;
 }
 
+// The X-macro expands into real kernel instantiations (what aggregate.cu does), under nvcc.
 TEST(Emit, HeaderKernelsInstantiateUnderNvcc) {
   const std::string nvcc = nvcc_path();
   if (nvcc.empty()) GTEST_SKIP() << "nvcc not found (PATH, /usr/local/cuda/bin): skipped";

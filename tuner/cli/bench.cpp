@@ -73,9 +73,8 @@ ImplSpec parse_impl(const std::string& item) {
   }
   if (s.name.find(':') != std::string::npos)
     throw std::invalid_argument("bench --impl " + item + ": the only option after ':' is pdl");
-  if (s.overlap && (s.name == "seed" || s.name == "cusparse" ||
-                    (s.name != "tuned" && s.name != "empty" &&
-                     VariantParams::parse(s.name).family != Family::fused)))
+  if (s.overlap && s.name != "tuned" && s.name != "empty" &&
+      VariantParams::parse(s.name).family != Family::fused)
     throw std::invalid_argument("bench --impl " + item +
                                 ": only the tuned dispatch, fused variants and empty can overlap "
                                 "the previous kernel (they wait for it themselves)");
@@ -234,7 +233,7 @@ int bench(const BenchOptions& o) {
             VerifyResult v;
             {
               profiler::ScopedRange range(name, variant, profiler::Phase::verify);
-              v = verify_launch(dp, e.launch, ref, is16 ? 1e-2 : 1e-5);
+              v = verify_launch(dp, e.launch, ref, e.tol);
             }
             if (v.status == TrialStatus::launch_failed) throw std::runtime_error(v.detail);
             r["rel_error"] = v.rel_error;

@@ -389,15 +389,15 @@ RunInfo open_or_continue(Store& store, const RunInfo& want, bool continue_elsewh
   if (!other) throw std::runtime_error("--continue: " + why);
   const RunInfo run = store.continue_run(want, other->id, sources);
   const size_t carried = store.finished_problems(run.id).size();
-  const size_t finished = store.finished_problems(other->id).size();
+  const auto finished_there = store.finished_problems(other->id);
+  const size_t finished = finished_there.size();
   std::printf("run %lld continues run %lld of GPU %s (host %s): %zu finished problems carried over; "
               "problems it left part-done are measured again here\n",
               static_cast<long long>(run.id), static_cast<long long>(other->id), other->gpu_uuid.c_str(),
               other->host.c_str(), carried);
   if (carried < finished) {
     size_t no_source = 0;
-    for (const auto& f : store.finished_problems(other->id))
-      no_source += stored_graph_source(store, other->id, f.graph).empty();
+    for (const auto& f : finished_there) no_source += stored_graph_source(store, other->id, f.graph).empty();
     std::printf("  %zu finished problems of run %lld are measured again: %zu of them because that run stored no "
                 "graph source (it predates them), the others because their graph's source (file bytes, "
                 "generator or reader code) is not the one that run stored, or cannot be read now\n",
