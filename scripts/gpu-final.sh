@@ -7,7 +7,9 @@
 #   bench   issue 7's table in one run: tuned dispatch, seed and softmax + cuSPARSE, cold L2,
 #           launch included (events, round-robin in ROUNDS=10 rounds) on the small graphs, GPU time plus DRAM counters on the
 #           large ones, bf16 storage, the seed shape warm (CUDA Graph replay; plain and
-#           overlapped launches)
+#           overlapped launches), and beside it the latency floors of a kernel of the seed
+#           shape's grid (profiler/lat_ladder: parameter lines, dependent L2 loads, overlapped
+#           launches, shuffles)
 #   peers   PyTorch Geometric and torch.sparse on the same graphs (scripts/peers_pyg.py)
 # Logs and JSON are packed into $OUT/final.tgz (the device returns at most 8 files).
 set -uo pipefail
@@ -37,6 +39,7 @@ step bench-2m-bf16 timeout 100 "$T" bench --graph "uniform:n=2000000,deg=32,seed
 # Warm: plain launches, and launches that overlap the previous one (':pdl', programmatic
 # dependent launch), each beside the empty kernel launched the same way.
 step bench-warm-seed timeout 90 "$T" bench "${seed[@]}" --feat 64 --impl tuned,tuned:pdl,seed,empty,empty:pdl --cache warm --graph-replay --rounds "${ROUNDS:-10}" "${B[@]}" --json "$W/bench-warm.json"
+step ladder timeout 60 "$BIN/lat_ladder" "$W/ladder.json"
 step peers timeout 200 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" --samples 30 -o "$W/peers.json"
 cp "$W"/bench-events.json "$W"/bench-large.json "$W"/peers.json "$O/" 2>/dev/null
 echo "done at $SECONDS s"

@@ -6,10 +6,12 @@
 # is byte-identical needs no new GPU measurement; one that is not needs an A/B on the GPU
 # (v4's ilp-1 regression was such a change: see docs/perf-notes.md).
 #
-#   scripts/sass-diff.sh [--rev REV] [--header FILE] [TPR,FL,RPB,VEC,TILES,EPL,ILP,MINB,SMEM,ONLINE,LPT,Index,Value ...]
+#   scripts/sass-diff.sh [--rev REV] [--header FILE] [--mask-params] [TPR,FL,RPB,VEC,TILES,EPL,ILP,MINB,SMEM,ONLINE,LPT,Index,Value ...]
 #
 #   --rev REV      the reference tree (default HEAD)
 #   --header FILE  the tuned header whose kernels to compare (default include/csrgat/tuned/sm_90.h)
+#   --mask-params  compare with kernel-parameter offsets (c[0x0][0x210...]) masked: a change of
+#                  KernelArgs' field order whose code is otherwise the same shows as "same"
 #
 # nvdisasm is not in this toolkit: when it is not on PATH, it is installed from PyPI
 # (nvidia-cuda-nvdisasm) under .deps/nvdisasm (scripts/pip-dep.sh, as for setup-nvml.sh's nvml.h).
@@ -18,12 +20,14 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rev=HEAD
 header="$ROOT/include/csrgat/tuned/sm_90.h"
+mask_params=0
 extra=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --rev) rev="$2"; shift 2 ;;
     --header) header="$2"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --mask-params) mask_params=1; shift ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) extra+=("$1"); shift ;;
   esac
 done
@@ -58,7 +62,8 @@ sass() {  # sass TREE ARGS OUT: the kernel's instructions, addresses and encodin
     exit 2
   }
   "$NVDISASM" -c "$work/k.cubin" | grep -E '^\s+/\*[0-9a-f]{4,}\*/' |
-    sed -E 's@/\*[0-9a-f]+\*/@@; s@/\* 0x[0-9a-f]+ \*/@@' > "$3"
+    sed -E 's@/\*[0-9a-f]+\*/@@; s@/\* 0x[0-9a-f]+ \*/@@' |
+    if [ "$mask_params" = 1 ]; then sed -E 's@c\[0x0\]\[0x(2[1-9a-f]|[3-9a-f][0-9a-f])[0-9a-f]\]@c[0x0][PARAM]@g'; else cat; fi > "$3"
 }
 
 # A reference tree from before the LPT template parameter (kernel v5b) takes the same

@@ -15,6 +15,14 @@ struct ChunkDesc {
   int count;
 };
 
+// The field order is part of the kernels' speed. A kernel reads its parameters from constant
+// bank 0 (from offset 0x210 on sm_90, right after the driver's memory descriptor at 0x208), and
+// each 64-byte line of it that a warp touches is fetched once per launch per SM, the first warps
+// waiting for it. The row path reads only the fields up to delay_ns (0x210..0x26f: two lines,
+// the first shared with the descriptor every global access needs); the prefetching thread adds
+// num_edges, the chunk path the three after it. Until the thirteenth session the first read of
+// every warp, `prefetch`, and the test-only fields sat in a third line with row_order
+// (perf-notes).
 struct KernelArgs {
   const void* row_ptr;      // row_ptr: (N + 1), Index
   const void* col;          // col: (E), Index
@@ -30,24 +38,29 @@ struct KernelArgs {
   // last chunk of a row to finish merges them (log-sum-exp) and resets the counter.
   long long split_threshold;  // 0: no splitting
   long long num_chunks;       // C
-  const ChunkDesc* chunks;    // (C)
-  float* partials;            // (C, H, F) rows, then (C, H, 2) stats: C * H * (F + 2)
-  unsigned int* counters;     // (C, H), zero before the first launch, left zero after each
-  // Test-only fault injection: 1 writes far out of bounds, 2 spins forever.
-  int fault;
-  // Test-only slowdown: every group spins this many extra nanoseconds.
-  unsigned int delay_ns;
-  // Test-only slowdown without a new variant id: this percentage of the row tasks is computed
-  // twice (same result), so a memory-bound variant takes about that much longer.
-  unsigned int slow_percent;
   // Row tasks of an LPT kernel: task i takes row row_order[i] ((N), Index; the `.lpt`
-  // variants' longest-rows-first order). Last, so that the fields above keep their offsets.
+  // variants' longest-rows-first order).
   const void* row_order;
-  // E (the length of col, and of scores per head); the `.pf` prefetch's extent.
-  long long num_edges;
   // 1 (the `.pf` variants): the first blocks, one per SM, prefetch row_ptr, the row order, the
   // chunk table, col, scores and values into L2 before their own tasks (prefetch_inputs).
   int prefetch;
+  // Test-only fault injection: 1 writes far out of bounds, 2 spins forever.
+  int fault;
+  // Test-only slowdown without a new variant id: this percentage of the row tasks is computed
+  // twice (same result), so a memory-bound variant takes about that much longer.
+  unsigned int slow_percent;
+  // Test-only slowdown: every group spins this many extra nanoseconds.
+  unsigned int delay_ns;
+  // E (the length of col, and of scores per head); the `.pf` prefetch's extent.
+  long long num_edges;
+  const ChunkDesc* chunks;    // (C)
+  float* partials;            // (C, H, F) rows, then (C, H, 2) stats: C * H * (F + 2)
+  unsigned int* counters;     // (C, H), zero before the first launch, left zero after each
+  // Unused. At 128 bytes (without it) ptxas compiled the seed shape's kernel differently: the
+  // chunk path's division by H moved onto every path, 124 registers instead of 122; at 136 the
+  // twelve header kernels' code is the previous layout's apart from the parameter offsets
+  // (scripts/sass-diff.sh, offsets masked).
+  long long reserved;
 };
 
 }  // namespace csrgat

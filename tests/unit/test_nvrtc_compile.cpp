@@ -2,6 +2,7 @@
 // and a kernel that does not compile is reported with NVRTC's log, never a crash.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <filesystem>
 #include <set>
 #include <thread>
@@ -10,10 +11,38 @@
 #include "tuner/nvrtc_compiler.h"
 #include "tuner/space.h"
 #include "tuner/verify.h"
+#include "variants/kernel_args.h"
 
 namespace fs = std::filesystem;
 using namespace csrgat;
 using namespace csrgat::tuner;
+
+// The kernels' parameters start at constant-bank offset 0x210 on sm_90; the row path's fields
+// must stay in the two 64-byte lines 0x200 and 0x240 (kernel_args.h, perf-notes' thirteenth
+// session), and the struct at 136 bytes, the size whose code the header kernels were measured with.
+TEST(KernelArgsLayout, RowPathParametersShareTwoConstantBankLines) {
+  constexpr size_t base = 0x210, end_of_second_line = 0x280;
+  const std::pair<const char*, size_t> row_path[] = {
+      {"row_ptr", offsetof(KernelArgs, row_ptr) + sizeof(void*)},
+      {"col", offsetof(KernelArgs, col) + sizeof(void*)},
+      {"scores", offsetof(KernelArgs, scores) + sizeof(void*)},
+      {"values", offsetof(KernelArgs, values) + sizeof(void*)},
+      {"out", offsetof(KernelArgs, out) + sizeof(void*)},
+      {"row_order", offsetof(KernelArgs, row_order) + sizeof(void*)},
+      {"num_rows", offsetof(KernelArgs, num_rows) + sizeof(long long)},
+      {"heads", offsetof(KernelArgs, heads) + sizeof(int)},
+      {"feat", offsetof(KernelArgs, feat) + sizeof(int)},
+      {"split_threshold", offsetof(KernelArgs, split_threshold) + sizeof(long long)},
+      {"num_chunks", offsetof(KernelArgs, num_chunks) + sizeof(long long)},
+      {"prefetch", offsetof(KernelArgs, prefetch) + sizeof(int)},
+      {"fault", offsetof(KernelArgs, fault) + sizeof(int)},
+      {"slow_percent", offsetof(KernelArgs, slow_percent) + sizeof(unsigned)},
+      {"delay_ns", offsetof(KernelArgs, delay_ns) + sizeof(unsigned)},
+  };
+  for (const auto& [name, end] : row_path)
+    EXPECT_LE(base + end, end_of_second_line) << "KernelArgs::" << name << " left the row path's two lines";
+  EXPECT_EQ(sizeof(KernelArgs), 136u) << "at 128 bytes ptxas compiled the seed rule's kernel differently";
+}
 
 TEST(NvrtcCompile, EveryVariantOfEveryConfigCompilesForSm90) {
   std::set<std::string> ids;
