@@ -185,6 +185,8 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
                  int heads, int feat, float* out, cudaStream_t stream, const Shape* shape,
                  const LaunchOptions& launch) {
   if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
+  // A values row's stride H * F is one 32-bit operand of the kernels' row offsets (row_offset).
+  if (static_cast<int64_t>(heads) * feat >= (int64_t{1} << 31)) return Status::unsupported;
   if (g.num_nodes == 0) return Status::ok;
   if (!g.row_ptr || !out || !values || (g.num_edges > 0 && (!g.col || !scores)))
     return Status::invalid_argument;

@@ -125,7 +125,7 @@ def main():
     copy_from = arg("--copy-from")
     copy = (json.load(open(copy_from)) if copy_from else load(folder, "prof_check.json"))[
         "ceilings"]["dram_copy_gbs"]
-    copy_note = (f"copy bandwidth from {copy_from}: {copy:.0f} GB/s, another machine's"
+    copy_note = (f"copy bandwidth from {copy_from}: {copy:.0f} GB/s, measured in another call"
                  if copy_from else f"copy bandwidth measured in the same call: {copy:.0f} GB/s")
     pyg = {(p["graph"], p["feat"], p["heads"]): p["median_us"] for p in peers if p["impl"] == "pyg"}
 

@@ -376,6 +376,21 @@ __device__ __forceinline__ void load_vec_if(const T* __restrict__ p, bool ok, fl
   load_vec<T, V>(ok ? p : reinterpret_cast<const T*>(&kZero16), o);
 }
 
+// The 16-byte pieces load_row reads from row src for the pass starting at f0: piece ti at
+// src + f, or kZero16 past F or when !ok (load_vec_if's choice), apart from the loads so that a
+// caller can compute them before it waits for the previous kernel.
+template <class C>
+__device__ __forceinline__ void row_pieces(const typename C::Value* src, int f0, int f_lane, int F,
+                                           bool ok, const typename C::Value* (&p)[C::TILES]) {
+  using Value = typename C::Value;
+  static_assert(C::VEC * sizeof(Value) == 16, "16-byte pieces only");
+#pragma unroll
+  for (int ti = 0; ti < C::TILES; ++ti) {
+    const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
+    p[ti] = ok && f < F ? src + f : reinterpret_cast<const Value*>(&kZero16);
+  }
+}
+
 // This lane's values of one gathered row for the pass starting at f0, for a slot that issues
 // several rows' loads before their FMAs: v[ti][:] = src[f .. f + VEC), zeros past F or when
 // !ok. 16-byte vectors use load_vec_if; narrower ones (not in the tuned spaces) load
@@ -458,19 +473,46 @@ __device__ __forceinline__ void gather_fma(const typename C::Value* __restrict__
   }
 }
 
-// (col, score) of edges e0 + k * WARP_TPR (k < EPL); past ee: column 0, score -inf. The task's
-// wait for the previous kernel (pdl_wait), when it has not waited yet, goes between the two:
-// col is the graph's structure, scores are not.
+// c * row_stride, the first element of values row c (before the head's offset). With 32-bit
+// indices the column and the row stride (H * F) fit 32 bits (the hosts check H * F), so this is
+// one 32 x 32 -> 64-bit multiply instead of a 64-bit product of a shuffled 64-bit column.
 template <class C>
+__device__ __forceinline__ long long row_offset(long long c, long long row_stride) {
+  if constexpr (sizeof(typename C::Index) == 4)
+    return static_cast<long long>(static_cast<int>(c)) * static_cast<int>(row_stride);
+  else
+    return c * row_stride;
+}
+
+// (col, score) of edges e0 + k * WARP_TPR (k < EPL); past ee: column 0, score -inf; and
+// `on_cols(c)`, work that needs only the columns. The task's wait for the previous kernel
+// (pdl_wait), when it has not waited yet, goes before the scores: col is the graph's structure,
+// scores are not. With Reorder the order follows the launch (KernelArgs::overlapped).
+// Overlapped: cols, on_cols, wait, scores: on_cols runs while the previous kernel does, and
+// after the wait the scores and whatever on_cols prepared go out at once. Plain (the wait
+// returns at once): cols, scores, on_cols: the scores are in flight during on_cols, and the
+// softmax after it finds them there. Without Reorder: cols, on_cols, wait, scores.
+template <class C, bool Reorder, class OnCols>
 __device__ __forceinline__ void load_batch(const typename C::Index* __restrict__ col,
                                            const float* __restrict__ scores, int H, int h,
                                            long long e0, long long ee, long long (&c)[C::EPL],
-                                           float (&s)[C::EPL], bool& waited) {
+                                           float (&s)[C::EPL], bool& waited, bool overlapped,
+                                           OnCols&& on_cols) {
 #pragma unroll
   for (int k = 0; k < C::EPL; ++k) {
     const long long e = e0 + static_cast<long long>(k) * C::WARP_TPR;
     c[k] = e < ee ? static_cast<long long>(col[e]) : 0;
   }
+  // Reorder, plain: the scores loaded before on_cols (and before the wait, which returns at
+  // once without the launch attribute); overlapped: these loads are off, the ones below on.
+  const bool late = !Reorder || overlapped;
+  float early[C::EPL];
+#pragma unroll
+  for (int k = 0; k < C::EPL; ++k) {
+    const long long e = e0 + static_cast<long long>(k) * C::WARP_TPR;
+    early[k] = !late && e < ee ? scores[e * H + h] : neg_inf();
+  }
+  on_cols(c);
   if (!waited) {
     pdl_wait();
     waited = true;
@@ -478,7 +520,7 @@ __device__ __forceinline__ void load_batch(const typename C::Index* __restrict__
 #pragma unroll
   for (int k = 0; k < C::EPL; ++k) {
     const long long e = e0 + static_cast<long long>(k) * C::WARP_TPR;
-    s[k] = e < ee ? scores[e * H + h] : neg_inf();
+    s[k] = late && e < ee ? scores[e * H + h] : early[k];
   }
 }
 
@@ -601,10 +643,22 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
       const long long step = static_cast<long long>(C::NW) * BATCH;
       for (long long base = eb + static_cast<long long>(warp_in_group) * BATCH; base < ee;
            base += step) {
-        long long ccol[C::EPL];
-        float csc[C::EPL];
-        load_batch<C>(col, scores, H, h, base + wl, ee, ccol, csc, waited);
-        const int nb = static_cast<int>(min(static_cast<long long>(BATCH), ee - base));
+        // EARLY (register gathers, ilp > 1): the slot's first ILP gathers go out right after
+        // the batch's loads, on the columns alone, and the softmax below runs while they are in
+        // flight (before, they waited for the weights: the batch max, its exponentials and their
+        // shuffles). Entries past the row read zeros; an entry of weight 0 (score -inf) is
+        // loaded but not added.
+        // PRE (the kernels that wait inside their first batch, 16-byte vectors): the gathers'
+        // final addresses (the columns' shuffles, the row arithmetic, load_vec_if's choice) are
+        // computed from the columns in load_batch's on_cols, which an overlapped launch runs
+        // before its wait: after the wait the scores and the gathers go out at once (the
+        // twelfth session's kernels had ~190 instructions there).
+        constexpr bool EARLY = C::ILP > 1 && !C::SMEM && !(C::ASYNC && VecPath);
+        constexpr bool PRE = EARLY && kBatchWait && VecPath && C::VEC * sizeof(Value) == 16;
+        // Entries of this batch in the row: before the batch's loads where PRE needs them, after
+        // them elsewhere (the other kernels keep the code measured in the twelfth session).
+        auto batch_entries = [&] { return static_cast<int>(min(static_cast<long long>(BATCH), ee - base)); };
+        const int nb_pre = PRE ? batch_entries() : 0;
         // Batch entry i of this slot is j = i * ES + slot: lane j % WARP_TPR holds it in
         // register i / FL (j / WARP_TPR == i / FL because slot < ES and ES * FL == WARP_TPR).
         // from_lane(r, i) is that lane's r[i / FL], chosen by selects (pick) so that a run-time i
@@ -612,13 +666,42 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         auto from_lane = [&](const auto& r, int i) {
           return __shfl_sync(mask, pick(r, i / C::FL), (i * C::ES + slot) % C::WARP_TPR, C::WARP_TPR);
         };
-        // EARLY (register gathers, ilp > 1): the slot's first ILP gathers go out now, on the
-        // columns alone, and the softmax below runs while they are in flight (before, they
-        // waited for the weights: the batch max, its exponentials and their shuffles). Entries
-        // past the row read zeros; an entry of weight 0 (score -inf) is loaded but not added.
-        constexpr bool EARLY = C::ILP > 1 && !C::SMEM && !(C::ASYNC && VecPath);
+        const Value* piece0[PRE ? C::ILP : 1][C::TILES];
+        long long ccol[C::EPL];
+        float csc[C::EPL];
+        load_batch<C, PRE>(col, scores, H, h, base + wl, ee, ccol, csc, waited, a.overlapped != 0,
+                           [&](const long long(&c)[C::EPL]) {
+                             if constexpr (PRE) {
+                               // The shuffles first, together (every lane); 32-bit indices move
+                               // as 32-bit values (row_offset uses only those bits).
+                               long long cj[C::ILP];
+                               if constexpr (sizeof(Index) == 4) {
+                                 int c32[C::EPL];
+#pragma unroll
+                                 for (int k = 0; k < C::EPL; ++k) c32[k] = static_cast<int>(c[k]);
+#pragma unroll
+                                 for (int g = 0; g < C::ILP; ++g) cj[g] = from_lane(c32, g);
+                               } else {
+#pragma unroll
+                                 for (int g = 0; g < C::ILP; ++g) cj[g] = from_lane(c, g);
+                               }
+#pragma unroll
+                               for (int g = 0; g < C::ILP; ++g) {
+                                 const bool ok = g * C::ES + slot < nb_pre;
+                                 row_pieces<C>(values + row_offset<C>(ok ? cj[g] : 0, row_stride) +
+                                                   static_cast<long long>(h) * F,
+                                               f0, f_lane, F, ok, piece0[g]);
+                               }
+                             }
+                           });
+        const int nb = PRE ? nb_pre : batch_entries();
         float v0[EARLY ? C::ILP : 1][C::TILES][C::VEC];
-        if constexpr (EARLY) {
+        if constexpr (PRE) {
+#pragma unroll
+          for (int g = 0; g < C::ILP; ++g)
+#pragma unroll
+            for (int ti = 0; ti < C::TILES; ++ti) load_vec<Value, C::VEC>(piece0[g][ti], v0[g][ti]);
+        } else if constexpr (EARLY) {
 #pragma unroll
           for (int g = 0; g < C::ILP; ++g) {
             const long long cj = from_lane(ccol, g);

@@ -18,11 +18,11 @@ struct ChunkDesc {
 // The field order is part of the kernels' speed. A kernel reads its parameters from constant
 // bank 0 (from offset 0x210 on sm_90, right after the driver's memory descriptor at 0x208), and
 // each 64-byte line of it that a warp touches is fetched once per launch per SM, the first warps
-// waiting for it. The row path reads only the fields up to delay_ns (0x210..0x26f: two lines,
+// waiting for it. The row path reads only the fields up to delay_ns (0x210..0x273: two lines,
 // the first shared with the descriptor every global access needs); the prefetching thread adds
-// num_edges, the chunk path the three after it. Until the thirteenth session the first read of
-// every warp, `prefetch`, and the test-only fields sat in a third line with row_order
-// (perf-notes).
+// num_edges, the chunk path the three after it. (Until the thirteenth session `prefetch`, the
+// first read of every warp, and the test-only fields sat in a third line with row_order: the
+// lat_ladder tool puts a line at 0.02-0.045 us per launch, perf-notes.)
 struct KernelArgs {
   const void* row_ptr;      // row_ptr: (N + 1), Index
   const void* col;          // col: (E), Index
@@ -44,6 +44,11 @@ struct KernelArgs {
   // 1 (the `.pf` variants): the first blocks, one per SM, prefetch row_ptr, the row order, the
   // chunk table, col, scores and values into L2 before their own tasks (prefetch_inputs).
   int prefetch;
+  // 1 when the launch overlaps the previous kernel (programmatic dependent launch; set by
+  // launch_family_kernel, the one place that chooses the launch): the register-gather kernels
+  // then compute their first gathers' addresses before they wait for it and load the scores
+  // after, and otherwise load the scores first (load_batch). The wait itself is always there.
+  int overlapped;
   // Test-only fault injection: 1 writes far out of bounds, 2 spins forever.
   int fault;
   // Test-only slowdown without a new variant id: this percentage of the row tasks is computed
@@ -56,11 +61,6 @@ struct KernelArgs {
   const ChunkDesc* chunks;    // (C)
   float* partials;            // (C, H, F) rows, then (C, H, 2) stats: C * H * (F + 2)
   unsigned int* counters;     // (C, H), zero before the first launch, left zero after each
-  // Unused. At 128 bytes (without it) ptxas compiled the seed shape's kernel differently: the
-  // chunk path's division by H moved onto every path, 124 registers instead of 122; at 136 the
-  // twelve header kernels' code is the previous layout's apart from the parameter offsets
-  // (scripts/sass-diff.sh, offsets masked).
-  long long reserved;
 };
 
 }  // namespace csrgat

@@ -44,11 +44,14 @@ struct OverlapLaunchConfig {
 
 // Enqueues fn<<<grid, block, smem, stream>>>(args) for a kernel of the family; with
 // overlap_previous on a device that supports it, overlapping the previous kernel (above).
+// Sets args.overlapped to the launch it makes: the kernels order their loads by it.
 inline cudaError_t launch_family_kernel(const void* fn, unsigned grid, unsigned block, size_t smem,
                                         cudaStream_t stream, KernelArgs& args, bool overlap_previous) {
   void* params[] = {&args};
+  args.overlapped = 0;
   if (!overlap_previous || !device_overlaps_launches())
     return cudaLaunchKernel(fn, dim3(grid), dim3(block), params, smem, stream);
+  args.overlapped = 1;
   const OverlapLaunchConfig c(dim3(grid), dim3(block), smem, stream, true);
   return cudaLaunchKernelExC(&c.config, fn, params);
 }

@@ -77,7 +77,8 @@ struct LaunchOptions {
   bool overlap_previous = false;
 };
 
-// Enqueues the aggregation on `stream`. `shape` may be null (see Shape).
+// Enqueues the aggregation on `stream`. `shape` may be null (see Shape). Status::unsupported
+// when H * F reaches 2^31 (a values row's stride is a 32-bit operand in the kernels).
 Status aggregate(const GraphView& graph, const float* scores, const void* values,
                  Storage storage, int heads, int feat, float* out, cudaStream_t stream,
                  const Shape* shape = nullptr);

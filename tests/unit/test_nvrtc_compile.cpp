@@ -35,6 +35,7 @@ TEST(KernelArgsLayout, RowPathParametersShareTwoConstantBankLines) {
       {"split_threshold", offsetof(KernelArgs, split_threshold) + sizeof(long long)},
       {"num_chunks", offsetof(KernelArgs, num_chunks) + sizeof(long long)},
       {"prefetch", offsetof(KernelArgs, prefetch) + sizeof(int)},
+      {"overlapped", offsetof(KernelArgs, overlapped) + sizeof(int)},
       {"fault", offsetof(KernelArgs, fault) + sizeof(int)},
       {"slow_percent", offsetof(KernelArgs, slow_percent) + sizeof(unsigned)},
       {"delay_ns", offsetof(KernelArgs, delay_ns) + sizeof(unsigned)},

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "csrgat/aggregate.h"
+#include "variants/params.h"
+#include "variants/plan.h"
 
 TEST(ProductionBuild, CarriesSassForEveryConfiguredArchitecture) {
   const std::string have = std::string(",") + csrgat::compiled_archs() + ",";
@@ -22,4 +24,19 @@ TEST(ProductionBuild, CarriesSassForEveryConfiguredArchitecture) {
     ++n;
   }
   EXPECT_GT(n, 0);
+}
+
+// A values row's stride H * F is a 32-bit operand of the kernels' row offsets: aggregate() and
+// the tuner's launch geometry refuse H * F >= 2^31 before touching the GPU (so no GPU needed).
+TEST(ProductionBuild, RefusesAValuesRowStrideBeyond32Bits) {
+  int dummy = 0;
+  const csrgat::GraphView g{&dummy, &dummy, 1, 1, csrgat::Index::i32};
+  float out = 0;
+  EXPECT_EQ(csrgat::aggregate(g, &out, &out, csrgat::Storage::f32, 65536, 32768, &out, nullptr),
+            csrgat::Status::unsupported);
+  EXPECT_EQ(csrgat::aggregate(g, &out, &out, csrgat::Storage::f32, 2, 0x40000000, &out, nullptr),
+            csrgat::Status::unsupported);
+  const auto geo = csrgat::launch_geometry(csrgat::VariantParams::parse("csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.i32.f32"),
+                                           1, 65536, 32768, 0, 1, 0);
+  EXPECT_NE(geo.unsupported.find("H * F"), std::string::npos) << geo.unsupported;
 }
