@@ -664,7 +664,7 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
   if (f.count("timing")) {
     const auto t =
         r.fields(f.at("timing"), {"cache", "warmup", "max_rel_noise", "min_samples", "max_samples",
-                                  "max_seconds", "graph_replay", "timeout_seconds"});
+                                  "max_seconds", "graph_replay", "overlap_previous", "timeout_seconds"});
     auto& T = c.timing;
     if (t.count("cache"))
       T.cache = r.choice(t.at("cache"),
@@ -679,6 +679,12 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
       T.max_samples = static_cast<int>(r.integer(t.at("max_samples"), 1, 1000000));
     if (t.count("max_seconds")) T.max_seconds = r.positive(t.at("max_seconds"), 3600);
     if (t.count("graph_replay")) T.graph_replay = r.boolean(t.at("graph_replay"));
+    if (t.count("overlap_previous")) {
+      T.overlap_previous = r.boolean(t.at("overlap_previous"));
+      if (T.overlap_previous && !T.graph_replay)
+        r.fail(t.at("overlap_previous"),
+               "overlap_previous needs graph_replay: true (a single launch has no previous kernel to overlap)");
+    }
     if (t.count("timeout_seconds")) T.timeout_seconds = r.positive(t.at("timeout_seconds"), 86400);
     if (T.max_samples < T.min_samples) {
       const Item& at = t.count("max_samples") ? t.at("max_samples") : t.at("min_samples");
@@ -803,7 +809,7 @@ nlohmann::json to_json(const Config& c) {
   const json space = space_json(c.space);
   const json constraints = constraints_json(c.constraints);
   const auto& t = c.timing;
-  return json{
+  json out{
       {"source", c.source},
       {"base_dir", c.base_dir},
       {"name", c.name},
@@ -837,6 +843,9 @@ nlohmann::json to_json(const Config& c) {
         {"delay_variants", ids(c.test_only.delay_variants)},
         {"slow_percent", c.test_only.slow_percent}}},
   };
+  // Only when on: configs without it keep their hash and their problems' fingerprints.
+  if (t.overlap_previous) out["timing"]["overlap_previous"] = true;
+  return out;
 }
 
 std::string config_hash(const Config& c) {

@@ -18,7 +18,7 @@
 //   baselines: [seed, cusparse]
 //   strategy: {kind: halving, budget: 0, seed: 1, eta: 3}
 //   timing: {cache: cold, warmup: 3, max_rel_noise: 0.005, min_samples: 10, max_samples: 300,
-//            max_seconds: 0.5, graph_replay: false, timeout_seconds: 10}
+//            max_seconds: 0.5, graph_replay: false, overlap_previous: false, timeout_seconds: 10}
 //   verify: {rel_tol_f32: 1.0e-5, rel_tol_16bit: 1.0e-2}
 //   counters: true
 //   test_only: {fault_variants: [], delay_variants: []}
@@ -134,6 +134,11 @@ struct TimingSpec {
   int max_samples = 300;
   double max_seconds = 0.5;     // per variant and problem
   bool graph_replay = false;    // time CUDA Graph replays instead of single launches
+  // Launch the fused variants as programmatic dependent launches, each overlapping the previous
+  // kernel of the replay (csrgat::LaunchOptions::overlap_previous): tuning for back-to-back
+  // layers launched that way. Needs graph_replay (a single launch has nothing to overlap); the
+  // baselines launch plain (they do not wait for the previous kernel themselves).
+  bool overlap_previous = false;
   double timeout_seconds = 10;  // a trial running longer is killed and marked timeout
 };
 

@@ -196,6 +196,17 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
     }
     os << "; each trial names the GPU that measured it";
   }
+  // How the trials were timed, when not the default (cold L2, single launches): a header tuned
+  // for back-to-back overlapped launches serves callers that launch that way.
+  const nlohmann::json timing = run.config.is_object() ? run.config.value("timing", nlohmann::json::object())
+                                                       : nlohmann::json::object();
+  if (timing.is_object() && (timing.value("cache", std::string("cold")) != "cold" ||
+                             timing.value("graph_replay", false) || timing.value("overlap_previous", false))) {
+    os << ".\n// Timed with " << comment_safe(timing.value("cache", std::string("cold"))) << " L2, "
+       << (timing.value("graph_replay", false) ? "CUDA Graph replays of back-to-back launches" : "single launches");
+    if (timing.value("overlap_previous", false))
+      os << ", each overlapping the previous kernel (csrgat::LaunchOptions::overlap_previous)";
+  }
   os << ".\n"
         "// Rules: the first match wins (csrgat/aggregate.cu); a shape no rule matches runs the\n"
         "// library's fallback kernel. Shape-bucket rules come first, then one catch-all per\n"

@@ -298,6 +298,18 @@ TEST(Config, ProblemFingerprintFollowsOnlyWhatTheProblemMeasures) {
   }
   const nlohmann::json t = to_json(parse_config(two + "timing: {max_seconds: 0.2}\n", "/one/place/a.yaml"));
   EXPECT_NE(problem_fingerprint(t, "g", 64, 1), g);
+  // Overlapped launches are another measurement; written off, the key keeps the hash of the
+  // configs from before it existed.
+  const std::string replay = two + "timing: {cache: warm, graph_replay: true}\n";
+  const nlohmann::json r0 = to_json(parse_config(replay, "/one/place/a.yaml"));
+  const nlohmann::json r1 = to_json(parse_config(
+      two + "timing: {cache: warm, graph_replay: true, overlap_previous: true}\n", "/one/place/a.yaml"));
+  EXPECT_TRUE(r1["timing"].value("overlap_previous", false));
+  EXPECT_FALSE(r0["timing"].contains("overlap_previous"));
+  EXPECT_NE(problem_fingerprint(r1, "g", 64, 1), problem_fingerprint(r0, "g", 64, 1));
+  EXPECT_EQ(config_hash(parse_config(two + "timing: {cache: warm, graph_replay: true, overlap_previous: false}\n",
+                                     "/one/place/a.yaml")),
+            config_hash(parse_config(replay, "/one/place/a.yaml")));
   // A graph's position seeds its inputs (problem_input_seed): another graph before it changes it.
   const nlohmann::json moved = to_json(parse_config(
       replace(two, "  - {name: g,", "  - {name: first, spec: 'seed:n=32', feat: [64]}\n  - {name: g,"),
@@ -385,6 +397,8 @@ TEST(ConfigErrors, WrongTypes) {
                "expected a number");
   expect_error(kGood + "timing: {graph_replay: 1}\n", "timing.graph_replay", 11,
                "expected true or false");
+  expect_error(kGood + "timing: {overlap_previous: true}\n", "timing.overlap_previous", 11,
+               "needs graph_replay: true");
   expect_error(kGood + "counters: [true]\n", "counters", 11, "found a list");
   expect_error("arch: sm_90\ngraphs: [{name: g, spec: 'seed:n=8', feat: [8]}]\nspace: [1]\n",
                "space", 3, "expected a map");

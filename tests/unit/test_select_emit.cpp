@@ -766,6 +766,26 @@ TEST(Emit, APrefetchWinnerSharesItsKernelAndSetsTheRuleFlag) {
   EXPECT_NE(h.find(", 32, \"" + Q + "\", 0},"), std::string::npos) << h;
 }
 
+// A header says how its trials were timed when not the default (cold L2, single launches): one
+// tuned for back-to-back overlapped launches serves callers that launch that way.
+TEST(Emit, HeaderNamesTheTimingWhenNotColdSingleLaunches) {
+  const fs::path dir = test_dir();
+  for (const bool overlap : {false, true}) {
+    Store s((dir / ("timing" + std::to_string(overlap) + ".sqlite")).string());
+    RunInfo info = synthetic_run();
+    if (overlap) info.config = {{"timing", {{"cache", "warm"}, {"graph_replay", true}, {"overlap_previous", true}}}};
+    const int64_t run = s.open_run(info).id;
+    put_features(s, run, "small", 3000, 12000, 150);
+    Adder{s, run}("small", 64, 1, "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.i32.f32", 2, "ok", 6.9);
+    const std::string h = emit_header(s, run, "sm_90");
+    const std::string line =
+        "// Timed with warm L2, CUDA Graph replays of back-to-back launches, each overlapping the previous "
+        "kernel (csrgat::LaunchOptions::overlap_previous).\n";
+    EXPECT_EQ(h.find(line) != std::string::npos, overlap) << h.substr(0, 900);
+    EXPECT_EQ(h.find("// Timed with") != std::string::npos, overlap) << h.substr(0, 900);
+  }
+}
+
 // The X-macro expands into real kernel instantiations (what aggregate.cu does), under nvcc.
 TEST(Emit, HeaderKernelsInstantiateUnderNvcc) {
   const std::string nvcc = nvcc_path();

@@ -44,7 +44,7 @@ nlohmann::json timing_json(const TimingSpec& t, bool screening) {
   nlohmann::json j{{"cache", to_string(t.cache)}, {"warmup", t.warmup},
                    {"max_rel_noise", t.max_rel_noise}, {"min_samples", t.min_samples},
                    {"max_samples", t.max_samples}, {"max_seconds", t.max_seconds},
-                   {"graph_replay", t.graph_replay}};
+                   {"graph_replay", t.graph_replay}, {"overlap_previous", t.overlap_previous}};
   if (screening) {
     // A short look: enough to rank, not to report.
     j["min_samples"] = std::min(t.min_samples, 5);
