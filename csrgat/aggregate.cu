@@ -83,6 +83,12 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
 int code(Storage s) { return s == Storage::f32 ? 0 : s == Storage::bf16 ? 1 : 2; }
 int code(Index i) { return i == Index::i64 ? 1 : 0; }
 
+// With 32-bit indices a values row's stride H * F is one 32-bit operand of the kernels' row
+// offsets (row_offset in csrgat_fused.cuh): such problems must keep it below 2^31.
+bool row_stride_fits(Index index, int heads, int feat) {
+  return index != Index::i32 || static_cast<int64_t>(heads) * feat < (int64_t{1} << 31);
+}
+
 }  // namespace
 
 struct Shape::Impl {
@@ -125,6 +131,7 @@ const char* status_string(Status s) {
 Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
                      Storage storage, Index index, Shape* out) {
   if (!host_row_ptr || !out || num_nodes < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
+  if (!row_stride_fits(index, heads, feat)) return Status::unsupported;
   auto impl = std::make_unique<Impl>();
   impl->nodes = num_nodes;
   impl->edges = host_row_ptr[num_nodes];
@@ -185,8 +192,7 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
                  int heads, int feat, float* out, cudaStream_t stream, const Shape* shape,
                  const LaunchOptions& launch) {
   if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
-  // A values row's stride H * F is one 32-bit operand of the kernels' row offsets (row_offset).
-  if (static_cast<int64_t>(heads) * feat >= (int64_t{1} << 31)) return Status::unsupported;
+  if (!row_stride_fits(g.index, heads, feat)) return Status::unsupported;
   if (g.num_nodes == 0) return Status::ok;
   if (!g.row_ptr || !out || !values || (g.num_edges > 0 && (!g.col || !scores)))
     return Status::invalid_argument;
@@ -218,7 +224,8 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
   }
   const int64_t tasks = (g.num_nodes + a.num_chunks) * heads;
   const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;
-  if (grid > 0x7fffffffLL) return Status::unsupported;
+  // The kernels number their tasks in 32 bits (fused_body), as launch_geometry requires too.
+  if (grid > 0x7fffffffLL || tasks >= (int64_t{1} << 31)) return Status::unsupported;
   if (launch_family_kernel(c.kernel->fn, static_cast<unsigned>(grid),
                            static_cast<unsigned>(c.kernel->tpr * c.kernel->rpb), 0, stream, a,
                            launch.overlap_previous) != cudaSuccess)

@@ -202,8 +202,12 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
                                                        : nlohmann::json::object();
   if (timing.is_object() && (timing.value("cache", std::string("cold")) != "cold" ||
                              timing.value("graph_replay", false) || timing.value("overlap_previous", false))) {
-    os << ".\n// Timed with " << comment_safe(timing.value("cache", std::string("cold"))) << " L2, "
-       << (timing.value("graph_replay", false) ? "CUDA Graph replays of back-to-back launches" : "single launches");
+    const bool replay = timing.value("graph_replay", false);
+    const bool warm = timing.value("cache", std::string("cold")) != "cold";
+    // A cold replay flushes L2 before each replay only: the launches inside it run warm.
+    os << ".\n// Timed with "
+       << (warm ? "warm L2, " : replay ? "L2 flushed before each replay, " : "cold L2, ")
+       << (replay ? "CUDA Graph replays of back-to-back launches" : "single launches");
     if (timing.value("overlap_previous", false))
       os << ", each overlapping the previous kernel (csrgat::LaunchOptions::overlap_previous)";
   }

@@ -78,7 +78,9 @@ struct LaunchOptions {
 };
 
 // Enqueues the aggregation on `stream`. `shape` may be null (see Shape). Status::unsupported
-// when H * F reaches 2^31 (a values row's stride is a 32-bit operand in the kernels).
+// when (N + chunks) * H reaches 2^31 (the kernels number their tasks in 32 bits) or, with
+// 32-bit indices, when H * F does (a values row's stride is a 32-bit operand there); Shape::create
+// refuses the latter too.
 Status aggregate(const GraphView& graph, const float* scores, const void* values,
                  Storage storage, int heads, int feat, float* out, cudaStream_t stream,
                  const Shape* shape = nullptr);

@@ -4,8 +4,9 @@
 //
 // Each rung is one kernel of the same grid (default: the seed shape's tuned rule, 96 blocks of
 // 128 threads) that does a little more than the one before:
-//   params L        reads L kernel-parameter words 64 bytes apart (constant-bank lines) and
-//                   writes one word per thread: what a kernel's parameter fetch costs per line
+//   params L        reads L kernel-parameter words, each in a constant-bank line of its own
+//                   beyond the one every rung reads, and writes one word per thread: what a
+//                   kernel's parameter fetch costs per line
 //   loads K         K dependent L2 loads per thread (a pointer chase through a 4 MiB
 //                   permutation, ld.global.cg: every load an L2 hit at a new 128-byte line),
 //                   then the write: what each link of a chain like row_ptr -> col -> values costs
@@ -24,6 +25,7 @@
 #include "profiler/check.h"
 #include "profiler/timer.h"
 
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -38,13 +40,19 @@ namespace {
 
 constexpr int kWords = 64;  // 256 bytes of parameter words: the rungs read words 16 apart
 
+// Parameters start at constant-bank offset 0x210 on sm_90: chain, out and start_mask share the
+// line at 0x200 (with the driver's memory descriptor, which every global access reads), and the
+// padding puts word[0] at 0x240, so that word[16 * l] is alone in the l-th line after it and
+// "params L" reads L lines more than "params 0". (In the thirteenth session's calls 1 and 2
+// word[0] sat in the first line: there "params L" read L - 1 more.)
 struct LadderArgs {
   const int* chain;  // chain[i]: the next index (a single cycle through every element)
   int* out;          // one word per thread
   int start_mask;    // elements - 1 (a power of two)
-  int pad;
-  int word[kWords];  // all zero; word[16 * l] is in the l-th 64-byte line after the first
+  int pad[7];
+  int word[kWords];  // all zero
 };
+static_assert(offsetof(LadderArgs, word) == 0x240 - 0x210, "word[0] starts the second line");
 
 __device__ __forceinline__ int chase(const int* chain, int i) { return __ldcg(chain + i); }
 
@@ -54,7 +62,7 @@ __global__ void ladder_kernel(const LadderArgs a) {
   if (Overlap) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  int i = ((PerWarp ? t / 32 : t) * 40503) & a.start_mask;
+  int i = static_cast<int>((static_cast<unsigned>(PerWarp ? t / 32 : t) * 40503u) & static_cast<unsigned>(a.start_mask));
 #pragma unroll
   for (int l = 0; l < Lines; ++l) i ^= a.word[16 * l];
 #pragma unroll
@@ -165,7 +173,7 @@ int run(const std::string& out_path, int device, int grid, int block) {
     std::printf("%-18s %5d %4d %4d %5d %8s %10.3f %10.3f %10.3f\n", g.name, g.lines, g.pre, g.post,
                 g.shuffles, g.overlap && overlap_ok ? "yes" : "no", s.median, s.q1, s.q3);
     out["rungs"].push_back({{"name", g.name},
-                            {"param_lines", g.lines},
+                            {"extra_param_lines", g.lines},
                             {"loads_before_wait", g.pre},
                             {"loads_after_wait", g.post},
                             {"shuffles", g.shuffles},

@@ -5,6 +5,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "csrgat/aggregate.h"
 #include "variants/params.h"
@@ -36,7 +37,15 @@ TEST(ProductionBuild, RefusesAValuesRowStrideBeyond32Bits) {
             csrgat::Status::unsupported);
   EXPECT_EQ(csrgat::aggregate(g, &out, &out, csrgat::Storage::f32, 2, 0x40000000, &out, nullptr),
             csrgat::Status::unsupported);
+  std::vector<int64_t> rp{0, 1};
+  csrgat::Shape shape;
+  EXPECT_EQ(csrgat::Shape::create(rp.data(), 1, 65536, 32768, csrgat::Storage::f32, csrgat::Index::i32, &shape),
+            csrgat::Status::unsupported);
   const auto geo = csrgat::launch_geometry(csrgat::VariantParams::parse("csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.i32.f32"),
                                            1, 65536, 32768, 0, 1, 0);
   EXPECT_NE(geo.unsupported.find("H * F"), std::string::npos) << geo.unsupported;
+  // 64-bit indices keep the 64-bit product: only the 32-bit-index kernels are limited.
+  const auto geo64 = csrgat::launch_geometry(csrgat::VariantParams::parse("csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.i64.f32"),
+                                             1, 65536, 32768, 0, 1, 0);
+  EXPECT_EQ(geo64.unsupported.find("H * F"), std::string::npos) << geo64.unsupported;
 }

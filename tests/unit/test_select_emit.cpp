@@ -784,6 +784,16 @@ TEST(Emit, HeaderNamesTheTimingWhenNotColdSingleLaunches) {
     EXPECT_EQ(h.find(line) != std::string::npos, overlap) << h.substr(0, 900);
     EXPECT_EQ(h.find("// Timed with") != std::string::npos, overlap) << h.substr(0, 900);
   }
+  // A cold replay flushes L2 only before each replay: the header does not call it cold.
+  Store s((dir / "timing-cold-replay.sqlite").string());
+  RunInfo info = synthetic_run();
+  info.config = {{"timing", {{"cache", "cold"}, {"graph_replay", true}}}};
+  const int64_t run = s.open_run(info).id;
+  put_features(s, run, "small", 3000, 12000, 150);
+  Adder{s, run}("small", 64, 1, "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.i32.f32", 2, "ok", 6.9);
+  EXPECT_NE(emit_header(s, run, "sm_90")
+                .find("// Timed with L2 flushed before each replay, CUDA Graph replays of back-to-back launches.\n"),
+            std::string::npos);
 }
 
 // The X-macro expands into real kernel instantiations (what aggregate.cu does), under nvcc.
