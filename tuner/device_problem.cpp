@@ -143,6 +143,11 @@ const void* DeviceProblem::values_for(ValueType t) {
   return d;
 }
 
+DeviceProblem::InputBuffers DeviceProblem::input_buffers(ValueType t) {
+  return {scores_, static_cast<size_t>(e_) * heads_ * sizeof(float), const_cast<void*>(values_for(t)),
+          static_cast<size_t>(n_) * heads_ * feat_ * static_cast<size_t>(value_bytes(t))};
+}
+
 void DeviceProblem::poison_output(cudaStream_t s) {
   // 0xFF bytes are a NaN in float32.
   CSRGAT_CUDA_CHECK(cudaMemsetAsync(out_, 0xFF, output_bytes(), s));

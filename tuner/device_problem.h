@@ -65,6 +65,16 @@ class DeviceProblem {
   void launch(const VariantParams& p, const LoadedKernel& k, cudaStream_t s,
               bool overlap_previous = false);
 
+  // The device buffers of scores and of values stored as t, writable, with their sizes
+  // (verify_after_late_producer puts garbage in them and the true inputs back).
+  struct InputBuffers {
+    void* scores;
+    size_t scores_bytes;
+    void* values;
+    size_t values_bytes;
+  };
+  InputBuffers input_buffers(ValueType t);
+
   // Raw device buffers, for callers that launch through another API (the production library).
   const void* row_ptr(IndexType t) const { return t == IndexType::i64 ? row_ptr64_ : row_ptr32_; }
   const void* col(IndexType t) const { return t == IndexType::i64 ? col64_ : col32_; }

@@ -29,6 +29,17 @@ double default_tolerance(ValueType v);
 VerifyResult verify_launch(DeviceProblem& problem, const std::function<void(cudaStream_t)>& launch,
                            const std::vector<double>& reference, double rel_tol);
 
+// The check of a launch that overlaps the previous kernel (programmatic dependent launch), with
+// a previous kernel that needs waiting for: scores and values (stored as `value`) hold NaN until
+// a producer kernel, which lets its dependents start at once and spins 0.2 ms first, writes the
+// true inputs back and NaN over out; `overlapped_launch` enqueues the checked launch right after
+// it. A kernel that read scores or values, or wrote out, before waiting for the producer gives
+// NaN. Leaves the true inputs in place (also when it fails). Whether the launch really overlapped
+// is not observed here (the library's GPU test has that control).
+VerifyResult verify_after_late_producer(DeviceProblem& problem, ValueType value,
+                                        const std::function<void(cudaStream_t)>& overlapped_launch,
+                                        const std::vector<double>& reference, double rel_tol);
+
 VerifyResult verify_variant(DeviceProblem& problem, const LoadedKernel& kernel,
                             const VariantParams& p, const std::vector<double>& reference,
                             double rel_tol);

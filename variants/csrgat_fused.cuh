@@ -114,10 +114,15 @@ __device__ __forceinline__ void unpack_vec(typename VecStorage<V * sizeof(T)>::t
   for (int k = 0; k < V; ++k) o[k] = to_float<T>(u.t[k]);
 }
 // V consecutive elements at p (aligned to V * sizeof(T)), converted to float.
+// A coherent load (ld.global.ca), not the read-only path (__ldg, ld.global.nc): the values may
+// be written by the previous kernel while this one runs (an overlapped launch, pdl_wait), and
+// .nc tells ptxas they are read-only for the whole kernel, so it may hoist such loads above
+// griddepcontrol.wait. It did, in a bf16 kernel whose gather addresses are known before the
+// wait: the thirteenth session's late-producer check (tuner/verify.h) read NaN (perf-notes).
 template <class T, int V>
 __device__ __forceinline__ void load_vec(const T* __restrict__ p, float (&o)[V]) {
   using S = typename VecStorage<V * sizeof(T)>::type;
-  unpack_vec<T, V>(__ldg(reinterpret_cast<const S*>(p)), o);
+  unpack_vec<T, V>(__ldca(reinterpret_cast<const S*>(p)), o);
 }
 
 // a[k] for a run-time k < N by selects: the array stays in registers.
@@ -159,7 +164,7 @@ __device__ __forceinline__ void cp_async_wait() {
 template <class T, int V>
 __device__ __forceinline__ void load_scalar(const T* __restrict__ p, int n, float (&o)[V]) {
 #pragma unroll
-  for (int k = 0; k < V; ++k) o[k] = k < n ? to_float<T>(__ldg(p + k)) : 0.f;
+  for (int k = 0; k < V; ++k) o[k] = k < n ? to_float<T>(__ldca(p + k)) : 0.f;  // coherent: see load_vec
 }
 
 // (max, sum) of exp(x - max) pairs, merged by the log-sum-exp rule; -inf max means empty.

@@ -234,6 +234,14 @@ int bench(const BenchOptions& o) {
             {
               profiler::ScopedRange range(name, variant, profiler::Phase::verify);
               v = verify_launch(dp, e.launch, ref, e.tol);
+              if (v.status == TrialStatus::ok && e.overlap) {
+                // Overlapped: checked after a previous kernel that writes the inputs late too.
+                const VerifyResult o = verify_after_late_producer(dp, is16 ? value : ValueType::f32, e.launch, ref, e.tol);
+                if (o.status != TrialStatus::ok) {
+                  v = o;
+                  v.detail = "launched overlapping a previous kernel that writes the inputs late: " + o.detail;
+                }
+              }
             }
             if (v.status == TrialStatus::launch_failed) throw std::runtime_error(v.detail);
             r["rel_error"] = v.rel_error;
