@@ -49,6 +49,17 @@ VerifyResult verify_variant(DeviceProblem& problem, const LoadedKernel& kernel,
                        rel_tol);
 }
 
+VerifyResult check_output(const DeviceProblem& problem, const std::vector<double>& reference,
+                          double rel_tol) {
+  VerifyResult r;
+  const auto out = problem.download_output();
+  const Comparison c = compare_to_reference(out.data(), reference, rel_tol);
+  r.rel_error = c.rel_error;
+  r.detail = c.summary;
+  r.status = c.pass ? TrialStatus::ok : TrialStatus::wrong;
+  return r;
+}
+
 VerifyResult verify_launch(DeviceProblem& problem, const std::function<void(cudaStream_t)>& launch,
                            const std::vector<double>& reference, double rel_tol) {
   VerifyResult r;
@@ -61,18 +72,14 @@ VerifyResult verify_launch(DeviceProblem& problem, const std::function<void(cuda
     r.detail = e.what();
     return r;
   }
-  const auto out = problem.download_output();
-  const Comparison c = compare_to_reference(out.data(), reference, rel_tol);
-  r.rel_error = c.rel_error;
-  r.detail = c.summary;
-  r.status = c.pass ? TrialStatus::ok : TrialStatus::wrong;
-  return r;
+  return check_output(problem, reference, rel_tol);
 }
 
 VerifyResult verify_after_late_producer(DeviceProblem& problem, ValueType value,
                                         const std::function<void(cudaStream_t)>& overlapped_launch,
                                         const std::vector<double>& reference, double rel_tol) {
-  VerifyResult r;
+  static const std::string kLateProducerFailure =
+      "launched overlapping a previous kernel that writes the inputs late: ";
   const DeviceProblem::InputBuffers in = problem.input_buffers(value);
   void* keep_s = nullptr;
   void* keep_v = nullptr;
@@ -102,16 +109,11 @@ VerifyResult verify_after_late_producer(DeviceProblem& problem, ValueType value,
     CSRGAT_CUDA_CHECK(cudaStreamSynchronize(s));
   } catch (const std::exception& e) {
     restore_and_release();
-    r.status = TrialStatus::launch_failed;
-    r.detail = e.what();
-    return r;
+    return {TrialStatus::launch_failed, 0, kLateProducerFailure + std::string(e.what())};
   }
   restore_and_release();
-  const auto out = problem.download_output();
-  const Comparison c = compare_to_reference(out.data(), reference, rel_tol);
-  r.rel_error = c.rel_error;
-  r.detail = c.summary;
-  r.status = c.pass ? TrialStatus::ok : TrialStatus::wrong;
+  VerifyResult r = check_output(problem, reference, rel_tol);
+  if (r.status != TrialStatus::ok) r.detail = kLateProducerFailure + r.detail;
   return r;
 }
 

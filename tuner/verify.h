@@ -24,6 +24,11 @@ struct VerifyResult {
 // Tolerance for a value type: 1e-5 for float32 storage, 1e-2 for 16-bit storage.
 double default_tolerance(ValueType v);
 
+// What the problem's out holds now against the reference: ok or wrong, with the comparison's
+// summary (for a check after launches made elsewhere, e.g. timed ones).
+VerifyResult check_output(const DeviceProblem& problem, const std::vector<double>& reference,
+                          double rel_tol);
+
 // The check itself for any launch (a variant, or the production library's dispatch): poison,
 // launch on the default stream, synchronise, compare. ok, wrong or launch_failed.
 VerifyResult verify_launch(DeviceProblem& problem, const std::function<void(cudaStream_t)>& launch,
@@ -34,7 +39,8 @@ VerifyResult verify_launch(DeviceProblem& problem, const std::function<void(cuda
 // a producer kernel, which lets its dependents start at once and spins 0.2 ms first, writes the
 // true inputs back and NaN over out; `overlapped_launch` enqueues the checked launch right after
 // it. A kernel that read scores or values, or wrote out, before waiting for the producer gives
-// NaN. Leaves the true inputs in place (also when it fails). Whether the launch really overlapped
+// NaN. A result other than ok says so at the start of its detail. Leaves the true inputs in
+// place (also when it fails). Whether the launch really overlapped
 // is not observed here (the library's GPU test has that control).
 VerifyResult verify_after_late_producer(DeviceProblem& problem, ValueType value,
                                         const std::function<void(cudaStream_t)>& overlapped_launch,
