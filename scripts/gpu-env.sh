@@ -5,9 +5,9 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 BIN="$ROOT/.gpu/bin"; T="$BIN/tuner"; G="$ROOT/.gpu/graphs"
-# A second tuner for A/B runs (.gpu/bin/tuner-head, another commit's build) may travel gzipped:
-# the device call carries at most 64 MiB.
-[ -f "$BIN/tuner-head.gz" ] && gunzip -f "$BIN/tuner-head.gz" && chmod +x "$BIN/tuner-head"
+# Binaries may travel gzipped (BIN/NAME.gz, e.g. a second tuner for A/B runs, tuner-head): the
+# device call carries at most 64 MiB, the tracked tree included.
+for z in "$BIN"/*.gz; do [ -f "$z" ] && gunzip -f "$z" && chmod +x "${z%.gz}"; done
 # Configs name ../../shared/graphs relative to configs/: give the checkout that layout.
 [ -d "$ROOT/../shared/graphs" ] || { mkdir -p "$ROOT/../shared" && ln -sfn "$G" "$ROOT/../shared/graphs"; }
 export CSRGAT_SOURCE_DIR="$ROOT" CSRGAT_GRAPHS_DIR="$G" PATH="/usr/local/cuda/bin:$PATH"
