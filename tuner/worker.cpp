@@ -6,12 +6,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include "graphs/features.h"
 #include "graphs/generate.h"
@@ -52,6 +54,32 @@ WorkerState& state() {
   static WorkerState s;
   return s;
 }
+
+// The phases of a trial, announced on stdout before each starts ({"progress": PHASE}) so that the
+// parent can say where a worker it had to kill was, and timed, into the trial's raw.phase_s.
+class Phases {
+ public:
+  void enter(const char* phase) {
+    close();
+    std::cout << nlohmann::json{{"progress", phase}}.dump() << "\n" << std::flush;
+    current_ = phase;
+    t0_ = std::chrono::steady_clock::now();
+  }
+  nlohmann::json seconds() {
+    close();
+    return seconds_;
+  }
+
+ private:
+  void close() {
+    if (current_.empty()) return;
+    seconds_[current_] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    current_.clear();
+  }
+  std::string current_;
+  std::chrono::steady_clock::time_point t0_;
+  nlohmann::json seconds_ = nlohmann::json::object();
+};
 
 // Read at the start of each measurement request, while the context is healthy (kept once read;
 // "" when the device cannot say, which never throws).
@@ -143,11 +171,14 @@ nlohmann::json trial(const nlohmann::json& r) {
   t.variant = r.at("variant");
   t.stage = r.value("stage", 0);
   const VariantParams p = VariantParams::parse(t.variant);
+  Phases phases;
+  phases.enter("prepare");
   Resident& res = resident(r);
   res.device->set_slow_percent(r.value("slow_percent", 0u));
   nlohmann::json reply;
   const LoadedKernel* k = nullptr;
   try {
+    phases.enter("load");
     k = &kernel_for(p, r);
     t.registers = k->registers();
   } catch (const CompileError& e) {
@@ -159,6 +190,7 @@ nlohmann::json trial(const nlohmann::json& r) {
   }
   if (k) {
     VerifyResult v;
+    phases.enter("verify");
     {
       profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::verify);
       v = verify_variant(*res.device, *k, p, res.reference, r.value("rel_tol", default_tolerance(p.value)));
@@ -180,6 +212,7 @@ nlohmann::json trial(const nlohmann::json& r) {
       reply["fatal"] = true;
     } else if (v.status == TrialStatus::ok && r.value("measure", true)) {
       if (!st.timer) st.timer = std::make_unique<profiler::Timer>(st.device);
+      phases.enter("measure");
       try {
         profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::measure);
         const bool ov = overlapped(timing, p);
@@ -204,6 +237,7 @@ nlohmann::json trial(const nlohmann::json& r) {
         if (t.status == "crashed") reply["fatal"] = true;
       }
       if (t.status == "ok" && r.value("counters", false)) {
+        phases.enter("counters");
         if (!st.counters) st.counters = std::make_unique<profiler::CounterSession>(st.device);
         profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::counters);
         const auto cr = st.counters->collect([&](cudaStream_t s) { res.device->launch(p, *k, s); });
@@ -214,6 +248,7 @@ nlohmann::json trial(const nlohmann::json& r) {
   // The GPU that measured it: a run on several GPUs records only GPU 0 in its runs row.
   if (!t.raw.is_object()) t.raw = nlohmann::json::object();
   t.raw["gpu_uuid"] = gpu_uuid_of_worker();
+  t.raw["phase_s"] = phases.seconds();
   reply["ok"] = true;
   reply["trial"] = to_json(t);
   return reply;
@@ -298,6 +333,28 @@ int worker_main(int device) {
 
 // ---------------------------------------------------------------- parent side
 
+std::string slow_trial_note(const nlohmann::json& phase_s, double limit_s) {
+  if (!phase_s.is_object() || limit_s <= 0) return "";
+  std::vector<std::pair<double, std::string>> phases;
+  double total = 0;
+  for (const auto& [name, v] : phase_s.items()) {
+    if (!v.is_number()) continue;
+    phases.emplace_back(v.get<double>(), name);
+    total += v.get<double>();
+  }
+  if (phases.empty() || total < limit_s / 4) return "";
+  std::sort(phases.begin(), phases.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  char head[96];
+  std::snprintf(head, sizeof head, "slow trial: %.1f s of the %g s limit (", total, limit_s);
+  std::string out = head;
+  for (size_t i = 0; i < phases.size(); ++i) {
+    char part[64];
+    std::snprintf(part, sizeof part, "%s%s %.1f", i ? ", " : "", phases[i].second.c_str(), phases[i].first);
+    out += part;
+  }
+  return out + ")";
+}
+
 WorkerProcess::WorkerProcess(int device, std::string executable)
     : device_(device), executable_(std::move(executable)) {
   if (executable_.empty()) {
@@ -370,7 +427,16 @@ WorkerProcess::Reply WorkerProcess::call(const nlohmann::json& request, double t
     start();
     return reply;
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  const auto sent = std::chrono::steady_clock::now();
+  // Where the worker was when it died or was killed: ", in phase verify (entered 0.3 s after
+  // the request)".
+  const auto in_phase = [&reply] {
+    if (reply.phase.empty()) return std::string();
+    char at[32];
+    std::snprintf(at, sizeof at, "%.1f", reply.phase_at_s);
+    return ", in phase " + reply.phase + " (entered " + at + " s after the request)";
+  };
+  const auto deadline = sent + std::chrono::duration<double>(timeout_s);
   for (;;) {
     const auto nl = buffer_.find('\n');
     if (nl != std::string::npos) {
@@ -384,6 +450,12 @@ WorkerProcess::Reply WorkerProcess::call(const nlohmann::json& request, double t
         start();
         return reply;
       }
+      if (reply.json->is_object() && reply.json->contains("progress") && !reply.json->contains("ok")) {
+        reply.phase = reply.json->value("progress", std::string("?"));
+        reply.phase_at_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+        reply.json.reset();  // a progress line, not the reply
+        continue;
+      }
       if (reply.json->value("fatal", false)) {
         stop(true);
         start();
@@ -393,7 +465,9 @@ WorkerProcess::Reply WorkerProcess::call(const nlohmann::json& request, double t
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
     if (left <= 0) {
       reply.timed_out = true;
-      reply.failure = "no reply within " + std::to_string(timeout_s) + " s (killed)";
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%g", timeout_s);
+      reply.failure = std::string("no reply within ") + limit + " s (killed)" + in_phase();
       stop(true);
       start();
       return reply;
@@ -404,7 +478,7 @@ WorkerProcess::Reply WorkerProcess::call(const nlohmann::json& request, double t
       char buf[65536];
       const ssize_t got = read(from_child_, buf, sizeof buf);
       if (got <= 0) {  // it closed its end: it is ending, or gone
-        reply.failure = "worker " + stop(false);
+        reply.failure = "worker " + stop(false) + in_phase();
         start();
         return reply;
       }

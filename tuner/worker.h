@@ -25,6 +25,11 @@ int worker_main(int device);
 // Handles one request in this process (the worker loop and in-process tests use it).
 nlohmann::json handle_request(int device, const nlohmann::json& request);
 
+// A trial's phase times (its raw.phase_s, seconds by phase) in one line when together they take
+// at least a quarter of the trial's time limit: "slow trial: 42.1 s of the 60 s limit (counters
+// 40.3, measure 1.2, ...)", phases longest first; "" for a quicker trial or no phase times.
+std::string slow_trial_note(const nlohmann::json& phase_s, double limit_s);
+
 class WorkerProcess {
  public:
   // Spawns `<executable> worker --device N`; by default this process's own executable.
@@ -37,9 +42,14 @@ class WorkerProcess {
     std::optional<nlohmann::json> json;  // absent: the worker died or timed out
     bool timed_out = false;
     std::string failure;                 // what happened when json is absent
+    // The last phase the worker announced before its reply, death or kill ({"progress": PHASE}
+    // lines: prepare, load, verify, measure, counters) and when, in seconds after the request;
+    // empty and -1 when it announced none. A timeout's failure names it.
+    std::string phase;
+    double phase_at_s = -1;
   };
-  // Sends a request and waits up to timeout_s for the reply. On a timeout or death the worker
-  // is killed and restarted before returning.
+  // Sends a request and waits up to timeout_s for the reply, reading the worker's progress
+  // lines on the way. On a timeout or death the worker is killed and restarted before returning.
   Reply call(const nlohmann::json& request, double timeout_s);
   int device() const { return device_; }
   // The UUID of this worker's GPU ("GPU-..."), asked by an info request without ceilings the

@@ -85,3 +85,67 @@ TEST(Worker, AHungWorkerIsKilledAtTheDeadline) {
   EXPECT_FALSE(r.json.has_value());
   EXPECT_LT(waited, 5.0);
 }
+
+// A worker announces each phase of a trial ({"progress": PHASE} lines) before its reply: the
+// parent skips them, keeps the last, and a timeout's failure says where the worker was.
+namespace {
+std::string stand_in_worker(const std::string& name, const std::string& body) {
+  const std::string script = testing::TempDir() + "/" + name;
+  FILE* f = std::fopen(script.c_str(), "w");
+  if (!f) return "";
+  std::fprintf(f, "#!/bin/sh\n%s\n", body.c_str());
+  std::fclose(f);
+  return std::system(("chmod +x " + script).c_str()) == 0 ? script : "";
+}
+}  // namespace
+
+TEST(Worker, ProgressLinesAreSkippedAndTheLastPhaseKept) {
+  const std::string script = stand_in_worker(
+      "csrgat-progress-worker.sh",
+      "while read line; do echo '{\"progress\": \"verify\"}'; echo '{\"progress\": \"measure\"}'; "
+      "echo '{\"ok\": true, \"n\": 7}'; done");
+  ASSERT_FALSE(script.empty());
+  WorkerProcess w(0, script);
+  for (int i = 0; i < 2; ++i) {  // each request reads its own progress lines
+    const auto r = w.call({{"op", "trial"}}, 10);
+    ASSERT_TRUE(r.json.has_value()) << r.failure;
+    EXPECT_EQ(r.json->value("n", 0), 7);
+    EXPECT_EQ(r.phase, "measure");
+    EXPECT_GE(r.phase_at_s, 0.0);
+  }
+}
+
+TEST(Worker, ATimeoutNamesThePhaseTheWorkerWasIn) {
+  const std::string script = stand_in_worker(
+      "csrgat-slow-phase-worker.sh", "read line; echo '{\"progress\": \"counters\"}'; exec sleep 60");
+  ASSERT_FALSE(script.empty());
+  WorkerProcess w(0, script);
+  const auto r = w.call({{"op", "trial"}}, 1.0);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_FALSE(r.json.has_value());
+  EXPECT_EQ(r.phase, "counters");
+  EXPECT_NE(r.failure.find("no reply within 1 s (killed), in phase counters (entered "), std::string::npos)
+      << r.failure;
+}
+
+TEST(Worker, ADeathNamesThePhaseTheWorkerWasIn) {
+  const std::string script =
+      stand_in_worker("csrgat-dying-worker.sh", "read line; echo '{\"progress\": \"load\"}'; exit 5");
+  ASSERT_FALSE(script.empty());
+  WorkerProcess w(0, script);
+  const auto r = w.call({{"op", "trial"}}, 10);
+  EXPECT_FALSE(r.json.has_value());
+  EXPECT_NE(r.failure.find("exited with code 5, in phase load (entered "), std::string::npos) << r.failure;
+}
+
+TEST(Worker, SlowTrialNoteListsPhasesLongestFirstAboveAQuarterOfTheLimit) {
+  using csrgat::tuner::slow_trial_note;
+  const nlohmann::json quick = {{"prepare", 0.01}, {"verify", 0.2}, {"measure", 1.0}, {"counters", 13.0}};
+  EXPECT_EQ(slow_trial_note(quick, 60), "");  // 14.2 s < 15 s
+  const nlohmann::json slow = {{"prepare", 0.01}, {"verify", 0.2}, {"measure", 1.2}, {"counters", 40.3}};
+  EXPECT_EQ(slow_trial_note(slow, 60),
+            "slow trial: 41.7 s of the 60 s limit (counters 40.3, measure 1.2, verify 0.2, prepare 0.0)");
+  EXPECT_EQ(slow_trial_note(nlohmann::json(), 60), "");
+  EXPECT_EQ(slow_trial_note(nlohmann::json::object(), 60), "");
+  EXPECT_EQ(slow_trial_note(slow, 0), "");
+}

@@ -286,6 +286,11 @@ class Runner {
     if (t.status != "ok" && t.status != "unsupported")
       progress.line("  " + pr.graph_name + " F=" + std::to_string(pr.feat) + " " + p.id() + ": " + t.status +
                     ": " + t.detail.substr(0, 160));
+    else if (const std::string slow = slow_trial_note(t.raw.value("phase_s", nlohmann::json()),
+                                                      cfg_.timing.timeout_seconds);
+             !slow.empty())
+      progress.line("  " + pr.graph_name + " F=" + std::to_string(pr.feat) + " H=" + std::to_string(pr.heads) +
+                    " " + p.id() + ": " + slow);
     progress.tick();
     return t;
   }
