@@ -12,6 +12,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
@@ -98,6 +99,10 @@ Resident& resident(const nlohmann::json& r) {
                           std::to_string(r.value("seed", uint64_t{1}));
   if (st.problem && st.problem->key == key) return *st.problem;
   st.problem.reset();  // free the old device copy first
+  // And the old problem's kernels: a worker that kept every module it ever loaded had ~700 of
+  // them by its third problem, and each hardware-counter pass then took ~2 s per kernel
+  // (fourteenth session); a kernel needed again is loaded from the compile cache.
+  st.kernels.clear();
   auto p = std::make_unique<Resident>();
   p->key = key;
   p->graph = graphs::make_graph(r.at("spec").get<std::string>());
@@ -282,6 +287,24 @@ nlohmann::json interleaved(const nlohmann::json& r) {
   return {{"ok", true}, {"results", out}, {"gpu_uuid", gpu_uuid_of_worker()}};
 }
 
+// Unloads every kernel not named in `variants` (the ids a problem still needs after its
+// screening: finalists and baselines); a released kernel is loaded again if asked for.
+nlohmann::json keep_kernels(const nlohmann::json& r) {
+  auto& st = state();
+  std::set<std::string> keep;
+  for (const auto& v : r.at("variants")) keep.insert(v.get<std::string>());
+  size_t released = 0;
+  for (auto it = st.kernels.begin(); it != st.kernels.end();) {
+    if (keep.count(it->first)) {
+      ++it;
+    } else {
+      it = st.kernels.erase(it);
+      ++released;
+    }
+  }
+  return {{"ok", true}, {"kept", st.kernels.size()}, {"released", released}};
+}
+
 nlohmann::json info(const nlohmann::json& r) {
   auto& st = state();
   if (!st.timer) st.timer = std::make_unique<profiler::Timer>(st.device);
@@ -303,6 +326,7 @@ nlohmann::json handle_request(int device, const nlohmann::json& request) {
     if (op == "trial") return trial(request);
     if (op == "interleaved") return interleaved(request);
     if (op == "info") return info(request);
+    if (op == "keep_kernels") return keep_kernels(request);
     if (op == "prepare") {
       const Resident& res = resident(request);
       return {{"ok", true}, {"features", nlohmann::json::parse(graphs::to_json(graphs::describe(res.graph)))}};
