@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
+#include <iomanip>
+#include <optional>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <tuple>
 
@@ -207,6 +211,60 @@ const VariantResult* ProblemResults::baseline(const std::string& family) const {
   return nullptr;
 }
 
+double phase_total_s(const tuner::TrialRecord& t) {
+  double total = 0;
+  if (t.raw.is_object() && t.raw.contains("phase_s") && t.raw["phase_s"].is_object())
+    for (const auto& [name, v] : t.raw["phase_s"].items())
+      if (v.is_number()) total += v.get<double>();
+  return total;
+}
+
+namespace {
+
+// "2026-12-01T16:02:18Z" -> seconds since the epoch; nullopt when it is not that form.
+std::optional<double> epoch_seconds(const std::string& iso) {
+  std::tm tm{};
+  std::istringstream in(iso);
+  in >> std::get_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
+  if (in.fail()) return std::nullopt;
+  return static_cast<double>(timegm(&tm));
+}
+
+void add_times(RunData& d, const std::vector<tuner::TrialRecord>& trials) {
+  std::map<std::string, ProblemTime> by;
+  std::map<std::string, std::pair<double, double>> span;  // first, last stored time
+  for (const auto& t : trials) {
+    if (t.status == "pruned") continue;  // recorded by the run, never sent to a worker
+    const std::string key = t.graph + " F=" + std::to_string(t.feat) + " H=" + std::to_string(t.heads);
+    ProblemTime& p = by[key];
+    p.problem = key;
+    ++p.trials;
+    if (p.first_created.empty() || t.created < p.first_created) p.first_created = t.created;
+    if (const auto at = epoch_seconds(t.created)) {
+      auto [it, fresh] = span.try_emplace(key, *at, *at);
+      it->second.first = std::min(it->second.first, *at);
+      it->second.second = std::max(it->second.second, *at);
+    }
+    if (t.raw.is_object() && t.raw.contains("phase_s") && t.raw["phase_s"].is_object()) {
+      ++p.timed;
+      for (const auto& [name, v] : t.raw["phase_s"].items())
+        if (v.is_number()) p.phase_s[name] += v.get<double>();
+      d.slowest.push_back(t);
+    }
+  }
+  for (auto& [key, p] : by) {
+    if (const auto it = span.find(key); it != span.end()) p.span_s = it->second.second - it->second.first;
+    d.times.push_back(std::move(p));
+  }
+  std::sort(d.times.begin(), d.times.end(),
+            [](const auto& a, const auto& b) { return a.first_created < b.first_created; });
+  std::sort(d.slowest.begin(), d.slowest.end(),
+            [](const auto& a, const auto& b) { return phase_total_s(a) > phase_total_s(b); });
+  if (d.slowest.size() > 10) d.slowest.resize(10);
+}
+
+}  // namespace
+
 RunData load_run(const tuner::Store& store, int64_t run_id) {
   auto run = store.run(run_id);
   if (!run)
@@ -259,6 +317,7 @@ RunData load_run(const tuner::Store& store, int64_t run_id) {
     }
   }
   d.graphs.assign(graphs.begin(), graphs.end());
+  add_times(d, trials);
 
   std::map<ProblemKey, tuner::Winner> winners;
   for (auto& w : tuner::select_winners(store, run_id))

@@ -102,6 +102,18 @@ struct ProblemResults {
   const VariantResult* baseline(const std::string& family) const;  // fastest of that family
 };
 
+// Where a problem's (graph, F, H) tuning time went: its trials' stored times (1 s resolution;
+// from its first trial's end to its last's) and the worker's phase times of each trial
+// (raw.phase_s: prepare, load, verify, measure, counters; stored since the fourteenth session).
+struct ProblemTime {
+  std::string problem;                    // "graph F=64 H=1"
+  int trials = 0;                         // trials a worker ran (pruned ones are not)
+  double span_s = 0;                      // last stored time minus first
+  int timed = 0;                          // trials that carry phase times
+  std::map<std::string, double> phase_s;  // summed over those
+  std::string first_created;              // orders the problems as measured
+};
+
 struct RunData {
   tuner::RunInfo run;
   Roofs roofs;
@@ -112,7 +124,12 @@ struct RunData {
   // GPU UUID -> the problems ("graph F=.. H=..") whose trials it measured (raw.gpu_uuid;
   // stores from before it was recorded have none): more than one for a run on several GPUs.
   std::map<std::string, std::set<std::string>> gpus;
+  std::vector<ProblemTime> times;           // in the order the problems were measured
+  std::vector<tuner::TrialRecord> slowest;  // up to 10 trials with phase times, longest first
 };
+
+// A trial's phase times in seconds (raw.phase_s), summed; 0 when it has none.
+double phase_total_s(const tuner::TrialRecord& t);
 
 // Throws std::runtime_error when the run does not exist.
 RunData load_run(const tuner::Store& store, int64_t run_id);

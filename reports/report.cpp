@@ -513,6 +513,55 @@ void failures_section(Doc& doc, const RunData& d) {
   doc.table({"graph", "F", "H", "variant", "stage", "status", "detail"}, rows, "lrrlrll");
 }
 
+void time_section(Doc& doc, const RunData& d) {
+  if (d.times.empty()) return;
+  doc.heading(2, "Tuning time");
+  const char* const phases[] = {"prepare", "load", "verify", "measure", "counters"};
+  bool timed = false;
+  for (const auto& p : d.times) timed = timed || p.timed > 0;
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& p : d.times) {
+    std::vector<std::string> row{p.problem, std::to_string(p.trials), fmt(p.span_s, 0)};
+    if (timed)
+      for (const char* ph : phases) {
+        const auto it = p.phase_s.find(ph);
+        row.push_back(p.timed && it != p.phase_s.end() ? fmt(it->second, 1) : "n/a");
+      }
+    rows.push_back(std::move(row));
+  }
+  std::vector<std::string> head{"problem", "trials", "first to last trial, s"};
+  std::string align = "lrr";
+  if (timed)
+    for (const char* ph : phases) {
+      head.push_back(std::string(ph) + ", s");
+      align += "r";
+    }
+  doc.para(
+      "Per problem, in the order measured: the trials a worker ran, the time from its first "
+      "trial's end to its last's (stored times, 1 s resolution; carried-over trials keep their "
+      "own)" +
+      std::string(timed ? ", and the worker's phase times summed over its trials (preparing the "
+                          "problem, loading kernels, the check against the reference, timing, "
+                          "hardware counters)."
+                        : ". This run's trials carry no phase times (recorded since the "
+                          "fourteenth session's tuner)."));
+  doc.table(head, rows, align);
+  if (d.slowest.empty()) return;
+  std::vector<std::vector<std::string>> slow;
+  for (const auto& t : d.slowest) {
+    std::string parts;
+    std::vector<std::pair<double, std::string>> ph;
+    for (const auto& [name, v] : t.raw["phase_s"].items())
+      if (v.is_number()) ph.emplace_back(v.get<double>(), name);
+    std::sort(ph.begin(), ph.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [sec, name] : ph) parts += (parts.empty() ? "" : ", ") + name + " " + fmt(sec, 2);
+    slow.push_back({t.graph + " F=" + std::to_string(t.feat) + " H=" + std::to_string(t.heads),
+                    "`" + t.variant + "`", std::to_string(t.stage), fmt(phase_total_s(t), 2), parts});
+  }
+  doc.para("The slowest trials by their phase times:");
+  doc.table({"problem", "variant", "stage", "seconds", "phases, s"}, slow, "llrrl");
+}
+
 nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutcome& plot) {
   nlohmann::json problems = nlohmann::json::array();
   for (const auto& pr : d.problems) {
@@ -563,6 +612,10 @@ nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutc
     }
     problems.push_back(std::move(p));
   }
+  nlohmann::json times = nlohmann::json::array();
+  for (const auto& t : d.times)
+    times.push_back({{"problem", t.problem}, {"trials", t.trials}, {"span_s", t.span_s},
+                     {"timed_trials", t.timed}, {"phase_s", t.phase_s}});
   return {{"meta", {{"tool", "tuner report"}, {"format", 1}, {"generated", tuner::now_iso8601()}}},
           {"run",
            {{"id", d.run.id},
@@ -577,7 +630,8 @@ nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutc
           {"charts",
            {{"ok", plot.ok}, {"files", plot.files}, {"note", plot.note}, {"python", plot.python}}},
           {"graphs", d.graphs},
-          {"problems", problems}};
+          {"problems", problems},
+          {"tuning_time", times}};
 }
 
 }  // namespace
@@ -732,6 +786,7 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
       "winner's.");
   for (const auto& pr : d.problems) problem_section(doc, d, pr, peers);
   failures_section(doc, d);
+  time_section(doc, d);
 
   write_file(dir / "report.md", doc.markdown());
   write_file(dir / "report.html", doc.html());

@@ -664,5 +664,60 @@ TEST(ReportRecorded, EveryRecordedStoreReports) {
   }
 }
 
+// Where the tuning time went: per problem, the span of its trials' stored times and the
+// worker's phase times summed; the slowest trials by those; a run without phase times says so.
+TEST(Report, TuningTimePerProblemAndTheSlowestTrials) {
+  NoCharts no_charts;
+  const TempDir dir("report-time");
+  tuner::Store s((dir / "results.sqlite").string());
+  const int64_t run = s.open_run(run_info()).id;
+  auto put = [&](const std::string& graph, const std::string& variant, const std::string& created,
+                 nlohmann::json phase_s, const std::string& status = "ok") {
+    tuner::TrialRecord t;
+    t.run_id = run;
+    t.graph = graph;
+    t.spec = "uniform";
+    t.feat = 64;
+    t.heads = graph == "b" ? 8 : 1;
+    t.variant = variant;
+    t.stage = 1;
+    t.status = status;
+    t.median_us = 10;
+    t.created = created;
+    t.raw = {{"gpu_uuid", "GPU-1"}};
+    if (!phase_s.is_null()) t.raw["phase_s"] = phase_s;
+    s.put_trial(t);
+  };
+  put("a", fused(32, 4), "2026-12-01T16:00:00Z", {{"verify", 0.1}, {"measure", 0.2}});
+  put("a", fused(16, 4), "2026-12-01T16:00:03Z", {{"verify", 0.1}, {"measure", 0.3}, {"counters", 2.5}});
+  put("a", fused(8, 2), "2026-12-01T15:59:00Z", nullptr, "pruned");  // never ran: not counted
+  put("b", baseline(Family::cusparse), "2026-12-01T16:01:05Z", {{"verify", 0.5}, {"counters", 41.0}});
+  put("b", fused(32, 4), "2026-12-01T16:00:10Z", {{"measure", 0.2}});
+  s.finish_run(run);
+  write_report(s, run, (dir / "report").string(), "");
+  const std::string md = slurp(dir / "report" / "report.md");
+  EXPECT_TRUE(contains(md, "## Tuning time")) << md;
+  EXPECT_TRUE(contains(md, "| a F=64 H=1 | 2 | 3 | n/a | n/a | 0.2 | 0.5 | 2.5 |")) << md;
+  EXPECT_TRUE(contains(md, "| b F=64 H=8 | 2 | 55 | n/a | n/a | 0.5 | 0.2 | 41.0 |")) << md;
+  EXPECT_LT(md.find("| a F=64 H=1 |"), md.find("| b F=64 H=8 |"));  // a was measured first
+  // The slowest trial first, its phases longest first.
+  EXPECT_TRUE(contains(md, "| b F=64 H=8 | `" + baseline(Family::cusparse) + "` | 1 | 41.50 | counters 41.00, verify 0.50 |"))
+      << md;
+  const auto j = nlohmann::json::parse(slurp(dir / "report" / "report.json"));
+  ASSERT_EQ(j["tuning_time"].size(), 2u);
+  EXPECT_EQ(j["tuning_time"][1]["problem"], "b F=64 H=8");
+  EXPECT_NEAR(j["tuning_time"][1]["phase_s"]["counters"].get<double>(), 41.0, 1e-9);
+
+  // The recorded run 4 has no phase times: the table has the spans only, and says why.
+  const TempDir dir2("report-time-old");
+  tuner::Store old((dir2 / "results.sqlite").string());
+  const int64_t r2 = fill_run(old, run_info());
+  write_report(old, r2, (dir2 / "report").string(), "");
+  const std::string md2 = slurp(dir2 / "report" / "report.md");
+  EXPECT_TRUE(contains(md2, "carry no phase times")) << md2;
+  EXPECT_FALSE(contains(md2, "counters, s"));
+}
+
 }  // namespace
 }  // namespace csrgat::reports
+
