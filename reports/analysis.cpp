@@ -234,7 +234,14 @@ void add_times(RunData& d, const std::vector<tuner::TrialRecord>& trials) {
   std::map<std::string, ProblemTime> by;
   std::map<std::string, std::pair<double, double>> span;  // first, last stored time
   for (const auto& t : trials) {
-    if (t.status == "pruned") continue;  // recorded by the run, never sent to a worker
+    // Pruned and compile-failed trials are recorded by the run, never sent to a worker; test-only
+    // variants (fault, delay) are left out as everywhere in the report.
+    if (t.status == "pruned" || t.status == "compile_failed") continue;
+    try {
+      const VariantParams p = VariantParams::parse(t.variant);
+      if (p.fault != 0 || p.delay_ns != 0) continue;
+    } catch (const std::exception&) {
+    }
     const std::string key = t.graph + " F=" + std::to_string(t.feat) + " H=" + std::to_string(t.heads);
     ProblemTime& p = by[key];
     p.problem = key;
@@ -256,10 +263,11 @@ void add_times(RunData& d, const std::vector<tuner::TrialRecord>& trials) {
     if (const auto it = span.find(key); it != span.end()) p.span_s = it->second.second - it->second.first;
     d.times.push_back(std::move(p));
   }
-  std::sort(d.times.begin(), d.times.end(),
-            [](const auto& a, const auto& b) { return a.first_created < b.first_created; });
-  std::sort(d.slowest.begin(), d.slowest.end(),
-            [](const auto& a, const auto& b) { return phase_total_s(a) > phase_total_s(b); });
+  std::sort(d.times.begin(), d.times.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.first_created, a.problem) < std::tie(b.first_created, b.problem);
+  });
+  std::stable_sort(d.slowest.begin(), d.slowest.end(),
+                   [](const auto& a, const auto& b) { return phase_total_s(a) > phase_total_s(b); });
   if (d.slowest.size() > 10) d.slowest.resize(10);
 }
 

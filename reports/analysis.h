@@ -107,8 +107,9 @@ struct ProblemResults {
 // (raw.phase_s: prepare, load, verify, measure, counters; stored since the fourteenth session).
 struct ProblemTime {
   std::string problem;                    // "graph F=64 H=1"
-  int trials = 0;                         // trials a worker ran (pruned ones are not)
-  double span_s = 0;                      // last stored time minus first
+  int trials = 0;                         // trials a worker ran (not pruned or compile-failed)
+  double span_s = 0;                      // last stored time minus first (a problem finished by
+                                          // --continue on another call spans the gap)
   int timed = 0;                          // trials that carry phase times
   std::map<std::string, double> phase_s;  // summed over those
   std::string first_created;              // orders the problems as measured

@@ -539,7 +539,7 @@ void time_section(Doc& doc, const RunData& d) {
   doc.para(
       "Per problem, in the order measured: the trials a worker ran, the time from its first "
       "trial's end to its last's (stored times, 1 s resolution; carried-over trials keep their "
-      "own)" +
+      "own, so a problem stopped and finished in another call spans the gap)" +
       std::string(timed ? ", and the worker's phase times summed over its trials (preparing the "
                           "problem, loading kernels, the check against the reference, timing, "
                           "hardware counters)."

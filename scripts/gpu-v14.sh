@@ -20,7 +20,7 @@ done
 left=$((DEADLINE - SECONDS))
 if [ "$left" -gt 60 ]; then
   step gpu_tests timeout -k 5 "$left" "$BIN/gpu_tests" --gtest_filter='-Dispatch.*:Production.*' > "$W/gpu_tests.log" 2>&1
-  grep -E "^\[ +(OK|FAILED|PASSED) |Failure" "$W/gpu_tests.log" | head -40
+  grep -E "^\[ +(OK|FAILED|PASSED) |Failure|^--- exit" "$W/gpu_tests.log" | head -40
 else
   echo "gpu_tests: skipped, ${left} s left before the ${DEADLINE} s deadline"
 fi

@@ -474,8 +474,16 @@ WorkerProcess::Reply WorkerProcess::call(const nlohmann::json& request, double t
         start();
         return reply;
       }
-      if (reply.json->is_object() && reply.json->contains("progress") && !reply.json->contains("ok")) {
-        reply.phase = reply.json->value("progress", std::string("?"));
+      if (!reply.json->is_object()) {
+        reply.json.reset();
+        reply.failure = "worker sent a reply that is not a JSON object: " + msg.substr(0, 200);
+        stop(true);
+        start();
+        return reply;
+      }
+      if (reply.json->contains("progress") && !reply.json->contains("ok")) {
+        const auto& ph = (*reply.json)["progress"];
+        reply.phase = ph.is_string() ? ph.get<std::string>() : ph.dump();
         reply.phase_at_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
         reply.json.reset();  // a progress line, not the reply
         continue;

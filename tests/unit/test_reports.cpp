@@ -688,24 +688,28 @@ TEST(Report, TuningTimePerProblemAndTheSlowestTrials) {
     if (!phase_s.is_null()) t.raw["phase_s"] = phase_s;
     s.put_trial(t);
   };
-  put("a", fused(32, 4), "2026-12-01T16:00:00Z", {{"verify", 0.1}, {"measure", 0.2}});
-  put("a", fused(16, 4), "2026-12-01T16:00:03Z", {{"verify", 0.1}, {"measure", 0.3}, {"counters", 2.5}});
-  put("a", fused(8, 2), "2026-12-01T15:59:00Z", nullptr, "pruned");  // never ran: not counted
-  put("b", baseline(Family::cusparse), "2026-12-01T16:01:05Z", {{"verify", 0.5}, {"counters", 41.0}});
+  // "z" is measured first: the table follows the stored times, not the names.
+  put("z", fused(32, 4), "2026-12-01T16:00:00Z", {{"verify", 0.1}, {"measure", 0.2}});
+  put("z", fused(16, 4), "2026-12-01T16:00:03Z", {{"verify", 0.1}, {"measure", 0.3}, {"counters", 2.5}});
+  put("z", fused(8, 2), "2026-12-01T15:59:00Z", nullptr, "pruned");  // never ran: not counted
+  put("b", baseline(Family::cusparse), "2026-12-01T16:01:05Z", {{"measure", 0.5}, {"counters", 41.0}});
   put("b", fused(32, 4), "2026-12-01T16:00:10Z", {{"measure", 0.2}});
   s.finish_run(run);
   write_report(s, run, (dir / "report").string(), "");
   const std::string md = slurp(dir / "report" / "report.md");
   EXPECT_TRUE(contains(md, "## Tuning time")) << md;
-  EXPECT_TRUE(contains(md, "| a F=64 H=1 | 2 | 3 | n/a | n/a | 0.2 | 0.5 | 2.5 |")) << md;
-  EXPECT_TRUE(contains(md, "| b F=64 H=8 | 2 | 55 | n/a | n/a | 0.5 | 0.2 | 41.0 |")) << md;
-  EXPECT_LT(md.find("| a F=64 H=1 |"), md.find("| b F=64 H=8 |"));  // a was measured first
-  // The slowest trial first, its phases longest first.
-  EXPECT_TRUE(contains(md, "| b F=64 H=8 | `" + baseline(Family::cusparse) + "` | 1 | 41.50 | counters 41.00, verify 0.50 |"))
-      << md;
+  EXPECT_TRUE(contains(md, "| z F=64 H=1 | 2 | 3 | n/a | n/a | 0.2 | 0.5 | 2.5 |")) << md;
+  EXPECT_TRUE(contains(md, "| b F=64 H=8 | 2 | 55 | n/a | n/a | n/a | 0.7 | 41.0 |")) << md;
+  EXPECT_LT(md.find("| z F=64 H=1 |"), md.find("| b F=64 H=8 |"));
+  // The slowest trial first, its phases longest first (counters before measure, not by name).
+  const std::string slowest = "| b F=64 H=8 | `" + baseline(Family::cusparse) + "` | 1 | 41.50 | counters 41.00, measure 0.50 |";
+  const std::string second = "| z F=64 H=1 | `" + fused(16, 4) + "` | 1 | 2.90 | counters 2.50, measure 0.30, verify 0.10 |";
+  EXPECT_TRUE(contains(md, slowest)) << md;
+  EXPECT_TRUE(contains(md, second)) << md;
+  EXPECT_LT(md.find(slowest), md.find(second));
   const auto j = nlohmann::json::parse(slurp(dir / "report" / "report.json"));
   ASSERT_EQ(j["tuning_time"].size(), 2u);
-  EXPECT_EQ(j["tuning_time"][1]["problem"], "b F=64 H=8");
+  EXPECT_EQ(j["tuning_time"][1]["problem"], "b F=64 H=8");  // after z
   EXPECT_NEAR(j["tuning_time"][1]["phase_s"]["counters"].get<double>(), 41.0, 1e-9);
 
   // The recorded run 4 has no phase times: the table has the spans only, and says why.

@@ -97,6 +97,14 @@ std::string stand_in_worker(const std::string& name, const std::string& body) {
   std::fclose(f);
   return std::system(("chmod +x " + script).c_str()) == 0 ? script : "";
 }
+
+// One request to a fresh stand-in worker running `body`.
+WorkerProcess::Reply call_stand_in(const std::string& name, const std::string& body, double timeout_s) {
+  const std::string script = stand_in_worker(name, body);
+  EXPECT_FALSE(script.empty());
+  WorkerProcess w(0, script);
+  return w.call({{"op", "trial"}}, timeout_s);
+}
 }  // namespace
 
 TEST(Worker, ProgressLinesAreSkippedAndTheLastPhaseKept) {
@@ -116,11 +124,8 @@ TEST(Worker, ProgressLinesAreSkippedAndTheLastPhaseKept) {
 }
 
 TEST(Worker, ATimeoutNamesThePhaseTheWorkerWasIn) {
-  const std::string script = stand_in_worker(
-      "csrgat-slow-phase-worker.sh", "read line; echo '{\"progress\": \"counters\"}'; exec sleep 60");
-  ASSERT_FALSE(script.empty());
-  WorkerProcess w(0, script);
-  const auto r = w.call({{"op", "trial"}}, 1.0);
+  const auto r = call_stand_in("csrgat-slow-phase-worker.sh",
+                               "read line; echo '{\"progress\": \"counters\"}'; exec sleep 60", 1.0);
   EXPECT_TRUE(r.timed_out);
   EXPECT_FALSE(r.json.has_value());
   EXPECT_EQ(r.phase, "counters");
@@ -129,11 +134,7 @@ TEST(Worker, ATimeoutNamesThePhaseTheWorkerWasIn) {
 }
 
 TEST(Worker, ADeathNamesThePhaseTheWorkerWasIn) {
-  const std::string script =
-      stand_in_worker("csrgat-dying-worker.sh", "read line; echo '{\"progress\": \"load\"}'; exit 5");
-  ASSERT_FALSE(script.empty());
-  WorkerProcess w(0, script);
-  const auto r = w.call({{"op", "trial"}}, 10);
+  const auto r = call_stand_in("csrgat-dying-worker.sh", "read line; echo '{\"progress\": \"load\"}'; exit 5", 10);
   EXPECT_FALSE(r.json.has_value());
   EXPECT_NE(r.failure.find("exited with code 5, in phase load (entered "), std::string::npos) << r.failure;
 }
@@ -148,4 +149,15 @@ TEST(Worker, SlowTrialNoteListsPhasesLongestFirstAboveAQuarterOfTheLimit) {
   EXPECT_EQ(slow_trial_note(nlohmann::json(), 60), "");
   EXPECT_EQ(slow_trial_note(nlohmann::json::object(), 60), "");
   EXPECT_EQ(slow_trial_note(slow, 0), "");
+}
+
+// A reply that is JSON but not an object is malformed, like one that is not JSON: the worker is
+// restarted and the caller gets a failure, not an exception; a progress value that is not a
+// string is still a progress line.
+TEST(Worker, NonObjectRepliesAndOddProgressValuesDoNotThrow) {
+  const auto r = call_stand_in("csrgat-odd-worker.sh",
+                               "while read line; do echo '{\"progress\": 3}'; echo '[1, 2]'; done", 10);
+  EXPECT_FALSE(r.json.has_value());
+  EXPECT_EQ(r.phase, "3");
+  EXPECT_NE(r.failure.find("not a JSON object"), std::string::npos) << r.failure;
 }

@@ -166,7 +166,8 @@ class Runner {
       for (size_t i = 0; i < ranked.size() && i < keep; ++i) finalists.push_back(ranked[i].second);
     }
     // Full measurement for the finalists and the baselines; hardware counters (a replayed,
-    // untimed pass) for the screening leaders and the baselines only: they cost passes. Those
+    // untimed pass) for the screening leaders (without a screening: the first three finalists
+    // in the config's order) and the baselines only: they cost passes. Those
     // are measured first, with no other kernel loaded in the worker (keep_kernels): a counter
     // pass slowed down with every module the worker held, to ~2 s per kernel with a screening's
     // ~350 modules loaded (fourteenth session). The other finalists' kernels load again on demand.
@@ -178,7 +179,12 @@ class Runner {
       for (size_t i = 0; i < counted; ++i) req["variants"].push_back(finalists[i].id());
       for (const auto& p : job.baselines) req["variants"].push_back(p.id());
       const auto rep = w.call(req, 120);
-      if (!rep.json) prepare(w, base);  // restarted: the next trials need the problem again
+      if (!rep.json || !rep.json->value("ok", false))
+        progress.line("  " + label(pr) + ": keep_kernels: " +
+                      (rep.json ? rep.json->value("error", std::string("?")) : rep.failure) +
+                      " (the trials go on with every kernel loaded)");
+      // A restarted worker (no reply, or a fatal one) needs the problem again before the trials.
+      if (!rep.json || rep.json->value("fatal", false)) prepare(w, base);
     }
     std::vector<std::pair<double, VariantParams>> full;
     const auto full_trial = [&](size_t i) {
