@@ -49,6 +49,7 @@ struct WorkerState {
   std::map<std::string, std::unique_ptr<LoadedKernel>> kernels;
   std::unique_ptr<profiler::Timer> timer;
   std::unique_ptr<profiler::CounterSession> counters;
+  bool announce = false;  // a worker process (worker_main) prints progress lines; in-process use does not
 };
 
 WorkerState& state() {
@@ -62,7 +63,7 @@ class Phases {
  public:
   void enter(const char* phase) {
     close();
-    std::cout << nlohmann::json{{"progress", phase}}.dump() << "\n" << std::flush;
+    if (state().announce) std::cout << nlohmann::json{{"progress", phase}}.dump() << "\n" << std::flush;
     current_ = phase;
     t0_ = std::chrono::steady_clock::now();
   }
@@ -340,6 +341,7 @@ nlohmann::json handle_request(int device, const nlohmann::json& request) {
 }
 
 int worker_main(int device) {
+  state().announce = true;
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;

@@ -1,0 +1,79 @@
+// The worker's requests in this process (handle_request, as a `tuner worker` runs them), on the
+// GPU: a trial stores its phase times; keep_kernels unloads the kernels not named and a trial of
+// a released variant loads it again and is still correct; a switch to another problem unloads
+// every kernel of the last one.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tuner/worker.h"
+
+using csrgat::tuner::handle_request;
+
+namespace {
+
+std::string cache_dir() {
+  if (const char* d = std::getenv("CSRGAT_SOURCE_DIR")) return std::string(d) + "/.gpu/cache";
+  return CSRGAT_SOURCE_DIR "/.gpu/cache";
+}
+
+nlohmann::json request(const std::string& op, const std::string& spec) {
+  return {{"op", op},     {"graph", "g"},    {"spec", spec},          {"feat", 64},
+          {"heads", 1},   {"seed", 1},       {"arch", "sm_90"},       {"cache_dir", cache_dir()},
+          {"counters", false},
+          {"timing", {{"cache", "cold"}, {"warmup", 1}, {"min_samples", 3}, {"max_samples", 5},
+                      {"max_seconds", 0.05}, {"max_rel_noise", 0.5}}}};
+}
+
+nlohmann::json trial(const std::string& spec, const std::string& variant) {
+  nlohmann::json r = request("trial", spec);
+  r["variant"] = variant;
+  r["stage"] = 1;
+  r["rel_tol"] = 1e-5;
+  return handle_request(0, r);
+}
+
+nlohmann::json keep(const std::string& spec, const std::vector<std::string>& ids) {
+  nlohmann::json r = request("keep_kernels", spec);
+  r["variants"] = ids;
+  return handle_request(0, r);
+}
+
+TEST(WorkerOps, PhaseTimesKeepKernelsAndAProblemSwitch) {
+  const std::string seed = "seed:n=384,deg=18,seed=1", other = "uniform:n=2000,deg=8,seed=3";
+  const std::string a = "csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.i32.f32";
+  const std::string b = "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split0.i32.f32";
+
+  const auto ta = trial(seed, a);
+  ASSERT_TRUE(ta.value("ok", false)) << ta.dump();
+  EXPECT_EQ(ta["trial"]["status"], "ok") << ta.dump();
+  const auto& ph = ta["trial"]["raw"]["phase_s"];
+  for (const char* p : {"prepare", "load", "verify", "measure"}) {
+    ASSERT_TRUE(ph.contains(p)) << ph.dump();
+    EXPECT_GE(ph[p].get<double>(), 0.0) << p;
+  }
+  EXPECT_FALSE(ph.contains("counters"));  // not asked for
+  ASSERT_EQ(trial(seed, b)["trial"]["status"], "ok");
+
+  // Two kernels loaded: keeping a releases b.
+  const auto k = keep(seed, {a});
+  ASSERT_TRUE(k.value("ok", false)) << k.dump();
+  EXPECT_EQ(k["kept"], 1);
+  EXPECT_EQ(k["released"], 1);
+  // b again: loaded anew, still correct.
+  const auto tb = trial(seed, b);
+  EXPECT_EQ(tb["trial"]["status"], "ok") << tb.dump();
+  EXPECT_LT(tb["trial"]["rel_error"].get<double>(), 1e-5);
+
+  // Another problem: the seed shape's kernels (a, b) are unloaded when it is prepared.
+  ASSERT_EQ(trial(other, a)["trial"]["status"], "ok");
+  const auto k2 = keep(other, {});
+  ASSERT_TRUE(k2.value("ok", false)) << k2.dump();
+  EXPECT_EQ(k2["released"], 1);  // only a, loaded again for this problem
+  EXPECT_EQ(k2["kept"], 0);
+}
+
+}  // namespace
