@@ -83,10 +83,9 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
 int code(Storage s) { return s == Storage::f32 ? 0 : s == Storage::bf16 ? 1 : 2; }
 int code(Index i) { return i == Index::i64 ? 1 : 0; }
 
-// With 32-bit indices a values row's stride H * F is one 32-bit operand of the kernels' row
-// offsets (row_offset in csrgat_fused.cuh): such problems must keep it below 2^31.
+// With 32-bit indices a values row's stride H * F must fit the kernels' 32-bit row offsets.
 bool row_stride_fits(Index index, int heads, int feat) {
-  return index != Index::i32 || static_cast<int64_t>(heads) * feat < (int64_t{1} << 31);
+  return index != Index::i32 || row_stride_fits_32bit(heads, feat);
 }
 
 }  // namespace
@@ -224,8 +223,7 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
   }
   const int64_t tasks = (g.num_nodes + a.num_chunks) * heads;
   const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;
-  // The kernels number their tasks in 32 bits (fused_body), as launch_geometry requires too.
-  if (grid > 0x7fffffffLL || tasks >= (int64_t{1} << 31)) return Status::unsupported;
+  if (!tasks_fit_32bit(tasks, grid)) return Status::unsupported;
   if (launch_family_kernel(c.kernel->fn, static_cast<unsigned>(grid),
                            static_cast<unsigned>(c.kernel->tpr * c.kernel->rpb), 0, stream, a,
                            launch.overlap_previous) != cudaSuccess)

@@ -93,11 +93,9 @@ LaunchGeometry launch_geometry(const VariantParams& p, int64_t num_rows, int hea
       g.grid = (num_rows * heads + 7) / 8;
       break;
   }
-  if (g.grid > 0x7fffffffLL || tasks >= (int64_t{1} << 31))
+  if (!tasks_fit_32bit(tasks, g.grid))
     g.unsupported = std::to_string(tasks) + " tasks exceed the 2^31 the kernels index in 32 bits";
-  else if (p.family == Family::fused && p.index == IndexType::i32 &&
-           static_cast<int64_t>(heads) * feat >= (int64_t{1} << 31))
-    // The 32-bit-index kernels take a values row's offset as one 32 x 32-bit product (row_offset).
+  else if (p.family == Family::fused && p.index == IndexType::i32 && !row_stride_fits_32bit(heads, feat))
     g.unsupported = "H * F = " + std::to_string(static_cast<int64_t>(heads) * feat) +
                     " exceeds the 2^31 a values row's stride is held in";
   return g;

@@ -29,6 +29,16 @@ std::vector<Index> build_row_order(const std::vector<Index>& row_ptr, int64_t sp
 std::vector<unsigned char> row_order_bytes(const std::vector<int64_t>& row_ptr,
                                            int64_t split_threshold, bool int64);
 
+// The kernels' 32-bit limits, for the tuner (launch_geometry) and the library (aggregate.cu)
+// alike: they number their tasks ((N + chunks) * H) and blocks in 32 bits, and the 32-bit-index
+// kernels take a values row's offset as one 32 x 32-bit product (row_offset), so H * F too.
+inline bool tasks_fit_32bit(int64_t tasks, int64_t grid) {
+  return grid <= 0x7fffffffLL && tasks < (int64_t{1} << 31);
+}
+inline bool row_stride_fits_32bit(int64_t heads, int64_t feat) {
+  return heads * feat < (int64_t{1} << 31);
+}
+
 struct LaunchGeometry {
   int64_t grid = 0;
   int block = 0;
