@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "tuner/worker.h"
+
 namespace csrgat::reports {
 namespace {
 
@@ -211,12 +213,18 @@ const VariantResult* ProblemResults::baseline(const std::string& family) const {
   return nullptr;
 }
 
+std::vector<std::pair<double, std::string>> trial_phases(const tuner::TrialRecord& t) {
+  return tuner::phases_longest_first(t.raw.is_object() ? t.raw.value("phase_s", nlohmann::json()) : nlohmann::json());
+}
+
 double phase_total_s(const tuner::TrialRecord& t) {
   double total = 0;
-  if (t.raw.is_object() && t.raw.contains("phase_s") && t.raw["phase_s"].is_object())
-    for (const auto& [name, v] : t.raw["phase_s"].items())
-      if (v.is_number()) total += v.get<double>();
+  for (const auto& ph : trial_phases(t)) total += ph.first;
   return total;
+}
+
+std::string problem_label(const tuner::TrialRecord& t) {
+  return t.graph + " F=" + std::to_string(t.feat) + " H=" + std::to_string(t.heads);
 }
 
 namespace {
@@ -232,7 +240,7 @@ std::optional<double> epoch_seconds(const std::string& iso) {
 
 void add_times(RunData& d, const std::vector<tuner::TrialRecord>& trials) {
   std::map<std::string, ProblemTime> by;
-  std::map<std::string, std::pair<double, double>> span;  // first, last stored time
+  std::vector<std::pair<double, const tuner::TrialRecord*>> timed;  // (phase total, trial)
   for (const auto& t : trials) {
     // Pruned and compile-failed trials are recorded by the run, never sent to a worker; test-only
     // variants (fault, delay) are left out as everywhere in the report.
@@ -242,33 +250,37 @@ void add_times(RunData& d, const std::vector<tuner::TrialRecord>& trials) {
       if (p.fault != 0 || p.delay_ns != 0) continue;
     } catch (const std::exception&) {
     }
-    const std::string key = t.graph + " F=" + std::to_string(t.feat) + " H=" + std::to_string(t.heads);
+    const std::string key = problem_label(t);
     ProblemTime& p = by[key];
     p.problem = key;
     ++p.trials;
     if (p.first_created.empty() || t.created < p.first_created) p.first_created = t.created;
-    if (const auto at = epoch_seconds(t.created)) {
-      auto [it, fresh] = span.try_emplace(key, *at, *at);
-      it->second.first = std::min(it->second.first, *at);
-      it->second.second = std::max(it->second.second, *at);
+    if (t.created > p.last_created) p.last_created = t.created;
+    const auto phases = trial_phases(t);
+    if (phases.empty()) continue;
+    ++p.timed;
+    double total = 0;
+    for (const auto& [sec, name] : phases) {
+      p.phase_s[name] += sec;
+      total += sec;
     }
-    if (t.raw.is_object() && t.raw.contains("phase_s") && t.raw["phase_s"].is_object()) {
-      ++p.timed;
-      for (const auto& [name, v] : t.raw["phase_s"].items())
-        if (v.is_number()) p.phase_s[name] += v.get<double>();
-      d.slowest.push_back(t);
-    }
+    timed.emplace_back(total, &t);
   }
   for (auto& [key, p] : by) {
-    if (const auto it = span.find(key); it != span.end()) p.span_s = it->second.second - it->second.first;
+    const auto first = epoch_seconds(p.first_created), last = epoch_seconds(p.last_created);
+    if (first && last) p.span_s = *last - *first;
     d.times.push_back(std::move(p));
   }
   std::sort(d.times.begin(), d.times.end(), [](const auto& a, const auto& b) {
     return std::tie(a.first_created, a.problem) < std::tie(b.first_created, b.problem);
   });
-  std::stable_sort(d.slowest.begin(), d.slowest.end(),
-                   [](const auto& a, const auto& b) { return phase_total_s(a) > phase_total_s(b); });
-  if (d.slowest.size() > 10) d.slowest.resize(10);
+  // Only the ten slowest are copied (a trial's raw holds its samples).
+  const size_t n = std::min<size_t>(10, timed.size());
+  std::partial_sort(timed.begin(), timed.begin() + static_cast<std::ptrdiff_t>(n), timed.end(),
+                    [](const auto& a, const auto& b) {  // ties: the store's order
+                      return a.first != b.first ? a.first > b.first : a.second < b.second;
+                    });
+  for (size_t i = 0; i < n; ++i) d.slowest.push_back(*timed[i].second);
 }
 
 }  // namespace
@@ -295,8 +307,7 @@ RunData load_run(const tuner::Store& store, int64_t run_id) {
     ++d.status_counts[t.status];
     graphs.insert(t.graph);
     if (t.raw.is_object() && t.raw.contains("gpu_uuid") && t.raw["gpu_uuid"].is_string())
-      d.gpus[t.raw["gpu_uuid"].get<std::string>()].insert(t.graph + " F=" + std::to_string(t.feat) +
-                                                          " H=" + std::to_string(t.heads));
+      d.gpus[t.raw["gpu_uuid"].get<std::string>()].insert(problem_label(t));
     std::optional<VariantParams> p;
     try {
       p = VariantParams::parse(t.variant);

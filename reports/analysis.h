@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -112,7 +113,7 @@ struct ProblemTime {
                                           // --continue on another call spans the gap)
   int timed = 0;                          // trials that carry phase times
   std::map<std::string, double> phase_s;  // summed over those
-  std::string first_created;              // orders the problems as measured
+  std::string first_created, last_created;  // ISO 8601 (sorts as time): the order measured
 };
 
 struct RunData {
@@ -129,8 +130,12 @@ struct RunData {
   std::vector<tuner::TrialRecord> slowest;  // up to 10 trials with phase times, longest first
 };
 
-// A trial's phase times in seconds (raw.phase_s), summed; 0 when it has none.
+// A trial's phase times (raw.phase_s) as (seconds, phase), longest first; empty when it has none.
+std::vector<std::pair<double, std::string>> trial_phases(const tuner::TrialRecord& t);
+// Their sum in seconds; 0 when it has none.
 double phase_total_s(const tuner::TrialRecord& t);
+// "graph F=64 H=1": a trial's problem as the report names it beside GPUs and times.
+std::string problem_label(const tuner::TrialRecord& t);
 
 // Throws std::runtime_error when the run does not exist.
 RunData load_run(const tuner::Store& store, int64_t run_id);

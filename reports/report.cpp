@@ -550,13 +550,9 @@ void time_section(Doc& doc, const RunData& d) {
   std::vector<std::vector<std::string>> slow;
   for (const auto& t : d.slowest) {
     std::string parts;
-    std::vector<std::pair<double, std::string>> ph;
-    for (const auto& [name, v] : t.raw["phase_s"].items())
-      if (v.is_number()) ph.emplace_back(v.get<double>(), name);
-    std::sort(ph.begin(), ph.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    for (const auto& [sec, name] : ph) parts += (parts.empty() ? "" : ", ") + name + " " + fmt(sec, 2);
-    slow.push_back({t.graph + " F=" + std::to_string(t.feat) + " H=" + std::to_string(t.heads),
-                    "`" + t.variant + "`", std::to_string(t.stage), fmt(phase_total_s(t), 2), parts});
+    for (const auto& [sec, name] : trial_phases(t)) parts += (parts.empty() ? "" : ", ") + name + " " + fmt(sec, 2);
+    slow.push_back({problem_label(t), "`" + t.variant + "`", std::to_string(t.stage),
+                    fmt(phase_total_s(t), 2), parts});
   }
   doc.para("The slowest trials by their phase times:");
   doc.table({"problem", "variant", "stage", "seconds", "phases, s"}, slow, "llrrl");

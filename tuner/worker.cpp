@@ -195,19 +195,19 @@ nlohmann::json trial(const nlohmann::json& r) {
     t.detail = e.what();
   }
   if (k) {
+    const double tol = r.value("rel_tol", default_tolerance(p.value));
     VerifyResult v;
     phases.enter("verify");
     {
       profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::verify);
-      v = verify_variant(*res.device, *k, p, res.reference, r.value("rel_tol", default_tolerance(p.value)));
+      v = verify_variant(*res.device, *k, p, res.reference, tol);
     }
     const nlohmann::json timing = r.value("timing", nlohmann::json::object());
     if (v.status == TrialStatus::ok && overlapped(timing, p)) {
       // Timed overlapped: checked overlapped too, after a previous kernel that writes late.
       profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::verify);
       const VerifyResult o = verify_after_late_producer(
-          *res.device, p.value, [&](cudaStream_t s) { res.device->launch(p, *k, s, true); }, res.reference,
-          r.value("rel_tol", default_tolerance(p.value)));
+          *res.device, p.value, [&](cudaStream_t s) { res.device->launch(p, *k, s, true); }, res.reference, tol);
       if (o.status != TrialStatus::ok) v = o;
     }
     t.rel_error = v.rel_error;
@@ -230,8 +230,7 @@ nlohmann::json trial(const nlohmann::json& r) {
           // does: races among the variant's own launches (the split rows' counters). A read
           // before the wait is verify_after_late_producer's to catch (above): inside a replay the
           // previous kernel is the same variant, which writes neither scores nor values.
-          const VerifyResult after =
-              check_output(*res.device, res.reference, r.value("rel_tol", default_tolerance(p.value)));
+          const VerifyResult after = check_output(*res.device, res.reference, tol);
           if (after.status != TrialStatus::ok) {
             t.status = to_string(after.status);
             t.detail = "after the timed (overlapped) launches: " + after.detail;
@@ -266,7 +265,8 @@ nlohmann::json interleaved(const nlohmann::json& r) {
   Resident& res = resident(r);
   res.device->set_slow_percent(r.value("slow_percent", 0u));
   if (!st.timer) st.timer = std::make_unique<profiler::Timer>(st.device);
-  auto opts = timing_options(r.value("timing", nlohmann::json::object()));
+  const nlohmann::json timing = r.value("timing", nlohmann::json::object());
+  auto opts = timing_options(timing);
   const int rounds = r.value("rounds", 5);
   opts.stop.min_samples = r.value("samples_per_round", 10);
   opts.stop.max_samples = opts.stop.min_samples;
@@ -277,7 +277,7 @@ nlohmann::json interleaved(const nlohmann::json& r) {
   for (int round = 0; round < rounds; ++round) {
     for (size_t i = 0; i < vs.size(); ++i) {
       const LoadedKernel& k = kernel_for(vs[i], r);
-      const bool ov = overlapped(r.value("timing", nlohmann::json::object()), vs[i]);
+      const bool ov = overlapped(timing, vs[i]);
       const auto tr = st.timer->measure([&](cudaStream_t s, int) { res.device->launch(vs[i], k, s, ov); }, opts);
       for (const auto& smp : tr.samples) samples[i].push_back(smp.gpu_us);
     }
@@ -359,17 +359,23 @@ int worker_main(int device) {
 
 // ---------------------------------------------------------------- parent side
 
-std::string slow_trial_note(const nlohmann::json& phase_s, double limit_s) {
-  if (!phase_s.is_object() || limit_s <= 0) return "";
+std::vector<std::pair<double, std::string>> phases_longest_first(const nlohmann::json& phase_s) {
   std::vector<std::pair<double, std::string>> phases;
+  if (!phase_s.is_object()) return phases;
+  for (const auto& [name, v] : phase_s.items())
+    if (v.is_number()) phases.emplace_back(v.get<double>(), name);
+  std::sort(phases.begin(), phases.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  return phases;
+}
+
+std::string slow_trial_note(const nlohmann::json& phase_s, double limit_s) {
+  if (limit_s <= 0) return "";
+  const auto phases = phases_longest_first(phase_s);
   double total = 0;
-  for (const auto& [name, v] : phase_s.items()) {
-    if (!v.is_number()) continue;
-    phases.emplace_back(v.get<double>(), name);
-    total += v.get<double>();
-  }
+  for (const auto& ph : phases) total += ph.first;
   if (phases.empty() || total < limit_s / 4) return "";
-  std::sort(phases.begin(), phases.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   char head[96];
   std::snprintf(head, sizeof head, "slow trial: %.1f s of the %g s limit (", total, limit_s);
   std::string out = head;

@@ -14,6 +14,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +26,10 @@ int worker_main(int device);
 
 // Handles one request in this process (the worker loop and in-process tests use it).
 nlohmann::json handle_request(int device, const nlohmann::json& request);
+
+// A trial's phase times (its raw.phase_s, seconds by phase) as (seconds, phase), longest first
+// (ties by name); numbers only, empty when phase_s is not an object.
+std::vector<std::pair<double, std::string>> phases_longest_first(const nlohmann::json& phase_s);
 
 // A trial's phase times (its raw.phase_s, seconds by phase) in one line when together they take
 // at least a quarter of the trial's time limit: "slow trial: 42.1 s of the 60 s limit (counters
