@@ -21,3 +21,14 @@ out_dir() {
   trap 'exit 143' TERM INT
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
 }
+# gpu_tests_until DEADLINE FILTER: the GPU tests FILTER selects (a --gtest_filter) into
+# $W/gpu_tests.log, if more than a minute is left before DEADLINE seconds of the script.
+gpu_tests_until() {
+  local left=$(($1 - SECONDS))
+  if [ "$left" -gt 60 ]; then
+    step gpu_tests timeout -k 5 "$left" "$BIN/gpu_tests" --gtest_filter="$2" > "$W/gpu_tests.log" 2>&1
+    grep -E "^\[ +(OK|FAILED|PASSED) |Failure|^--- exit" "$W/gpu_tests.log" | head -40
+  else
+    echo "gpu_tests: skipped, ${left} s left before the $1 s deadline"
+  fi
+}

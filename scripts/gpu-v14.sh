@@ -17,11 +17,5 @@ for h in 1 2 8; do
     --impl cusparse --max-seconds 0.1 --max-samples 50 --json "$W/cusparse-h$h.json" > "$W/cusparse-h$h.log" 2>&1
   tail -n 4 "$W/cusparse-h$h.log"
 done
-left=$((DEADLINE - SECONDS))
-if [ "$left" -gt 60 ]; then
-  step gpu_tests timeout -k 5 "$left" "$BIN/gpu_tests" --gtest_filter='-Dispatch.*:Production.*' > "$W/gpu_tests.log" 2>&1
-  grep -E "^\[ +(OK|FAILED|PASSED) |Failure|^--- exit" "$W/gpu_tests.log" | head -40
-else
-  echo "gpu_tests: skipped, ${left} s left before the ${DEADLINE} s deadline"
-fi
+gpu_tests_until "$DEADLINE" '-Dispatch.*:Production.*'
 echo "done at $SECONDS s"

@@ -1,6 +1,7 @@
 // The previous kernel of an overlapped-launch check (verify_after_late_producer): it lets the
 // next kernel of the stream start at once (programmatic dependent launch), spins, then writes
 // the true inputs and NaN over out. nvcc-compiled into the tuner (the checked variants are NVRTC's).
+// The library's overlap test (tests/gpu/test_overlap.cu) uses it too.
 #include "tuner/late_producer.h"
 
 #include "profiler/check.h"

@@ -1,5 +1,5 @@
 // The previous kernel of an overlapped-launch check (tuner/verify.h,
-// verify_after_late_producer).
+// verify_after_late_producer, and the library's overlap test).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -15,29 +15,12 @@
 #include "csrgat/aggregate.h"
 #include "graphs/generate.h"
 #include "production_check.h"
-#include "variants/csrgat_fused.cuh"  // global_ns, pdl_launch_dependents
+#include "tuner/late_producer.h"
 #include "variants/launch.h"
 #include "variants/reference.h"
 
 namespace csrgat {
 namespace {
-
-// Lets the next kernel of the stream start, waits spin_ns, then copies n floats src -> dst
-// (twice over: scores and values) and writes NaN over out (a buffer the previous kernel of a
-// real pipeline may use too): a csrgat kernel that wrote out before waiting would lose those
-// elements to the NaNs.
-__global__ void late_producer(const float* s_src, float* s_dst, size_t ns, const float* v_src,
-                              float* v_dst, size_t nv, float* out, size_t no,
-                              unsigned long long spin_ns) {
-  kern::pdl_launch_dependents();
-  const unsigned long long t0 = kern::global_ns();
-  while (kern::global_ns() - t0 < spin_ns) {
-  }
-  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
-  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < ns; i += stride) s_dst[i] = s_src[i];
-  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < nv; i += stride) v_dst[i] = v_src[i];
-  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < no; i += stride) out[i] = __int_as_float(0x7fffffff);
-}
 
 // Reads *p without waiting for the previous kernel.
 __global__ void impatient_reader(const float* p, float* seen) { *seen = *p; }
@@ -80,7 +63,12 @@ void check_overlapped(const graphs::Csr64& g, bool use_shape) {
   // default since CUDA 12.2), which waits for the device to go idle and so would serialise
   // exactly the launches under test (seen on the H200: without this the control below read the
   // producer's value).
-  late_producer<<<1, 1, 0, s>>>(s_src, scores, 0, v_src, values, 0, out, 0, 0);
+  // The producer is the tuner's own (verify_after_late_producer's): it copies both inputs and
+  // writes NaN over out, a buffer the previous kernel of a real pipeline may use too, so a
+  // csrgat kernel that wrote out before waiting would lose those elements to the NaNs.
+  const tuner::LateCopy none[2] = {}, copies[2] = {{s_src, scores, in.scores.size() * 4},
+                                                    {v_src, values, in.values.size() * 4}};
+  tuner::launch_late_producer(none, out, 0, 0, s);
   impatient_reader<<<1, 1, 0, s>>>(values, seen);
   ASSERT_EQ(aggregate(gv, scores, values, Storage::f32, heads, feat, out, s, use_shape ? &shape : nullptr),
             Status::ok);
@@ -89,8 +77,7 @@ void check_overlapped(const graphs::Csr64& g, bool use_shape) {
 
   // The control: an overlapped kernel that does not wait reads a value before the producer
   // writes it (values[0] is 0 until then, and in.values[0] is not 0).
-  late_producer<<<132, 256, 0, s>>>(s_src, scores, in.scores.size(), v_src, values, in.values.size(), out, 0,
-                                    spin_ns);
+  tuner::launch_late_producer(copies, out, 0, spin_ns, s);
   ASSERT_EQ(launch_overlapped(impatient_reader, values, seen, s), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
   float h_seen = -1.f;
@@ -102,8 +89,7 @@ void check_overlapped(const graphs::Csr64& g, bool use_shape) {
   // The check: the inputs zeroed again, the producer, then aggregate() overlapped.
   ASSERT_EQ(cudaMemsetAsync(scores, 0, in.scores.size() * 4, s), cudaSuccess);
   ASSERT_EQ(cudaMemsetAsync(values, 0, in.values.size() * 4, s), cudaSuccess);
-  late_producer<<<132, 256, 0, s>>>(s_src, scores, in.scores.size(), v_src, values, in.values.size(), out, n_out,
-                                    spin_ns);
+  tuner::launch_late_producer(copies, out, n_out, spin_ns, s);
   EXPECT_EQ(aggregate(gv, scores, values, Storage::f32, heads, feat, out, s, use_shape ? &shape : nullptr,
                       LaunchOptions{true}),
             Status::ok);
