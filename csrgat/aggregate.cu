@@ -19,6 +19,8 @@ namespace {
 
 struct KernelEntry {
   const void* fn;
+  const void* scalar_fn;  // its scalar twin, for values rows not vec-aligned
+  int vec;
   int tpr, rpb;
   bool lpt;   // row tasks follow a row order (Shape builds it)
   int value;  // 0 f32, 1 bf16, 2 f16
@@ -29,19 +31,25 @@ constexpr int value_code() {
   return std::is_same_v<T, float> ? 0 : std::is_same_v<T, __nv_bfloat16> ? 1 : 2;
 }
 
+template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
+          int ONLINE, int LPT, class IDX, class VAL>
+KernelEntry entry() {
+  return KernelEntry{
+      reinterpret_cast<const void*>(&csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL>),
+      reinterpret_cast<const void*>(
+          csrgat_fused_scalar_twin<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL>()),
+      VEC, TPR, RPB, LPT != 0, value_code<VAL>(), std::is_same_v<IDX, long long> ? 1 : 0};
+}
 #define CSRGAT_ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL) \
-  KernelEntry{reinterpret_cast<const void*>(&csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP,       \
-                                                          MINB, SMEM, ONLINE, LPT, IDX, VAL>),      \
-              TPR, RPB, LPT != 0, value_code<VAL>(), std::is_same_v<IDX, long long> ? 1 : 0},
+  entry<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL>(),
 const KernelEntry kKernels[] = {CSRGAT_TUNED_KERNELS(CSRGAT_ENTRY)};
 #undef CSRGAT_ENTRY
 
 // Always compiled: the fallback when no tuned rule matches (one per value and index type).
 template <class IDX, class VAL>
-constexpr KernelEntry fallback_entry() {
+KernelEntry fallback_entry() {
   constexpr int vec = std::is_same_v<VAL, float> ? 4 : 8;
-  return KernelEntry{reinterpret_cast<const void*>(&csrgat_fused<32, 16, 4, vec, 1, 1, 1, 0, 0, 0, 0, IDX, VAL>),
-                     32, 4, false, value_code<VAL>(), std::is_same_v<IDX, long long> ? 1 : 0};
+  return entry<32, 16, 4, vec, 1, 1, 1, 0, 0, 0, 0, IDX, VAL>();
 }
 const KernelEntry kFallback[3][2] = {
     {fallback_entry<int, float>(), fallback_entry<long long, float>()},
@@ -224,7 +232,9 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
   const int64_t tasks = (g.num_nodes + a.num_chunks) * heads;
   const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;
   if (!tasks_fit_32bit(tasks, grid)) return Status::unsupported;
-  if (launch_family_kernel(c.kernel->fn, static_cast<unsigned>(grid),
+  const int value_bytes = storage == Storage::f32 ? 4 : 2;
+  const void* fn = family_kernel_for(a, c.kernel->fn, c.kernel->scalar_fn, c.kernel->vec, value_bytes);
+  if (launch_family_kernel(fn, static_cast<unsigned>(grid),
                            static_cast<unsigned>(c.kernel->tpr * c.kernel->rpb), 0, stream, a,
                            launch.overlap_previous) != cudaSuccess)
     return Status::cuda_error;

@@ -41,6 +41,8 @@ LoadedKernel::LoadedKernel(const CompiledKernel& k) {
   CSRGAT_CUDA_CHECK(cudaLibraryLoadData(&library_, k.cubin.data(), nullptr, nullptr, 0, nullptr,
                                         nullptr, 0));
   CSRGAT_CUDA_CHECK(cudaLibraryGetKernel(&kernel_, library_, k.lowered_name.c_str()));
+  if (!k.scalar_lowered_name.empty())
+    CSRGAT_CUDA_CHECK(cudaLibraryGetKernel(&scalar_kernel_, library_, k.scalar_lowered_name.c_str()));
   CSRGAT_CUDA_CHECK(cudaFuncGetAttributes(&attrs_, reinterpret_cast<const void*>(kernel_)));
 }
 
@@ -236,7 +238,8 @@ void DeviceProblem::launch(const VariantParams& p, const LoadedKernel& k, cudaSt
   if (g.dynamic_smem > 48 * 1024)
     CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(k.function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(g.dynamic_smem)));
-  CSRGAT_CUDA_CHECK(launch_family_kernel(k.function(), static_cast<unsigned>(g.grid), g.block,
+  const void* fn = family_kernel_for(a, k.function(), k.scalar_function(), p.vec, value_bytes(p.value));
+  CSRGAT_CUDA_CHECK(launch_family_kernel(fn, static_cast<unsigned>(g.grid), g.block,
                                          g.dynamic_smem, s, a, overlap_previous));
   CSRGAT_CUDA_CHECK(cudaGetLastError());
 }

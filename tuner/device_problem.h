@@ -29,6 +29,8 @@ class LoadedKernel {
   LoadedKernel(const LoadedKernel&) = delete;
   LoadedKernel& operator=(const LoadedKernel&) = delete;
   const void* function() const { return reinterpret_cast<const void*>(kernel_); }
+  // The scalar twin for values rows the kernel's loads cannot take (null: none).
+  const void* scalar_function() const { return reinterpret_cast<const void*>(scalar_kernel_); }
   int registers() const { return attrs_.numRegs; }
   int max_threads() const { return attrs_.maxThreadsPerBlock; }
   size_t static_smem() const { return attrs_.sharedSizeBytes; }
@@ -37,6 +39,7 @@ class LoadedKernel {
  private:
   cudaLibrary_t library_ = nullptr;
   cudaKernel_t kernel_ = nullptr;
+  cudaKernel_t scalar_kernel_ = nullptr;
   cudaFuncAttributes attrs_{};
 };
 

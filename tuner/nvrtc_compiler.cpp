@@ -62,16 +62,25 @@ std::vector<std::string> compile_options(const std::string& arch) {
           "--ptxas-options=-v", "--include-path=" + cuda_include_dir(), "-lineinfo"};
 }
 
+// ptxas's report on k's kernel: its section of the log (from "Compiling entry function
+// '<lowered name>'" to the next entry's), or the whole log when it has no such header.
 void parse_ptxas_report(CompiledKernel& k) {
+  std::string text = k.log;
+  const std::string entry = "Compiling entry function '";
+  const size_t at = k.log.find(entry + k.lowered_name + "'");
+  if (at != std::string::npos) {
+    const size_t next = k.log.find(entry, at + entry.size());
+    text = k.log.substr(at, next == std::string::npos ? std::string::npos : next - at);
+  }
   std::smatch m;
   static const std::regex regs(R"(Used (\d+) registers)");
   static const std::regex spill(R"((\d+) bytes spill stores, (\d+) bytes spill loads)");
   static const std::regex stack(R"((\d+) bytes stack frame)");
   static const std::regex smem(R"((\d+) bytes smem)");
-  if (std::regex_search(k.log, m, regs)) k.registers = std::stoi(m[1]);
-  if (std::regex_search(k.log, m, spill)) k.spill_bytes = std::stoi(m[1]) + std::stoi(m[2]);
-  if (std::regex_search(k.log, m, stack)) k.stack_bytes = std::stoi(m[1]);
-  if (std::regex_search(k.log, m, smem)) k.static_smem = std::stoi(m[1]);
+  if (std::regex_search(text, m, regs)) k.registers = std::stoi(m[1]);
+  if (std::regex_search(text, m, spill)) k.spill_bytes = std::stoi(m[1]) + std::stoi(m[2]);
+  if (std::regex_search(text, m, stack)) k.stack_bytes = std::stoi(m[1]);
+  if (std::regex_search(text, m, smem)) k.static_smem = std::stoi(m[1]);
 }
 
 }  // namespace
@@ -91,23 +100,26 @@ CompiledKernel NvrtcCompiler::compile(const VariantParams& p) const {
   if (!reason.empty()) throw CompileError(p.id() + ": " + reason, "");
   const std::string src =
       "#include \"variants/csrgat_fused.cuh\"\n#include \"variants/baselines.cuh\"\n";
-  CompiledKernel k = compile_source(src, p.kernel_name(), p.id());
+  CompiledKernel k = compile_source(src, p.kernel_name(), p.id(), p.scalar_kernel_name());
   return k;
 }
 
 CompiledKernel NvrtcCompiler::compile_source(const std::string& source,
                                              const std::string& kernel_name,
-                                             const std::string& label) const {
+                                             const std::string& label,
+                                             const std::string& scalar_kernel_name) const {
   const auto t0 = std::chrono::steady_clock::now();
   const auto& headers = embedded_sources();
   const auto opts = compile_options(arch_);
 
   std::string key_text = source + '\n' + kernel_name + '\n' + nvrtc_version();
+  if (!scalar_kernel_name.empty()) key_text += "\nscalar twin " + scalar_kernel_name;
   for (const auto& o : opts) key_text += '\n' + o;
   for (const auto& h : headers) key_text += std::string("\n") + h.name + '\n' + h.content;
   CompiledKernel k;
   k.variant_id = label;
   k.kernel_name = kernel_name;
+  k.scalar_kernel_name = scalar_kernel_name;
   k.cache_key = fnv1a_hex(key_text);
 
   const fs::path cubin_path = cache_dir_.empty() ? fs::path() : fs::path(cache_dir_) / (k.cache_key + ".cubin");
@@ -119,9 +131,10 @@ CompiledKernel NvrtcCompiler::compile_source(const std::string& source,
       std::ifstream cf(cubin_path, std::ios::binary);
       k.cubin.assign(std::istreambuf_iterator<char>(cf), {});
       k.lowered_name = meta.at("lowered_name");
+      k.scalar_lowered_name = meta.value("scalar_lowered_name", "");
       k.log = meta.at("log");
       parse_ptxas_report(k);
-      k.from_cache = !k.cubin.empty();
+      k.from_cache = !k.cubin.empty() && k.scalar_lowered_name.empty() == scalar_kernel_name.empty();
       if (k.from_cache) return k;
     } catch (const std::exception&) {
       // A damaged cache entry is recompiled and overwritten.
@@ -142,6 +155,8 @@ CompiledKernel NvrtcCompiler::compile_source(const std::string& source,
     ~Destroy() { nvrtcDestroyProgram(p); }
   } destroy{&prog};
   CSRGAT_NVRTC_CHECK(nvrtcAddNameExpression(prog, kernel_name.c_str()));
+  if (!scalar_kernel_name.empty())
+    CSRGAT_NVRTC_CHECK(nvrtcAddNameExpression(prog, scalar_kernel_name.c_str()));
   std::vector<const char*> copts;
   for (const auto& o : opts) copts.push_back(o.c_str());
   const nvrtcResult cr = nvrtcCompileProgram(prog, static_cast<int>(copts.size()), copts.data());
@@ -159,6 +174,10 @@ CompiledKernel NvrtcCompiler::compile_source(const std::string& source,
   const char* lowered = nullptr;
   CSRGAT_NVRTC_CHECK(nvrtcGetLoweredName(prog, kernel_name.c_str(), &lowered));
   k.lowered_name = lowered;
+  if (!scalar_kernel_name.empty()) {
+    CSRGAT_NVRTC_CHECK(nvrtcGetLoweredName(prog, scalar_kernel_name.c_str(), &lowered));
+    k.scalar_lowered_name = lowered;
+  }
   parse_ptxas_report(k);
   k.compile_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -174,8 +193,14 @@ CompiledKernel NvrtcCompiler::compile_source(const std::string& source,
     }
     {
       std::ofstream mf(meta_path.string() + tmp);
-      mf << nlohmann::json{{"variant", label}, {"kernel", kernel_name}, {"lowered_name", k.lowered_name},
-                           {"log", k.log}, {"arch", arch_}, {"nvrtc", nvrtc_version()}}
+      mf << nlohmann::json{{"variant", label},
+                           {"kernel", kernel_name},
+                           {"lowered_name", k.lowered_name},
+                           {"scalar_kernel", scalar_kernel_name},
+                           {"scalar_lowered_name", k.scalar_lowered_name},
+                           {"log", k.log},
+                           {"arch", arch_},
+                           {"nvrtc", nvrtc_version()}}
                 .dump(1);
     }
     fs::rename(cubin_path.string() + tmp, cubin_path, ec);

@@ -26,8 +26,12 @@ struct CompiledKernel {
   std::string variant_id;
   std::string kernel_name;    // the template instantiation
   std::string lowered_name;   // its mangled symbol in the cubin
+  // Its scalar twin, in the same cubin (VariantParams::scalar_kernel_name; empty: none).
+  std::string scalar_kernel_name;
+  std::string scalar_lowered_name;
   std::vector<char> cubin;
   std::string log;            // NVRTC + ptxas log
+  // ptxas's figures for kernel_name (not the twin):
   int registers = -1;
   int spill_bytes = 0;        // spill stores + loads reported by ptxas
   int stack_bytes = 0;
@@ -44,9 +48,10 @@ class NvrtcCompiler {
   // Throws CompileError (with the NVRTC log) on a failed compile.
   CompiledKernel compile(const VariantParams& p) const;
   // Compiles arbitrary source text that includes the kernel sources (tests use this to check
-  // that a broken kernel reports its error).
+  // that a broken kernel reports its error); with scalar_kernel_name, that kernel too.
   CompiledKernel compile_source(const std::string& source, const std::string& kernel_name,
-                                const std::string& label) const;
+                                const std::string& label,
+                                const std::string& scalar_kernel_name = "") const;
   const std::string& arch() const { return arch_; }
   static std::string nvrtc_version();
 

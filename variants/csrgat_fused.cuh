@@ -47,8 +47,10 @@
 // weight 0; a row whose scores are all -inf gives 0; large finite scores (1e30) do not
 // overflow because the max is subtracted before exponentiating.
 //
-// Limits: F and N are run-time values; values rows must be VEC-aligned for the vector path
-// (F % VEC == 0), else the same kernel takes a scalar path. 1 <= TPR <= 1024.
+// Limits: F and N are run-time values; a kernel with VEC > 1 needs VEC-aligned values rows
+// (F % VEC == 0 and an aligned base); for other rows the host launches its scalar twin, the
+// VEC = 1 kernel of the same launch (FusedConfig::Scalar, csrgat_fused_scalar_twin; it traps
+// when launched on rows it cannot load). 1 <= TPR <= 1024.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -159,12 +161,6 @@ __device__ __forceinline__ void cp_async_wait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 #endif
-}
-// The same, element by element, masked at n (features past the end read as 0).
-template <class T, int V>
-__device__ __forceinline__ void load_scalar(const T* __restrict__ p, int n, float (&o)[V]) {
-#pragma unroll
-  for (int k = 0; k < V; ++k) o[k] = k < n ? to_float<T>(__ldca(p + k)) : 0.f;  // coherent: see load_vec
 }
 
 // (max, sum) of exp(x - max) pairs, merged by the log-sum-exp rule; -inf max means empty.
@@ -330,6 +326,7 @@ struct FusedConfig {
   static constexpr int TILES = TILES_;  // value loads per lane per feature pass
   static constexpr int EPL = EPL_;      // edges each lane loads per batch (batch = EPL * WARP_TPR)
   static constexpr int ILP = ILP_;      // batch entries per slot whose gathers go out together
+  static constexpr int SMEM_MODE = SMEM_;     // the template's smem (0-3), as below
   static constexpr bool SMEM = SMEM_ == 1;    // stage through shared memory
   static constexpr bool DIRECT = SMEM_ == 2;  // every lane loads its own (col, score)
   static constexpr bool ASYNC = SMEM_ == 3;   // shuffles; gathers staged by cp.async
@@ -346,12 +343,13 @@ struct FusedConfig {
   static constexpr int XW = NW > 1 ? NW : 1;           // cross-warp scratch rows
   // ASYNC: 16-byte pieces each thread stages (two groups of ILP entries, TILES pieces each).
   static constexpr int STAGE = ASYNC ? 2 * ILP * TILES : 1;
-  // The scalar path (values rows not VEC-aligned, a rare fallback) runs this config: one gather
-  // at a time from registers, the same FMAs in the same order. Both paths are one kernel, whose
-  // registers are the most either path needs: with ILP > 1 the scalar path's element-wise
-  // loads, all hoisted, set the count (tpr8.fl8.t2.e2.g2 bf16: 144 registers, 101 for the
-  // vector path alone; at the 64-register cap 7724 bytes of spill against 844), and the vector
-  // path paid for them (perf-notes, eighth session).
+  // The scalar twin's config (values rows not VEC-aligned, a rare fallback): element loads,
+  // one gather at a time from registers, the same FMAs in the same order. Until the fifteenth
+  // session it was a second path inside every vector kernel, which then had the registers the
+  // most either path needed (ILP > 1 element-wise loads, all hoisted: tpr8.fl8.t2.e2.g2 bf16
+  // 144 registers against 101, perf-notes' eighth session, hence ILP 1 here) and 42% more
+  // code for the same executed path (the seed shape 2-5% slower warm, fifteenth session). Now
+  // it is a kernel of its own (csrgat_fused_scalar_twin), which the host launches instead.
   using Scalar = FusedConfig<TPR_, FL_, RPB_, 1, 1, EPL_, 1, SMEM_ == 3 ? 0 : SMEM_, ONLINE_,
                              LPT_, Index_, Value_>;
 };
@@ -401,7 +399,7 @@ __device__ __forceinline__ void row_pieces(const typename C::Value* src, int f0,
 // !ok. 16-byte vectors use load_vec_if; narrower ones (not in the tuned spaces) load
 // unconditionally from a valid address (the caller points a row it does not take at row 0;
 // a lane past F reads feature 0) and zero the values by a select.
-template <class C, bool VecPath>
+template <class C>
 __device__ __forceinline__ void load_row(const typename C::Value* __restrict__ src, int f0,
                                          int f_lane, int F, bool ok,
                                          float (&v)[C::TILES][C::VEC]) {
@@ -409,16 +407,12 @@ __device__ __forceinline__ void load_row(const typename C::Value* __restrict__ s
 #pragma unroll
   for (int ti = 0; ti < C::TILES; ++ti) {
     const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
-    if (VecPath) {
-      if constexpr (C::VEC * sizeof(Value) == 16) {
-        load_vec_if<Value, C::VEC>(src + f, ok && f < F, v[ti]);
-      } else {
-        load_vec<Value, C::VEC>(src + (f < F ? f : 0), v[ti]);
-#pragma unroll
-        for (int k = 0; k < C::VEC; ++k) v[ti][k] = ok && f < F ? v[ti][k] : 0.f;
-      }
+    if constexpr (C::VEC * sizeof(Value) == 16) {
+      load_vec_if<Value, C::VEC>(src + f, ok && f < F, v[ti]);
     } else {
-      load_scalar<Value, C::VEC>(src + f, ok ? F - f : 0, v[ti]);
+      load_vec<Value, C::VEC>(src + (f < F ? f : 0), v[ti]);
+#pragma unroll
+      for (int k = 0; k < C::VEC; ++k) v[ti][k] = ok && f < F ? v[ti][k] : 0.f;
     }
   }
 }
@@ -455,7 +449,7 @@ __device__ __forceinline__ void fma_row(float w, const float (&v)[C::TILES][C::V
 // plain `if (f < F)` here ptxas emits v3's code; routing it through load_vec_if (then a
 // predicated PTX load) made the register-capped power-law and R-MAT winners (tpr32 mb8) 4-7%
 // slower, same machine, same ids, alternating builds (docs/data/v4/call6).
-template <class C, bool VecPath>
+template <class C>
 __device__ __forceinline__ void gather_fma(const typename C::Value* __restrict__ src, int f0,
                                            int f_lane, int F, float w,
                                            float (&acc)[C::TILES][C::VEC]) {
@@ -463,15 +457,11 @@ __device__ __forceinline__ void gather_fma(const typename C::Value* __restrict__
   for (int ti = 0; ti < C::TILES; ++ti) {
     const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
     float v[C::VEC];
-    if (VecPath) {
-      if (f < F) {
-        load_vec<typename C::Value, C::VEC>(src + f, v);
-      } else {
-#pragma unroll
-        for (int k = 0; k < C::VEC; ++k) v[k] = 0.f;
-      }
+    if (f < F) {
+      load_vec<typename C::Value, C::VEC>(src + f, v);
     } else {
-      load_scalar<typename C::Value, C::VEC>(src + f, F - f, v);
+#pragma unroll
+      for (int k = 0; k < C::VEC; ++k) v[k] = 0.f;
     }
 #pragma unroll
     for (int k = 0; k < C::VEC; ++k) acc[ti][k] = fmaf(w, v[k], acc[ti][k]);
@@ -531,7 +521,7 @@ __device__ __forceinline__ void load_batch(const typename C::Index* __restrict__
 
 // One task: edges [eb, ee) of `row`, head h. Writes the normalised result to dst (F floats,
 // stride 1) and returns the row's (max, sum). All TPR threads call it with the same task.
-template <class C, bool VecPath>
+template <class C>
 __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh, long long eb,
                                          long long ee, int h, float* __restrict__ dst) {
   using Index = typename C::Index;
@@ -620,7 +610,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
 #pragma unroll
         for (int u = 0; u < U; ++u) {
           if (wj[u] != 0.f)
-            gather_fma<C, VecPath>(values + cj[u] * row_stride + static_cast<long long>(h) * F, f0,
+            gather_fma<C>(values + cj[u] * row_stride + static_cast<long long>(h) * F, f0,
                                    f_lane, F, wj[u], acc);
         }
       }
@@ -658,8 +648,8 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         // computed from the columns in load_batch's on_cols, which an overlapped launch runs
         // before its wait: after the wait the scores and the gathers go out at once (the
         // twelfth session's kernels had ~190 instructions there).
-        constexpr bool EARLY = C::ILP > 1 && !C::SMEM && !(C::ASYNC && VecPath);
-        constexpr bool PRE = EARLY && kBatchWait && VecPath && C::VEC * sizeof(Value) == 16;
+        constexpr bool EARLY = C::ILP > 1 && !C::SMEM && !C::ASYNC;
+        constexpr bool PRE = EARLY && kBatchWait && C::VEC * sizeof(Value) == 16;
         // Entries of this batch in the row: before the batch's loads where PRE needs them, after
         // them elsewhere (the other kernels keep the code measured in the twelfth session).
         auto batch_entries = [&] { return static_cast<int>(min(static_cast<long long>(BATCH), ee - base)); };
@@ -711,7 +701,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
           for (int g = 0; g < C::ILP; ++g) {
             const long long cj = from_lane(ccol, g);
             const bool ok = g * C::ES + slot < nb;
-            load_row<C, VecPath>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F, f0,
+            load_row<C>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F, f0,
                                  f_lane, F, ok, v0[g]);
           }
         }
@@ -758,7 +748,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         // v6): ilp 4 wins graphs of few blocks (seed shape, cora, citeseer, wiki-vote: 11-25%
         // over run 5's choices), ilp 2 under the 64-register cap the long-row sub-warps, and
         // ilp 1 keeps the dense skewed graphs.
-        if constexpr (C::ASYNC && VecPath) {
+        if constexpr (C::ASYNC) {
           // Group g is entries [g * ILP, (g + 1) * ILP) of this slot, staged in buffer g % 2.
           // Entries past the row or of weight 0 stage zeros (src_bytes 0: no DRAM bytes).
           constexpr int NG = C::FL * C::EPL / C::ILP;
@@ -826,7 +816,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
               long long cj;
               float wj;
               if (take(i0, cj, wj))
-                gather_fma<C, VecPath>(values + cj * row_stride + static_cast<long long>(h) * F,
+                gather_fma<C>(values + cj * row_stride + static_cast<long long>(h) * F,
                                        f0, f_lane, F, wj, acc);
             } else if (EARLY && i0 == 0) {
               // The gathers issued before the softmax: their weights now.
@@ -844,7 +834,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
                 float wj;
                 const bool ok = take(i0 + g, cj, wj);
                 wg[g] = ok ? wj : 0.f;
-                load_row<C, VecPath>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F,
+                load_row<C>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F,
                                      f0, f_lane, F, ok, v[g]);
               }
 #pragma unroll
@@ -908,7 +898,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
       // 16-byte stores where the row allows: out rows and chunks' partial rows are aligned
       // when F % 4 == 0 (checked here: a caller's out may not be).
       const bool vec_store =
-          VecPath && C::VEC % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % 16 == 0;
+          C::VEC % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % 16 == 0;
 #pragma unroll
       for (int ti = 0; ti < C::TILES; ++ti) {
         const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
@@ -999,7 +989,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
   }
 }
 
-template <class C, bool VecPath>
+template <class C>
 __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& sh,
                                            unsigned* last_flag) {
   static_assert(C::TPR >= 1 && C::TPR <= 1024 && (C::TPR & (C::TPR - 1)) == 0,
@@ -1036,7 +1026,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     const int h = static_cast<int>(task % H);
     const ChunkDesc cd = a.chunks[c];  // before the wait in run_task: the host's plan
     const long long k = static_cast<long long>(c) * H + h;
-    const Stat st = run_task<C, VecPath>(a, sh, cd.begin, cd.end, h, partial_row(a, k));
+    const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, partial_row(a, k));
     const int t = threadIdx.x % C::TPR;
     if (t == 0) {
       float* s = partial_stat(a, k);
@@ -1088,9 +1078,9 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   // (Test-only: the one write before the wait, an out-of-bounds crash. After run_task it kept
   // dst live across the task: +2 to +8 registers.)
   if (a.fault == 1 && threadIdx.x % C::TPR == 0) dst[1ll << 40] = 1.f;
-  run_task<C, VecPath>(a, sh, eb, ee, h, dst);  // waits for the previous kernel (pdl_wait)
+  run_task<C>(a, sh, eb, ee, h, dst);  // waits for the previous kernel (pdl_wait)
   if (a.slow_percent != 0 && (task - chunk_tasks) % 100u < a.slow_percent)
-    run_task<C, VecPath>(a, sh, eb, ee, h, dst);
+    run_task<C>(a, sh, eb, ee, h, dst);
   if (a.delay_ns != 0 && threadIdx.x % C::TPR == 0) {
     const unsigned long long t0 = global_ns();
     while (global_ns() - t0 < a.delay_ns) {
@@ -1109,36 +1099,26 @@ struct EnableIf<true> {
   using type = int;
 };
 
-template <class A, class B>
-struct IsSame {
-  static constexpr bool value = false;
-};
-template <class A>
-struct IsSame<A, A> {
-  static constexpr bool value = true;
-};
-
 template <class C>
 __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
   __shared__ FusedShared<C> sh;
   __shared__ unsigned last_flag[C::RPB];
   pdl_launch_dependents();
   if (a.prefetch) prefetch_inputs<C>(a);
-  if (a.feat % C::VEC == 0 && (reinterpret_cast<unsigned long long>(a.values) %
-                               (C::VEC * sizeof(typename C::Value))) == 0) {
-    fused_body<C, true>(a, sh, last_flag);
-  } else if constexpr (IsSame<C, typename C::Scalar>::value) {
-    fused_body<C, false>(a, sh, last_flag);
-  } else {
-    __shared__ FusedShared<typename C::Scalar> sh_scalar;
-    fused_body<typename C::Scalar, false>(a, sh_scalar, last_flag);
-  }
+  // Rows this kernel's loads cannot take are the scalar twin's (the host checks the same
+  // condition, values_rows_aligned in launch.h): a kernel launched on them stops the context
+  // rather than read past its rows or return wrong sums.
+  if (C::VEC > 1 && (a.feat % C::VEC != 0 || (reinterpret_cast<unsigned long long>(a.values) %
+                                               (C::VEC * sizeof(typename C::Value))) != 0))
+    __trap();
+  fused_body<C>(a, sh, last_flag);
 }
 
 }  // namespace csrgat::kern
 
-// The kernel: one instantiation per parameter set. Vector path when values rows are
-// VEC-aligned (checked on the host: F % VEC == 0 and an aligned base), else the scalar path.
+// The kernel: one instantiation per parameter set. With VEC > 1 only for values rows that are
+// VEC-aligned (F % VEC == 0 and an aligned base, checked on the host); other rows go to its
+// scalar twin (csrgat_fused_scalar_twin below).
 //
 // MINB > 0 asks ptxas (__launch_bounds__(block, MINB)) for registers that let MINB blocks
 // share an SM: more warps in flight at the price of possible spills, which the tuner weighs.
@@ -1159,3 +1139,21 @@ __global__ void __launch_bounds__(TPR* RPB, MINB) csrgat_fused(const csrgat::Ker
   csrgat::kern::kernel_body<
       csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM, ONLINE, LPT, Index, Value>>(a);
 }
+
+#if !defined(__CUDACC_RTC__)
+// Host code (the library's dispatch table): the scalar twin of csrgat_fused<TPR, ..., Value>,
+// the kernel of its FusedConfig::Scalar with the same launch bounds, for values rows that are
+// not VEC-aligned; the kernel itself when VEC is 1. The tuner names the same instantiation for
+// NVRTC (VariantParams::scalar_kernel_name).
+template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
+          int ONLINE, int LPT, class Index, class Value>
+inline void (*csrgat_fused_scalar_twin())(const csrgat::KernelArgs) {
+  using S = typename csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM, ONLINE,
+                                               LPT, Index, Value>::Scalar;
+  if constexpr (VEC == 1)
+    return &csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, Index, Value>;
+  else
+    return &csrgat_fused<S::TPR, S::FL, S::RPB, S::VEC, S::TILES, S::EPL, S::ILP, MINB, S::SMEM_MODE,
+                         ONLINE, LPT, Index, Value>;
+}
+#endif

@@ -42,6 +42,21 @@ struct OverlapLaunchConfig {
   OverlapLaunchConfig& operator=(const OverlapLaunchConfig&) = delete;
 };
 
+// Whether a fused kernel whose loads take vec values of value_bytes bytes each can read these
+// values rows (feat elements each, from `values`): feat % vec == 0 and a base aligned to one
+// load. Otherwise the host launches the kernel's scalar twin (csrgat_fused_scalar_twin), since
+// the kernel traps on such rows (the same test, in kernel_body).
+inline bool values_rows_aligned(const void* values, int feat, int vec, int value_bytes) {
+  return vec <= 1 ||
+         (feat % vec == 0 && reinterpret_cast<unsigned long long>(values) % (vec * value_bytes) == 0);
+}
+// The kernel to launch for args: the fused kernel vector_fn, or its scalar twin scalar_fn (null:
+// none) where the values rows are not aligned for vector_fn's loads.
+inline const void* family_kernel_for(const KernelArgs& args, const void* vector_fn, const void* scalar_fn,
+                                     int vec, int value_bytes) {
+  return scalar_fn && !values_rows_aligned(args.values, args.feat, vec, value_bytes) ? scalar_fn : vector_fn;
+}
+
 // Enqueues fn<<<grid, block, smem, stream>>>(args) for a kernel of the family; with
 // overlap_previous on a device that supports it, overlapping the previous kernel (above).
 // Sets args.overlapped to the launch it makes: the kernels order their loads by it.

@@ -135,6 +135,16 @@ std::string VariantParams::kernel_name() const {
   return os.str();
 }
 
+std::string VariantParams::scalar_kernel_name() const {
+  if (family != Family::fused || vec == 1) return "";
+  VariantParams t = *this;
+  t.vec = 1;
+  t.tiles = 1;
+  t.ilp = 1;
+  if (t.smem == 3) t.smem = 0;
+  return t.kernel_name();
+}
+
 std::string VariantParams::invalid_reason() const {
   auto pow2 = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
   if (family != Family::fused) {
@@ -160,9 +170,9 @@ std::string VariantParams::invalid_reason() const {
   if (smem == 3 && vec * value_bytes(value) != 16)
     return "smem 3 stages 16-byte pieces: vec * element size must be 16";
   // The staging plus the block's other static shared memory: the cross-warp row of a
-  // multi-warp group (features per pass, as floats) and 1 KiB for the small members and the
-  // scalar path's copy. (Without the rest, staging of exactly 48 KiB passed here and failed in
-  // ptxas: 0xc030 bytes.)
+  // multi-warp group (features per pass, as floats) and 1 KiB for the small members (and,
+  // until the scalar twin became a kernel of its own, the scalar path's copy). (Without the
+  // rest, staging of exactly 48 KiB passed here and failed in ptxas: 0xc030 bytes.)
   if (smem == 3 && 2 * ilp * tiles * 16 * tpr * rpb + (tpr > 32 ? 4 * fl * vec * tiles : 0) + 1024 >
                        48 * 1024)
     return "smem 3 stages 2 * ilp * tiles * 16 bytes per thread: " +

@@ -66,6 +66,11 @@ struct VariantParams {
   static VariantParams parse(const std::string& id);
   // The kernel's template instantiation, as NVRTC and nvcc name it.
   std::string kernel_name() const;
+  // Its scalar twin's (fused kernels with vec > 1, else ""): the kernel the host launches
+  // instead when the values rows are not vec-aligned (launch.h, values_rows_aligned). The same
+  // instantiation as csrgat_fused_scalar_twin (FusedConfig::Scalar): vec 1, one tile, ilp 1,
+  // smem 3 as 0, the other parameters kept.
+  std::string scalar_kernel_name() const;
   // Why this parameter set cannot form a kernel (empty when it can).
   std::string invalid_reason() const;
   bool operator==(const VariantParams& o) const;

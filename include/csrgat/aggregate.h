@@ -6,6 +6,10 @@
 // Shapes (row-major, device memory): row_ptr (N+1), col (E), scores (E, H), values (N, H, F),
 // out (N, H, F) float32. Semantics: an empty row gives 0; -inf scores get weight 0 and a row
 // whose scores are all -inf gives 0; finite scores of any magnitude do not overflow.
+// values needs only its element type's alignment. The kernels load VEC elements at a time
+// (16 bytes: 4 float32 or 8 16-bit values, in the shipped headers); where the values rows are
+// not aligned to such a load (F not a multiple of VEC, or a base off it) the call runs the
+// kernel's scalar twin, correct and slower.
 //
 // The kernel for each call comes from the tuned config header the library was built with
 // (cmake -DCSRGAT_TUNED_CONFIG=<header>), keyed on value type, F, H and the graph's degree

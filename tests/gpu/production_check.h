@@ -25,7 +25,9 @@ T* to_device(const std::vector<T>& h) {
 // runs aggregate() with a Shape built from g (use_shape) or without one, and checks the output
 // against reference_aggregate (relative tolerance 1e-5 for f32 storage, 1e-2 otherwise) with
 // gtest expectations that name the graph and the variant. Returns the relative error.
+// values_offset > 0 puts the values that many elements into their allocation: a base that a
+// kernel's vector loads cannot take (its scalar twin runs).
 double run_production(const graphs::Csr64& g, int heads, int feat, Storage storage, bool use_shape,
-                      Index index = Index::i32);
+                      Index index = Index::i32, int values_offset = 0);
 
 }  // namespace csrgat

@@ -25,6 +25,19 @@ TEST(Production, Bf16Storage) {
   run_production(g, 1, 100, Storage::bf16, false);
 }
 
+// Values rows a tuned kernel's vector loads cannot take (a base off their alignment, or F not a
+// multiple of their width) go to the kernel's scalar twin: the vector kernel would trap.
+TEST(Production, UnalignedValuesTakeTheScalarTwin) {
+  const auto seed = graphs::make_graph("seed:n=384,deg=18,seed=1");
+  run_production(seed, 1, 64, Storage::f32, true, Index::i32, 1);
+  run_production(seed, 1, 64, Storage::f32, false, Index::i32, 2);
+  run_production(seed, 1, 62, Storage::f32, true);
+  const auto skewed = graphs::make_graph("powerlaw:n=50000,deg=16,alpha=2.1,maxdeg=40000,seed=3");
+  run_production(skewed, 1, 64, Storage::f32, true, Index::i32, 1);  // split rows, row order
+  const auto uniform = graphs::make_graph("uniform:n=20000,deg=16,seed=4");
+  run_production(uniform, 1, 64, Storage::bf16, true, Index::i32, 3);
+}
+
 TEST(Production, BadArgumentsReturnStatus) {
   GraphView gv{nullptr, nullptr, 10, 20, Index::i32};
   float* out = nullptr;

@@ -66,6 +66,12 @@ TEST(NvrtcCompile, EveryVariantOfEveryConfigCompilesForSm90) {
       ++ok;
       EXPECT_FALSE(o.kernel.cubin.empty()) << o.params.id();
       EXPECT_GT(o.kernel.registers, 0) << o.params.id() << ": no ptxas report";
+      // Every fused kernel with vector loads has its scalar twin in its module.
+      if (o.params.family == Family::fused && o.params.vec > 1) {
+        EXPECT_TRUE(!o.kernel.scalar_lowered_name.empty() &&
+                    o.kernel.scalar_lowered_name != o.kernel.lowered_name)
+            << o.params.id() << ": no scalar twin";
+      }
       if (o.params.minb == 0) {
         // Left to itself ptxas never spills this family.
         EXPECT_EQ(o.kernel.spill_bytes, 0) << o.params.id() << " spills registers";
@@ -84,6 +90,28 @@ TEST(NvrtcCompile, EveryVariantOfEveryConfigCompilesForSm90) {
   std::printf("%d of %zu variants compiled for sm_90; %d with a register cap (minb), %d of them "
               "spilling\n",
               ok, out.size(), capped, capped_spilling);
+}
+
+// The module of a vector kernel holds its scalar twin (the kernel for values rows that are not
+// vec-aligned), and ptxas's figures are the vector kernel's own: the same as that kernel
+// compiled alone, whichever entry ptxas reports first.
+TEST(NvrtcCompile, ScalarTwinSharesTheModuleAndNotTheFigures) {
+  const NvrtcCompiler compiler("sm_90", "");
+  const VariantParams p =
+      VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem3.online.split0.i32.f32");
+  const auto both = compiler.compile(p);
+  EXPECT_EQ(both.scalar_kernel_name, "csrgat_fused<8, 8, 16, 1, 1, 1, 1, 0, 0, 1, 0, int, float>");
+  ASSERT_FALSE(both.scalar_lowered_name.empty());
+  const std::string src = "#include \"variants/csrgat_fused.cuh\"\n";
+  const auto vector_alone = compiler.compile_source(src, p.kernel_name(), "vector");
+  const auto twin_alone = compiler.compile_source(src, both.scalar_kernel_name, "twin");
+  EXPECT_EQ(both.lowered_name, vector_alone.lowered_name);
+  EXPECT_EQ(both.scalar_lowered_name, twin_alone.lowered_name);
+  EXPECT_EQ(both.registers, vector_alone.registers);
+  EXPECT_EQ(both.static_smem, vector_alone.static_smem);
+  // The twin stages nothing in shared memory (smem 3 becomes 0): the figures tell them apart.
+  EXPECT_GT(vector_alone.static_smem, twin_alone.static_smem);
+  EXPECT_NE(both.log.find(both.scalar_lowered_name), std::string::npos) << both.log;
 }
 
 TEST(NvrtcCompile, BrokenKernelReportsTheCompilerLog) {

@@ -808,9 +808,10 @@ TEST(Emit, HeaderKernelsInstantiateUnderNvcc) {
              "#include \"variants/csrgat_fused.cuh\"\n#include \"sm_90.h\"\n"
              "#define ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL) \\\n"
              "  reinterpret_cast<const void*>(&csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, "
-             "ONLINE, LPT, IDX, VAL>),\n"
+             "ONLINE, LPT, IDX, VAL>), reinterpret_cast<const void*>(csrgat_fused_scalar_twin<TPR, FL, RPB, "
+             "VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL>()),\n"
              "const void* const kernels[] = {CSRGAT_TUNED_KERNELS(ENTRY)};\n"
-             "static_assert(sizeof(kernels) / sizeof(kernels[0]) == 5, \"kernel count\");\n"
+             "static_assert(sizeof(kernels) / sizeof(kernels[0]) == 2 * 5, \"kernel count\");\n"
              "static_assert(sizeof(csrgat::tuned::kRules) / sizeof(csrgat::tuned::kRules[0]) == 7,"
              " \"rule count\");\n");
   const fs::path src(CSRGAT_SOURCE_DIR);

@@ -443,6 +443,22 @@ TEST(Space, PrefetchInTheIdAndTheSpace) {
   EXPECT_THROW(tiny("  prefetch: [0, 0]\n"), ConfigError);
 }
 
+// A vector kernel's scalar twin: vec 1, one tile, ilp 1, smem 3 as 0, the rest (launch bounds,
+// edges per lane, lpt, types) kept; none for vec 1 kernels and the other families.
+TEST(Space, ScalarTwinKernelName) {
+  EXPECT_EQ(VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split512.lpt.i32.bf16")
+                .scalar_kernel_name(),
+            "csrgat_fused<8, 8, 16, 1, 1, 2, 1, 8, 0, 1, 1, int, __nv_bfloat16>");
+  EXPECT_EQ(VariantParams::parse("csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem1.online.split0.i64.f32")
+                .scalar_kernel_name(),
+            "csrgat_fused<32, 8, 4, 1, 1, 1, 1, 0, 1, 1, 0, long long, float>");
+  EXPECT_EQ(VariantParams::parse("csrgat.tpr32.fl32.rpb1.vec1.t4.smem0.twopass.split0.i32.f32")
+                .scalar_kernel_name(),
+            "");
+  EXPECT_EQ(VariantParams::parse("seed.i32.f32").scalar_kernel_name(), "");
+  EXPECT_EQ(VariantParams::parse("cusparse.i32.f32").scalar_kernel_name(), "");
+}
+
 TEST(Space, LongestRowsFirstInTheIdAndTheSpace) {
   VariantParams p =
       VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec4.t2.mb8.smem0.online.split256.i32.f32");
