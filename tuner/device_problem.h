@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "graphs/csr.h"
+#include "tuner/device_compare.h"
 #include "tuner/nvrtc_compiler.h"
 #include "variants/kernel_args.h"
 #include "variants/params.h"
@@ -58,6 +59,18 @@ class DeviceProblem {
   // Fills out with NaN so that any element a kernel fails to write fails the check.
   void poison_output(cudaStream_t s = nullptr);
   std::vector<float> download_output() const;
+
+  // The float64 reference the problem's output is checked against (reference_aggregate of its
+  // graph and inputs), kept on the host and uploaded to the device; compare_output checks out
+  // against it on the GPU (tuner/device_compare.h), or on the host where the device had no
+  // memory left for it (8 bytes per output). A problem without one cannot be checked.
+  void set_reference(std::vector<double> ref);
+  bool has_reference() const { return has_reference_; }
+  bool compares_on_device() const { return device_ref_ != nullptr; }
+  const std::vector<double>& reference() const { return reference_; }
+  // out against the reference (synchronises the device first): compare_to_reference's result.
+  // Throws std::logic_error without a reference, ApiError on a CUDA error.
+  Comparison compare_output(double rel_tol) const;
 
   // Why p cannot run this problem ("" when it can): shape limits, types, shared memory.
   std::string unsupported_reason(const VariantParams& p) const;
@@ -121,6 +134,9 @@ class DeviceProblem {
   std::map<ValueType, void*> values_;
   std::vector<float> values_host_;
   float* out_ = nullptr;
+  std::vector<double> reference_;
+  bool has_reference_ = false;
+  std::unique_ptr<DeviceReference> device_ref_;
   float* weights_ = nullptr;  // cusparse baseline: (H, E)
   std::map<int64_t, Plan> plans_;
   std::map<std::pair<int64_t, IndexType>, void*> orders_;

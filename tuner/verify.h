@@ -1,5 +1,6 @@
-// Checks one variant against the float64 reference on one problem: poison the output, launch,
-// synchronise, compare. A failed launch or a wrong answer is a result, not an exception.
+// Checks one variant against the float64 reference on one problem (DeviceProblem::set_reference;
+// compared on the GPU): poison the output, launch, synchronise, compare. A failed launch or a
+// wrong answer is a result, not an exception.
 #pragma once
 
 #include <functional>
@@ -24,15 +25,14 @@ struct VerifyResult {
 // Tolerance for a value type: 1e-5 for float32 storage, 1e-2 for 16-bit storage.
 double default_tolerance(ValueType v);
 
-// What the problem's out holds now against the reference: ok or wrong, with the comparison's
+// What the problem's out holds now against its reference: ok or wrong, with the comparison's
 // summary (for a check after launches made elsewhere, e.g. timed ones).
-VerifyResult check_output(const DeviceProblem& problem, const std::vector<double>& reference,
-                          double rel_tol);
+VerifyResult check_output(const DeviceProblem& problem, double rel_tol);
 
 // The check itself for any launch (a variant, or the production library's dispatch): poison,
 // launch on the default stream, synchronise, compare. ok, wrong or launch_failed.
 VerifyResult verify_launch(DeviceProblem& problem, const std::function<void(cudaStream_t)>& launch,
-                           const std::vector<double>& reference, double rel_tol);
+                           double rel_tol);
 
 // The check of a launch that overlaps the previous kernel (programmatic dependent launch), with
 // a previous kernel that needs waiting for: scores and values (stored as `value`) hold NaN until
@@ -44,11 +44,10 @@ VerifyResult verify_launch(DeviceProblem& problem, const std::function<void(cuda
 // is not observed here (the library's GPU test has that control).
 VerifyResult verify_after_late_producer(DeviceProblem& problem, ValueType value,
                                         const std::function<void(cudaStream_t)>& overlapped_launch,
-                                        const std::vector<double>& reference, double rel_tol);
+                                        double rel_tol);
 
 VerifyResult verify_variant(DeviceProblem& problem, const LoadedKernel& kernel,
-                            const VariantParams& p, const std::vector<double>& reference,
-                            double rel_tol);
+                            const VariantParams& p, double rel_tol);
 
 // Compiles variants on `threads` threads, each distinct kernel once (variants that differ only
 // in launch-time options share it); failures are kept with their log.

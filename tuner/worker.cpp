@@ -33,12 +33,11 @@
 namespace csrgat::tuner {
 namespace {
 
-// One problem at a time stays resident: graph, inputs, reference, device copy.
+// One problem at a time stays resident: graph, inputs, device copy (with the reference).
 struct Resident {
   std::string key;
   graphs::Csr64 graph;
   graphs::Inputs inputs;
-  std::vector<double> reference;
   std::unique_ptr<DeviceProblem> device;
 };
 
@@ -109,8 +108,8 @@ Resident& resident(const nlohmann::json& r) {
   p->graph = graphs::make_graph(r.at("spec").get<std::string>());
   p->inputs = graphs::make_inputs(p->graph, r.at("heads").get<int>(), r.at("feat").get<int>(),
                                   r.value("seed", uint64_t{1}));
-  p->reference = reference_aggregate(p->graph, p->inputs);
   p->device = std::make_unique<DeviceProblem>(p->graph, p->inputs);
+  p->device->set_reference(reference_aggregate(p->graph, p->inputs));
   st.problem = std::move(p);
   return *st.problem;
 }
@@ -200,14 +199,14 @@ nlohmann::json trial(const nlohmann::json& r) {
     phases.enter("verify");
     {
       profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::verify);
-      v = verify_variant(*res.device, *k, p, res.reference, tol);
+      v = verify_variant(*res.device, *k, p, tol);
     }
     const nlohmann::json timing = r.value("timing", nlohmann::json::object());
     if (v.status == TrialStatus::ok && overlapped(timing, p)) {
       // Timed overlapped: checked overlapped too, after a previous kernel that writes late.
       profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::verify);
       const VerifyResult o = verify_after_late_producer(
-          *res.device, p.value, [&](cudaStream_t s) { res.device->launch(p, *k, s, true); }, res.reference, tol);
+          *res.device, p.value, [&](cudaStream_t s) { res.device->launch(p, *k, s, true); }, tol);
       if (o.status != TrialStatus::ok) v = o;
     }
     t.rel_error = v.rel_error;
@@ -230,7 +229,7 @@ nlohmann::json trial(const nlohmann::json& r) {
           // does: races among the variant's own launches (the split rows' counters). A read
           // before the wait is verify_after_late_producer's to catch (above): inside a replay the
           // previous kernel is the same variant, which writes neither scores nor values.
-          const VerifyResult after = check_output(*res.device, res.reference, tol);
+          const VerifyResult after = check_output(*res.device, tol);
           if (after.status != TrialStatus::ok) {
             t.status = to_string(after.status);
             t.detail = "after the timed (overlapped) launches: " + after.detail;

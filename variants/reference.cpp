@@ -4,6 +4,7 @@
 #include "variants/reference.h"
 
 #include "graphs/detail.h"
+#include "variants/compare_rule.h"
 
 #include <algorithm>
 #include <atomic>
@@ -121,30 +122,51 @@ void for_chunks(int64_t n, int64_t chunk, const F& f) {
              [&](int64_t c) { f(c, c * chunk, std::min(n, (c + 1) * chunk)); });
 }
 
-struct Partial {
-  double ref_sq = 0;
-  double diff_sq = 0;
-  int64_t bad = 0;
-  int64_t first_bad = -1;
-  int64_t nan = 0;
-};
-
 }  // namespace
+
+ReferenceNorm reference_norm(const std::vector<double>& ref) {
+  constexpr int64_t chunk = int64_t{1} << 20;
+  const int64_t n = static_cast<int64_t>(ref.size());
+  std::vector<double> part((n + chunk - 1) / chunk, 0.0);
+  for_chunks(n, chunk, [&](int64_t c, int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) part[c] += ref[i] * ref[i];
+  });
+  double ref_sq = 0;
+  for (double p : part) ref_sq += p;
+  ReferenceNorm r;
+  r.n = n;
+  r.norm = std::sqrt(ref_sq);
+  r.rms = n > 0 ? r.norm / std::sqrt(static_cast<double>(n)) : 0;
+  return r;
+}
+
+Comparison decide_comparison(const ComparisonSums& sums, const ReferenceNorm& norm, double rel_tol,
+                             double got, double want) {
+  const bool ref_zero = norm.norm == 0;
+  Comparison c;
+  c.first_bad = sums.first_bad;
+  c.bad_elements = sums.bad;
+  c.nan_count = sums.nan;
+  c.rel_error = ref_zero ? std::sqrt(sums.diff_sq) : std::sqrt(sums.diff_sq) / norm.norm;
+  c.pass = (ref_zero || c.rel_error <= rel_tol) && c.bad_elements == 0 && c.nan_count == 0;
+  std::ostringstream os;
+  os.precision(9);
+  os << (c.pass ? "PASS" : "FAIL") << ": rel_error " << c.rel_error
+     << (ref_zero ? " (absolute: the reference is 0)" : "") << " (tol " << rel_tol << ") over " << norm.n
+     << " elements, " << c.bad_elements << " bad, " << c.nan_count << " NaN/inf";
+  if (c.first_bad >= 0) os << "; first bad [" << c.first_bad << "]: got " << got << ", want " << want;
+  c.summary = os.str();
+  return c;
+}
 
 Comparison compare_to_reference(const float* out, const std::vector<double>& ref, double rel_tol) {
   constexpr int64_t chunk = int64_t{1} << 20;
-  const int64_t n = static_cast<int64_t>(ref.size());
-  std::vector<Partial> part((n + chunk - 1) / chunk);
+  const ReferenceNorm norm = reference_norm(ref);
+  const ElementBound bound{norm.rms, norm.norm == 0, rel_tol};
+  const int64_t n = norm.n;
+  std::vector<ComparisonSums> part((n + chunk - 1) / chunk);
   for_chunks(n, chunk, [&](int64_t c, int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) part[c].ref_sq += ref[i] * ref[i];
-  });
-  double ref_sq = 0;
-  for (const auto& p : part) ref_sq += p.ref_sq;
-  const double ref_norm = std::sqrt(ref_sq);
-  const double rms = n > 0 ? ref_norm / std::sqrt(static_cast<double>(n)) : 0;
-  const bool ref_zero = ref_norm == 0;
-  for_chunks(n, chunk, [&](int64_t c, int64_t begin, int64_t end) {
-    Partial& p = part[c];
+    ComparisonSums& p = part[c];
     for (int64_t i = begin; i < end; ++i) {
       const double got = out[i];
       bool bad;
@@ -152,10 +174,9 @@ Comparison compare_to_reference(const float* out, const std::vector<double>& ref
         ++p.nan;
         bad = true;
       } else {
-        const double diff = std::abs(got - ref[i]);
+        const double diff = got - ref[i];
         p.diff_sq += diff * diff;
-        bad = ref_zero ? std::abs(got) > 1e-30
-                       : !(diff <= 10 * rel_tol * std::max(std::abs(ref[i]), rms) + 1e-30);
+        bad = outside_bound(got, ref[i], bound);
       }
       if (bad) {
         if (p.bad == 0) p.first_bad = i;
@@ -163,27 +184,15 @@ Comparison compare_to_reference(const float* out, const std::vector<double>& ref
       }
     }
   });
-  Comparison c;
-  double diff_sq = 0;
+  ComparisonSums sums;
   for (const auto& p : part) {
-    diff_sq += p.diff_sq;
-    if (c.first_bad < 0) c.first_bad = p.first_bad;
-    c.bad_elements += p.bad;
-    c.nan_count += p.nan;
+    sums.diff_sq += p.diff_sq;
+    if (sums.first_bad < 0) sums.first_bad = p.first_bad;
+    sums.bad += p.bad;
+    sums.nan += p.nan;
   }
-  c.rel_error = ref_zero ? std::sqrt(diff_sq) : std::sqrt(diff_sq) / ref_norm;
-  c.pass = (ref_zero || c.rel_error <= rel_tol) && c.bad_elements == 0 && c.nan_count == 0;
-
-  std::ostringstream os;
-  os.precision(9);
-  os << (c.pass ? "PASS" : "FAIL") << ": rel_error " << c.rel_error
-     << (ref_zero ? " (absolute: the reference is 0)" : "") << " (tol " << rel_tol << ") over " << n
-     << " elements, " << c.bad_elements << " bad, " << c.nan_count << " NaN/inf";
-  if (c.first_bad >= 0)
-    os << "; first bad [" << c.first_bad << "]: got " << out[c.first_bad] << ", want "
-       << ref[c.first_bad];
-  c.summary = os.str();
-  return c;
+  return decide_comparison(sums, norm, rel_tol, sums.first_bad >= 0 ? out[sums.first_bad] : 0.0,
+                           sums.first_bad >= 0 ? ref[sums.first_bad] : 0.0);
 }
 
 template std::vector<double> reference_aggregate(const graphs::Csr32&, const graphs::Inputs&, int);

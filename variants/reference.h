@@ -29,6 +29,28 @@ struct Comparison {
   std::string summary;  // one line: verdict, error, first bad element (index, got, want)
 };
 
+// The norm of a reference, for compare_to_reference and checks made elsewhere (the tuner's on
+// the GPU): ||ref||_2, its rms and its size.
+struct ReferenceNorm {
+  double norm = 0;
+  double rms = 0;
+  int64_t n = 0;
+};
+ReferenceNorm reference_norm(const std::vector<double>& ref);
+
+// The sums a comparison is decided from, over all elements: squared differences of the finite
+// outputs, bad elements (compare_rule.h's test, or not finite), NaN/inf, the first bad index.
+struct ComparisonSums {
+  double diff_sq = 0;
+  int64_t bad = 0;
+  int64_t nan = 0;
+  int64_t first_bad = -1;
+};
+// The verdict and its summary from the sums; got and want are the first bad element's output
+// and reference values (ignored when there is none).
+Comparison decide_comparison(const ComparisonSums& sums, const ReferenceNorm& norm, double rel_tol,
+                             double got, double want);
+
 // out: as many elements as ref. An element is bad when |out - ref| exceeds
 // 10 * rel_tol * max(|ref_i|, rms(ref)) + 1e-30, or is not finite: the rms floor keeps
 // cancellation near zero from failing a correct kernel, the factor 10 leaves room for the norm

@@ -76,14 +76,14 @@ std::vector<std::string> run_all(const graphs::Csr64& g, int feat, int heads,
   std::vector<std::string> failures;
   graphs::Inputs in = graphs::make_inputs(g, heads, feat, fresh_seed());
   if (edit) edit(in);
-  const auto ref = reference_aggregate(g, in);
   DeviceProblem dp(g, in);
+  dp.set_reference(reference_aggregate(g, in));
   int checked = 0;
   for (const auto& p : lab.variants) {
     if (p.fault) continue;
     auto it = lab.kernels.find(p.id());
     if (it == lab.kernels.end()) continue;
-    const auto r = verify_variant(dp, *it->second, p, ref, default_tolerance(p.value));
+    const auto r = verify_variant(dp, *it->second, p, default_tolerance(p.value));
     if (r.status == TrialStatus::unsupported) {
       // Only the seed's documented limits may make a variant unsupported here.
       if (p.family != Family::seed)

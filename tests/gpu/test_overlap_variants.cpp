@@ -41,8 +41,8 @@ TEST(OverlapVariants, EveryKernelFormWaitsForALateProducer) {
   for (const char* spec : {"seed:n=384,deg=18,seed=1", "powerlaw:n=20000,deg=8,alpha=2.1,maxdeg=4000,seed=3"}) {
     const auto g = graphs::make_graph(spec);
     const auto in = graphs::make_inputs(g, 1, 64, 11);
-    const auto ref = reference_aggregate(g, in);
     DeviceProblem dp(g, in);
+    dp.set_reference(reference_aggregate(g, in));
     for (const char* id : ids) {
       SCOPED_TRACE(std::string(spec) + " " + id);
       const VariantParams p = VariantParams::parse(id);
@@ -51,10 +51,10 @@ TEST(OverlapVariants, EveryKernelFormWaitsForALateProducer) {
       const LoadedKernel k(compiler.compile(p));
       const double tol = default_tolerance(p.value);
       // Plain first: it also loads the kernel (a first launch would wait for an idle device).
-      const VerifyResult plain = verify_variant(dp, k, p, ref, tol);
+      const VerifyResult plain = verify_variant(dp, k, p, tol);
       ASSERT_EQ(plain.status, TrialStatus::ok) << plain.detail;
       const VerifyResult o = verify_after_late_producer(
-          dp, p.value, [&](cudaStream_t s) { dp.launch(p, k, s, true); }, ref, tol);
+          dp, p.value, [&](cudaStream_t s) { dp.launch(p, k, s, true); }, tol);
       EXPECT_EQ(o.status, TrialStatus::ok) << o.detail;
     }
     // The control: the same variant on another stream does not wait for the producer.
@@ -63,11 +63,11 @@ TEST(OverlapVariants, EveryKernelFormWaitsForALateProducer) {
     cudaStream_t other = nullptr;
     ASSERT_EQ(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), cudaSuccess);
     const VerifyResult bad = verify_after_late_producer(
-        dp, p.value, [&](cudaStream_t) { dp.launch(p, k, other); }, ref, default_tolerance(p.value));
+        dp, p.value, [&](cudaStream_t) { dp.launch(p, k, other); }, default_tolerance(p.value));
     cudaStreamDestroy(other);
     EXPECT_EQ(bad.status, TrialStatus::wrong) << bad.detail;
     // And the inputs are the true ones again.
-    const VerifyResult again = verify_variant(dp, k, p, ref, default_tolerance(p.value));
+    const VerifyResult again = verify_variant(dp, k, p, default_tolerance(p.value));
     EXPECT_EQ(again.status, TrialStatus::ok) << again.detail;
   }
 }

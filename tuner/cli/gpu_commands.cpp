@@ -39,8 +39,8 @@ int check_config(const std::string& path, uint64_t seed) {
   for (const auto& pr : problems(cfg)) {
     const auto g = graphs::make_graph(pr.spec);
     const auto in = graphs::make_inputs(g, pr.heads, pr.feat, seed++);
-    const auto ref = reference_aggregate(g, in);
     DeviceProblem dp(g, in);
+    dp.set_reference(reference_aggregate(g, in));
     std::vector<VariantParams> todo;
     for (const auto& c : enumerate(cfg, pr))
       if (c.pruned.empty()) todo.push_back(c.params);
@@ -50,7 +50,7 @@ int check_config(const std::string& path, uint64_t seed) {
     for (const auto& p : todo) {
       auto it = kernels.find(p.id());
       if (it == kernels.end() || p.fault) continue;
-      const auto r = verify_variant(dp, *it->second, p, ref, default_tolerance(p.value));
+      const auto r = verify_variant(dp, *it->second, p, default_tolerance(p.value));
       if (r.status == TrialStatus::ok) {
         ++ok;
         continue;
@@ -83,10 +83,10 @@ int profile(const ProfileOptions& o) {
   const VariantParams p = VariantParams::parse(o.variant);
   NvrtcCompiler compiler("sm_90", "");
   const LoadedKernel k(compiler.compile(p));
-  const auto ref = reference_aggregate(g, in);
+  dp.set_reference(reference_aggregate(g, in));
   {
     profiler::ScopedRange range(label, p.id(), profiler::Phase::verify);
-    const auto v = verify_variant(dp, k, p, ref, default_tolerance(p.value));
+    const auto v = verify_variant(dp, k, p, default_tolerance(p.value));
     std::printf("verify %s on %s F=%d H=%d: %s %s\n", p.id().c_str(), label.c_str(), o.feat, o.heads,
                 to_string(v.status), v.detail.c_str());
     if (v.status != TrialStatus::ok) return 1;
