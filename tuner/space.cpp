@@ -366,7 +366,7 @@ double estimated_trial_seconds(const Problem& p) {
     // A bad spec fails when the problem is prepared, with its own message; order it last.
   }
   const double work = static_cast<double>(edges) * p.feat * p.heads / 1e9;
-  return 0.025 + 0.26 * std::sqrt(work);
+  return 0.014 + 0.03 * std::sqrt(work);
 }
 
 double estimated_compile_seconds(size_t kernels, int threads) {

@@ -79,11 +79,12 @@ std::string prune_by_resources(const VariantParams& p, int registers, int static
 // Handing problems to GPUs (`tuner run`): a problem runs wholly on one GPU, so the longest go
 // first and the short ones fill in behind them. The estimate is per trial, in seconds, from the
 // edges the spec states (graphs::estimate_edges; 0 when a file does not say) times F times H:
-// 0.025 + 0.26 sqrt(edges x F x H / 1e9), fitted to runs 7 and 8 on the H200
-// (docs/perf-notes.md, v7 and v8): 0.025 s for the small graphs, 0.21-0.33 s for 16M edges x
-// F=64, 0.76-0.80 s for 64M edges x F=128 (samples shrink as kernels lengthen, hence the square
-// root; the trial's fixed costs, verification and counters, dominate, so max_seconds moves it
-// little). Compiling: 1.9 s per kernel per thread (run 8: 504 variants, each then compiled on
+// 0.014 + 0.03 sqrt(edges x F x H / 1e9), fitted to the fifteenth session's full run of
+// h200.yaml on one H200 (run 7 of tests/data/recorded/h200.sqlite.gz, 181.7 s; perf-notes):
+// 0.014 s a trial on the small graphs, 0.03-0.11 s for 16M edges x F=64 (power-law the
+// slowest: its timings run to max_seconds), 0.083 s for 64M edges x F=128. (Until the
+// fifteenth session the check against the reference ran on the host and a trial cost up to
+// 10x more: 0.025 + 0.26 sqrt(...), fitted to the v7-v8 runs.) Compiling: 1.9 s per kernel per thread (run 8: 504 variants, each then compiled on
 // its own, 16 threads, 66 s; compile_all now compiles twins that differ only in split or
 // prefetch once). Only the order and the printed estimate use them.
 double estimated_trial_seconds(const Problem& p);

@@ -182,9 +182,9 @@ TEST(Space, ShippedConfigsKeepSomethingForEveryProblem) {
 }
 
 // `tuner run` hands out the longest problems first. On h200.yaml the four large graphs come
-// before every small one, uniform 2M (F=128) first (run 7, in config order, put all four on
-// one GPU). The estimate is checked against run 7's own durations per problem (first to last
-// trial stamp).
+// before every small one, uniform 2M (F=128) first (the v7-era run 7, in config order, put all
+// four on one GPU). The estimate is checked against the recorded store's run 7 (the fifteenth
+// session's full run) per problem (first to last trial stamp) and in all.
 TEST(Space, LongestProblemsFirstAndTheEstimateFitsRun7) {
   const Config c = load_config(kConfigs + "h200.yaml");
   const auto ps = problems(c);
@@ -201,8 +201,9 @@ TEST(Space, LongestProblemsFirstAndTheEstimateFitsRun7) {
     EXPECT_EQ(k < 4, large.count(ps[order[k]].graph_name) == 1) << k << " " << ps[order[k]].graph_name;
   // Two GPUs, each problem to the one that frees first. h200.yaml lists the large graphs last
   // in an order that happens to balance (run 7 ended its two GPUs 26 s apart, of 439 s).
-  // Listed with uniform 2M last, as a user may write it, config order ends over 20% past an
-  // even split; longest first is the same order for both listings and ends within 15% of one.
+  // Listed with uniform 2M last, as a user may write it, config order ends over 12% past an
+  // even split (by the estimate fitted to run 7; over 20% by the v7-era one); longest first is
+  // the same order for both listings and ends within 8% of one.
   const auto wall = [&](const std::vector<size_t>& by) {
     std::vector<double> gpu(2, 0.0);
     double sum = 0;
@@ -217,8 +218,10 @@ TEST(Space, LongestProblemsFirstAndTheEstimateFitsRun7) {
   for (size_t i = 0; i < ps.size(); ++i)
     if (i != order[0]) big_last.push_back(i);
   big_last.push_back(order[0]);
-  EXPECT_GT(wall(big_last), 1.2);
-  EXPECT_LT(wall(order), 1.15);
+  EXPECT_GT(wall(big_last), 1.12);
+  EXPECT_LT(wall(order), 1.08);
+  std::printf("two GPUs: longest first ends %.3fx an even split, uniform 2M listed last %.3fx\n",
+              wall(order), wall(big_last));
   std::vector<Problem> ps_big_last;
   std::vector<double> per_trial_big_last;
   std::vector<size_t> trials_big_last;
@@ -234,11 +237,9 @@ TEST(Space, LongestProblemsFirstAndTheEstimateFitsRun7) {
   const auto recorded = testing_recorded::recorded_store("h200");
   ASSERT_FALSE(recorded.empty());
   const Store store(recorded.string(), true);
-  // Run 3: one GPU, its large problems' trials (and stamps) those of run 2, which measured
-  // them. Run 4 ran two GPUs at once, and the small problems GPU 0 took after uniform 2M ran
-  // 2.5-3x longer per trial than the same problems in run 3 (0.12 against 0.04 s; why was not
-  // looked into): its estimate was 373 s, its wall time 516 s.
-  const auto run = store.run(3);
+  // Run 7 (fifteenth session): the whole config on one GPU, the check against the reference on
+  // the GPU. Per problem, its first to last trial stamp (whole seconds: 6-33 s each).
+  const auto run = store.run(7);
   ASSERT_TRUE(run);
   std::map<std::string, std::pair<std::time_t, std::time_t>> span;
   std::map<std::string, int> count;
@@ -253,17 +254,24 @@ TEST(Space, LongestProblemsFirstAndTheEstimateFitsRun7) {
     ++count[it->first];
   }
   int checked = 0;
+  double measured_sum = 0, estimated_sum = 0;
   for (const Problem& p : ps) {
     const std::string key = p.graph_name + "." + std::to_string(p.feat) + "." + std::to_string(p.heads);
     if (!span.count(key)) continue;
     const double measured = static_cast<double>(span[key].second - span[key].first);
-    if (measured < 60) continue;  // stamps are whole seconds; the small problems take 5-16 s
     const double est = count[key] * estimated_trial_seconds(p);
-    EXPECT_GT(est, measured / 1.5) << key;
-    EXPECT_LT(est, measured * 1.5) << key;
+    measured_sum += measured;
+    estimated_sum += est;
+    // Each problem within 1.6x; power-law's trials run to max_seconds (timing noise), 2.5x.
+    const double slack = p.graph_name == "powerlaw_1m_d16" ? 3.0 : 1.6;
+    EXPECT_GT(est, measured / slack) << key << ": " << count[key] << " trials";
+    EXPECT_LT(est, measured * slack) << key << ": " << count[key] << " trials";
     ++checked;
   }
-  EXPECT_EQ(checked, 4);
+  EXPECT_EQ(checked, 13);
+  // The whole run's trial time within 15%: what `tuner run` prints before it starts.
+  EXPECT_GT(estimated_sum, measured_sum / 1.15) << measured_sum;
+  EXPECT_LT(estimated_sum, measured_sum * 1.15) << measured_sum;
 }
 
 TEST(Space, FullLabIsLargeBeforePruning) {

@@ -105,7 +105,7 @@ void print_work_estimate(const std::vector<Problem>& ps, const std::vector<doubl
       head += buf;
     }
   }
-  std::printf("work estimate (runs 7-8 on the H200, +-50%%): compiling ~%.0f s, then ~%.0f s of "
+  std::printf("work estimate (a full H200 run, fifteenth session; +-50%%): compiling ~%.0f s, then ~%.0f s of "
               "trials, ~%.0f s on %d GPU(s); longest first: %s%s\n",
               compile_s, sum, *std::max_element(gpu.begin(), gpu.end()), static_cast<int>(gpu.size()),
               head.c_str(), order.size() > 4 ? ", ..." : "");
