@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Thirteenth session, call 7: Nsight Compute's per-instruction warp sampling of the seed shape's
 # tuned kernel with this session's kernels (plain launch, L2 warm), as the twelfth session's
-# call 1 took it (docs/data/v12/call1/v12/ncu-seed-sass.csv), to compare instruction counts and
+# call 1 took it (docs/data/v12/call1/v12/ncu-seed-sass.csv.gz), to compare instruction counts and
 # where the warps wait. Packed into $OUT/v13d.tgz.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"

@@ -15,6 +15,7 @@ L2 flushed before each sample; "launch included" = CUDA events around one call (
 bench-events.json); the large graphs are timed by CUPTI (GPU time, bench-large/2m/bf16 JSON)
 with DRAM counters, and their events figure (launch included) is reported beside it.
 """
+import gzip
 import json
 import os
 import statistics
@@ -44,10 +45,16 @@ BF16 = {"uniform 1M, d16": "bench-bf16.json", "uniform 2M, d32, F=128": "bench-2
 L2_BYTES = 62914560
 
 
-def load(folder, name):
-    path = os.path.join(folder, name)
-    with open(path) as f:
+def read_json(path):
+    """path, or path.gz (docs/data keeps files over 64 KB gzipped)."""
+    if not os.path.exists(path) and os.path.exists(path + ".gz"):
+        path += ".gz"
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         return json.load(f)
+
+
+def load(folder, name):
+    return read_json(os.path.join(folder, name))
 
 
 def find(results, graph, impl):
@@ -80,9 +87,9 @@ def variants_table(vdir, large, copy):
     """Best variant by id per DRAM-bound graph and value type, against the tuned dispatch."""
     best = {}  # (spec, value) -> (tuned result, best result)
     for name in sorted(os.listdir(vdir)):
-        if not (name.startswith("smem3-") and name.endswith(".json")):
+        if not (name.startswith("smem3-") and name.endswith((".json", ".json.gz"))):
             continue
-        res = load(vdir, name)["results"]
+        res = load(vdir, name.removesuffix(".gz"))["results"]
         for r in res:
             if r["impl"] == "tuned" or r.get("status", "ok") != "ok":
                 continue
@@ -123,7 +130,7 @@ def main():
     rounds = ev_json.get("meta", {}).get("rounds", 1)
     peers = load(folder, "peers.json")["results"]
     copy_from = arg("--copy-from")
-    copy = (json.load(open(copy_from)) if copy_from else load(folder, "prof_check.json"))[
+    copy = (read_json(copy_from) if copy_from else load(folder, "prof_check.json"))[
         "ceilings"]["dram_copy_gbs"]
     copy_note = (f"copy bandwidth from {copy_from}: {copy:.0f} GB/s, measured in another call"
                  if copy_from else f"copy bandwidth measured in the same call: {copy:.0f} GB/s")
@@ -202,7 +209,7 @@ def main():
     # The floors under target 3 (profiler/lat_ladder in the same call, from the thirteenth
     # session on): a kernel of the seed shape's grid making only the chain's dependent loads.
     floor_plain = floor_pdl = ""
-    if os.path.exists(os.path.join(folder, "ladder.json")):
+    if any(os.path.exists(os.path.join(folder, "ladder.json" + z)) for z in ("", ".gz")):
         rung = {r["name"]: r["median_us"] for r in load(folder, "ladder.json")["rungs"]}
         floor_plain = (f"; floor (lat_ladder): 3 dependent L2 loads {rung['loads 3']:.2f} us, "
                        f"one chain per warp {rung['wloads 3']:.2f} us, with 10 shuffles "
