@@ -106,25 +106,14 @@ DeviceProblem::~DeviceProblem() {
                   static_cast<void*>(out_), static_cast<void*>(weights_)})
     if (p) cudaFree(p);
   for (auto& [t, p] : values_) cudaFree(p);
+  cudaFree(true_scores_);
+  for (auto& [t, p] : true_values_) cudaFree(p);
   for (auto& [t, pl] : plans_) {
     cudaFree(pl.chunks);
     cudaFree(pl.partials);
     cudaFree(pl.counters);
   }
   for (auto& [key, p] : orders_) cudaFree(p);
-}
-
-void DeviceProblem::set_inputs(const graphs::Inputs& in) {
-  if (in.heads != heads_ || in.feat != feat_ ||
-      in.scores.size() != static_cast<size_t>(e_) * heads_ ||
-      in.values.size() != static_cast<size_t>(n_) * heads_ * feat_)
-    throw std::invalid_argument("set_inputs: shapes differ from the problem's");
-  CSRGAT_CUDA_CHECK(cudaMemcpy(scores_, in.scores.data(), in.scores.size() * 4, cudaMemcpyHostToDevice));
-  values_host_ = in.values;
-  cusparse_.reset();  // its descriptors point at the old values
-  for (auto& [t, p] : values_) cudaFree(p);
-  values_.clear();
-  values_[ValueType::f32] = upload<void>(in.values.data(), in.values.size() * 4);
 }
 
 const void* DeviceProblem::values_for(ValueType t) {
@@ -147,8 +136,21 @@ const void* DeviceProblem::values_for(ValueType t) {
 }
 
 DeviceProblem::InputBuffers DeviceProblem::input_buffers(ValueType t) {
-  return {scores_, static_cast<size_t>(e_) * heads_ * sizeof(float), const_cast<void*>(values_for(t)),
-          static_cast<size_t>(n_) * heads_ * feat_ * static_cast<size_t>(value_bytes(t))};
+  InputBuffers b{scores_, static_cast<size_t>(e_) * heads_ * sizeof(float), const_cast<void*>(values_for(t)),
+                 static_cast<size_t>(n_) * heads_ * feat_ * static_cast<size_t>(value_bytes(t)), nullptr,
+                 nullptr};
+  const auto copy_of = [](const void* from, size_t bytes) {
+    void* to = nullptr;
+    CSRGAT_CUDA_CHECK(cudaMalloc(&to, std::max<size_t>(bytes, 16)));
+    CSRGAT_CUDA_CHECK(cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToDevice));
+    return to;
+  };
+  if (!true_scores_) true_scores_ = copy_of(b.scores, b.scores_bytes);
+  void*& tv = true_values_[t];
+  if (!tv) tv = copy_of(b.values, b.values_bytes);
+  b.true_scores = true_scores_;
+  b.true_values = tv;
+  return b;
 }
 
 void DeviceProblem::poison_output(cudaStream_t s) {

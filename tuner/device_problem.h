@@ -52,8 +52,6 @@ class DeviceProblem {
   DeviceProblem(const DeviceProblem&) = delete;
   DeviceProblem& operator=(const DeviceProblem&) = delete;
 
-  // Replaces scores and values (same shapes): fresh random inputs for each check.
-  void set_inputs(const graphs::Inputs& in);
   // Test-only: every fused launch recomputes this percentage of its row tasks (see KernelArgs).
   void set_slow_percent(unsigned percent) { slow_percent_ = percent; }
   // Fills out with NaN so that any element a kernel fails to write fails the check.
@@ -81,13 +79,16 @@ class DeviceProblem {
   void launch(const VariantParams& p, const LoadedKernel& k, cudaStream_t s,
               bool overlap_previous = false);
 
-  // The device buffers of scores and of values stored as t, writable, with their sizes
-  // (verify_after_late_producer puts garbage in them and the true inputs back).
+  // The device buffers of scores and of values stored as t, writable, with their sizes, and a
+  // copy of each made on the first call for t and kept for the problem's life
+  // (verify_after_late_producer puts garbage in them and the true inputs back from the copies).
   struct InputBuffers {
-    void* scores;
-    size_t scores_bytes;
-    void* values;
-    size_t values_bytes;
+    void* scores = nullptr;
+    size_t scores_bytes = 0;
+    void* values = nullptr;
+    size_t values_bytes = 0;
+    const void* true_scores = nullptr;
+    const void* true_values = nullptr;
   };
   InputBuffers input_buffers(ValueType t);
 
@@ -135,6 +136,8 @@ class DeviceProblem {
   std::vector<float> values_host_;
   float* out_ = nullptr;
   std::vector<double> reference_;
+  void* true_scores_ = nullptr;             // input_buffers' copies
+  std::map<ValueType, void*> true_values_;
   bool has_reference_ = false;
   std::unique_ptr<DeviceReference> device_ref_;
   float* weights_ = nullptr;  // cusparse baseline: (H, E)

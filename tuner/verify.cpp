@@ -76,30 +76,28 @@ VerifyResult verify_after_late_producer(DeviceProblem& problem, ValueType value,
                                         double rel_tol) {
   static const std::string kLateProducerFailure =
       "launched overlapping a previous kernel that writes the inputs late: ";
-  const DeviceProblem::InputBuffers in = problem.input_buffers(value);
-  void* keep_s = nullptr;
-  void* keep_v = nullptr;
+  DeviceProblem::InputBuffers in;
+  try {
+    in = problem.input_buffers(value);  // with the true inputs' copies, made once per problem
+  } catch (const std::exception& e) {
+    return {TrialStatus::launch_failed, 0, kLateProducerFailure + std::string(e.what())};
+  }
   cudaStream_t s = nullptr;
   auto restore_and_release = [&] {
     // Best effort on the error path too: the problem's inputs stay the true ones.
     cudaDeviceSynchronize();
-    if (keep_s) cudaMemcpy(in.scores, keep_s, in.scores_bytes, cudaMemcpyDeviceToDevice);
-    if (keep_v) cudaMemcpy(in.values, keep_v, in.values_bytes, cudaMemcpyDeviceToDevice);
-    cudaFree(keep_s);
-    cudaFree(keep_v);
+    if (in.true_scores) cudaMemcpy(in.scores, in.true_scores, in.scores_bytes, cudaMemcpyDeviceToDevice);
+    if (in.true_values) cudaMemcpy(in.values, in.true_values, in.values_bytes, cudaMemcpyDeviceToDevice);
     if (s) cudaStreamDestroy(s);
   };
   try {
-    CSRGAT_CUDA_CHECK(cudaMalloc(&keep_s, in.scores_bytes ? in.scores_bytes : 16));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&keep_v, in.values_bytes ? in.values_bytes : 16));
-    CSRGAT_CUDA_CHECK(cudaMemcpy(keep_s, in.scores, in.scores_bytes, cudaMemcpyDeviceToDevice));
-    CSRGAT_CUDA_CHECK(cudaMemcpy(keep_v, in.values, in.values_bytes, cudaMemcpyDeviceToDevice));
     // A stream of its own (programmatic dependent launch wants a real stream, not the legacy
     // default one); NaN in the inputs (0xFF bytes: NaN in f32, bf16 and f16) until the producer.
     CSRGAT_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     CSRGAT_CUDA_CHECK(cudaMemsetAsync(in.scores, 0xFF, in.scores_bytes, s));
     CSRGAT_CUDA_CHECK(cudaMemsetAsync(in.values, 0xFF, in.values_bytes, s));
-    const LateCopy copies[2] = {{keep_s, in.scores, in.scores_bytes}, {keep_v, in.values, in.values_bytes}};
+    const LateCopy copies[2] = {{in.true_scores, in.scores, in.scores_bytes},
+                                {in.true_values, in.values, in.values_bytes}};
     launch_late_producer(copies, problem.out(), problem.output_bytes() / sizeof(float), 200000, s);
     overlapped_launch(s);
     CSRGAT_CUDA_CHECK(cudaStreamSynchronize(s));
