@@ -234,6 +234,7 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
   if (!tasks_fit_32bit(tasks, grid)) return Status::unsupported;
   const int value_bytes = storage == Storage::f32 ? 4 : 2;
   const void* fn = family_kernel_for(a, c.kernel->fn, c.kernel->scalar_fn, c.kernel->vec, value_bytes);
+  if (!fn) return Status::unsupported;  // every entry has its twin (entry<>): not reached
   if (launch_family_kernel(fn, static_cast<unsigned>(grid),
                            static_cast<unsigned>(c.kernel->tpr * c.kernel->rpb), 0, stream, a,
                            launch.overlap_previous) != cudaSuccess)

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Appends the runs of one results store (a tuning run's results.sqlite, .gz allowed) to another
-(e.g. tests/data/recorded/h200.sqlite.gz), renumbering them after the target's last run; their
-trials, graphs and problems follow, and a problem taken from one of the source's own runs
-(from_run, continued_from) points at that run's new id. The target is rewritten in place (gzipped
-again when its name ends in .gz). Prints the new run ids.
+(e.g. tests/data/recorded/h200.sqlite.gz), numbering them after the target's last run id ever
+given; their trials, graphs and problems follow, and a problem taken from one of the source's
+own runs (from_run, continued_from) points at that run's new id. A source run that names a run
+it does not hold, or one the target already holds (same start, config and GPU), stops it.
+Stores are read through SQLite's backup (a WAL beside them included); the target is rewritten
+in place (gzipped again when its name ends in .gz), and refused while a WAL is beside it.
+Prints the new run ids.
 
   scripts/append_run.py SOURCE TARGET
 """
@@ -11,28 +14,49 @@ import gzip, os, shutil, sqlite3, sys, tempfile
 
 
 def open_copy(path, tmp):
-    """A writable sqlite copy of path (gunzipped when it ends in .gz)."""
-    out = os.path.join(tmp, os.path.basename(path).removesuffix('.gz'))
-    with (gzip.open(path, 'rb') if path.endswith('.gz') else open(path, 'rb')) as f, open(out, 'wb') as g:
-        shutil.copyfileobj(f, g)
-    return out
+    """A writable in-file copy of the store at path (gunzipped when it ends in .gz)."""
+    out = os.path.join(tmp, os.path.basename(path).removesuffix('.gz') + '.copy')
+    if path.endswith('.gz'):
+        with gzip.open(path, 'rb') as f, open(out, 'wb') as g:
+            shutil.copyfileobj(f, g)
+        return sqlite3.connect(out), out
+    src = sqlite3.connect('file:%s?mode=ro' % path, uri=True)  # reads its WAL too
+    dst = sqlite3.connect(out)
+    src.backup(dst)
+    src.close()
+    return dst, out
 
 
 def main(source, target):
+    if os.path.exists(target + '-wal'):
+        sys.exit('append_run: %s-wal exists (a run still open on it?): close it first' % target)
     with tempfile.TemporaryDirectory() as tmp:
-        src_path, dst_path = open_copy(source, tmp), open_copy(target, tmp)
-        src, dst = sqlite3.connect(src_path), sqlite3.connect(dst_path)
-        base = dst.execute('select coalesce(max(id), 0) from runs').fetchone()[0]
+        src, _ = open_copy(source, tmp)
+        dst, dst_path = open_copy(target, tmp)
+        dst.execute('pragma journal_mode=delete')
+        seq = dst.execute("select seq from sqlite_sequence where name = 'runs'").fetchone()
+        base = max(dst.execute('select coalesce(max(id), 0) from runs').fetchone()[0], seq[0] if seq else 0)
         runs = src.execute('select * from runs order by id').fetchall()
         if not runs:
             sys.exit('append_run: %s holds no run' % source)
         cols = [d[1] for d in src.execute('pragma table_info(runs)')]
+        held = set(dst.execute('select started, config_hash, gpu_uuid from runs'))
         new_id = {r[0]: base + i + 1 for i, r in enumerate(runs)}
+
+        def renumber(v, what):
+            if not v:
+                return v
+            if v not in new_id:
+                sys.exit('append_run: %s names run %d, which %s does not hold' % (what, v, source))
+            return new_id[v]
+
         for r in runs:
             row = dict(zip(cols, r))
+            if (row['started'], row['config_hash'], row['gpu_uuid']) in held:
+                sys.exit('append_run: run %d of %s (started %s) is already in %s' %
+                         (row['id'], source, row['started'], target))
+            row['continued_from'] = renumber(row.get('continued_from'), 'run %d continued_from' % row['id'])
             row['id'] = new_id[row['id']]
-            if row.get('continued_from'):
-                row['continued_from'] = new_id.get(row['continued_from'], row['continued_from'])
             dst.execute('insert into runs (%s) values (%s)' % (','.join(row), ','.join('?' * len(row))),
                         list(row.values()))
         for table in ('trials', 'graphs', 'problems'):
@@ -40,8 +64,8 @@ def main(source, target):
             for r in src.execute('select * from %s' % table):
                 row = dict(zip(tcols, r))
                 row['run_id'] = new_id[row['run_id']]
-                if row.get('from_run'):
-                    row['from_run'] = new_id.get(row['from_run'], row['from_run'])
+                if 'from_run' in row:
+                    row['from_run'] = renumber(row['from_run'], 'a problem\'s from_run')
                 dst.execute('insert into %s (%s) values (%s)' % (table, ','.join(row), ','.join('?' * len(row))),
                             list(row.values()))
         dst.commit()

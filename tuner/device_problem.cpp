@@ -142,7 +142,10 @@ DeviceProblem::InputBuffers DeviceProblem::input_buffers(ValueType t) {
   const auto copy_of = [](const void* from, size_t bytes) {
     void* to = nullptr;
     CSRGAT_CUDA_CHECK(cudaMalloc(&to, std::max<size_t>(bytes, 16)));
-    CSRGAT_CUDA_CHECK(cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToDevice));
+    if (const cudaError_t e = cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToDevice); e != cudaSuccess) {
+      cudaFree(to);
+      CSRGAT_CUDA_CHECK(e);
+    }
     return to;
   };
   if (!true_scores_) true_scores_ = copy_of(b.scores, b.scores_bytes);
@@ -163,6 +166,8 @@ void DeviceProblem::set_reference(std::vector<double> ref) {
     throw std::invalid_argument("set_reference: " + std::to_string(ref.size()) + " values for " +
                                 std::to_string(static_cast<size_t>(n_) * heads_ * feat_) + " outputs");
   device_ref_.reset();
+  has_reference_ = false;  // until the new one is in place: never the old one by mistake
+  reference_.clear();
   try {
     device_ref_ = std::make_unique<DeviceReference>(ref);
   } catch (const profiler::ApiError& e) {
@@ -266,6 +271,10 @@ void DeviceProblem::launch(const VariantParams& p, const LoadedKernel& k, cudaSt
     CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(k.function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(g.dynamic_smem)));
   const void* fn = family_kernel_for(a, k.function(), k.scalar_function(), p.vec, value_bytes(p.value));
+  if (!fn)
+    throw std::invalid_argument(p.id() + ": values rows of F = " + std::to_string(feat_) +
+                                " are not aligned for its vec " + std::to_string(p.vec) +
+                                " loads, and its module has no scalar twin");
   CSRGAT_CUDA_CHECK(launch_family_kernel(fn, static_cast<unsigned>(g.grid), g.block,
                                          g.dynamic_smem, s, a, overlap_previous));
   CSRGAT_CUDA_CHECK(cudaGetLastError());

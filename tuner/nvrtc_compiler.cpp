@@ -63,7 +63,9 @@ std::vector<std::string> compile_options(const std::string& arch) {
 }
 
 // ptxas's report on k's kernel: its section of the log (from "Compiling entry function
-// '<lowered name>'" to the next entry's), or the whole log when it has no such header.
+// '<lowered name>'" to the next entry's), or the whole log when it has no such header and one
+// kernel; with its scalar twin in the module and no header, no figures (-1 registers) rather
+// than perhaps the twin's.
 void parse_ptxas_report(CompiledKernel& k) {
   std::string text = k.log;
   const std::string entry = "Compiling entry function '";
@@ -71,6 +73,8 @@ void parse_ptxas_report(CompiledKernel& k) {
   if (at != std::string::npos) {
     const size_t next = k.log.find(entry, at + entry.size());
     text = k.log.substr(at, next == std::string::npos ? std::string::npos : next - at);
+  } else if (!k.scalar_lowered_name.empty()) {
+    return;
   }
   std::smatch m;
   static const std::regex regs(R"(Used (\d+) registers)");
@@ -139,6 +143,13 @@ CompiledKernel NvrtcCompiler::compile_source(const std::string& source,
     } catch (const std::exception&) {
       // A damaged cache entry is recompiled and overwritten.
     }
+    // Recompiled from scratch: nothing read from a rejected entry stays.
+    CompiledKernel fresh;
+    fresh.variant_id = k.variant_id;
+    fresh.kernel_name = k.kernel_name;
+    fresh.scalar_kernel_name = k.scalar_kernel_name;
+    fresh.cache_key = k.cache_key;
+    k = std::move(fresh);
   }
 
   std::vector<const char*> hdr_src, hdr_name;

@@ -84,9 +84,11 @@ std::string prune_by_resources(const VariantParams& p, int registers, int static
 // 0.014 s a trial on the small graphs, 0.03-0.11 s for 16M edges x F=64 (power-law the
 // slowest: its timings run to max_seconds), 0.083 s for 64M edges x F=128. (Until the
 // fifteenth session the check against the reference ran on the host and a trial cost up to
-// 10x more: 0.025 + 0.26 sqrt(...), fitted to the v7-v8 runs.) Compiling: 1.9 s per kernel per thread (run 8: 504 variants, each then compiled on
-// its own, 16 threads, 66 s; compile_all now compiles twins that differ only in split or
-// prefetch once). Only the order and the printed estimate use them.
+// 10x more: 0.025 + 0.26 sqrt(...), fitted to the v7-v8 runs.) Compiling: 1.9 s per kernel
+// per thread (run 8: 504 variants, each then compiled on its own, 16 threads, 66 s;
+// compile_all now compiles twins that differ only in split or prefetch once; since the
+// fifteenth session each module also holds its scalar twin, and the figure was not refitted).
+// Only the order and the printed estimate use them.
 double estimated_trial_seconds(const Problem& p);
 double estimated_compile_seconds(size_t kernels, int threads);
 // Problem indices by estimated time (trials[i] x seconds_per_trial[i], the latter from

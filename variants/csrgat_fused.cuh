@@ -49,8 +49,8 @@
 //
 // Limits: F and N are run-time values; a kernel with VEC > 1 needs VEC-aligned values rows
 // (F % VEC == 0 and an aligned base); for other rows the host launches its scalar twin, the
-// VEC = 1 kernel of the same launch (FusedConfig::Scalar, csrgat_fused_scalar_twin; it traps
-// when launched on rows it cannot load). 1 <= TPR <= 1024.
+// VEC = 1 kernel of the same launch (FusedConfig::Scalar, csrgat_fused_scalar_twin); the vector
+// kernel traps when launched on rows it cannot load. 1 <= TPR <= 1024.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -1147,7 +1147,7 @@ __global__ void __launch_bounds__(TPR* RPB, MINB) csrgat_fused(const csrgat::Ker
 // NVRTC (VariantParams::scalar_kernel_name).
 template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
           int ONLINE, int LPT, class Index, class Value>
-inline void (*csrgat_fused_scalar_twin())(const csrgat::KernelArgs) {
+constexpr void (*csrgat_fused_scalar_twin())(const csrgat::KernelArgs) {
   using S = typename csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM, ONLINE,
                                                LPT, Index, Value>::Scalar;
   if constexpr (VEC == 1)

@@ -50,11 +50,12 @@ inline bool values_rows_aligned(const void* values, int feat, int vec, int value
   return vec <= 1 ||
          (feat % vec == 0 && reinterpret_cast<unsigned long long>(values) % (vec * value_bytes) == 0);
 }
-// The kernel to launch for args: the fused kernel vector_fn, or its scalar twin scalar_fn (null:
-// none) where the values rows are not aligned for vector_fn's loads.
+// The kernel to launch for args: the fused kernel vector_fn, or its scalar twin scalar_fn where
+// the values rows are not aligned for vector_fn's loads; null when they are not and there is no
+// twin (the caller's error to report: vector_fn would trap and take the context with it).
 inline const void* family_kernel_for(const KernelArgs& args, const void* vector_fn, const void* scalar_fn,
                                      int vec, int value_bytes) {
-  return scalar_fn && !values_rows_aligned(args.values, args.feat, vec, value_bytes) ? scalar_fn : vector_fn;
+  return values_rows_aligned(args.values, args.feat, vec, value_bytes) ? vector_fn : scalar_fn;
 }
 
 // Enqueues fn<<<grid, block, smem, stream>>>(args) for a kernel of the family; with

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -814,6 +815,27 @@ TEST(Emit, HeaderKernelsInstantiateUnderNvcc) {
              "static_assert(sizeof(kernels) / sizeof(kernels[0]) == 2 * 5, \"kernel count\");\n"
              "static_assert(sizeof(csrgat::tuned::kRules) / sizeof(csrgat::tuned::kRules[0]) == 7,"
              " \"rule count\");\n");
+  // The library's scalar twin of each rule's kernel is the instantiation the tuner compiles as
+  // its twin (VariantParams::scalar_kernel_name): checked by the compiler, on the synthetic
+  // run's kernels and the recorded H200 run's (tiles 2, ilp 2-8, smem 3, edges per lane 2,
+  // launch bounds, lpt, bf16: every parameter the twin changes or keeps).
+  std::string twins;
+  std::set<std::string> seen;
+  const auto add_twins = [&](const Store& s, int64_t id) {
+    for (const auto& r : select_rules(s, id)) {
+      const VariantParams p = VariantParams::parse(r.variant);
+      if (p.family != Family::fused || !seen.insert(p.kernel_name()).second) continue;
+      const std::string twin = p.vec > 1 ? p.scalar_kernel_name() : p.kernel_name();
+      twins += "static_assert(csrgat_fused_scalar_twin" +
+               p.kernel_name().substr(std::strlen("csrgat_fused")) + "() == &" + twin + ", \"" +
+               r.variant + "\");\n";
+    }
+  };
+  add_twins(store, run);
+  const Store h200(testing_recorded::recorded_store("h200").string(), true);
+  add_twins(h200, h200.latest_run()->id);
+  ASSERT_GE(seen.size(), 15u);
+  write_text(dir / "kernels.cu", read_text(dir / "kernels.cu") + twins);
   const fs::path src(CSRGAT_SOURCE_DIR);
   std::string out;
   ASSERT_EQ(run_cmd(nvcc + " -std=c++17 -arch=sm_90 -c -I" + src.string() + " -I" +

@@ -13,6 +13,7 @@
 #include "tuner/config.h"
 #include "tuner/space.h"
 #include "tuner/store.h"
+#include "variants/launch.h"
 #include "variants/plan.h"
 
 namespace csrgat::tuner {
@@ -465,6 +466,33 @@ TEST(Space, ScalarTwinKernelName) {
             "");
   EXPECT_EQ(VariantParams::parse("seed.i32.f32").scalar_kernel_name(), "");
   EXPECT_EQ(VariantParams::parse("cusparse.i32.f32").scalar_kernel_name(), "");
+}
+
+// Which kernel the host launches: the vector kernel for rows its loads can take (F a multiple
+// of vec and a base aligned to one load), else the scalar twin, and nothing (an error for the
+// caller) where there is no twin; vec 1 kernels take any rows.
+TEST(Space, TheHostPicksTheScalarTwinForRowsTheVectorLoadsCannotTake) {
+  int vector_kernel = 0, twin = 0;
+  const void* v = &vector_kernel;
+  const void* t = &twin;
+  alignas(16) static float values[64];
+  KernelArgs a{};
+  a.values = values;
+  a.feat = 64;
+  EXPECT_EQ(family_kernel_for(a, v, t, 4, 4), v);
+  EXPECT_EQ(family_kernel_for(a, v, t, 8, 2), v);
+  a.feat = 62;
+  EXPECT_EQ(family_kernel_for(a, v, t, 4, 4), t);
+  EXPECT_EQ(family_kernel_for(a, v, t, 2, 4), v);  // 8-byte loads: 62 floats are whole pairs
+  EXPECT_EQ(family_kernel_for(a, v, nullptr, 4, 4), nullptr);
+  EXPECT_EQ(family_kernel_for(a, v, nullptr, 1, 4), v);
+  a.feat = 64;
+  a.values = values + 1;  // 4-byte aligned only
+  EXPECT_EQ(family_kernel_for(a, v, t, 4, 4), t);
+  EXPECT_EQ(family_kernel_for(a, v, t, 1, 4), v);
+  a.values = reinterpret_cast<const char*>(values) + 8;  // 8 bytes: bf16 vec 4 yes, vec 8 no
+  EXPECT_EQ(family_kernel_for(a, v, t, 4, 2), v);
+  EXPECT_EQ(family_kernel_for(a, v, t, 8, 2), t);
 }
 
 TEST(Space, LongestRowsFirstInTheIdAndTheSpace) {
