@@ -542,7 +542,10 @@ void time_section(Doc& doc, const RunData& d) {
       "own, so a problem stopped and finished in another call spans the gap)" +
       std::string(timed ? ", and the worker's phase times summed over its trials (preparing the "
                           "problem, loading kernels, the check against the reference, timing, "
-                          "hardware counters)."
+                          "hardware counters). A problem is built (graph, inputs, float64 "
+                          "reference, device copy) before its first trial, outside these sums: "
+                          "`prepare` counts only rebuilds inside a trial, after a worker had to "
+                          "start again."
                         : ". This run's trials carry no phase times (recorded since the "
                           "fourteenth session's tuner)."));
   doc.table(head, rows, align);
