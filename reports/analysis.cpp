@@ -223,9 +223,10 @@ double phase_total_s(const tuner::TrialRecord& t) {
   return total;
 }
 
-std::string problem_label(const tuner::TrialRecord& t) {
-  return t.graph + " F=" + std::to_string(t.feat) + " H=" + std::to_string(t.heads);
+std::string problem_label(const std::string& graph, int feat, int heads) {
+  return graph + " F=" + std::to_string(feat) + " H=" + std::to_string(heads);
 }
+std::string problem_label(const tuner::TrialRecord& t) { return problem_label(t.graph, t.feat, t.heads); }
 
 namespace {
 
@@ -337,6 +338,12 @@ RunData load_run(const tuner::Store& store, int64_t run_id) {
   }
   d.graphs.assign(graphs.begin(), graphs.end());
   add_times(d, trials);
+  for (const auto& f : store.finished_problems(run_id)) {
+    if (f.prepare_s < 0) continue;
+    const std::string label = problem_label(f.graph, f.feat, f.heads);
+    for (auto& t : d.times)
+      if (t.problem == label) t.build_s = f.prepare_s;
+  }
 
   std::map<ProblemKey, tuner::Winner> winners;
   for (auto& w : tuner::select_winners(store, run_id))

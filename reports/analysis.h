@@ -113,6 +113,8 @@ struct ProblemTime {
                                           // --continue on another call spans the gap)
   int timed = 0;                          // trials that carry phase times
   std::map<std::string, double> phase_s;  // summed over those
+  double build_s = -1;                    // the worker's build before the trials (the finish
+                                          // mark's prepare_s; -1: not recorded)
   std::string first_created, last_created;  // ISO 8601 (sorts as time): the order measured
 };
 
@@ -135,6 +137,7 @@ std::vector<std::pair<double, std::string>> trial_phases(const tuner::TrialRecor
 // Their sum in seconds; 0 when it has none.
 double phase_total_s(const tuner::TrialRecord& t);
 // "graph F=64 H=1": a trial's problem as the report names it beside GPUs and times.
+std::string problem_label(const std::string& graph, int feat, int heads);
 std::string problem_label(const tuner::TrialRecord& t);
 
 // Throws std::runtime_error when the run does not exist.

@@ -517,11 +517,15 @@ void time_section(Doc& doc, const RunData& d) {
   if (d.times.empty()) return;
   doc.heading(2, "Tuning time");
   const char* const phases[] = {"prepare", "load", "verify", "measure", "counters"};
-  bool timed = false;
-  for (const auto& p : d.times) timed = timed || p.timed > 0;
+  bool timed = false, built = false;
+  for (const auto& p : d.times) {
+    timed = timed || p.timed > 0;
+    built = built || p.build_s >= 0;
+  }
   std::vector<std::vector<std::string>> rows;
   for (const auto& p : d.times) {
     std::vector<std::string> row{p.problem, std::to_string(p.trials), fmt(p.span_s, 0)};
+    if (built) row.push_back(p.build_s >= 0 ? fmt(p.build_s, 1) : "n/a");
     if (timed)
       for (const char* ph : phases) {
         const auto it = p.phase_s.find(ph);
@@ -531,6 +535,10 @@ void time_section(Doc& doc, const RunData& d) {
   }
   std::vector<std::string> head{"problem", "trials", "first to last trial, s"};
   std::string align = "lrr";
+  if (built) {
+    head.push_back("build, s");
+    align += "r";
+  }
   if (timed)
     for (const char* ph : phases) {
       head.push_back(std::string(ph) + ", s");
@@ -543,9 +551,9 @@ void time_section(Doc& doc, const RunData& d) {
       std::string(timed ? ", and the worker's phase times summed over its trials (preparing the "
                           "problem, loading kernels, the check against the reference, timing, "
                           "hardware counters). A problem is built (graph, inputs, float64 "
-                          "reference, device copy) before its first trial, outside these sums: "
-                          "`prepare` counts only rebuilds inside a trial, after a worker had to "
-                          "start again."
+                          "reference, device copy) before its first trial, outside these sums "
+                          "(`build`, where the run recorded it; `prepare` counts only rebuilds "
+                          "inside a trial, after a worker had to start again)."
                         : ". This run's trials carry no phase times (recorded since the "
                           "fourteenth session's tuner)."));
   doc.table(head, rows, align);
@@ -614,7 +622,8 @@ nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutc
   nlohmann::json times = nlohmann::json::array();
   for (const auto& t : d.times)
     times.push_back({{"problem", t.problem}, {"trials", t.trials}, {"span_s", t.span_s},
-                     {"timed_trials", t.timed}, {"phase_s", t.phase_s}});
+                     {"timed_trials", t.timed}, {"phase_s", t.phase_s},
+                     {"build_s", t.build_s >= 0 ? nlohmann::json(t.build_s) : nlohmann::json(nullptr)}});
   return {{"meta", {{"tool", "tuner report"}, {"format", 1}, {"generated", tuner::now_iso8601()}}},
           {"run",
            {{"id", d.run.id},

@@ -5,7 +5,8 @@ given; their trials, graphs and problems follow, and a problem taken from one of
 own runs (from_run, continued_from) points at that run's new id. A source run that names a run
 it does not hold, or one the target already holds (same start, config and GPU), stops it.
 Stores are read through SQLite's backup (a WAL beside them included); the target is rewritten
-in place (gzipped again when its name ends in .gz), and refused while a WAL is beside it.
+in place (gzipped again when its name ends in .gz), and refused while a WAL is beside it;
+columns the source has and the target lacks are added to the target first.
 Prints the new run ids.
 
   scripts/append_run.py SOURCE TARGET
@@ -34,6 +35,13 @@ def main(source, target):
         src, _ = open_copy(source, tmp)
         dst, dst_path = open_copy(target, tmp)
         dst.execute('pragma journal_mode=delete')
+        # Columns the source has and the target does not (added to the tuner's schema since the
+        # target was written, e.g. problems.prepare_s): added first, as the tuner would.
+        for table in ('runs', 'trials', 'graphs', 'problems'):
+            have = {d[1] for d in dst.execute('pragma table_info(%s)' % table)}
+            for d in src.execute('pragma table_info(%s)' % table):
+                if d[1] not in have:
+                    dst.execute('alter table %s add column %s %s' % (table, d[1], d[2]))
         seq = dst.execute("select seq from sqlite_sequence where name = 'runs'").fetchone()
         base = max(dst.execute('select coalesce(max(id), 0) from runs').fetchone()[0], seq[0] if seq else 0)
         runs = src.execute('select * from runs order by id').fetchall()

@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS problems (
 // Columns added to `runs` after stores were first written: (name, type).
 const char* const kLaterRunColumns[][2] = {{"kernels_hash", "TEXT"}, {"continued_from", "INTEGER"}};
 // Columns added to `problems` later.
-const char* const kLaterProblemColumns[][2] = {{"from_run", "INTEGER"}};
+const char* const kLaterProblemColumns[][2] = {{"from_run", "INTEGER"}, {"prepare_s", "REAL"}};
 
 struct Stmt {
   sqlite3_stmt* s = nullptr;
@@ -75,6 +75,7 @@ struct Stmt {
   }
   int64_t i64(int c) const { return sqlite3_column_int64(s, c); }
   double dbl(int c) const { return sqlite3_column_double(s, c); }
+  bool is_null(int c) const { return sqlite3_column_type(s, c) == SQLITE_NULL; }
 };
 
 nlohmann::json parse_or_null(const std::string& s) {
@@ -266,7 +267,12 @@ void Store::adopt_schema_unchecked(bool writable) {
     run_cols_ += std::string(", ") + (std::find(have.begin(), have.end(), name) != have.end() ? name : "NULL");
   const auto problem_cols = columns_of(db_, "problems");
   has_problems_table_ = !problem_cols.empty();
-  from_run_col_ = std::find(problem_cols.begin(), problem_cols.end(), "from_run") != problem_cols.end() ? "from_run" : "NULL";
+  const auto col_or_null = [&](const char* name) {
+    return std::find(problem_cols.begin(), problem_cols.end(), name) != problem_cols.end() ? std::string(name)
+                                                                                          : std::string("NULL");
+  };
+  from_run_col_ = col_or_null("from_run");
+  prepare_col_ = col_or_null("prepare_s");
 }
 
 Store::~Store() { sqlite3_close(db_); }
@@ -460,30 +466,33 @@ void Store::copy_problems(int64_t to, const std::vector<std::pair<int64_t, Finis
                     "spec, features_json FROM graphs WHERE run_id = ? AND graph = ?");
     graph.bind(1, to).bind(2, from).bind(3, f.graph);
     graph.step();
-    Stmt mark(db_, "INSERT OR REPLACE INTO problems (run_id, graph, feat, heads, gpu_uuid, finished, from_run) "
-                   "VALUES (?,?,?,?,?,?,?)");
+    Stmt mark(db_, "INSERT OR REPLACE INTO problems (run_id, graph, feat, heads, gpu_uuid, finished, from_run, "
+                   "prepare_s) VALUES (?,?,?,?,?,?,?,?)");
     mark.bind(1, to).bind(2, f.graph).bind(3, f.feat).bind(4, f.heads).bind(5, f.gpu_uuid)
         .bind(6, f.finished).bind(7, f.from_run > 0 ? f.from_run : from);
+    if (f.prepare_s >= 0) mark.bind(8, f.prepare_s);
     mark.step();
   }
 }
 
 void Store::finish_problem(int64_t run_id, const std::string& graph, int feat, int heads,
-                           const std::string& gpu_uuid) {
-  Stmt q(db_, "INSERT OR REPLACE INTO problems (run_id, graph, feat, heads, gpu_uuid, finished) "
-              "VALUES (?,?,?,?,?,?)");
+                           const std::string& gpu_uuid, double prepare_s) {
+  Stmt q(db_, "INSERT OR REPLACE INTO problems (run_id, graph, feat, heads, gpu_uuid, finished, prepare_s) "
+              "VALUES (?,?,?,?,?,?,?)");
   q.bind(1, run_id).bind(2, graph).bind(3, feat).bind(4, heads).bind(5, gpu_uuid).bind(6, now_iso8601());
+  if (prepare_s >= 0) q.bind(7, prepare_s);
   q.step();
 }
 
 std::vector<FinishedProblem> Store::finished_problems(int64_t run_id) const {
   std::vector<FinishedProblem> out;
   if (!has_problems_table_) return out;  // a read-only store from before finish marks
-  Stmt q(db_, ("SELECT graph, feat, heads, gpu_uuid, finished, " + from_run_col_ +
+  Stmt q(db_, ("SELECT graph, feat, heads, gpu_uuid, finished, " + from_run_col_ + ", " + prepare_col_ +
                " FROM problems WHERE run_id = ? ORDER BY graph, feat, heads").c_str());
   q.bind(1, run_id);
   while (q.step())
-    out.push_back({q.text(0), static_cast<int>(q.i64(1)), static_cast<int>(q.i64(2)), q.text(3), q.text(4), q.i64(5)});
+    out.push_back({q.text(0), static_cast<int>(q.i64(1)), static_cast<int>(q.i64(2)), q.text(3), q.text(4), q.i64(5),
+                   q.is_null(6) ? -1.0 : q.dbl(6)});
   return out;
 }
 

@@ -48,6 +48,10 @@ struct FinishedProblem {
   std::string gpu_uuid, finished;
   // The run that measured it when this run took it from another (--continue, --reuse), else 0.
   int64_t from_run = 0;
+  // Seconds the worker took to build it before its trials (graph, inputs, float64 reference,
+  // device copy; the `prepare` request), -1 when not recorded (stores from before the
+  // fifteenth session). A problem taken from another run keeps that run's figure.
+  double prepare_s = -1;
 };
 
 struct TrialRecord {
@@ -119,9 +123,10 @@ class Store {
   void put_trial(const TrialRecord& t);  // insert or replace
   std::vector<TrialRecord> trials(int64_t run_id) const;
 
-  // Marks (graph, F, H) of the run as wholly measured, on the GPU with this UUID.
+  // Marks (graph, F, H) of the run as wholly measured, on the GPU with this UUID, built in
+  // prepare_s seconds (< 0: not known).
   void finish_problem(int64_t run_id, const std::string& graph, int feat, int heads,
-                      const std::string& gpu_uuid);
+                      const std::string& gpu_uuid, double prepare_s = -1);
   std::vector<FinishedProblem> finished_problems(int64_t run_id) const;
   // The earlier runs whose finished problems run_id took with --reuse (from_run of its finish
   // marks, besides the runs it continues, directly or through earlier continuations), ascending.
@@ -168,6 +173,7 @@ class Store {
   std::string run_cols_;
   bool has_problems_table_ = true;
   std::string from_run_col_ = "from_run";  // "NULL" in a read-only store from before it was kept
+  std::string prepare_col_ = "prepare_s";  // likewise
 };
 
 // What `tuner run --reuse` takes into `run` (whose config is config_json, to_json of it): each

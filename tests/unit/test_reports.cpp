@@ -694,12 +694,15 @@ TEST(Report, TuningTimePerProblemAndTheSlowestTrials) {
   put("z", fused(8, 2), "2026-12-01T15:59:00Z", nullptr, "pruned");  // never ran: not counted
   put("b", baseline(Family::cusparse), "2026-12-01T16:01:05Z", {{"measure", 0.5}, {"counters", 41.0}});
   put("b", fused(32, 4), "2026-12-01T16:00:10Z", {{"measure", 0.2}});
+  s.finish_problem(run, "b", 64, 8, "GPU-1", 3.5);  // built in 3.5 s; z without a build time
+  s.finish_problem(run, "z", 64, 1, "GPU-1");
   s.finish_run(run);
   write_report(s, run, (dir / "report").string(), "");
   const std::string md = slurp(dir / "report" / "report.md");
   EXPECT_TRUE(contains(md, "## Tuning time")) << md;
-  EXPECT_TRUE(contains(md, "| z F=64 H=1 | 2 | 3 | n/a | n/a | 0.2 | 0.5 | 2.5 |")) << md;
-  EXPECT_TRUE(contains(md, "| b F=64 H=8 | 2 | 55 | n/a | n/a | n/a | 0.7 | 41.0 |")) << md;
+  EXPECT_TRUE(contains(md, "| z F=64 H=1 | 2 | 3 | n/a | n/a | n/a | 0.2 | 0.5 | 2.5 |")) << md;
+  EXPECT_TRUE(contains(md, "| b F=64 H=8 | 2 | 55 | 3.5 | n/a | n/a | n/a | 0.7 | 41.0 |")) << md;
+  EXPECT_TRUE(contains(md, "build, s")) << md;
   EXPECT_LT(md.find("| z F=64 H=1 |"), md.find("| b F=64 H=8 |"));
   // The slowest trial first, its phases longest first (counters before measure, not by name).
   const std::string slowest = "| b F=64 H=8 | `" + baseline(Family::cusparse) + "` | 1 | 41.50 | counters 41.00, measure 0.50 |";
@@ -711,6 +714,8 @@ TEST(Report, TuningTimePerProblemAndTheSlowestTrials) {
   ASSERT_EQ(j["tuning_time"].size(), 2u);
   EXPECT_EQ(j["tuning_time"][1]["problem"], "b F=64 H=8");  // after z
   EXPECT_NEAR(j["tuning_time"][1]["phase_s"]["counters"].get<double>(), 41.0, 1e-9);
+  EXPECT_NEAR(j["tuning_time"][1]["build_s"].get<double>(), 3.5, 1e-12);
+  EXPECT_TRUE(j["tuning_time"][0]["build_s"].is_null());
 
   // The recorded run 4 has no phase times: the table has the spans only, and says why.
   const TempDir dir2("report-time-old");
@@ -720,6 +725,7 @@ TEST(Report, TuningTimePerProblemAndTheSlowestTrials) {
   const std::string md2 = slurp(dir2 / "report" / "report.md");
   EXPECT_TRUE(contains(md2, "carry no phase times")) << md2;
   EXPECT_FALSE(contains(md2, "counters, s"));
+  EXPECT_FALSE(contains(md2, "build, s"));
 }
 
 }  // namespace

@@ -158,10 +158,12 @@ TEST(StoreContinue, CarriesFinishedProblemsAndLeavesTheStoppedRunWhole) {
   // B finishes pubmed on GPU-B; C's continuation carries both, each with its own GPU.
   s.put_graph(b.id, "pubmed", "spec-pubmed", {{"nodes", 19717}, {"source_hash", "file:b0"}});
   put(s, b.id, "pubmed", 64, "v1", 0, "GPU-B", 29);
-  s.finish_problem(b.id, "pubmed", 64, 1, "GPU-B");
+  s.finish_problem(b.id, "pubmed", 64, 1, "GPU-B", 2.5);
   const RunInfo c = s.continue_run(run_on("GPU-C"), b.id, kSources);
   const auto fin_c = s.finished_problems(c.id);
   ASSERT_EQ(fin_c.size(), 2u);
+  EXPECT_EQ(fin_c[0].prepare_s, -1);          // cora: finished without a build time
+  EXPECT_DOUBLE_EQ(fin_c[1].prepare_s, 2.5);  // carried over with the problem
   EXPECT_EQ(fin_c[0].gpu_uuid, "GPU-A");  // cora
   EXPECT_EQ(fin_c[1].gpu_uuid, "GPU-B");  // pubmed
   EXPECT_EQ(s.trials(c.id).size(), 8u);
@@ -274,14 +276,22 @@ TEST(StoreContinue, OlderStoresReadAsTheyAreAndAreUpgradedForWriting) {
     want.config_hash = "upgraded";
     const RunInfo r = s.open_run(want);
     EXPECT_EQ(s.run(r.id)->kernels_hash, want.kernels_hash);
-    s.finish_problem(r.id, "g", 64, 1, old.gpu_uuid);
+    s.finish_problem(r.id, "g", 64, 1, old.gpu_uuid, 4.5);
     EXPECT_EQ(s.finished_problems(r.id).size(), 1u);
   }
   {
     const Store s(plain.string(), true);  // re-read: the upgrade was written
     EXPECT_EQ(s.latest_run()->config_hash, "upgraded");
-    EXPECT_EQ(s.finished_problems(s.latest_run()->id).size(), 1u);
+    const auto fin = s.finished_problems(s.latest_run()->id);
+    ASSERT_EQ(fin.size(), 1u);
+    EXPECT_DOUBLE_EQ(fin[0].prepare_s, 4.5);
   }
+  // A store with finish marks from before their build times (the recorded H200 runs) reads
+  // them as not recorded.
+  const Store h200((csrgat::testing_recorded::recorded_dir() / "h200.sqlite.gz").string(), true);
+  const auto marks = h200.finished_problems(h200.latest_run()->id);
+  ASSERT_FALSE(marks.empty());
+  for (const auto& f : marks) EXPECT_EQ(f.prepare_s, -1) << f.graph;
 }
 
 // Two graphs; `pubmed_space` is pubmed's own space map ("" for none).

@@ -145,8 +145,9 @@ class Runner {
             {"counters", cfg_.counters}, {"slow_percent", cfg_.test_only.slow_percent}};
   }
 
-  // Runs one problem's trials on one worker.
-  void run_problem(WorkerProcess& w, const ProblemJob& job, Progress& progress) {
+  // Runs one problem's trials on one worker, which built it in prepare_s seconds (stored with
+  // its finish mark; < 0: not known).
+  void run_problem(WorkerProcess& w, const ProblemJob& job, Progress& progress, double prepare_s = -1) {
     const Problem& pr = job.problem;
     const nlohmann::json base = base_request(pr);
     for (const auto& [p, why] : job.pruned) record_static(pr, p, TrialStatus::pruned, why);
@@ -250,7 +251,7 @@ class Runner {
       line += ": no correct fused variant";
     }
     progress.line(line);
-    if (complete) store_.finish_problem(run_.id, pr.graph_name, pr.feat, pr.heads, w.known_gpu_uuid());
+    if (complete) store_.finish_problem(run_.id, pr.graph_name, pr.feat, pr.heads, w.known_gpu_uuid(), prepare_s);
   }
 
   std::atomic<int> resumed{0}, measured{0};
@@ -657,7 +658,10 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
           const auto& pr = jobs[i].problem;
           progress.line(head(i) + " on GPU " + std::to_string(d) + ": " + std::to_string(jobs[i].fused.size()) + " variants");
           nlohmann::json features;
+          const auto t_prepare = std::chrono::steady_clock::now();
           const std::string failed = runner.prepare(w, runner.base_request(pr), &features);
+          const double prepare_s =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prepare).count();
           if (!failed.empty()) {
             progress.line("  cannot prepare " + pr.graph_name + ": " + failed);
             continue;
@@ -668,7 +672,7 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
             if (src != sources.end() && !src->second.empty()) features["source_hash"] = src->second;
             store.put_graph(run.id, pr.graph_name, pr.spec, features);
           }
-          runner.run_problem(w, jobs[i], progress);
+          runner.run_problem(w, jobs[i], progress, prepare_s);
         }
       } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lock(err_mu);
