@@ -45,10 +45,13 @@ BF16 = {"uniform 1M, d16": "bench-bf16.json", "uniform 2M, d32, F=128": "bench-2
 L2_BYTES = 62914560
 
 
+def stored(path):
+    """path, or path.gz where only that exists (docs/data keeps files over 64 KB gzipped)."""
+    return path + ".gz" if not os.path.exists(path) and os.path.exists(path + ".gz") else path
+
+
 def read_json(path):
-    """path, or path.gz (docs/data keeps files over 64 KB gzipped)."""
-    if not os.path.exists(path) and os.path.exists(path + ".gz"):
-        path += ".gz"
+    path = stored(path)
     with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         return json.load(f)
 
@@ -209,7 +212,7 @@ def main():
     # The floors under target 3 (profiler/lat_ladder in the same call, from the thirteenth
     # session on): a kernel of the seed shape's grid making only the chain's dependent loads.
     floor_plain = floor_pdl = ""
-    if any(os.path.exists(os.path.join(folder, "ladder.json" + z)) for z in ("", ".gz")):
+    if os.path.exists(stored(os.path.join(folder, "ladder.json"))):
         rung = {r["name"]: r["median_us"] for r in load(folder, "ladder.json")["rungs"]}
         floor_plain = (f"; floor (lat_ladder): 3 dependent L2 loads {rung['loads 3']:.2f} us, "
                        f"one chain per warp {rung['wloads 3']:.2f} us, with 10 shuffles "

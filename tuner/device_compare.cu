@@ -11,42 +11,22 @@ namespace {
 constexpr int kBlocks = 528;  // 4 per SM of an H200; fixed, so the sums' order is too
 constexpr int kThreads = 256;
 
-struct BlockSums {
-  double diff_sq;
-  long long bad;
-  long long nan;
-  long long first_bad;  // -1: none
-};
-
 __global__ void compare_kernel(const float* __restrict__ out, const double* __restrict__ ref,
-                               long long n, ElementBound bound, BlockSums* __restrict__ sums) {
-  double diff_sq = 0;
-  long long bad = 0, nan = 0, first = -1;
+                               long long n, ElementBound bound, ComparisonSums* __restrict__ sums) {
+  ComparisonSums mine;
   // Each thread walks its elements in increasing order, so its first bad one is its lowest.
   for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const double got = out[i];
-    bool is_bad;
-    if (!isfinite(got)) {
-      ++nan;
-      is_bad = true;
-    } else {
-      const double d = got - ref[i];
-      diff_sq += d * d;
-      is_bad = outside_bound(got, ref[i], bound);
-    }
-    if (is_bad) {
-      if (first < 0) first = i;
-      ++bad;
-    }
-  }
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    add_element(mine, i, out[i], ref[i], bound);
+  // ComparisonSums has default member initializers, which __shared__ variables may not run:
+  // one array per field.
   __shared__ double s_diff[kThreads];
   __shared__ long long s_bad[kThreads], s_nan[kThreads], s_first[kThreads];
   const int t = threadIdx.x;
-  s_diff[t] = diff_sq;
-  s_bad[t] = bad;
-  s_nan[t] = nan;
-  s_first[t] = first;
+  s_diff[t] = mine.diff_sq;
+  s_bad[t] = mine.bad;
+  s_nan[t] = mine.nan;
+  s_first[t] = mine.first_bad;
   __syncthreads();
   // A fixed tree: the same additions in the same order on every run.
   for (int w = kThreads / 2; w > 0; w /= 2) {
@@ -54,19 +34,25 @@ __global__ void compare_kernel(const float* __restrict__ out, const double* __re
       s_diff[t] += s_diff[t + w];
       s_bad[t] += s_bad[t + w];
       s_nan[t] += s_nan[t + w];
-      const long long a = s_first[t], b = s_first[t + w];
-      s_first[t] = a < 0 ? b : (b < 0 ? a : (a < b ? a : b));
+      s_first[t] = first_index(s_first[t], s_first[t + w]);
     }
     __syncthreads();
   }
-  if (t == 0) sums[blockIdx.x] = BlockSums{s_diff[0], s_bad[0], s_nan[0], s_first[0]};
+  if (t == 0) {
+    ComparisonSums block;
+    block.diff_sq = s_diff[0];
+    block.bad = s_bad[0];
+    block.nan = s_nan[0];
+    block.first_bad = s_first[0];
+    sums[blockIdx.x] = block;
+  }
 }
 
 }  // namespace
 
 DeviceReference::DeviceReference(const std::vector<double>& ref) : norm_(reference_norm(ref)) {
   try {
-    CSRGAT_CUDA_CHECK(cudaMalloc(&partials_, kBlocks * sizeof(BlockSums)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&partials_, kBlocks * sizeof(ComparisonSums)));
     CSRGAT_CUDA_CHECK(cudaMalloc(&ref_, std::max<size_t>(ref.size(), 1) * sizeof(double)));
     CSRGAT_CUDA_CHECK(cudaMemcpy(ref_, ref.data(), ref.size() * sizeof(double), cudaMemcpyHostToDevice));
   } catch (...) {
@@ -83,18 +69,13 @@ DeviceReference::~DeviceReference() {
 
 Comparison DeviceReference::compare(const float* out, double rel_tol) const {
   const ElementBound bound{norm_.rms, norm_.norm == 0, rel_tol};
-  auto* sums = static_cast<BlockSums*>(partials_);
+  auto* sums = static_cast<ComparisonSums*>(partials_);
   compare_kernel<<<kBlocks, kThreads>>>(out, ref_, norm_.n, bound, sums);
   CSRGAT_CUDA_CHECK(cudaGetLastError());
-  std::vector<BlockSums> h(kBlocks);
-  CSRGAT_CUDA_CHECK(cudaMemcpy(h.data(), sums, kBlocks * sizeof(BlockSums), cudaMemcpyDeviceToHost));
+  std::vector<ComparisonSums> h(kBlocks);
+  CSRGAT_CUDA_CHECK(cudaMemcpy(h.data(), sums, kBlocks * sizeof(ComparisonSums), cudaMemcpyDeviceToHost));
   ComparisonSums total;
-  for (const BlockSums& b : h) {
-    total.diff_sq += b.diff_sq;
-    total.bad += b.bad;
-    total.nan += b.nan;
-    if (b.first_bad >= 0 && (total.first_bad < 0 || b.first_bad < total.first_bad)) total.first_bad = b.first_bad;
-  }
+  for (const ComparisonSums& b : h) merge_sums(total, b);  // in block order
   float got = 0;
   double want = 0;
   if (total.first_bad >= 0) {

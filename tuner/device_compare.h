@@ -30,7 +30,7 @@ class DeviceReference {
  private:
   ReferenceNorm norm_;
   double* ref_ = nullptr;
-  void* partials_ = nullptr;  // one ComparisonSums-like record per block
+  void* partials_ = nullptr;  // one ComparisonSums per block
 };
 
 }  // namespace csrgat::tuner

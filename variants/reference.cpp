@@ -4,7 +4,6 @@
 #include "variants/reference.h"
 
 #include "graphs/detail.h"
-#include "variants/compare_rule.h"
 
 #include <algorithm>
 #include <atomic>
@@ -166,31 +165,10 @@ Comparison compare_to_reference(const float* out, const std::vector<double>& ref
   const int64_t n = norm.n;
   std::vector<ComparisonSums> part((n + chunk - 1) / chunk);
   for_chunks(n, chunk, [&](int64_t c, int64_t begin, int64_t end) {
-    ComparisonSums& p = part[c];
-    for (int64_t i = begin; i < end; ++i) {
-      const double got = out[i];
-      bool bad;
-      if (!std::isfinite(got)) {
-        ++p.nan;
-        bad = true;
-      } else {
-        const double diff = got - ref[i];
-        p.diff_sq += diff * diff;
-        bad = outside_bound(got, ref[i], bound);
-      }
-      if (bad) {
-        if (p.bad == 0) p.first_bad = i;
-        ++p.bad;
-      }
-    }
+    for (int64_t i = begin; i < end; ++i) add_element(part[c], i, out[i], ref[i], bound);
   });
   ComparisonSums sums;
-  for (const auto& p : part) {
-    sums.diff_sq += p.diff_sq;
-    if (sums.first_bad < 0) sums.first_bad = p.first_bad;
-    sums.bad += p.bad;
-    sums.nan += p.nan;
-  }
+  for (const auto& p : part) merge_sums(sums, p);  // in chunk order
   return decide_comparison(sums, norm, rel_tol, sums.first_bad >= 0 ? out[sums.first_bad] : 0.0,
                            sums.first_bad >= 0 ? ref[sums.first_bad] : 0.0);
 }

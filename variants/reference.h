@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "graphs/csr.h"
+#include "variants/compare_rule.h"
 
 namespace csrgat {
 
@@ -38,14 +39,6 @@ struct ReferenceNorm {
 };
 ReferenceNorm reference_norm(const std::vector<double>& ref);
 
-// The sums a comparison is decided from, over all elements: squared differences of the finite
-// outputs, bad elements (compare_rule.h's test, or not finite), NaN/inf, the first bad index.
-struct ComparisonSums {
-  double diff_sq = 0;
-  int64_t bad = 0;
-  int64_t nan = 0;
-  int64_t first_bad = -1;
-};
 // The verdict and its summary from the sums; got and want are the first bad element's output
 // and reference values (ignored when there is none).
 Comparison decide_comparison(const ComparisonSums& sums, const ReferenceNorm& norm, double rel_tol,
