@@ -8,6 +8,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <mutex>
@@ -36,6 +37,21 @@ T params(size_t struct_size) {
   return p;
 }
 constexpr double nan_v = std::numeric_limits<double>::quiet_NaN();
+
+// Adds the seconds since the previous mark (or construction) to `into[step]`.
+class StepClock {
+ public:
+  explicit StepClock(std::map<std::string, double>& into) : into_(into) {}
+  void mark(const char* step) {
+    const auto now = std::chrono::steady_clock::now();
+    into_[step] += std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+
+ private:
+  std::map<std::string, double>& into_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 bool ends_with(const std::string& s, const char* suffix) {
   const std::string t(suffix);
@@ -208,17 +224,22 @@ CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch) {
   CounterResult result;
   CSRGAT_CUDA_CHECK(cudaSetDevice(device));
   detail::ActivityTracer::Pause pause_tracing;
+  StepClock clock(result.wall_s);
 
   auto en =
       params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
   en.ctx = ctx;
   COUNTERS_CUPTI(cuptiRangeProfilerEnable(&en));
   CUpti_RangeProfiler_Object* obj = en.pRangeProfilerObject;
-  // Stop (when started) and Disable on every path out, errors included.
+  // Stop (when started) and Disable on every path out, errors included; the success path
+  // closes it before returning, so that the result holds the disable step's time.
   struct Guard {
     CUpti_RangeProfiler_Object* obj;
     bool started = false;
-    ~Guard() {
+    bool open = true;
+    void close() {
+      if (!open) return;
+      open = false;
       if (started) {
         auto sp =
             params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
@@ -230,7 +251,9 @@ CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch) {
       dp.pRangeProfilerObject = obj;
       cuptiRangeProfilerDisable(&dp);
     }
+    ~Guard() { close(); }
   } guard{obj};
+  clock.mark("enable");
 
   auto gs = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
       CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
@@ -263,6 +286,7 @@ CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch) {
   sc.passIndex = 0;
   sc.targetNestingLevel = 1;
   COUNTERS_CUPTI(cuptiRangeProfilerSetConfig(&sc));
+  clock.mark("configure");
 
   auto st = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
   st.pRangeProfilerObject = obj;
@@ -277,6 +301,7 @@ CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch) {
   if (!sp.isAllPassSubmitted)
     throw ApiError("CUPTI kernel replay did not submit all " + std::to_string(passes) +
                    " passes in one launch");
+  clock.mark("replay");
 
   auto dd = params<CUpti_RangeProfiler_DecodeData_Params>(
       CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
@@ -321,6 +346,10 @@ CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch) {
     for (size_t i = 0; i < requested.size(); ++i) kernel[requested[i]] = v[i];
     result.per_kernel.push_back(std::move(kernel));
   }
+
+  clock.mark("decode");
+  guard.close();
+  clock.mark("disable");
 
   result.kernels = static_cast<int>(result.per_kernel.size());
   size_t longest = 0;
@@ -391,13 +420,18 @@ size_t CounterSession::passes() const {
 }
 
 CounterResult CounterSession::collect(const CounterLaunchFn& launch) {
-  if (!impl_->available) return {false, impl_->why, {}, 0, {}};
+  auto failed = [](std::string why) {
+    CounterResult r;
+    r.reason = std::move(why);
+    return r;
+  };
+  if (!impl_->available) return failed(impl_->why);
   try {
     return impl_->collect(launch);
   } catch (const std::exception& e) {
-    return {false, e.what(), {}, 0, {}};
+    return failed(e.what());
   } catch (...) {
-    return {false, "unknown exception in the launch callback", {}, 0, {}};
+    return failed("unknown exception in the launch callback");
   }
 }
 
@@ -436,7 +470,8 @@ nlohmann::json to_json(const CounterResult& r) {
           {"values", values},
           {"dram_bytes", finite_or_null(dram_bytes(r))},
           {"fp32_flops", finite_or_null(fp32_flops(r))},
-          {"per_kernel", per_kernel}};
+          {"per_kernel", per_kernel},
+          {"wall_s", r.wall_s}};
 }
 
 }  // namespace csrgat::profiler

@@ -33,6 +33,11 @@ struct CounterResult {
   std::map<std::string, double> values;
   int kernels = 0;                                        // kernels (ranges) in the launch
   std::vector<std::map<std::string, double>> per_kernel;  // raw values, launch order
+  // Host wall time of collect()'s steps, seconds: "enable" (range profiler object), "configure"
+  // (counter data image and config), "replay" (the launch and CUPTI's passes, to the stream's
+  // end), "decode" (decoding and evaluating the ranges), "disable". Where a collection's cost
+  // goes, which the tuner's counter trials record with their values.
+  std::map<std::string, double> wall_s;
 };
 
 // dram__bytes_read.sum, dram__bytes_write.sum, lts__t_bytes.sum,

@@ -214,7 +214,8 @@ const VariantResult* ProblemResults::baseline(const std::string& family) const {
 }
 
 std::vector<std::pair<double, std::string>> trial_phases(const tuner::TrialRecord& t) {
-  return tuner::phases_longest_first(t.raw.is_object() ? t.raw.value("phase_s", nlohmann::json()) : nlohmann::json());
+  return tuner::phases_longest_first(t.raw.is_object() ? t.raw.value("phase_s", nlohmann::json())
+                                                       : nlohmann::json());
 }
 
 double phase_total_s(const tuner::TrialRecord& t) {
@@ -226,7 +227,9 @@ double phase_total_s(const tuner::TrialRecord& t) {
 std::string problem_label(const std::string& graph, int feat, int heads) {
   return graph + " F=" + std::to_string(feat) + " H=" + std::to_string(heads);
 }
-std::string problem_label(const tuner::TrialRecord& t) { return problem_label(t.graph, t.feat, t.heads); }
+std::string problem_label(const tuner::TrialRecord& t) {
+  return problem_label(t.graph, t.feat, t.heads);
+}
 
 namespace {
 
@@ -257,6 +260,12 @@ void add_times(RunData& d, const std::vector<tuner::TrialRecord>& trials) {
     ++p.trials;
     if (p.first_created.empty() || t.created < p.first_created) p.first_created = t.created;
     if (t.created > p.last_created) p.last_created = t.created;
+    if (t.counters.is_object() && t.counters.contains("wall_s") &&
+        t.counters["wall_s"].is_object()) {
+      ++d.counter_collections;
+      for (const auto& [step, sec] : t.counters["wall_s"].items())
+        if (sec.is_number()) d.counter_steps_s[step] += sec.get<double>();
+    }
     const auto phases = trial_phases(t);
     if (phases.empty()) continue;
     ++p.timed;

@@ -107,14 +107,14 @@ struct ProblemResults {
 // from its first trial's end to its last's) and the worker's phase times of each trial
 // (raw.phase_s: prepare, load, verify, measure, counters; stored since the fourteenth session).
 struct ProblemTime {
-  std::string problem;                    // "graph F=64 H=1"
-  int trials = 0;                         // trials a worker ran (not pruned or compile-failed)
-  double span_s = 0;                      // last stored time minus first (a problem finished by
-                                          // --continue on another call spans the gap)
-  int timed = 0;                          // trials that carry phase times
-  std::map<std::string, double> phase_s;  // summed over those
-  double build_s = -1;                    // the worker's build before the trials (the finish
-                                          // mark's prepare_s; -1: not recorded)
+  std::string problem;                      // "graph F=64 H=1"
+  int trials = 0;                           // trials a worker ran (not pruned or compile-failed)
+  double span_s = 0;                        // last stored time minus first (a problem finished by
+                                            // --continue on another call spans the gap)
+  int timed = 0;                            // trials that carry phase times
+  std::map<std::string, double> phase_s;    // summed over those
+  double build_s = -1;                      // the worker's build before the trials (the finish
+                                            // mark's prepare_s; -1: not recorded)
   std::string first_created, last_created;  // ISO 8601 (sorts as time): the order measured
 };
 
@@ -130,6 +130,10 @@ struct RunData {
   std::map<std::string, std::set<std::string>> gpus;
   std::vector<ProblemTime> times;           // in the order the problems were measured
   std::vector<tuner::TrialRecord> slowest;  // up to 10 trials with phase times, longest first
+  // The hardware-counter collections' steps (counters.wall_s: enable, configure, replay, decode,
+  // disable), summed over the trials that carry them, and how many did.
+  std::map<std::string, double> counter_steps_s;
+  int counter_collections = 0;
 };
 
 // A trial's phase times (raw.phase_s) as (seconds, phase), longest first; empty when it has none.

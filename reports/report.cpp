@@ -195,8 +195,8 @@ nlohmann::json chart_data(const RunData& d) {
                    [&](auto* a, auto* b) { return size_of(a) > size_of(b); });
   if (big.size() > 2) big.resize(2);
   nlohmann::json params = nlohmann::json::array();
-  const std::vector<std::string> names{"tpr", "fl",   "rpb",     "vec",  "tiles",
-                                       "epl", "ilp", "minb", "smem", "softmax", "split", "lpt"};
+  const std::vector<std::string> names{"tpr", "fl",   "rpb",  "vec",     "tiles", "epl",
+                                       "ilp", "minb", "smem", "softmax", "split", "lpt"};
   for (const auto* pr : big) {
     double best = INFINITY;
     std::map<int, std::map<int, double>> by_vec_tpr;
@@ -557,11 +557,29 @@ void time_section(Doc& doc, const RunData& d) {
                         : ". This run's trials carry no phase times (recorded since the "
                           "fourteenth session's tuner)."));
   doc.table(head, rows, align);
+  if (d.counter_collections > 0) {
+    std::vector<std::pair<double, std::string>> steps;
+    double total = 0;
+    for (const auto& [step, sec] : d.counter_steps_s) {
+      steps.emplace_back(sec, step);
+      total += sec;
+    }
+    std::sort(steps.rbegin(), steps.rend());
+    std::string parts;
+    for (const auto& [sec, step] : steps)
+      parts += (parts.empty() ? "" : ", ") + step + " " + fmt(sec, 1) + " s";
+    doc.para("Hardware counters: " + std::to_string(d.counter_collections) + " collections, " +
+             fmt(total, 1) + " s of host time (" + fmt(total / d.counter_collections, 3) +
+             " s each), by step, longest first: " + parts +
+             ". `replay` is the launch and CUPTI's passes over it; the others are the range "
+             "profiler's set-up and teardown around each collection.");
+  }
   if (d.slowest.empty()) return;
   std::vector<std::vector<std::string>> slow;
   for (const auto& t : d.slowest) {
     std::string parts;
-    for (const auto& [sec, name] : trial_phases(t)) parts += (parts.empty() ? "" : ", ") + name + " " + fmt(sec, 2);
+    for (const auto& [sec, name] : trial_phases(t))
+      parts += (parts.empty() ? "" : ", ") + name + " " + fmt(sec, 2);
     slow.push_back({problem_label(t), "`" + t.variant + "`", std::to_string(t.stage),
                     fmt(phase_total_s(t), 2), parts});
   }
@@ -621,25 +639,31 @@ nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutc
   }
   nlohmann::json times = nlohmann::json::array();
   for (const auto& t : d.times)
-    times.push_back({{"problem", t.problem}, {"trials", t.trials}, {"span_s", t.span_s},
-                     {"timed_trials", t.timed}, {"phase_s", t.phase_s},
-                     {"build_s", t.build_s >= 0 ? nlohmann::json(t.build_s) : nlohmann::json(nullptr)}});
-  return {{"meta", {{"tool", "tuner report"}, {"format", 1}, {"generated", tuner::now_iso8601()}}},
-          {"run",
-           {{"id", d.run.id},
-            {"name", d.run.name},
-            {"gpu_name", d.run.gpu_name},
-            {"gpu_uuid", d.run.gpu_uuid},
-            {"driver", d.run.driver}}},
-          {"ceilings",
-           {{"dram_gbs", d.roofs.dram_gbs},
-            {"l2_gbs", d.roofs.l2_gbs},
-            {"fp32_gflops", d.roofs.fp32_gflops}}},
-          {"charts",
-           {{"ok", plot.ok}, {"files", plot.files}, {"note", plot.note}, {"python", plot.python}}},
-          {"graphs", d.graphs},
-          {"problems", problems},
-          {"tuning_time", times}};
+    times.push_back(
+        {{"problem", t.problem},
+         {"trials", t.trials},
+         {"span_s", t.span_s},
+         {"timed_trials", t.timed},
+         {"phase_s", t.phase_s},
+         {"build_s", t.build_s >= 0 ? nlohmann::json(t.build_s) : nlohmann::json(nullptr)}});
+  return {
+      {"meta", {{"tool", "tuner report"}, {"format", 1}, {"generated", tuner::now_iso8601()}}},
+      {"run",
+       {{"id", d.run.id},
+        {"name", d.run.name},
+        {"gpu_name", d.run.gpu_name},
+        {"gpu_uuid", d.run.gpu_uuid},
+        {"driver", d.run.driver}}},
+      {"ceilings",
+       {{"dram_gbs", d.roofs.dram_gbs},
+        {"l2_gbs", d.roofs.l2_gbs},
+        {"fp32_gflops", d.roofs.fp32_gflops}}},
+      {"charts",
+       {{"ok", plot.ok}, {"files", plot.files}, {"note", plot.note}, {"python", plot.python}}},
+      {"graphs", d.graphs},
+      {"problems", problems},
+      {"tuning_time", times},
+      {"counter_steps", {{"collections", d.counter_collections}, {"wall_s", d.counter_steps_s}}}};
 }
 
 }  // namespace
@@ -712,11 +736,11 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
                 ? " (continues run " + std::to_string(d.run.continued_from) +
                       ", stopped on another GPU: the problems it finished were carried over)"
                 : std::string()) +
-           taken_note(store.runs_taken_from(d.run.id)) +
-           "; config hash `" + d.run.config_hash + "`, commit `" + d.run.commit + "`, host `" +
-           d.run.host + "`, target `" + d.run.arch + "`, NVRTC " + d.run.nvrtc + ". " +
-           std::to_string(trials) + " trials (" + std::to_string(ok_trials) + " ok) over " +
-           std::to_string(d.graphs.size()) + " graphs and " + std::to_string(d.problems.size()) +
+           taken_note(store.runs_taken_from(d.run.id)) + "; config hash `" + d.run.config_hash +
+           "`, commit `" + d.run.commit + "`, host `" + d.run.host + "`, target `" + d.run.arch +
+           "`, NVRTC " + d.run.nvrtc + ". " + std::to_string(trials) + " trials (" +
+           std::to_string(ok_trials) + " ok) over " + std::to_string(d.graphs.size()) +
+           " graphs and " + std::to_string(d.problems.size()) +
            " problems (graph, F, H, value type, index type).");
   if (d.gpus.size() > 1) {
     // The device table below describes GPU 0 (the runs row); tuner run keeps each (graph, F,
@@ -739,8 +763,9 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
     }
     text.back() = '.';
     if (!mixed.empty())
-      text += " Measured on more than one GPU, so their variants were compared across chips: " +
-              mixed + ".";
+      text +=
+          " Measured on more than one GPU, so their variants were compared across chips: " + mixed +
+          ".";
     doc.para(text);
   }
   device_section(doc, d);

@@ -1,11 +1,13 @@
 // prof_check: one-call check of the profiler on a GPU.
-//   prof_check <out.json> [--device N] [--skip-ceilings]
+//   prof_check <out.json> [--device N] [--skip-ceilings] [--counter-cost]
 // Times a 256 MiB float4 copy with CUPTI and with events, a 100 KB copy, an empty kernel plain
 // and in a CUDA graph, reads the copy's counters, measures the ceilings, prints a table and
-// writes everything as JSON. Under ncu/nsys (detected from their environment) it times with events,
-// reports counters as unavailable, takes few samples and skips the ceilings, and says so.
-// Exit: 0 every check passed or was skipped, 1 error, 2 a check failed, 3 no CUDA device,
-// 64 usage.
+// writes everything as JSON. --counter-cost also times counter collections on the 100 KB copy
+// (each step of CounterSession::collect) with and without 8 GiB more device memory allocated:
+// whether CUPTI's kernel replay costs in proportion to the context's memory. Under ncu/nsys
+// (detected from their environment) it times with events, reports counters as unavailable, takes
+// few samples and skips the ceilings, and says so. Exit: 0 every check passed or was skipped, 1
+// error, 2 a check failed, 3 no CUDA device, 64 usage.
 #include "profiler/ceilings.h"
 #include "profiler/check.h"
 #include "profiler/counters.h"
@@ -18,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,7 +52,49 @@ void print_timing(const char* what, const prof::TimingResult& r) {
   if (!r.note.empty()) std::printf("  %-28s note: %s\n", "", r.note.c_str());
 }
 
-int run(const std::string& out_path, int device, bool skip_ceilings) {
+// Counter collections on `launch`, `n` times: the median of each step's wall time and of the
+// whole (the sum of the steps).
+nlohmann::json collection_cost(prof::CounterSession& counters, const prof::CounterLaunchFn& launch,
+                               int n) {
+  std::map<std::string, std::vector<double>> steps;
+  std::vector<double> totals;
+  std::string failure;
+  for (int i = 0; i < n; ++i) {
+    const prof::CounterResult r = counters.collect(launch);
+    if (!r.ok) {
+      failure = r.reason;
+      break;
+    }
+    double total = 0;
+    for (const auto& [step, sec] : r.wall_s) {
+      steps[step].push_back(sec);
+      total += sec;
+    }
+    totals.push_back(total);
+  }
+  if (!failure.empty()) return {{"ok", false}, {"reason", failure}};
+  nlohmann::json j = {
+      {"ok", true}, {"collections", n}, {"median_s", prof::summarize(totals).median}};
+  for (const auto& [step, v] : steps) j["steps_median_s"][step] = prof::summarize(v).median;
+  return j;
+}
+
+void print_cost(const char* what, const nlohmann::json& c) {
+  if (!c.value("ok", false)) {
+    std::printf("  %-34s failed: %s\n", what, c.value("reason", std::string()).c_str());
+    return;
+  }
+  std::string parts;
+  for (const auto& [step, sec] : c["steps_median_s"].items()) {
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.1f ms", sec.get<double>() * 1e3);
+    parts += (parts.empty() ? "" : ", ") + step + " " + ms;
+  }
+  std::printf("  %-34s median %8.1f ms  (%s)\n", what, c["median_s"].get<double>() * 1e3,
+              parts.c_str());
+}
+
+int run(const std::string& out_path, int device, bool skip_ceilings, bool counter_cost) {
   const auto tool = prof::detail::injected_tool();
   prof::Timer timer(device);
   const prof::DeviceInfo info = prof::device_info(device, timer.nvml());
@@ -143,6 +188,24 @@ int run(const std::string& out_path, int device, bool skip_ceilings) {
     std::printf("  unavailable: %s\n", cr.reason.c_str());
   }
 
+  if (counter_cost && cr.ok) {
+    std::printf("\ncost of a counter collection on the 100 KB copy, by step (5 each)\n");
+    const prof::CounterLaunchFn small_launch = [&](cudaStream_t s) { small_copy(s, 0); };
+    nlohmann::json cost;
+    cost["base"] = collection_cost(counters, small_launch, 5);
+    print_cost("as allocated (~0.5 GiB + flush)", cost["base"]);
+    {
+      const size_t extra = size_t(8) << 30;
+      DeviceBuffer more(extra);  // written (memset), so resident
+      cost["plus_8GiB"] = collection_cost(counters, small_launch, 5);
+      print_cost("with 8 GiB more allocated", cost["plus_8GiB"]);
+    }
+    cost["after_free"] = collection_cost(counters, small_launch, 5);
+    print_cost("after freeing it", cost["after_free"]);
+    cost["copy_256MiB_wall_s"] = cr.wall_s;
+    j["counter_cost"] = cost;
+  }
+
   // Checks, as in tests/gpu/test_profiler.cpp.
   const bool cupti_timed = t_big.timer == "cupti";
   if (!cr.ok) {
@@ -225,19 +288,22 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::string out_path;
   int device = 0;
-  bool skip_ceilings = false, bad = false;
+  bool skip_ceilings = false, counter_cost = false, bad = false;
   for (int i = 1; i < argc && !bad; ++i) {
     if (!std::strcmp(argv[i], "--device") && i + 1 < argc)
       device = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--skip-ceilings"))
       skip_ceilings = true;
+    else if (!std::strcmp(argv[i], "--counter-cost"))
+      counter_cost = true;
     else if (argv[i][0] != '-' && out_path.empty())
       out_path = argv[i];
     else
       bad = true;
   }
   if (bad || out_path.empty()) {
-    std::fprintf(stderr, "usage: %s <out.json> [--device N] [--skip-ceilings]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <out.json> [--device N] [--skip-ceilings] [--counter-cost]\n",
+                 argv[0]);
     return 64;
   }
   int count = 0;
@@ -253,7 +319,7 @@ int main(int argc, char** argv) {
     return 3;
   }
   try {
-    return run(out_path, device, skip_ceilings);
+    return run(out_path, device, skip_ceilings, counter_cost);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "prof_check: %s\n", e.what());
     return 1;

@@ -1,5 +1,6 @@
 // reports/ without a GPU: the roofline report and the regression comparison on small synthetic
 // stores, and the report on every recorded store under tests/data/recorded/*.sqlite[.gz].
+#include "recorded.h"
 #include "reports/analysis.h"
 #include "reports/compare.h"
 #include "reports/plot.h"
@@ -9,7 +10,6 @@
 #include "tuner/select.h"
 #include "tuner/store.h"
 #include "variants/params.h"
-#include "recorded.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -239,7 +239,8 @@ TEST(ReportModel, ByteModelMatchesHandCount) {
   EXPECT_DOUBLE_EQ(big.gather_bytes, gather);
   const double hit = r.l2_bytes / (1e6 * 64 * 2);
   EXPECT_DOUBLE_EQ(big.l2_hit, hit);
-  const double traffic = 1000001.0 * 4 + 16e6 * 4 + 16e6 * 4 + 1e6 * 64 * 4 + 16e6 * 64 * 2 * (1 - hit);
+  const double traffic =
+      1000001.0 * 4 + 16e6 * 4 + 16e6 * 4 + 1e6 * 64 * 4 + 16e6 * 64 * 2 * (1 - hit);
   EXPECT_DOUBLE_EQ(big.traffic_bytes, traffic);
   EXPECT_DOUBLE_EQ(big.gather_floor_us, traffic / 4000e3);
 }
@@ -356,14 +357,18 @@ TEST(Report, RunOnSeveralGpusNamesEachGpusProblems) {
   // Unstamped (stores from before the stamp) and all on one GPU: nothing to add.
   write_report(s, run, (dir / "none").string(), "");
   EXPECT_FALSE(contains(slurp(dir / "none" / "report.md"), "Measured on"));
-  EXPECT_FALSE(contains(stamp_and_report("one", [](const tuner::TrialRecord&) { return "GPU-aaaa"; }),
-                        "Measured on"));
+  EXPECT_FALSE(
+      contains(stamp_and_report("one", [](const tuner::TrialRecord&) { return "GPU-aaaa"; }),
+               "Measured on"));
   // Two GPUs, one graph each.
   const std::string md = stamp_and_report("two", [](const tuner::TrialRecord& t) {
     return t.graph == "big_u1m" ? "GPU-bbbb" : "GPU-aaaa";
   });
-  EXPECT_TRUE(contains(md, "Measured on 2 GPUs (the device table describes GPU 0, `GPU-11111111")) << md.substr(0, 900);
-  EXPECT_TRUE(contains(md, "each (graph, F, H) on one: `GPU-aaaa`: small_u1k F=64 H=1; `GPU-bbbb`: big_u1m F=64 H=1."))
+  EXPECT_TRUE(contains(md, "Measured on 2 GPUs (the device table describes GPU 0, `GPU-11111111"))
+      << md.substr(0, 900);
+  EXPECT_TRUE(contains(
+      md,
+      "each (graph, F, H) on one: `GPU-aaaa`: small_u1k F=64 H=1; `GPU-bbbb`: big_u1m F=64 H=1."))
       << md.substr(0, 900);
   EXPECT_FALSE(contains(md, "compared across chips"));
   // One graph's trials split over both GPUs (a resumed problem that moved): named as such.
@@ -391,9 +396,10 @@ TEST(Report, RunOnSeveralGpusNamesEachGpusProblems) {
   s.reuse_problems(third, {{run, s.finished_problems(run).at(0)}});
   EXPECT_EQ(s.runs_taken_from(third), std::vector<int64_t>{run});
   write_report(s, third, (dir / "reused").string(), "");
-  EXPECT_TRUE(contains(slurp(dir / "reused" / "report.md"),
-                       "(took the finished problems of run " + std::to_string(run) +
-                           " whose problem fingerprint and graph sources are this config's: tuner run --reuse)"))
+  EXPECT_TRUE(contains(
+      slurp(dir / "reused" / "report.md"),
+      "(took the finished problems of run " + std::to_string(run) +
+          " whose problem fingerprint and graph sources are this config's: tuner run --reuse)"))
       << slurp(dir / "reused" / "report.md").substr(0, 600);
 }
 
@@ -672,7 +678,8 @@ TEST(Report, TuningTimePerProblemAndTheSlowestTrials) {
   tuner::Store s((dir / "results.sqlite").string());
   const int64_t run = s.open_run(run_info()).id;
   auto put = [&](const std::string& graph, const std::string& variant, const std::string& created,
-                 nlohmann::json phase_s, const std::string& status = "ok") {
+                 nlohmann::json phase_s, const std::string& status = "ok",
+                 nlohmann::json counter_wall_s = nullptr) {
     tuner::TrialRecord t;
     t.run_id = run;
     t.graph = graph;
@@ -686,13 +693,18 @@ TEST(Report, TuningTimePerProblemAndTheSlowestTrials) {
     t.created = created;
     t.raw = {{"gpu_uuid", "GPU-1"}};
     if (!phase_s.is_null()) t.raw["phase_s"] = phase_s;
+    if (!counter_wall_s.is_null()) t.counters = {{"ok", true}, {"wall_s", counter_wall_s}};
     s.put_trial(t);
   };
   // "z" is measured first: the table follows the stored times, not the names.
   put("z", fused(32, 4), "2026-12-01T16:00:00Z", {{"verify", 0.1}, {"measure", 0.2}});
-  put("z", fused(16, 4), "2026-12-01T16:00:03Z", {{"verify", 0.1}, {"measure", 0.3}, {"counters", 2.5}});
+  put("z", fused(16, 4), "2026-12-01T16:00:03Z",
+      {{"verify", 0.1}, {"measure", 0.3}, {"counters", 2.5}}, "ok",
+      {{"enable", 0.2}, {"replay", 2.0}, {"disable", 0.3}});
   put("z", fused(8, 2), "2026-12-01T15:59:00Z", nullptr, "pruned");  // never ran: not counted
-  put("b", baseline(Family::cusparse), "2026-12-01T16:01:05Z", {{"measure", 0.5}, {"counters", 41.0}});
+  put("b", baseline(Family::cusparse), "2026-12-01T16:01:05Z",
+      {{"measure", 0.5}, {"counters", 41.0}}, "ok",
+      {{"enable", 0.4}, {"replay", 40.0}, {"decode", 0.7}});
   put("b", fused(32, 4), "2026-12-01T16:00:10Z", {{"measure", 0.2}});
   s.finish_problem(run, "b", 64, 8, "GPU-1", 3.5);  // built in 3.5 s; z without a build time
   s.finish_problem(run, "z", 64, 1, "GPU-1");
@@ -705,17 +717,27 @@ TEST(Report, TuningTimePerProblemAndTheSlowestTrials) {
   EXPECT_TRUE(contains(md, "build, s")) << md;
   EXPECT_LT(md.find("| z F=64 H=1 |"), md.find("| b F=64 H=8 |"));
   // The slowest trial first, its phases longest first (counters before measure, not by name).
-  const std::string slowest = "| b F=64 H=8 | `" + baseline(Family::cusparse) + "` | 1 | 41.50 | counters 41.00, measure 0.50 |";
-  const std::string second = "| z F=64 H=1 | `" + fused(16, 4) + "` | 1 | 2.90 | counters 2.50, measure 0.30, verify 0.10 |";
+  const std::string slowest = "| b F=64 H=8 | `" + baseline(Family::cusparse) +
+                              "` | 1 | 41.50 | counters 41.00, measure 0.50 |";
+  const std::string second = "| z F=64 H=1 | `" + fused(16, 4) +
+                             "` | 1 | 2.90 | counters 2.50, measure 0.30, verify 0.10 |";
   EXPECT_TRUE(contains(md, slowest)) << md;
   EXPECT_TRUE(contains(md, second)) << md;
   EXPECT_LT(md.find(slowest), md.find(second));
+  // The counter collections' steps, summed over the two trials that carry them.
+  EXPECT_TRUE(contains(md,
+                       "Hardware counters: 2 collections, 43.6 s of host time (21.800 s each), "
+                       "by step, longest first: replay 42.0 s, decode 0.7 s, enable 0.6 s, "
+                       "disable 0.3 s"))
+      << md;
   const auto j = nlohmann::json::parse(slurp(dir / "report" / "report.json"));
   ASSERT_EQ(j["tuning_time"].size(), 2u);
   EXPECT_EQ(j["tuning_time"][1]["problem"], "b F=64 H=8");  // after z
   EXPECT_NEAR(j["tuning_time"][1]["phase_s"]["counters"].get<double>(), 41.0, 1e-9);
   EXPECT_NEAR(j["tuning_time"][1]["build_s"].get<double>(), 3.5, 1e-12);
   EXPECT_TRUE(j["tuning_time"][0]["build_s"].is_null());
+  EXPECT_EQ(j["counter_steps"]["collections"], 2);
+  EXPECT_NEAR(j["counter_steps"]["wall_s"]["replay"].get<double>(), 42.0, 1e-12);
 
   // The recorded run 4 has no phase times: the table has the spans only, and says why.
   const TempDir dir2("report-time-old");
@@ -726,8 +748,8 @@ TEST(Report, TuningTimePerProblemAndTheSlowestTrials) {
   EXPECT_TRUE(contains(md2, "carry no phase times")) << md2;
   EXPECT_FALSE(contains(md2, "counters, s"));
   EXPECT_FALSE(contains(md2, "build, s"));
+  EXPECT_FALSE(contains(md2, "Hardware counters:"));
 }
 
 }  // namespace
 }  // namespace csrgat::reports
-
