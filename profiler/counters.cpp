@@ -111,9 +111,19 @@ struct CounterSession::Impl {
   std::vector<std::string> dropped;
   std::vector<uint8_t> availability, config;
   size_t passes = 0;
+  CounterOptions options;
+  CUpti_RangeProfiler_Object* enabled = nullptr;  // held between collections (stay_enabled)
 
   void setup(const std::vector<std::string>& metrics);
-  CounterResult collect(const CounterLaunchFn& launch);
+  CounterResult collect(const CounterLaunchFn& launch, const CounterLaunchFn& before_pass);
+  void disable() {
+    if (enabled == nullptr) return;
+    auto dp =
+        params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    dp.pRangeProfilerObject = enabled;
+    cuptiRangeProfilerDisable(&dp);
+    enabled = nullptr;
+  }
   bool metric_known(const std::string& name) {
     auto p = params<CUpti_Profiler_Host_GetMetricProperties_Params>(
         CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE);
@@ -220,39 +230,43 @@ void CounterSession::Impl::setup(const std::vector<std::string>& metrics) {
   available = true;
 }
 
-CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch) {
+CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch,
+                                            const CounterLaunchFn& before_pass) {
   CounterResult result;
   CSRGAT_CUDA_CHECK(cudaSetDevice(device));
   detail::ActivityTracer::Pause pause_tracing;
   StepClock clock(result.wall_s);
+  const bool user = options.replay == CounterOptions::Replay::user;
 
-  auto en =
-      params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
-  en.ctx = ctx;
-  COUNTERS_CUPTI(cuptiRangeProfilerEnable(&en));
-  CUpti_RangeProfiler_Object* obj = en.pRangeProfilerObject;
-  // Stop (when started) and Disable on every path out, errors included; the success path
-  // closes it before returning, so that the result holds the disable step's time.
+  if (enabled == nullptr) {
+    auto en =
+        params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    en.ctx = ctx;
+    COUNTERS_CUPTI(cuptiRangeProfilerEnable(&en));
+    enabled = en.pRangeProfilerObject;
+  }
+  CUpti_RangeProfiler_Object* obj = enabled;
+  // Stop (when started) on every path out, errors included, and disable unless the session
+  // keeps the profiler enabled and the collection succeeded. The success path closes it before
+  // returning, so that the result holds the disable step's time.
   struct Guard {
-    CUpti_RangeProfiler_Object* obj;
+    Impl& impl;
     bool started = false;
     bool open = true;
+    bool succeeded = false;
     void close() {
       if (!open) return;
       open = false;
       if (started) {
         auto sp =
             params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-        sp.pRangeProfilerObject = obj;
+        sp.pRangeProfilerObject = impl.enabled;
         cuptiRangeProfilerStop(&sp);
       }
-      auto dp = params<CUpti_RangeProfiler_Disable_Params>(
-          CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
-      dp.pRangeProfilerObject = obj;
-      cuptiRangeProfilerDisable(&dp);
+      if (!succeeded || !impl.options.stay_enabled) impl.disable();
     }
     ~Guard() { close(); }
-  } guard{obj};
+  } guard{*this};
   clock.mark("enable");
 
   auto gs = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
@@ -278,8 +292,9 @@ CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch) {
   sc.pConfig = config.data();
   sc.counterDataImageSize = data.size();
   sc.pCounterDataImage = data.data();
-  sc.range = CUPTI_AutoRange;  // KernelReplay requires AutoRange
-  sc.replayMode = CUPTI_KernelReplay;
+  // KernelReplay requires AutoRange; UserReplay here uses one user range around the launch.
+  sc.range = user ? CUPTI_UserRange : CUPTI_AutoRange;
+  sc.replayMode = user ? CUPTI_UserReplay : CUPTI_KernelReplay;
   sc.maxRangesPerPass = max_ranges;
   sc.numNestingLevels = 1;
   sc.minNestingLevel = 1;
@@ -288,19 +303,43 @@ CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch) {
   COUNTERS_CUPTI(cuptiRangeProfilerSetConfig(&sc));
   clock.mark("configure");
 
-  auto st = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
-  st.pRangeProfilerObject = obj;
-  COUNTERS_CUPTI(cuptiRangeProfilerStart(&st));
-  guard.started = true;
-  launch(stream);
-  CSRGAT_CUDA_CHECK(cudaStreamSynchronize(stream));
-  auto sp = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-  sp.pRangeProfilerObject = obj;
-  guard.started = false;
-  COUNTERS_CUPTI(cuptiRangeProfilerStop(&sp));
-  if (!sp.isAllPassSubmitted)
-    throw ApiError("CUPTI kernel replay did not submit all " + std::to_string(passes) +
-                   " passes in one launch");
+  // Kernel replay: one Start/Stop, CUPTI runs the passes. User replay: one Start/Stop per pass,
+  // each around a repeat of the launch, until CUPTI has every pass.
+  static char range_name[] = "launch";
+  const size_t max_iterations = user ? passes + 1 : 1;
+  bool all_submitted = false;
+  for (size_t it = 0; it < max_iterations && !all_submitted; ++it) {
+    if (user && before_pass) before_pass(stream);
+    auto st =
+        params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+    st.pRangeProfilerObject = obj;
+    COUNTERS_CUPTI(cuptiRangeProfilerStart(&st));
+    guard.started = true;
+    if (user) {
+      auto pr = params<CUpti_RangeProfiler_PushRange_Params>(
+          CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
+      pr.pRangeProfilerObject = obj;
+      pr.pRangeName = range_name;
+      COUNTERS_CUPTI(cuptiRangeProfilerPushRange(&pr));
+    }
+    launch(stream);
+    if (user) {
+      auto pp = params<CUpti_RangeProfiler_PopRange_Params>(
+          CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
+      pp.pRangeProfilerObject = obj;
+      COUNTERS_CUPTI(cuptiRangeProfilerPopRange(&pp));
+    }
+    CSRGAT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    auto sp = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    sp.pRangeProfilerObject = obj;
+    guard.started = false;
+    COUNTERS_CUPTI(cuptiRangeProfilerStop(&sp));
+    all_submitted = sp.isAllPassSubmitted != 0;
+  }
+  if (!all_submitted)
+    throw ApiError(std::string(user ? "CUPTI user replay" : "CUPTI kernel replay") +
+                   " did not submit all " + std::to_string(passes) + " passes in " +
+                   std::to_string(max_iterations) + (user ? " launches" : " launch"));
   clock.mark("replay");
 
   auto dd = params<CUpti_RangeProfiler_DecodeData_Params>(
@@ -348,6 +387,7 @@ CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch) {
   }
 
   clock.mark("decode");
+  guard.succeeded = true;
   guard.close();
   clock.mark("disable");
 
@@ -379,9 +419,10 @@ CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch) {
   return result;
 }
 
-CounterSession::CounterSession(int device, std::vector<std::string> metrics)
+CounterSession::CounterSession(int device, std::vector<std::string> metrics, CounterOptions options)
     : impl_(std::make_unique<Impl>()) {
   impl_->device = device;
+  impl_->options = options;
   try {
     impl_->setup(metrics);
   } catch (const std::exception& e) {
@@ -391,6 +432,7 @@ CounterSession::CounterSession(int device, std::vector<std::string> metrics)
 }
 
 CounterSession::~CounterSession() {
+  impl_->disable();
   if (impl_->host) {
     auto hd = params<CUpti_Profiler_Host_Deinitialize_Params>(
         CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
@@ -419,7 +461,12 @@ size_t CounterSession::passes() const {
   return impl_->passes;
 }
 
-CounterResult CounterSession::collect(const CounterLaunchFn& launch) {
+const CounterOptions& CounterSession::options() const {
+  return impl_->options;
+}
+
+CounterResult CounterSession::collect(const CounterLaunchFn& launch,
+                                      const CounterLaunchFn& before_pass) {
   auto failed = [](std::string why) {
     CounterResult r;
     r.reason = std::move(why);
@@ -427,7 +474,7 @@ CounterResult CounterSession::collect(const CounterLaunchFn& launch) {
   };
   if (!impl_->available) return failed(impl_->why);
   try {
-    return impl_->collect(launch);
+    return impl_->collect(launch, before_pass);
   } catch (const std::exception& e) {
     return failed(e.what());
   } catch (...) {
@@ -453,6 +500,12 @@ double fp32_flops(const CounterResult& r) {
   return 2.0 * value_or_nan(r, "sm__sass_thread_inst_executed_op_ffma_pred_on.sum") +
          value_or_nan(r, "sm__sass_thread_inst_executed_op_fadd_pred_on.sum") +
          value_or_nan(r, "sm__sass_thread_inst_executed_op_fmul_pred_on.sum");
+}
+
+double wall_seconds(const CounterResult& r) {
+  double total = 0;
+  for (const auto& [step, sec] : r.wall_s) total += sec;
+  return total;
 }
 
 nlohmann::json to_json(const CounterResult& r) {

@@ -1,7 +1,10 @@
-// Hardware counters through the CUPTI Range Profiler: AutoRange + KernelReplay, i.e. one range
-// per kernel, and CUPTI replays each kernel (saving and restoring device memory) as many times
-// as the metrics need passes. The launch callback therefore runs once, and a launch need not
-// be idempotent. Counter values of a replayed kernel are not timings: time with Timer.
+// Hardware counters through the CUPTI Range Profiler. By default AutoRange + KernelReplay, i.e.
+// one range per kernel, and CUPTI replays each kernel (saving and restoring device memory) as
+// many times as the metrics need passes. The launch callback therefore runs once, and a launch
+// need not be idempotent. CounterOptions selects user replay (the session repeats an idempotent
+// launch) and a range profiler kept enabled between collections instead; which of them costs
+// least per collection is measured by `prof_check --counter-cost`. Counter values of a replayed
+// kernel are not timings: time with Timer.
 //
 // Order with Timer: the tuner times first, then collects counters in a separate, untimed pass.
 // collect() pauses the process's CUPTI activity tracing while it runs (replayed kernels must
@@ -47,11 +50,27 @@ std::vector<std::string> default_metrics();
 
 using CounterLaunchFn = std::function<void(cudaStream_t stream)>;
 
+struct CounterOptions {
+  // kernel: CUPTI replays each kernel of the launch (AutoRange: one range per kernel); the launch
+  //   callback runs once and need not be idempotent, and CUPTI saves and restores device memory
+  //   around the passes.
+  // user: collect() calls the launch once per pass (UserRange: the whole launch is one range, so
+  //   per_kernel has one entry and gpu__time_duration spans the launch's kernels); the launch must
+  //   be idempotent. collect()'s `before_pass` runs before each pass, outside the range (an L2
+  //   flush, so that every pass starts cold).
+  enum class Replay { kernel, user } replay = Replay::kernel;
+  // false: the range profiler is enabled and disabled around each collection. true: it is
+  // enabled at the first collection and stays enabled until the session ends (or a collection
+  // fails), and each collection only configures, starts and stops it.
+  bool stay_enabled = false;
+};
+
 class CounterSession {
  public:
   // Metrics unknown on this chip are dropped (dropped_metrics() says which); an sm__sass_*
   // metric the chip lacks is retried as smsp__sass_*. Never throws.
-  explicit CounterSession(int device, std::vector<std::string> metrics = default_metrics());
+  explicit CounterSession(int device, std::vector<std::string> metrics = default_metrics(),
+                          CounterOptions options = {});
   ~CounterSession();
   CounterSession(const CounterSession&) = delete;
   CounterSession& operator=(const CounterSession&) = delete;
@@ -64,7 +83,9 @@ class CounterSession {
   size_t passes() const;                                    // replay passes per kernel
 
   // The callback enqueues one launch on `stream` (one or several kernels, at most 256).
-  CounterResult collect(const CounterLaunchFn& launch);
+  // `before_pass` (user replay only; may be empty) enqueues what each pass needs first.
+  CounterResult collect(const CounterLaunchFn& launch, const CounterLaunchFn& before_pass = {});
+  const CounterOptions& options() const;
 
  private:
   struct Impl;
@@ -76,6 +97,9 @@ double dram_bytes(const CounterResult& r);
 // 2 * FFMA + FADD + FMUL thread instructions: an FFMA counts as two flops, as in Nsight Compute
 // (NaN when one of the three was not collected).
 double fp32_flops(const CounterResult& r);
+
+// The collection's host time: its steps' wall_s summed (0 when it recorded none).
+double wall_seconds(const CounterResult& r);
 
 nlohmann::json to_json(const CounterResult& r);
 

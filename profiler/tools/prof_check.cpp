@@ -3,8 +3,10 @@
 // Times a 256 MiB float4 copy with CUPTI and with events, a 100 KB copy, an empty kernel plain
 // and in a CUDA graph, reads the copy's counters, measures the ceilings, prints a table and
 // writes everything as JSON. --counter-cost also times counter collections on the 100 KB copy
-// (each step of CounterSession::collect) with and without 8 GiB more device memory allocated:
-// whether CUPTI's kernel replay costs in proportion to the context's memory. Under ncu/nsys
+// (each step of CounterSession::collect) with and without 8 GiB more device memory allocated,
+// for kernel and user replay, each with the range profiler enabled per collection or kept
+// enabled: whether CUPTI's kernel replay costs in proportion to the context's memory, and what
+// the alternatives cost (and read) instead. Under ncu/nsys
 // (detected from their environment) it times with events, reports counters as unavailable, takes
 // few samples and skips the ceilings, and says so. Exit: 0 every check passed or was skipped, 1
 // error, 2 a check failed, 3 no CUDA device, 64 usage.
@@ -55,22 +57,18 @@ void print_timing(const char* what, const prof::TimingResult& r) {
 // Counter collections on `launch`, `n` times: the median of each step's wall time and of the
 // whole (the sum of the steps).
 nlohmann::json collection_cost(prof::CounterSession& counters, const prof::CounterLaunchFn& launch,
-                               int n) {
+                               const prof::CounterLaunchFn& before_pass, int n) {
   std::map<std::string, std::vector<double>> steps;
   std::vector<double> totals;
   std::string failure;
   for (int i = 0; i < n; ++i) {
-    const prof::CounterResult r = counters.collect(launch);
+    const prof::CounterResult r = counters.collect(launch, before_pass);
     if (!r.ok) {
       failure = r.reason;
       break;
     }
-    double total = 0;
-    for (const auto& [step, sec] : r.wall_s) {
-      steps[step].push_back(sec);
-      total += sec;
-    }
-    totals.push_back(total);
+    for (const auto& [step, sec] : r.wall_s) steps[step].push_back(sec);
+    totals.push_back(prof::wall_seconds(r));
   }
   if (!failure.empty()) return {{"ok", false}, {"reason", failure}};
   nlohmann::json j = {
@@ -191,18 +189,52 @@ int run(const std::string& out_path, int device, bool skip_ceilings, bool counte
   if (counter_cost && cr.ok) {
     std::printf("\ncost of a counter collection on the 100 KB copy, by step (5 each)\n");
     const prof::CounterLaunchFn small_launch = [&](cudaStream_t s) { small_copy(s, 0); };
+    DeviceBuffer flush_buffer(2 * info.l2_bytes);  // as the Timer's: twice the L2, written
+    const prof::CounterLaunchFn flush = [&](cudaStream_t s) {
+      prof::detail::launch_l2_flush(flush_buffer.ptr, 2 * info.l2_bytes, info.sm_count, s);
+    };
     nlohmann::json cost;
-    cost["base"] = collection_cost(counters, small_launch, 5);
-    print_cost("as allocated (~0.5 GiB + flush)", cost["base"]);
-    {
-      const size_t extra = size_t(8) << 30;
-      DeviceBuffer more(extra);  // written (memset), so resident
-      cost["plus_8GiB"] = collection_cost(counters, small_launch, 5);
-      print_cost("with 8 GiB more allocated", cost["plus_8GiB"]);
-    }
-    cost["after_free"] = collection_cost(counters, small_launch, 5);
-    print_cost("after freeing it", cost["after_free"]);
     cost["copy_256MiB_wall_s"] = cr.wall_s;
+    struct Mode {
+      const char* name;
+      prof::CounterOptions options;
+    };
+    using Replay = prof::CounterOptions::Replay;
+    const Mode modes[] = {{"kernel_replay", {Replay::kernel, false}},
+                          {"kernel_replay_stay_enabled", {Replay::kernel, true}},
+                          {"user_replay", {Replay::user, false}},
+                          {"user_replay_stay_enabled", {Replay::user, true}}};
+    for (const Mode& m : modes) {
+      std::printf("  %s\n", m.name);
+      prof::CounterSession session(device, prof::default_metrics(), m.options);
+      nlohmann::json& c = cost[m.name];
+      auto run_cost = [&](const char* key, const char* what) {
+        c[key] = collection_cost(session, small_launch, flush, 5);
+        print_cost(what, c[key]);
+      };
+      run_cost("base", "as allocated (~0.5 GiB + flush)");
+      {
+        DeviceBuffer more(size_t(8) << 30);  // written (memset), so resident
+        run_cost("plus_8GiB", "with 8 GiB more allocated");
+      }
+      run_cost("after_free", "after freeing it");
+      // The same counters on the 256 MiB copy: user replay (flushed before each pass) should
+      // read the DRAM bytes kernel replay reads.
+      const prof::CounterResult big =
+          session.collect([&](cudaStream_t s) { big_copy(s, 0); }, flush);
+      c["copy_256MiB_dram_bytes"] =
+          big.ok ? nlohmann::json(prof::dram_bytes(big)) : nlohmann::json();
+      c["copy_256MiB_reason"] = big.reason;
+      std::printf("  %-34s %s\n", "256 MiB copy, DRAM bytes",
+                  big.ok ? std::to_string(prof::dram_bytes(big)).c_str() : big.reason.c_str());
+      if (m.options.stay_enabled) {
+        // Timing while the range profiler stays enabled: the 100 KB copy again.
+        const prof::TimingResult t = timer.measure(small_copy, cold);
+        c["copy_100KB_timed_while_enabled"] = prof::to_json(t);
+        print_timing("copy 100 KB, profiler enabled", t);
+      }
+    }
+    cost["kernel_replay_256MiB_dram_bytes"] = prof::dram_bytes(cr);
     j["counter_cost"] = cost;
   }
 

@@ -101,6 +101,51 @@ TEST(ProfilerGpu, CountersSumTheKernelsOfOneLaunch) {
   EXPECT_NEAR(dram_bytes(c) / (4.0 * bytes), 1.0, 0.1);
 }
 
+// The session's options: user replay (the launch repeated per pass, one range) reads the DRAM
+// bytes kernel replay reads when each pass starts cold, and a profiler kept enabled collects
+// again and again; every collection records its steps' wall time.
+TEST(ProfilerGpu, UserReplayAndAStayingProfilerReadWhatKernelReplayReads) {
+  Timer timer(0);
+  const size_t bytes = size_t(64) << 20, n4 = bytes / 16;
+  DeviceBuffer src(bytes), dst(bytes), flush(2 * timer.l2_bytes());
+  const int grid = copy_grid(n4, timer.sm_count());
+  auto copy = [&](cudaStream_t s) { launch_copy(src.ptr, dst.ptr, n4, grid, s); };
+  auto cold = [&](cudaStream_t s) {
+    detail::launch_l2_flush(flush.ptr, 2 * timer.l2_bytes(), timer.sm_count(), s);
+  };
+  CounterSession kernel_replay(0);
+  if (!kernel_replay.available())
+    GTEST_SKIP() << "counters unavailable: " << kernel_replay.why_unavailable();
+  const CounterResult k = kernel_replay.collect(copy);
+  ASSERT_TRUE(k.ok) << k.reason;
+  for (const char* step : {"enable", "configure", "replay", "decode", "disable"}) {
+    ASSERT_TRUE(k.wall_s.count(step)) << step;
+    EXPECT_GE(k.wall_s.at(step), 0.0) << step;
+  }
+
+  using Replay = CounterOptions::Replay;
+  for (const CounterOptions o :
+       {CounterOptions{Replay::user, false}, CounterOptions{Replay::kernel, true},
+        CounterOptions{Replay::user, true}}) {
+    SCOPED_TRACE(std::string(o.replay == Replay::user ? "user" : "kernel") + " replay" +
+                 (o.stay_enabled ? ", staying enabled" : ""));
+    CounterSession session(0, default_metrics(), o);
+    for (int i = 0; i < 3; ++i) {  // a staying profiler is configured again each time
+      const CounterResult c = session.collect(copy, cold);
+      ASSERT_TRUE(c.ok) << c.reason;
+      EXPECT_EQ(c.kernels, 1);
+      EXPECT_NEAR(dram_bytes(c) / dram_bytes(k), 1.0, 0.05);
+      std::printf("  collection %d: %.1f ms (kernel replay, per collection: %.1f ms)\n", i,
+                  1e3 * wall_seconds(c), 1e3 * wall_seconds(k));
+    }
+  }
+  // Activity tracing is back, and a staying profiler was disabled with its session.
+  TimingOptions opt;
+  opt.stop.max_samples = opt.stop.min_samples;
+  EXPECT_EQ(timer.measure([&](cudaStream_t s, int) { copy(s); }, opt).timer, "cupti");
+  EXPECT_TRUE(kernel_replay.collect(copy).ok);
+}
+
 TEST(ProfilerGpu, SmallCopyCuptiBelowTwoMicrosecondsAndBelowEvents) {
   Timer timer(0);
   const size_t big = size_t(256) << 20;
@@ -112,9 +157,7 @@ TEST(ProfilerGpu, SmallCopyCuptiBelowTwoMicrosecondsAndBelowEvents) {
   const size_t n4 = 100 * 1024 / 16;
   TimingOptions opt;  // cold, CUPTI
   const TimingResult t = timer.measure(
-      [&](cudaStream_t s, int) {
-        launch_copy(src.ptr, dst.ptr, n4, copy_grid(n4, 1 << 20), s);
-      },
+      [&](cudaStream_t s, int) { launch_copy(src.ptr, dst.ptr, n4, copy_grid(n4, 1 << 20), s); },
       opt);
   if (t.timer != "cupti") GTEST_SKIP() << "CUPTI activity timing unavailable: " << t.note;
   std::printf("100 KB copy: CUPTI median %.3f us, event median %.3f us, %lld samples, stop %s\n",
@@ -132,11 +175,13 @@ TEST(ProfilerGpu, GraphReplayBeatsPlainLaunchOfAnEmptyKernel) {
   TimingOptions opt;
   opt.cache = CacheMode::warm;
   opt.use_cupti = false;  // plain launches without tracing overhead
-  const TimingResult plain = timer.measure([](cudaStream_t s, int) { detail::launch_empty(s); }, opt);
+  const TimingResult plain =
+      timer.measure([](cudaStream_t s, int) { detail::launch_empty(s); }, opt);
   EXPECT_EQ(plain.timer, "events");
   opt.graph_replay = true;
   opt.graph_batch = 100;
-  const TimingResult graph = timer.measure([](cudaStream_t s, int) { detail::launch_empty(s); }, opt);
+  const TimingResult graph =
+      timer.measure([](cudaStream_t s, int) { detail::launch_empty(s); }, opt);
   std::printf("empty kernel: plain event %.3f us; graph %.3f us per launch\n", plain.event.median,
               graph.gpu.median);
   ASSERT_EQ(graph.timer, "graph") << graph.note;
