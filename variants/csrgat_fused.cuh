@@ -486,17 +486,27 @@ __device__ __forceinline__ long long row_offset(long long c, long long row_strid
 // Overlapped: cols, on_cols, wait, scores: on_cols runs while the previous kernel does, and
 // after the wait the scores and whatever on_cols prepared go out at once. Plain (the wait
 // returns at once): cols, scores, on_cols: the scores are in flight during on_cols, and the
-// softmax after it finds them there. Without Reorder: cols, on_cols, wait, scores.
-template <class C, bool Reorder, class OnCols>
+// softmax after it finds them there. Without Reorder: cols, on_cols, wait, scores; where the
+// task may wait here (WaitInside: the ilp-1 warp kernels), cols, wait, scores, on_cols instead,
+// the columns kept as loaded (Index) until the scores are out: a use of them before the wait's
+// branch (their widening) made every batch wait for the columns before loading the scores, two
+// round trips instead of one (SASS, sixteenth session).
+template <class C, bool Reorder, bool WaitInside, class OnCols>
 __device__ __forceinline__ void load_batch(const typename C::Index* __restrict__ col,
                                            const float* __restrict__ scores, int H, int h,
                                            long long e0, long long ee, long long (&c)[C::EPL],
                                            float (&s)[C::EPL], bool& waited, bool overlapped,
                                            OnCols&& on_cols) {
+  using Index = typename C::Index;
+  constexpr bool kDefer = !Reorder && WaitInside;  // columns widened after the scores
+  Index loaded[C::EPL];
 #pragma unroll
   for (int k = 0; k < C::EPL; ++k) {
     const long long e = e0 + static_cast<long long>(k) * C::WARP_TPR;
-    c[k] = e < ee ? static_cast<long long>(col[e]) : 0;
+    if constexpr (kDefer)
+      loaded[k] = e < ee ? col[e] : Index(0);
+    else
+      c[k] = e < ee ? static_cast<long long>(col[e]) : 0;
   }
   // Reorder, plain: the scores loaded before on_cols (and before the wait, which returns at
   // once without the launch attribute); overlapped: these loads are off, the ones below on.
@@ -507,7 +517,7 @@ __device__ __forceinline__ void load_batch(const typename C::Index* __restrict__
     const long long e = e0 + static_cast<long long>(k) * C::WARP_TPR;
     early[k] = !late && e < ee ? scores[e * H + h] : neg_inf();
   }
-  on_cols(c);
+  if constexpr (!kDefer) on_cols(c);
   if (!waited) {
     pdl_wait();
     waited = true;
@@ -516,6 +526,11 @@ __device__ __forceinline__ void load_batch(const typename C::Index* __restrict__
   for (int k = 0; k < C::EPL; ++k) {
     const long long e = e0 + static_cast<long long>(k) * C::WARP_TPR;
     s[k] = late && e < ee ? scores[e * H + h] : early[k];
+  }
+  if constexpr (kDefer) {
+#pragma unroll
+    for (int k = 0; k < C::EPL; ++k) c[k] = static_cast<long long>(loaded[k]);
+    on_cols(c);
   }
 }
 
@@ -541,12 +556,14 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
   const unsigned mask = group_mask<C::WARP_TPR>();
   const int pair_base = threadIdx.x - wl;  // this warp-part's first staging slot
 
-  // The wait for the previous kernel (pdl_wait): the online register-gather batches (ilp > 1,
-  // whose first gathers go out before the softmax) wait inside their first batch, after its
-  // col loads (load_batch), so that after the wait the scores and those gathers are one round
-  // trip; the others here (in the cp.async kernels the split cost 6 registers). Every path has
-  // waited before its first write (below, for a task with no edges).
-  constexpr bool kBatchWait = C::ONLINE && !C::DIRECT && !C::SMEM && !C::ASYNC && C::ILP > 1;
+  // The wait for the previous kernel (pdl_wait): the online register-gather batches wait inside
+  // their first batch, after its col loads (load_batch), so that the columns' round trip runs
+  // while the previous kernel does; with ilp > 1 (first gathers before the softmax) the scores
+  // and those gathers are then one round trip. The others wait here: the cp.async kernels (the
+  // split cost 6 registers) and the ilp-1 groups of several warps (10: tpr128, 62 -> 72).
+  // Every path has waited before its first write (below, for a task with no edges).
+  constexpr bool kBatchWait =
+      C::ONLINE && !C::DIRECT && !C::SMEM && !C::ASYNC && (C::ILP > 1 || C::NW == 1);
   bool waited = !kBatchWait;
   if constexpr (!kBatchWait) pdl_wait();
 
@@ -664,7 +681,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         const Value* piece0[PRE ? C::ILP : 1][C::TILES];
         long long ccol[C::EPL];
         float csc[C::EPL];
-        load_batch<C, PRE>(col, scores, H, h, base + wl, ee, ccol, csc, waited, a.overlapped != 0,
+        load_batch<C, PRE, kBatchWait>(col, scores, H, h, base + wl, ee, ccol, csc, waited, a.overlapped != 0,
                            [&](const long long(&c)[C::EPL]) {
                              if constexpr (PRE) {
                                // The shuffles first, together (every lane); 32-bit indices move

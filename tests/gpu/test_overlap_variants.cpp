@@ -1,7 +1,10 @@
 // The tuner's check of overlapped launches (verify_after_late_producer) on the kernel forms the
 // library's overlap test does not reach: the register-gather kernels that compute their first
 // gathers' addresses before the wait (PRE) with 64-bit indices, 16-bit values and sub-warps, a
-// split plan and a row order; the ilp-1 and cp.async kernels, which wait at the task's start.
+// split plan and a row order; the register kernels that wait inside their first batch with
+// their columns widened after the scores (ilp 1 in one warp, and ilp > 1 without 16-byte
+// vectors); the ilp-1 groups of several warps and the cp.async kernels, which wait at the
+// task's start.
 // The previous kernel writes scores and values 0.2 ms after letting them start. A launch on
 // another stream, which does not wait for it, must fail the same check (else it could not fail).
 #include <gtest/gtest.h>
@@ -34,7 +37,10 @@ TEST(OverlapVariants, EveryKernelFormWaitsForALateProducer) {
       "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.i64.f32",         // PRE, 64-bit indices
       "csrgat.tpr16.fl8.rpb8.vec8.t1.g2.smem0.online.split0.i32.bf16",         // PRE, bf16, two slots
       "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split0.i32.f32",          // PRE, 8-lane groups
-      "csrgat.tpr32.fl8.rpb4.vec4.t2.mb8.smem0.online.split64.lpt.pf.i32.f32", // ilp 1
+      "csrgat.tpr32.fl8.rpb4.vec4.t2.mb8.smem0.online.split64.lpt.pf.i32.f32", // ilp 1, in the batch
+      "csrgat.tpr8.fl8.rpb16.vec4.t2.smem0.online.split0.i64.f32",             // ilp 1, 64-bit indices
+      "csrgat.tpr16.fl16.rpb8.vec4.t1.g2.smem0.online.split0.i32.bf16",        // ilp 2, 8-byte vectors
+      "csrgat.tpr128.fl8.rpb1.vec4.t2.smem0.online.split0.i32.f32",            // ilp 1, four warps
       "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem3.online.split256.i32.f32",        // cp.async
   };
   const NvrtcCompiler compiler("sm_90", cache_dir());
