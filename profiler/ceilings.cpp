@@ -8,16 +8,18 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdint>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <vector>
 
 namespace csrgat::profiler {
 
 namespace {
 
-constexpr int cache_format = 1;
+constexpr int cache_format = 2;  // 2: l2_gather_gbs
 
 // cudaMalloc'ed bytes, freed on scope exit.
 struct DeviceBuffer {
@@ -45,6 +47,16 @@ nlohmann::json timing_method(const TimingResult& r) {
           {"rel_noise", r.gpu.rel_noise},
           {"throttled_any", r.throttled_any},
           {"note", r.note}};
+}
+
+// How every bandwidth and FLOP ceiling is timed: 2 launches of warm-up, then 10-50 samples
+// until 0.5% noise or 2 s.
+TimingOptions ceiling_timing(CacheMode cache) {
+  TimingOptions o;
+  o.cache = cache;
+  o.warmup = 2;
+  o.stop = {0.005, 10, 50, 2.0};
+  return o;
 }
 
 std::string now_utc() {
@@ -92,10 +104,7 @@ Ceilings measure_ceilings(int device, Timer& timer) {
     const size_t n4 = bytes / 16;
     const int block = 256;
     const int grid = static_cast<int>(std::min<size_t>((n4 + block - 1) / block, size_t(sms) * 16));
-    TimingOptions o;
-    o.cache = CacheMode::cold;
-    o.warmup = 2;
-    o.stop = {0.005, 10, 50, 2.0};
+    const TimingOptions o = ceiling_timing(CacheMode::cold);
     const TimingResult r = timer.measure(
         [&](cudaStream_t st, int) {
           detail::launch_copy_f4(src.as<float4>(), dst.as<float4>(), n4, grid, block, st);
@@ -126,10 +135,7 @@ Ceilings measure_ceilings(int device, Timer& timer) {
     const int block = 256, grid = sms * 8;
     // About 2 GB per launch: ~100+ us at L2 speed, long against launch and timer granularity.
     const int reps = static_cast<int>(std::clamp<size_t>((size_t(2) << 30) / (2 * bytes), 8, 4096));
-    TimingOptions o;
-    o.cache = CacheMode::warm;
-    o.warmup = 2;
-    o.stop = {0.005, 10, 50, 2.0};
+    const TimingOptions o = ceiling_timing(CacheMode::warm);
     const TimingResult r = timer.measure(
         [&](cudaStream_t st, int) {
           detail::launch_copy_l2(a.as<float4>(), b.as<float4>(), n4, reps, grid, block, st);
@@ -149,14 +155,59 @@ Ceilings measure_ceilings(int device, Timer& timer) {
                                 {"median_gbs", moved / r.gpu.median * 1e-3}});
   }
 
+  // L2 gathers: a matrix of 256-byte rows (L2/4 bytes) and row numbers (L2/8 bytes), uniformly
+  // random (a fixed LCG), both L2-resident; passes over the row numbers until ~512 MB of rows.
+  {
+    const size_t row_bytes = 16 * detail::gather_row_f4;
+    const size_t n_rows = std::max<size_t>(info.l2_bytes / 4 / row_bytes, 1024);
+    const size_t edges = std::max<size_t>(info.l2_bytes / 8 / sizeof(int), 4096);
+    std::vector<int> idx(edges);
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (auto& i : idx) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      i = static_cast<int>((x >> 33) % n_rows);
+    }
+    DeviceBuffer rows(n_rows * row_bytes), d_idx(edges * sizeof(int));
+    const int block = 256, grid = sms * 8;
+    DeviceBuffer sink(sizeof(float) * grid);
+    CSRGAT_CUDA_CHECK(cudaMemsetAsync(rows.ptr, 0x3c, n_rows * row_bytes, s));  // ~0.01 floats
+    CSRGAT_CUDA_CHECK(
+        cudaMemcpyAsync(d_idx.ptr, idx.data(), edges * sizeof(int), cudaMemcpyHostToDevice, s));
+    CSRGAT_CUDA_CHECK(cudaStreamSynchronize(s));
+    const int reps =
+        static_cast<int>(std::clamp<size_t>((size_t(512) << 20) / (edges * row_bytes), 1, 1024));
+    const TimingOptions o = ceiling_timing(CacheMode::warm);
+    const TimingResult r = timer.measure(
+        [&](cudaStream_t st, int) {
+          detail::launch_gather_l2(rows.as<float4>(), d_idx.as<int>(), edges, reps,
+                                   sink.as<float>(), grid, block, st);
+        },
+        o);
+    const double moved = static_cast<double>(edges) * reps * (row_bytes + sizeof(int));
+    c.l2_gather_gbs = moved / r.gpu.min * 1e-3;
+    c.method["l2_gather"] = timing_method(r);
+    c.method["l2_gather"].update(
+        {{"kernel", "random row gathers, ld.global.cg, " + std::to_string(detail::gather_row_f4) +
+                        " lanes x float4 per row, " + std::to_string(detail::gather_ilp) +
+                        " rows in flight per group"},
+         {"row_bytes", row_bytes},
+         {"rows", n_rows},
+         {"matrix_bytes", n_rows * row_bytes},
+         {"row_numbers", edges},
+         {"reps", reps},
+         {"bytes_moved", moved},
+         {"grid", grid},
+         {"block", block},
+         {"cache", "warm"},
+         {"value", "(rows + row numbers read) / best_us"},
+         {"median_gbs", moved / r.gpu.median * 1e-3}});
+  }
+
   // FP32: 2048 threads per SM, detail::fma_chains independent chains per thread.
   {
     const int block = 256, grid = sms * 8, iters = 4096;
     DeviceBuffer sink(sizeof(float) * grid);
-    TimingOptions o;
-    o.cache = CacheMode::warm;
-    o.warmup = 2;
-    o.stop = {0.005, 10, 50, 2.0};
+    const TimingOptions o = ceiling_timing(CacheMode::warm);
     const TimingResult r = timer.measure(
         [&](cudaStream_t st, int) { detail::launch_fma(sink.as<float>(), iters, grid, block, st); },
         o);
@@ -238,6 +289,7 @@ Ceilings load_or_measure_ceilings(int device, Timer& timer, const std::string& c
 nlohmann::json to_json(const Ceilings& c) {
   return {{"dram_copy_gbs", c.dram_copy_gbs},
           {"l2_copy_gbs", c.l2_copy_gbs},
+          {"l2_gather_gbs", c.l2_gather_gbs},
           {"fp32_gflops", c.fp32_gflops},
           {"launch_us_plain", c.launch_us_plain},
           {"launch_us_graph", c.launch_us_graph},
@@ -250,6 +302,7 @@ Ceilings ceilings_from_json(const nlohmann::json& j) {
   Ceilings c;
   c.dram_copy_gbs = j.at("dram_copy_gbs").get<double>();
   c.l2_copy_gbs = j.at("l2_copy_gbs").get<double>();
+  c.l2_gather_gbs = j.value("l2_gather_gbs", 0.0);  // absent before cache format 2
   c.fp32_gflops = j.at("fp32_gflops").get<double>();
   c.launch_us_plain = j.at("launch_us_plain").get<double>();
   c.launch_us_graph = j.at("launch_us_graph").get<double>();

@@ -1,6 +1,6 @@
 // Kernels behind the measured ceilings (ceilings.cpp), after the Empirical Roofline Toolkit:
-// a streaming copy for DRAM, an L2-resident ping-pong copy for L2, independent FMA chains for
-// FP32, and an empty kernel for launch latency.
+// a streaming copy for DRAM, an L2-resident ping-pong copy for L2, random row gathers from an
+// L2-resident matrix, independent FMA chains for FP32, and an empty kernel for launch latency.
 #include "profiler/check.h"
 #include "profiler/kernels.h"
 
@@ -26,6 +26,37 @@ __global__ void copy_l2_kernel(float4* a, float4* b, size_t n4, int reps) {
     for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n4; i += stride)
       __stcg(dst + i, __ldcg(src + i));
   }
+}
+
+// A group of gather_row_f4 lanes takes gather_ilp consecutive entries of idx at a time: the
+// row numbers (one broadcast load per entry), then the rows, all gather_ilp in flight.
+__global__ void gather_l2_kernel(const float4* __restrict__ rows, const int* __restrict__ idx,
+                                 size_t edges, int reps, float* sink) {
+  constexpr int G = gather_row_f4, U = gather_ilp;
+  const size_t thread = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  const size_t group = thread / G, groups = size_t(gridDim.x) * blockDim.x / G;
+  const int lane = static_cast<int>(thread % G);
+  float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+  for (int r = 0; r < reps; ++r) {
+    for (size_t e0 = group * U; e0 < edges; e0 += groups * U) {
+      int c[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) c[u] = e0 + u < edges ? __ldcg(idx + e0 + u) : -1;
+      float4 v[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        v[u] = c[u] >= 0 ? __ldcg(rows + static_cast<size_t>(c[u]) * G + lane)
+                         : make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        acc.x += v[u].x;
+        acc.y += v[u].y;
+        acc.z += v[u].z;
+        acc.w += v[u].w;
+      }
+    }
+  }
+  if (acc.x + acc.y + acc.z + acc.w == -1.0f) sink[blockIdx.x] = acc.x;
 }
 
 // fma_chains independent chains per thread: enough ILP to keep every FP32 lane busy with a full
@@ -65,6 +96,12 @@ void launch_copy_f4(const float4* src, float4* dst, size_t n4, int grid, int blo
 void launch_copy_l2(float4* a, float4* b, size_t n4, int reps, int grid, int block,
                     cudaStream_t stream) {
   copy_l2_kernel<<<grid, block, 0, stream>>>(a, b, n4, reps);
+  CSRGAT_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_gather_l2(const float4* rows, const int* idx, size_t edges, int reps, float* sink,
+                      int grid, int block, cudaStream_t stream) {
+  gather_l2_kernel<<<grid, block, 0, stream>>>(rows, idx, edges, reps, sink);
   CSRGAT_CUDA_CHECK(cudaGetLastError());
 }
 

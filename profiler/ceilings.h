@@ -4,6 +4,10 @@
 //                   L2, (bytes read + bytes written) / CUPTI time of the best sample
 //   l2_copy_gbs     ping-pong copy between two buffers that fit well inside L2 (2 x 8 MiB on
 //                   large L2s), L1 bypassed, warm, many passes per launch, best sample
+//   l2_gather_gbs   random 256-byte rows (16 lanes x float4, ld.global.cg, 4 rows in flight
+//                   per group) from a matrix of L2/4 bytes, row numbers from an array of L2/8
+//                   bytes, both L2-resident; warm, best sample; bytes = rows + row numbers read.
+//                   What the aggregation's gathers can reach on a graph whose values fit in L2
 //   fp32_gflops     independent FMA chains on every SM at full occupancy, 2 flops per FMA,
 //                   best sample
 //   launch_us_plain empty kernel, median CUDA-event time of one launch (launch overhead)
@@ -23,6 +27,7 @@ namespace csrgat::profiler {
 struct Ceilings {
   double dram_copy_gbs = 0.0;
   double l2_copy_gbs = 0.0;
+  double l2_gather_gbs = 0.0;  // 0: not measured (ceilings recorded before it existed)
   double fp32_gflops = 0.0;
   double launch_us_plain = 0.0;
   double launch_us_graph = 0.0;

@@ -22,6 +22,16 @@ void launch_copy_f4(const float4* src, float4* dst, size_t n4, int grid, int blo
 void launch_copy_l2(float4* a, float4* b, size_t n4, int reps, int grid, int block,
                     cudaStream_t stream);
 
+// Random row gathers from an L2-resident matrix, as the aggregation's gathers on a graph whose
+// values fit in L2: `rows` holds rows of gather_row_f4 float4 (256 bytes); for each of `edges`
+// entries of `idx` (row numbers), gather_row_f4 lanes read that row with L1-bypassing loads
+// (ld.global.cg), gather_ilp rows in flight per group, and add it up; `reps` passes over idx.
+// `sink` is written only if a result is impossible (keeps the loads alive).
+inline constexpr int gather_row_f4 = 16;
+inline constexpr int gather_ilp = 4;
+void launch_gather_l2(const float4* rows, const int* idx, size_t edges, int reps, float* sink,
+                      int grid, int block, cudaStream_t stream);
+
 // Independent FMA chains: every thread runs fma_chains chains of `iters` FFMAs each, so a
 // launch does 2 * fma_chains * iters * grid * block flops. `sink` is written only if a
 // result is impossible (keeps the work alive).

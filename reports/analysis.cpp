@@ -64,6 +64,7 @@ Roofs roofs_of(const tuner::RunInfo& run) {
   Roofs r;
   r.dram_gbs = num(run.ceilings, "dram_copy_gbs");
   r.l2_gbs = num(run.ceilings, "l2_copy_gbs");
+  r.l2_gather_gbs = num(run.ceilings, "l2_gather_gbs");
   r.fp32_gflops = num(run.ceilings, "fp32_gflops");
   r.launch_us_plain = num(run.ceilings, "launch_us_plain");
   r.launch_us_graph = num(run.ceilings, "launch_us_graph");
@@ -103,6 +104,9 @@ Model byte_model(int64_t nodes, int64_t edges, int feat, int heads, int index_by
     m.floor_us = m.compulsory_bytes / (roofs.dram_gbs * 1e3);
     if (!m.values_fit_l2) m.gather_floor_us = m.traffic_bytes / (roofs.dram_gbs * 1e3);
   }
+  // Values in L2: every gather is an L2 access, at best at the measured random-row rate.
+  if (m.values_fit_l2 && roofs.l2_gather_gbs > 0)
+    m.l2_floor_us = m.gather_bytes / (roofs.l2_gather_gbs * 1e3);
   return m;
 }
 

@@ -36,6 +36,7 @@ std::string family_of(const std::string& variant);
 // The measured roofs of a run (RunInfo::ceilings) and the device's L2 size (RunInfo::device).
 struct Roofs {
   double dram_gbs = 0, l2_gbs = 0, fp32_gflops = 0, launch_us_plain = 0, launch_us_graph = 0;
+  double l2_gather_gbs = 0;  // 0 when the run's ceilings predate it
   double l2_bytes = 0;
   bool known() const { return dram_gbs > 0 && fp32_gflops > 0; }
 };
@@ -55,6 +56,7 @@ struct Model {
   double flops = 0;            // E*H*(2F + kSoftmaxFlops)
   double floor_us = 0;         // compulsory_bytes / DRAM copy ceiling
   double gather_floor_us = 0;  // traffic_bytes / DRAM copy ceiling (values beyond L2 only)
+  double l2_floor_us = 0;      // gather_bytes / L2 gather ceiling (values in L2, ceiling known)
 };
 inline constexpr int kSoftmaxFlops = 4;  // max, subtract+exp, sum, scale: per edge and head
 Model byte_model(int64_t nodes, int64_t edges, int feat, int heads, int index_bytes,

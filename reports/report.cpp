@@ -102,6 +102,9 @@ std::string method_text(const nlohmann::json& m) {
   if (m.contains("kernel")) parts.push_back(jstr(m, "kernel"));
   if (m.contains("bytes_per_buffer"))
     parts.push_back(format_bytes(jnum(m, "bytes_per_buffer")) + " per buffer");
+  if (m.contains("matrix_bytes"))
+    parts.push_back(format_bytes(jnum(m, "matrix_bytes")) + " of " + jstr(m, "row_bytes") +
+                    "-byte rows, " + jstr(m, "row_numbers") + " random row numbers");
   if (m.contains("reps")) parts.push_back(jstr(m, "reps") + " passes per launch");
   if (m.contains("grid")) parts.push_back("grid " + jstr(m, "grid") + " x " + jstr(m, "block"));
   if (m.contains("cache")) parts.push_back(jstr(m, "cache") + " L2");
@@ -243,6 +246,7 @@ nlohmann::json chart_data(const RunData& d) {
           {"ceilings",
            {{"dram_gbs", d.roofs.dram_gbs},
             {"l2_gbs", d.roofs.l2_gbs},
+            {"l2_gather_gbs", d.roofs.l2_gather_gbs},
             {"fp32_gflops", d.roofs.fp32_gflops}}},
           {"points", points},
           {"params", params}};
@@ -302,19 +306,23 @@ void device_section(Doc& doc, const RunData& d) {
   auto m = [&](const char* k) {
     return method.is_object() && method.contains(k) ? method[k] : nlohmann::json();
   };
-  doc.table(
-      {"ceiling", "value", "median sample", "how it was measured"},
-      {{"DRAM copy", fmt(d.roofs.dram_gbs, 1) + " GB/s",
-        with_unit(jnum(m("dram_copy"), "median_gbs"), 1, " GB/s"), method_text(m("dram_copy"))},
-       {"L2 copy", fmt(d.roofs.l2_gbs, 1) + " GB/s",
-        with_unit(jnum(m("l2_copy"), "median_gbs"), 1, " GB/s"), method_text(m("l2_copy"))},
-       {"FP32 peak", fmt(d.roofs.fp32_gflops, 1) + " GFLOP/s",
-        with_unit(jnum(m("fp32"), "median_gflops"), 1, " GFLOP/s"), method_text(m("fp32"))},
-       {"launch (plain)", fmt(d.roofs.launch_us_plain, 2) + " us", "",
-        method_text(m("launch_plain"))},
-       {"launch (CUDA graph)", fmt(d.roofs.launch_us_graph, 2) + " us", "",
-        method_text(m("launch_graph"))}},
-      "lrrl");
+  std::vector<std::vector<std::string>> rows{
+      {"DRAM copy", fmt(d.roofs.dram_gbs, 1) + " GB/s",
+       with_unit(jnum(m("dram_copy"), "median_gbs"), 1, " GB/s"), method_text(m("dram_copy"))},
+      {"L2 copy", fmt(d.roofs.l2_gbs, 1) + " GB/s",
+       with_unit(jnum(m("l2_copy"), "median_gbs"), 1, " GB/s"), method_text(m("l2_copy"))}};
+  if (d.roofs.l2_gather_gbs > 0)  // measured since the sixteenth session
+    rows.push_back({"L2 gather", fmt(d.roofs.l2_gather_gbs, 1) + " GB/s",
+                    with_unit(jnum(m("l2_gather"), "median_gbs"), 1, " GB/s"),
+                    method_text(m("l2_gather"))});
+  rows.push_back({"FP32 peak", fmt(d.roofs.fp32_gflops, 1) + " GFLOP/s",
+                  with_unit(jnum(m("fp32"), "median_gflops"), 1, " GFLOP/s"),
+                  method_text(m("fp32"))});
+  rows.push_back({"launch (plain)", fmt(d.roofs.launch_us_plain, 2) + " us", "",
+                  method_text(m("launch_plain"))});
+  rows.push_back({"launch (CUDA graph)", fmt(d.roofs.launch_us_graph, 2) + " us", "",
+                  method_text(m("launch_graph"))});
+  doc.table({"ceiling", "value", "median sample", "how it was measured"}, rows, "lrrl");
   std::string when = jstr(method, "measured_at");
   doc.para(
       "The ceilings are what simple kernels reach on this device (after the Empirical Roofline "
@@ -406,6 +414,13 @@ void problem_section(Doc& doc, const RunData& d, const ProblemResults& pr, const
       t += " The winner takes " + fmt(pr.winner->median_us / m.floor_us, 2) + "x the floor";
       if (m.gather_floor_us > 0)
         t += " and " + fmt(pr.winner->median_us / m.gather_floor_us, 2) + "x the gather floor";
+      t += ".";
+    }
+    if (m.l2_floor_us > 0) {
+      t += " L2 floor " + format_us(m.l2_floor_us) +
+           " us (the gather bytes at the L2 gather ceiling: every gather an L2 access)";
+      if (pr.winner)
+        t += "; the winner takes " + fmt(pr.winner->median_us / m.l2_floor_us, 2) + "x it";
       t += ".";
     }
     // The floor counts bytes only; below the launch latency a problem is launch-bound.
@@ -657,6 +672,7 @@ nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutc
       {"ceilings",
        {{"dram_gbs", d.roofs.dram_gbs},
         {"l2_gbs", d.roofs.l2_gbs},
+        {"l2_gather_gbs", d.roofs.l2_gather_gbs},
         {"fp32_gflops", d.roofs.fp32_gflops}}},
       {"charts",
        {{"ok", plot.ok}, {"files", plot.files}, {"note", plot.note}, {"python", plot.python}}},

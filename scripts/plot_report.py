@@ -8,7 +8,8 @@ copy of this script that is compiled into the binary, so an installed tuner plot
 folder; editing this file changes the charts at the next build. Input:
 
     {"title": str, "device": str,
-     "ceilings": {"dram_gbs": float, "l2_gbs": float, "fp32_gflops": float},
+     "ceilings": {"dram_gbs": float, "l2_gbs": float, "l2_gather_gbs": float (0: not measured),
+                  "fp32_gflops": float},
      "points": [{"problem": str, "variant": str, "kind": "fused"|"winner"|"seed"|"cusparse",
                  "ai": FLOP/byte, "gflops": GFLOP/s, "model": bool}],
      "params": [{"problem": str, "best_us": float,
@@ -77,6 +78,10 @@ def roofline(data, out_dir):
     if positive(l2):
         ys = [min(l2 * x, peak) if positive(peak) else l2 * x for x in xs]
         ax.plot(xs, ys, color="#2e8b57", lw=1.6, ls="--", label=f"L2 roof {l2:,.0f} GB/s")
+    l2g = c.get("l2_gather_gbs", 0)
+    if positive(l2g):
+        ys = [min(l2g * x, peak) if positive(peak) else l2g * x for x in xs]
+        ax.plot(xs, ys, color="#2e8b57", lw=1.2, ls="-.", label=f"L2 random-row gathers {l2g:,.0f} GB/s")
     if positive(peak):
         ax.axhline(peak, color="#8b0000", lw=1.6, ls=":", label=f"FP32 peak {peak:,.0f} GFLOP/s")
 

@@ -198,12 +198,15 @@ TEST(ProfilerGpu, CeilingsAreMeasuredCachedAndPlausible) {
   const std::string path = ceilings_cache_path(dir, info);
   EXPECT_TRUE(std::filesystem::exists(path)) << path;
   std::printf(
-      "ceilings on %s (%s): DRAM copy %.1f GB/s, L2 copy %.1f GB/s, FP32 %.1f GFLOP/s, launch %.3f "
-      "us plain, "
-      "%.3f us in a graph\n%s\n",
-      info.name.c_str(), info.driver.c_str(), c.dram_copy_gbs, c.l2_copy_gbs, c.fp32_gflops,
-      c.launch_us_plain, c.launch_us_graph, to_json(c).dump(2).c_str());
+      "ceilings on %s (%s): DRAM copy %.1f GB/s, L2 copy %.1f GB/s, L2 gather %.1f GB/s, FP32 "
+      "%.1f GFLOP/s, launch %.3f us plain, %.3f us in a graph\n%s\n",
+      info.name.c_str(), info.driver.c_str(), c.dram_copy_gbs, c.l2_copy_gbs, c.l2_gather_gbs,
+      c.fp32_gflops, c.launch_us_plain, c.launch_us_graph, to_json(c).dump(2).c_str());
   EXPECT_GT(c.l2_copy_gbs, c.dram_copy_gbs);
+  // Random 256-byte rows from L2: below the streaming L2 copy, above what DRAM could deliver
+  // for a random gather of the same rows.
+  EXPECT_GT(c.l2_gather_gbs, 0.5 * c.dram_copy_gbs);
+  EXPECT_LT(c.l2_gather_gbs, 1.2 * c.l2_copy_gbs);
   EXPECT_GT(c.fp32_gflops, 0.0);
   EXPECT_LT(c.launch_us_graph, c.launch_us_plain);
   if (info.name.find("H200") != std::string::npos) {

@@ -196,6 +196,7 @@ TEST(ProfilerCeilings, JsonRoundTripAndCachePath) {
   Ceilings c;
   c.dram_copy_gbs = 3950.5;
   c.l2_copy_gbs = 9800.0;
+  c.l2_gather_gbs = 5100.0;
   c.fp32_gflops = 61000.0;
   c.launch_us_plain = 2.9;
   c.launch_us_graph = 0.8;
@@ -205,7 +206,12 @@ TEST(ProfilerCeilings, JsonRoundTripAndCachePath) {
   const Ceilings back = ceilings_from_json(nlohmann::json::parse(to_json(c).dump()));
   EXPECT_DOUBLE_EQ(back.dram_copy_gbs, c.dram_copy_gbs);
   EXPECT_DOUBLE_EQ(back.launch_us_graph, c.launch_us_graph);
+  EXPECT_DOUBLE_EQ(back.l2_gather_gbs, c.l2_gather_gbs);
   EXPECT_EQ(back.driver, c.driver);
+  // Ceilings cached before the L2 gather ceiling existed read it as not measured.
+  nlohmann::json old = to_json(c);
+  old.erase("l2_gather_gbs");
+  EXPECT_DOUBLE_EQ(ceilings_from_json(old).l2_gather_gbs, 0.0);
   EXPECT_EQ(back.method, c.method);
   const nlohmann::json j = c;  // ADL hooks
   EXPECT_EQ(j.get<Ceilings>().device_uuid, c.device_uuid);

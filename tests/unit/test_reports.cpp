@@ -339,6 +339,45 @@ TEST(Report, WritesMarkdownHtmlWithWinnersSpeedupsAndModel) {
   }
 }
 
+// The L2 gather ceiling (measured since the sixteenth session): a row of the ceilings table and,
+// for a problem whose values fit in L2, its floor at that rate. Runs measured before it have
+// neither (the test above: no such row).
+TEST(Report, L2GatherCeilingAndFloorWhenMeasured) {
+  NoCharts no_charts;
+  const TempDir dir("report-l2-gather");
+  tuner::Store s((dir / "results.sqlite").string());
+  tuner::RunInfo info = run_info();
+  info.ceilings["l2_gather_gbs"] = 5000.0;
+  info.ceilings["method"]["l2_gather"] = {
+      {"timer", "cupti"},     {"samples", 10},    {"kernel", "random row gathers"},
+      {"matrix_bytes", 15e6}, {"row_bytes", 256}, {"row_numbers", 1966080},
+      {"median_gbs", 4900.0}};
+  const int64_t run = fill_run(s, info);
+  write_report(s, run, (dir / "report").string(), "");
+  const std::string md = slurp(dir / "report" / "report.md");
+  EXPECT_TRUE(contains(md,
+                       "| L2 gather | 5000.0 GB/s | 4900.0 GB/s | random row gathers; 15.0 MB "
+                       "of 256-byte rows, 1966080 random row numbers;"))
+      << md;
+  // small_u1k: (N+1)*4 + E*4 + E*4 + E*64*4 + N*64*4 bytes through L2, N = 1000, E = 16000.
+  const double gather_bytes = 1001 * 4 + 16000 * 4 + 16000 * 4 + 16000 * 64 * 4 + 1000 * 64 * 4;
+  const double l2_floor = gather_bytes / (5000.0 * 1e3);
+  EXPECT_TRUE(contains(md, "L2 floor " + format_us(l2_floor) +
+                               " us (the gather bytes at the L2 gather ceiling: every gather an "
+                               "L2 access); the winner takes " +
+                               fmt(10.0 / l2_floor, 2) + "x it."))
+      << md;
+  const auto j = nlohmann::json::parse(slurp(dir / "report" / "report.json"));
+  EXPECT_DOUBLE_EQ(j["ceilings"]["l2_gather_gbs"].get<double>(), 5000.0);
+
+  const TempDir old_dir("report-l2-gather-old");
+  tuner::Store old((old_dir / "results.sqlite").string());
+  write_report(old, fill_run(old, run_info()), (old_dir / "report").string(), "");
+  const std::string old_md = slurp(old_dir / "report" / "report.md");
+  EXPECT_FALSE(contains(old_md, "L2 gather")) << old_md;
+  EXPECT_FALSE(contains(old_md, "L2 floor")) << old_md;
+}
+
 // A run spread over two GPUs (tuner run on a two-GPU machine: each problem on one worker)
 // names every GPU with its problems; a run on one GPU says nothing more than its device table.
 TEST(Report, RunOnSeveralGpusNamesEachGpusProblems) {
