@@ -113,9 +113,17 @@ struct CounterSession::Impl {
   size_t passes = 0;
   CounterOptions options;
   CUpti_RangeProfiler_Object* enabled = nullptr;  // held between collections (stay_enabled)
+  // The counter data image SetConfig points CUPTI at: kept as long as the object it was given
+  // to stays enabled (a kept-enabled object holds the pointer between collections), freed only
+  // after disable().
+  std::vector<uint8_t> counter_data;
 
   void setup(const std::vector<std::string>& metrics);
-  CounterResult collect(const CounterLaunchFn& launch, const CounterLaunchFn& before_pass);
+  // Fills `result` (its wall_s even when it throws part-way).
+  void collect(const CounterLaunchFn& launch, const CounterLaunchFn& before_pass,
+               CounterResult& result);
+  void collect_paused(const CounterLaunchFn& launch, const CounterLaunchFn& before_pass,
+                      CounterResult& result, StepClock& clock);
   void disable() {
     if (enabled == nullptr) return;
     auto dp =
@@ -230,15 +238,26 @@ void CounterSession::Impl::setup(const std::vector<std::string>& metrics) {
   available = true;
 }
 
-CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch,
-                                            const CounterLaunchFn& before_pass) {
-  CounterResult result;
-  CSRGAT_CUDA_CHECK(cudaSetDevice(device));
-  detail::ActivityTracer::Pause pause_tracing;
+void CounterSession::Impl::collect(const CounterLaunchFn& launch,
+                                   const CounterLaunchFn& before_pass, CounterResult& result) {
   StepClock clock(result.wall_s);
+  CSRGAT_CUDA_CHECK(cudaSetDevice(device));
+  {
+    // Activity tracing off while CUPTI replays (a flush of its buffers), on again after.
+    detail::ActivityTracer::Pause pause_tracing;
+    clock.mark("pause");
+    collect_paused(launch, before_pass, result, clock);
+  }
+  clock.mark("resume");
+}
+
+void CounterSession::Impl::collect_paused(const CounterLaunchFn& launch,
+                                          const CounterLaunchFn& before_pass, CounterResult& result,
+                                          StepClock& clock) {
   const bool user = options.replay == CounterOptions::Replay::user;
 
-  if (enabled == nullptr) {
+  const bool fresh = enabled == nullptr;
+  if (fresh) {
     auto en =
         params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     en.ctx = ctx;
@@ -277,7 +296,13 @@ CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch,
   gs.maxNumOfRanges = max_ranges;
   gs.maxNumRangeTreeNodes = max_ranges;
   COUNTERS_CUPTI(cuptiRangeProfilerGetCounterDataSize(&gs));
-  std::vector<uint8_t> data(gs.counterDataSize, 0);  // must outlive the session, like config
+  if (counter_data.size() != gs.counterDataSize) {
+    // A kept-enabled object still points at the old buffer: only a fresh one may get a new one
+    // (the size is the same for every collection of one session's metrics).
+    if (!fresh) throw ApiError("the counter data size changed between collections");
+    counter_data.assign(gs.counterDataSize, 0);
+  }
+  std::vector<uint8_t>& data = counter_data;  // initialised again for each collection
   auto ci = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   ci.pRangeProfilerObject = obj;
@@ -309,7 +334,10 @@ CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch,
   const size_t max_iterations = user ? passes + 1 : 1;
   bool all_submitted = false;
   for (size_t it = 0; it < max_iterations && !all_submitted; ++it) {
-    if (user && before_pass) before_pass(stream);
+    if (user && before_pass) {
+      before_pass(stream);
+      CSRGAT_CUDA_CHECK(cudaStreamSynchronize(stream));  // none of it inside the range
+    }
     auto st =
         params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
     st.pRangeProfilerObject = obj;
@@ -416,7 +444,6 @@ CounterResult CounterSession::Impl::collect(const CounterLaunchFn& launch,
   if (!dropped.empty())
     for (const auto& d : dropped)
       result.reason.append(result.reason.empty() ? "" : "; ").append("dropped ").append(d);
-  return result;
 }
 
 CounterSession::CounterSession(int device, std::vector<std::string> metrics, CounterOptions options)
@@ -467,14 +494,24 @@ const CounterOptions& CounterSession::options() const {
 
 CounterResult CounterSession::collect(const CounterLaunchFn& launch,
                                       const CounterLaunchFn& before_pass) {
-  auto failed = [](std::string why) {
-    CounterResult r;
-    r.reason = std::move(why);
-    return r;
+  CounterResult result;
+  if (!impl_->available) {
+    result.reason = impl_->why;
+    return result;
+  }
+  // A failed collection keeps the step times it took (wall_s) and drops what it read.
+  auto failed = [&](std::string why) {
+    impl_->disable();  // also where the failure came before the collection's own guard
+    result.ok = false;
+    result.reason = std::move(why);
+    result.values.clear();
+    result.per_kernel.clear();
+    result.kernels = 0;
+    return result;
   };
-  if (!impl_->available) return failed(impl_->why);
   try {
-    return impl_->collect(launch, before_pass);
+    impl_->collect(launch, before_pass, result);
+    return result;
   } catch (const std::exception& e) {
     return failed(e.what());
   } catch (...) {

@@ -36,10 +36,12 @@ struct CounterResult {
   std::map<std::string, double> values;
   int kernels = 0;                                        // kernels (ranges) in the launch
   std::vector<std::map<std::string, double>> per_kernel;  // raw values, launch order
-  // Host wall time of collect()'s steps, seconds: "enable" (range profiler object), "configure"
-  // (counter data image and config), "replay" (the launch and CUPTI's passes, to the stream's
-  // end), "decode" (decoding and evaluating the ranges), "disable". Where a collection's cost
-  // goes, which the tuner's counter trials record with their values.
+  // Host wall time of collect()'s steps, seconds: "pause" (activity tracing paused: its buffers
+  // flushed), "enable" (range profiler object), "configure" (counter data image and config),
+  // "replay" (the launch and CUPTI's passes, to the stream's end), "decode" (decoding and
+  // evaluating the ranges), "disable", "resume" (activity tracing on again). Where a
+  // collection's cost goes, which the tuner's counter trials record with their values. A failed
+  // collection keeps the steps it took.
   std::map<std::string, double> wall_s;
 };
 
@@ -61,7 +63,8 @@ struct CounterOptions {
   enum class Replay { kernel, user } replay = Replay::kernel;
   // false: the range profiler is enabled and disabled around each collection. true: it is
   // enabled at the first collection and stays enabled until the session ends (or a collection
-  // fails), and each collection only configures, starts and stops it.
+  // fails), and each collection only configures, starts and stops it; meanwhile no other
+  // CounterSession can collect on the device's context.
   bool stay_enabled = false;
 };
 

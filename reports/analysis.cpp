@@ -264,8 +264,9 @@ void add_times(RunData& d, const std::vector<tuner::TrialRecord>& trials) {
     ++p.trials;
     if (p.first_created.empty() || t.created < p.first_created) p.first_created = t.created;
     if (t.created > p.last_created) p.last_created = t.created;
+    // Collections that recorded their steps (failed ones too: their time was spent).
     if (t.counters.is_object() && t.counters.contains("wall_s") &&
-        t.counters["wall_s"].is_object()) {
+        t.counters["wall_s"].is_object() && !t.counters["wall_s"].empty()) {
       ++d.counter_collections;
       for (const auto& [step, sec] : t.counters["wall_s"].items())
         if (sec.is_number()) d.counter_steps_s[step] += sec.get<double>();

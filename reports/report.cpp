@@ -105,7 +105,8 @@ std::string method_text(const nlohmann::json& m) {
   if (m.contains("matrix_bytes"))
     parts.push_back(format_bytes(jnum(m, "matrix_bytes")) + " of " + jstr(m, "row_bytes") +
                     "-byte rows, " + jstr(m, "row_numbers") + " random row numbers");
-  if (m.contains("reps")) parts.push_back(jstr(m, "reps") + " passes per launch");
+  if (m.contains("reps"))
+    parts.push_back(jstr(m, "reps") + (jnum(m, "reps") == 1 ? " pass" : " passes") + " per launch");
   if (m.contains("grid")) parts.push_back("grid " + jstr(m, "grid") + " x " + jstr(m, "block"));
   if (m.contains("cache")) parts.push_back(jstr(m, "cache") + " L2");
   if (m.contains("graph_batch")) parts.push_back(jstr(m, "graph_batch") + " launches per graph");
@@ -419,6 +420,14 @@ void problem_section(Doc& doc, const RunData& d, const ProblemResults& pr, const
     if (m.l2_floor_us > 0) {
       t += " L2 floor " + format_us(m.l2_floor_us) +
            " us (the gather bytes at the L2 gather ceiling: every gather an L2 access)";
+      // The ceiling's rows against this problem's (a head's F values): shorter rows gather
+      // slower than the ceiling's, so the floor is optimistic for them.
+      const auto& gm = d.run.ceilings.value("method", nlohmann::json::object());
+      const double ceiling_row = jnum(gm.value("l2_gather", nlohmann::json::object()), "row_bytes");
+      const int row = pr.key.feat * value_bytes(pr.key.value);
+      if (std::isfinite(ceiling_row) && ceiling_row > 0 && row != static_cast<int>(ceiling_row))
+        t += " (measured on " + fmt(ceiling_row, 0) + "-byte rows; this problem's are " +
+             std::to_string(row) + "-byte" + (row < ceiling_row ? ", so it is optimistic)" : ")");
       if (pr.winner)
         t += "; the winner takes " + fmt(pr.winner->median_us / m.l2_floor_us, 2) + "x it";
       t += ".";
@@ -586,8 +595,9 @@ void time_section(Doc& doc, const RunData& d) {
     doc.para("Hardware counters: " + std::to_string(d.counter_collections) + " collections, " +
              fmt(total, 1) + " s of host time (" + fmt(total / d.counter_collections, 3) +
              " s each), by step, longest first: " + parts +
-             ". `replay` is the launch and CUPTI's passes over it; the others are the range "
-             "profiler's set-up and teardown around each collection.");
+             ". `replay` is the launch and CUPTI's passes over it; `enable`, `configure`, "
+             "`decode` and `disable` the range profiler's set-up and teardown, and `pause` and "
+             "`resume` the activity tracing stopped around each collection.");
   }
   if (d.slowest.empty()) return;
   std::vector<std::vector<std::string>> slow;

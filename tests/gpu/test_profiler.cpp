@@ -118,7 +118,8 @@ TEST(ProfilerGpu, UserReplayAndAStayingProfilerReadWhatKernelReplayReads) {
     GTEST_SKIP() << "counters unavailable: " << kernel_replay.why_unavailable();
   const CounterResult k = kernel_replay.collect(copy);
   ASSERT_TRUE(k.ok) << k.reason;
-  for (const char* step : {"enable", "configure", "replay", "decode", "disable"}) {
+  for (const char* step :
+       {"pause", "enable", "configure", "replay", "decode", "disable", "resume"}) {
     ASSERT_TRUE(k.wall_s.count(step)) << step;
     EXPECT_GE(k.wall_s.at(step), 0.0) << step;
   }

@@ -736,7 +736,9 @@ TEST(Report, TuningTimePerProblemAndTheSlowestTrials) {
     s.put_trial(t);
   };
   // "z" is measured first: the table follows the stored times, not the names.
-  put("z", fused(32, 4), "2026-12-01T16:00:00Z", {{"verify", 0.1}, {"measure", 0.2}});
+  // Counters without step times (a collection that never ran) are not a collection.
+  put("z", fused(32, 4), "2026-12-01T16:00:00Z", {{"verify", 0.1}, {"measure", 0.2}}, "ok",
+      nlohmann::json::object());
   put("z", fused(16, 4), "2026-12-01T16:00:03Z",
       {{"verify", 0.1}, {"measure", 0.3}, {"counters", 2.5}}, "ok",
       {{"enable", 0.2}, {"replay", 2.0}, {"disable", 0.3}});
