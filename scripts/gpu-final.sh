@@ -5,7 +5,8 @@
 #           (SKIP_SMOKE=0: also the smoke tuning run and scripts/check-continue.sh)
 #           (SKIP_CHECK=1: only the dispatch and production tests, when only the header changed)
 #   bench   issue 7's table in one run: tuned dispatch, seed and softmax + cuSPARSE, cold L2,
-#           launch included (events, round-robin in ROUNDS=10 rounds) on the small graphs, GPU time plus DRAM counters on the
+#           launch included (events, round-robin in ROUNDS=10 rounds) on the small graphs (and
+#           their GPU time with counters: L2 traffic), GPU time plus DRAM counters on the
 #           large ones, bf16 storage, the seed shape warm (CUDA Graph replay; plain and
 #           overlapped launches), and beside it the latency floors of a kernel of the seed
 #           shape's grid (profiler/lat_ladder: parameter lines, dependent L2 loads, overlapped
@@ -32,6 +33,9 @@ large=(--graph "uniform:n=1000000,deg=16,seed=1" --graph "powerlaw:n=1000000,deg
 # Round-robin (--rounds): a launch-included cold call drifts by ~5% between processes, which
 # moves the ratios to the empty kernel and the baselines unless all are timed alike.
 step bench-small-events timeout 150 "$T" bench "${seed[@]}" "${real[@]}" --feat 64 --impl tuned,seed,cusparse,empty --events --rounds "${ROUNDS:-10}" "${B[@]}" --json "$W/bench-events.json"
+# The same graphs' tuned dispatch, GPU time with counters: its L2 traffic against the L2 gather
+# ceiling (issue7_table.py's last table).
+step bench-small-counters timeout 120 "$T" bench "${seed[@]}" "${real[@]}" --feat 64 --impl tuned --counters "${B[@]}" --json "$W/bench-small-counters.json"
 step bench-large timeout 150 "$T" bench "${large[@]}" --feat 64 --impl tuned,seed,cusparse --counters "${B[@]}" --json "$W/bench-large.json"
 step bench-bf16 timeout 120 "$T" bench "${large[@]}" --feat 64 --value bf16 --impl tuned --counters "${B[@]}" --json "$W/bench-bf16.json"
 step bench-2m timeout 150 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --impl tuned,seed,cusparse --counters "${B[@]}" --json "$W/bench-2m.json"

@@ -5,7 +5,10 @@ JSON, scripts/peers_pyg.py's peers.json, prof_check.json), as Markdown on stdout
     scripts/issue7_table.py docs/data/v4/call5
     scripts/issue7_table.py FOLDER [--copy-from PROF_CHECK_JSON] [--variants DIR]
 
---copy-from: the copy bandwidth from another call's prof_check.json, for a call that skipped
+With bench-small-counters.json in FOLDER (gpu-final.sh from the sixteenth session on), a last
+table sets each graph of target 1 against the L2 gather ceiling (prof_check's l2_gather_gbs).
+
+--copy-from: the ceilings (copy bandwidth, L2 gather) from another call's prof_check.json, for a call that skipped
 the profiler check (named in the table). --variants DIR: a second table from DIR's
 smem3-*.json (`tuner bench` of variant ids beside `tuned` in the same call, scripts/gpu-v8c.sh):
 the best variant per DRAM-bound graph and value type, with targets 2 and 5 recomputed on it.
@@ -126,6 +129,52 @@ def variants_table(vdir, large, copy):
         print(f"- {label}: " + ", ".join(parts))
 
 
+def l2_table(folder, events, ceilings, ceilings_note):
+    """Target 1's graphs against the L2 gather ceiling: what 2x the faster baseline would ask of
+    the tuned kernel's L2 traffic, from bench-small-counters.json (the tuned dispatch, cold, GPU
+    time and counters) beside the launch-included calls of bench-events.json."""
+    name = "bench-small-counters.json"
+    if not os.path.exists(stored(os.path.join(folder, name))):
+        return
+    res = load(folder, name)["results"]
+    ceiling = ceilings.get("l2_gather_gbs") or 0
+    print("\nGraphs whose values fit in L2: what 2x the faster baseline asks of the tuned kernel. GPU "
+          "time and L2 bytes (`lts__t_bytes`) from the tuned dispatch's counters, cold; `outside` is "
+          "the launch-included call less that GPU time (the launch and the call's fixed costs); "
+          "`needed` is half the faster baseline's call less `outside`" + (
+              f"; the L2 gather ceiling is {ceiling:.0f} GB/s ({ceilings_note})." if ceiling else
+              "; no L2 gather ceiling was measured in this call.") + "\n")
+    print("| graph | call us | GPU us | outside us | L2 MB | L2 GB/s | % of ceiling | needed GPU us | "
+          "needed GB/s | needed % of ceiling |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for label, g, _ in SMALL:
+        t, s, c = (find(events, g, i) for i in ("tuned", "seed", "cusparse"))
+        k = find(res, g, "tuned")
+        if not (t and k and (s or c)):
+            continue
+        vals = (k.get("counters") or {}).get("values") or {}
+        l2 = vals.get("lts__t_bytes.sum")
+        call, gpu = t["event_median_us"], k["gpu_median_us"]
+        base = min(x["event_median_us"] for x in (s, c) if x)
+        outside = call - gpu
+        need = base / 2 - outside
+
+        def pct(gbs):
+            return f"{100 * gbs / ceiling:.0f}%" if ceiling else "n/a"
+
+        now = l2 / gpu * 1e-3 if l2 else None
+        if need <= 0:
+            tail = f"{need:.2f} (below the launch) | n/a | n/a"
+        elif l2:
+            want = l2 / need * 1e-3
+            tail = f"{need:.2f} | {want:.0f} | {pct(want)}"
+        else:
+            tail = f"{need:.2f} | n/a | n/a"
+        print(f"| {label} | {call:.2f} | {gpu:.2f} | {outside:.2f} | "
+              + (f"{l2 / 1e6:.1f} | {now:.0f} | {pct(now)}" if l2 else "n/a | n/a | n/a")
+              + f" | {tail} |")
+
+
 def main():
     folder = sys.argv[1]
     ev_json = load(folder, "bench-events.json")
@@ -133,8 +182,8 @@ def main():
     rounds = ev_json.get("meta", {}).get("rounds", 1)
     peers = load(folder, "peers.json")["results"]
     copy_from = arg("--copy-from")
-    copy = (read_json(copy_from) if copy_from else load(folder, "prof_check.json"))[
-        "ceilings"]["dram_copy_gbs"]
+    ceilings = (read_json(copy_from) if copy_from else load(folder, "prof_check.json"))["ceilings"]
+    copy = ceilings["dram_copy_gbs"]
     copy_note = (f"copy bandwidth from {copy_from}: {copy:.0f} GB/s, measured in another call"
                  if copy_from else f"copy bandwidth measured in the same call: {copy:.0f} GB/s")
     pyg = {(p["graph"], p["feat"], p["heads"]): p["median_us"] for p in peers if p["impl"] == "pyg"}
@@ -252,6 +301,7 @@ def main():
           f"{status(med >= 25)} |")
     if arg("--variants"):
         variants_table(arg("--variants"), large, copy)
+    l2_table(folder, ev, ceilings, f"from {copy_from}, another call" if copy_from else "same call")
 
 if __name__ == "__main__":
     main()
