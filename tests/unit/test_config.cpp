@@ -69,7 +69,8 @@ std::string replace(std::string s, const std::string& from, const std::string& t
 // ---------------------------------------------------------------- the shipped configs
 
 TEST(Config, ShippedConfigsParse) {
-  for (const char* name : {"smoke.yaml", "h100.yaml", "h200.yaml"}) {
+  for (const char* name :
+       {"smoke.yaml", "h100.yaml", "h200.yaml", "h200-overlapped.yaml", "h200-subwarp.yaml"}) {
     SCOPED_TRACE(name);
     const Config c = load_config(kConfigs + name);
     EXPECT_EQ(c.arch, "sm_90");

@@ -167,7 +167,8 @@ TEST(Space, BaselinesAndUniqueVariants) {
 }
 
 TEST(Space, ShippedConfigsKeepSomethingForEveryProblem) {
-  for (const char* name : {"smoke.yaml", "h100.yaml", "h200.yaml"}) {
+  for (const char* name :
+       {"smoke.yaml", "h100.yaml", "h200.yaml", "h200-overlapped.yaml", "h200-subwarp.yaml"}) {
     SCOPED_TRACE(name);
     const Config c = load_config(kConfigs + name);
     EXPECT_NO_THROW(check_space(c));
