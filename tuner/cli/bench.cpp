@@ -36,6 +36,25 @@
 namespace csrgat::tuner {
 namespace {
 
+// " DRAM_GB/s L2_GB/s" columns of a result's counters over their own GPU time (the kernels'
+// gpu__time_duration), or why there are none.
+std::string counter_rates(const nlohmann::json& r) {
+  if (!r.contains("counters")) return "";
+  const auto& c = r["counters"];
+  if (!c.value("ok", false)) return "  counters: " + c.value("reason", std::string("unavailable"));
+  const nlohmann::json v = c.value("values", nlohmann::json::object());
+  auto num = [&](const char* key) {  // a metric not collected, or NaN (null): -1
+    return v.is_object() && v.contains(key) && v[key].is_number() ? v[key].get<double>() : -1.0;
+  };
+  const double ns = num("gpu__time_duration.sum");
+  auto rate = [&](double bytes) { return ns > 0 && bytes >= 0 ? bytes / ns : -1.0; };  // B/ns = GB/s
+  const double read = num("dram__bytes_read.sum"), write = num("dram__bytes_write.sum");
+  char buf[64];
+  std::snprintf(buf, sizeof buf, " %12.0f %9.0f", rate(read >= 0 && write >= 0 ? read + write : -1.0),
+                rate(num("lts__t_bytes.sum")));
+  return buf;
+}
+
 struct BenchOptions {
   std::vector<std::string> graphs;
   std::string config;
@@ -166,8 +185,8 @@ int bench(const BenchOptions& o) {
   nlohmann::json out{{"meta", {{"tuned_header", CSRGAT_TUNED_HEADER_NAME}, {"library_archs", compiled_archs()}, {"timing", profiler::to_json(topt)}, {"rounds", o.rounds}}},
                      {"devices", nlohmann::json::array({profiler::to_json(profiler::device_info(0))})},
                      {"results", nlohmann::json::array()}};
-  std::printf("%-26s %5s %-10s %-66s %10s %10s %9s %8s\n", "graph", "F", "impl", "variant", "gpu_us",
-              "event_us", "noise%", "rel_err");
+  std::printf("%-26s %5s %-10s %-66s %10s %10s %9s %8s%s\n", "graph", "F", "impl", "variant", "gpu_us",
+              "event_us", "noise%", "rel_err", o.counters ? "   DRAM_GB/s   L2_GB/s" : "");
   int failures = 0;
   for (const auto& [name, spec] : graph_list) {
     const auto g = graphs::make_graph(spec);
@@ -305,9 +324,10 @@ int bench(const BenchOptions& o) {
             r["detail"] = ex.what();
           }
         }
-        std::printf("%-26s %5d %-10s %-66s %10.2f %10.2f %9.2f %8.1e %s\n", name.c_str(), feat, e.impl.c_str(),
+        std::printf("%-26s %5d %-10s %-66s %10.2f %10.2f %9.2f %8.1e%s %s\n", name.c_str(), feat, e.impl.c_str(),
                     r.value("variant", std::string("-")).c_str(), r.value("gpu_median_us", 0.0),
                     r.value("event_median_us", 0.0), 100 * r.value("rel_noise", 0.0), r.value("rel_error", 0.0),
+                    o.counters ? counter_rates(r).c_str() : "",
                     r["status"] == "ok" ? "" : (r["status"].get<std::string>() + ": " + r.value("detail", std::string())).c_str());
         std::fflush(stdout);
         out["results"].push_back(r);
