@@ -102,22 +102,25 @@ TEST(ProfilerGpu, CountersSumTheKernelsOfOneLaunch) {
 }
 
 // The session's options: user replay (the launch repeated per pass, one range) reads the DRAM
-// bytes kernel replay reads when each pass starts cold, and a profiler kept enabled collects
-// again and again; every collection records its steps' wall time.
+// bytes kernel replay reads, and a profiler kept enabled collects again and again; every
+// collection records its steps' wall time. The kernel only reads, 4x the L2, so its DRAM bytes
+// do not hang on what L2 holds or writes back when a pass begins or ends.
 TEST(ProfilerGpu, UserReplayAndAStayingProfilerReadWhatKernelReplayReads) {
   Timer timer(0);
-  const size_t bytes = size_t(64) << 20, n4 = bytes / 16;
-  DeviceBuffer src(bytes), dst(bytes), flush(2 * timer.l2_bytes());
-  const int grid = copy_grid(n4, timer.sm_count());
-  auto copy = [&](cudaStream_t s) { launch_copy(src.ptr, dst.ptr, n4, grid, s); };
+  const size_t bytes = std::max<size_t>(size_t(256) << 20, 4 * timer.l2_bytes()) / 16 * 16;
+  DeviceBuffer data(bytes), flush(2 * timer.l2_bytes());
+  auto sweep = [&](cudaStream_t s) {
+    detail::launch_l2_flush(data.ptr, bytes, timer.sm_count(), s);  // reads `bytes`
+  };
   auto cold = [&](cudaStream_t s) {
     detail::launch_l2_flush(flush.ptr, 2 * timer.l2_bytes(), timer.sm_count(), s);
   };
   CounterSession kernel_replay(0);
   if (!kernel_replay.available())
     GTEST_SKIP() << "counters unavailable: " << kernel_replay.why_unavailable();
-  const CounterResult k = kernel_replay.collect(copy);
+  const CounterResult k = kernel_replay.collect(sweep);
   ASSERT_TRUE(k.ok) << k.reason;
+  EXPECT_NEAR(dram_bytes(k) / static_cast<double>(bytes), 1.0, 0.05);
   for (const char* step :
        {"pause", "enable", "configure", "replay", "decode", "disable", "resume"}) {
     ASSERT_TRUE(k.wall_s.count(step)) << step;
@@ -132,7 +135,7 @@ TEST(ProfilerGpu, UserReplayAndAStayingProfilerReadWhatKernelReplayReads) {
                  (o.stay_enabled ? ", staying enabled" : ""));
     CounterSession session(0, default_metrics(), o);
     for (int i = 0; i < 3; ++i) {  // a staying profiler is configured again each time
-      const CounterResult c = session.collect(copy, cold);
+      const CounterResult c = session.collect(sweep, cold);
       ASSERT_TRUE(c.ok) << c.reason;
       EXPECT_EQ(c.kernels, 1);
       EXPECT_NEAR(dram_bytes(c) / dram_bytes(k), 1.0, 0.05);
@@ -143,8 +146,8 @@ TEST(ProfilerGpu, UserReplayAndAStayingProfilerReadWhatKernelReplayReads) {
   // Activity tracing is back, and a staying profiler was disabled with its session.
   TimingOptions opt;
   opt.stop.max_samples = opt.stop.min_samples;
-  EXPECT_EQ(timer.measure([&](cudaStream_t s, int) { copy(s); }, opt).timer, "cupti");
-  EXPECT_TRUE(kernel_replay.collect(copy).ok);
+  EXPECT_EQ(timer.measure([&](cudaStream_t s, int) { sweep(s); }, opt).timer, "cupti");
+  EXPECT_TRUE(kernel_replay.collect(sweep).ok);
 }
 
 TEST(ProfilerGpu, SmallCopyCuptiBelowTwoMicrosecondsAndBelowEvents) {
