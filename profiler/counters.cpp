@@ -85,6 +85,10 @@ void profiler_initialize() {
 
 }  // namespace
 
+CounterOptions tool_counter_options() {
+  return {CounterOptions::Replay::kernel, true};
+}
+
 std::vector<std::string> default_metrics() {
   return {"dram__bytes_read.sum",
           "dram__bytes_write.sum",

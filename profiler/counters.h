@@ -50,6 +50,13 @@ struct CounterResult {
 // gpc__cycles_elapsed.max, gpc__cycles_elapsed.avg.per_second.
 std::vector<std::string> default_metrics();
 
+struct CounterOptions;
+// How the tuner's worker and `tuner bench` collect: kernel replay with the range profiler kept
+// enabled between collections. On the H200 (sixteenth session, prof_check --counter-cost) a
+// collection on a small kernel took 64 ms against 465 ms enabled per collection (the first
+// pass after an enable costs ~350 ms), and a kernel timed meanwhile took the same time.
+CounterOptions tool_counter_options();
+
 using CounterLaunchFn = std::function<void(cudaStream_t stream)>;
 
 struct CounterOptions {

@@ -270,7 +270,10 @@ void DeviceProblem::launch(const VariantParams& p, const LoadedKernel& k, cudaSt
   if (g.dynamic_smem > 48 * 1024)
     CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(k.function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(g.dynamic_smem)));
-  const void* fn = family_kernel_for(a, k.function(), k.scalar_function(), p.vec, value_bytes(p.value));
+  // Only the fused kernels load values in vectors and have twins; the seed kernel takes any row.
+  const void* fn = p.family == Family::fused
+                       ? family_kernel_for(a, k.function(), k.scalar_function(), p.vec, value_bytes(p.value))
+                       : k.function();
   if (!fn)
     throw std::invalid_argument(p.id() + ": values rows of F = " + std::to_string(feat_) +
                                 " are not aligned for its vec " + std::to_string(p.vec) +

@@ -242,7 +242,9 @@ nlohmann::json trial(const nlohmann::json& r) {
       }
       if (t.status == "ok" && r.value("counters", false)) {
         phases.enter("counters");
-        if (!st.counters) st.counters = std::make_unique<profiler::CounterSession>(st.device);
+        if (!st.counters)
+          st.counters = std::make_unique<profiler::CounterSession>(
+              st.device, profiler::default_metrics(), profiler::tool_counter_options());
         profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::counters);
         const auto cr = st.counters->collect([&](cudaStream_t s) { res.device->launch(p, *k, s); });
         t.counters = profiler::to_json(cr);

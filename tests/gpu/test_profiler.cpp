@@ -103,8 +103,9 @@ TEST(ProfilerGpu, CountersSumTheKernelsOfOneLaunch) {
 
 // The session's options: user replay (the launch repeated per pass, one range) reads the DRAM
 // bytes kernel replay reads, and a profiler kept enabled collects again and again; every
-// collection records its steps' wall time. The kernel only reads, 4x the L2, so its DRAM bytes
-// do not hang on what L2 holds or writes back when a pass begins or ends.
+// collection records its steps' wall time. The kernel only reads, 4x the L2, so the bytes it
+// reads do not hang on what L2 holds when a pass begins. (Read and written together they do:
+// on the H200 kernel replay counted 9% more, write-backs of its own restore of the buffer.)
 TEST(ProfilerGpu, UserReplayAndAStayingProfilerReadWhatKernelReplayReads) {
   Timer timer(0);
   const size_t bytes = std::max<size_t>(size_t(256) << 20, 4 * timer.l2_bytes()) / 16 * 16;
@@ -120,7 +121,8 @@ TEST(ProfilerGpu, UserReplayAndAStayingProfilerReadWhatKernelReplayReads) {
     GTEST_SKIP() << "counters unavailable: " << kernel_replay.why_unavailable();
   const CounterResult k = kernel_replay.collect(sweep);
   ASSERT_TRUE(k.ok) << k.reason;
-  EXPECT_NEAR(dram_bytes(k) / static_cast<double>(bytes), 1.0, 0.05);
+  auto read = [](const CounterResult& r) { return r.values.at("dram__bytes_read.sum"); };
+  EXPECT_NEAR(read(k) / static_cast<double>(bytes), 1.0, 0.05);
   for (const char* step :
        {"pause", "enable", "configure", "replay", "decode", "disable", "resume"}) {
     ASSERT_TRUE(k.wall_s.count(step)) << step;
@@ -138,7 +140,7 @@ TEST(ProfilerGpu, UserReplayAndAStayingProfilerReadWhatKernelReplayReads) {
       const CounterResult c = session.collect(sweep, cold);
       ASSERT_TRUE(c.ok) << c.reason;
       EXPECT_EQ(c.kernels, 1);
-      EXPECT_NEAR(dram_bytes(c) / dram_bytes(k), 1.0, 0.05);
+      EXPECT_NEAR(read(c) / read(k), 1.0, 0.05);
       std::printf("  collection %d: %.1f ms (kernel replay, per collection: %.1f ms)\n", i,
                   1e3 * wall_seconds(c), 1e3 * wall_seconds(k));
     }

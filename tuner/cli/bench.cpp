@@ -179,7 +179,9 @@ int bench(const BenchOptions& o) {
   topt.stop.max_seconds = o.max_seconds;
   profiler::Timer timer(0);
   std::unique_ptr<profiler::CounterSession> counters;
-  if (o.counters) counters = std::make_unique<profiler::CounterSession>(0);
+  if (o.counters)
+    counters = std::make_unique<profiler::CounterSession>(0, profiler::default_metrics(),
+                                                          profiler::tool_counter_options());
   NvrtcCompiler compiler("sm_90", o.cache_dir);
 
   nlohmann::json out{{"meta", {{"tuned_header", CSRGAT_TUNED_HEADER_NAME}, {"library_archs", compiled_archs()}, {"timing", profiler::to_json(topt)}, {"rounds", o.rounds}}},
