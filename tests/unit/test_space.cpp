@@ -175,9 +175,10 @@ TEST(Space, ShippedConfigsKeepSomethingForEveryProblem) {
     for (const Problem& p : problems(c)) {
       const auto s = survivors(enumerate(c, p));
       EXPECT_FALSE(s.empty()) << p.key();
-      // A bound on tuning time: h200.yaml's largest problems (335-339 variants with bf16, run 7)
-      // took 439 s on two GPUs, within one 600 s device call; more needs cost-balanced GPUs.
-      EXPECT_LE(s.size(), 350u) << p.key();
+      // A bound on tuning time: run 7 tuned all of h200.yaml (349 variants per small problem)
+      // in 182 s on one H200; the sixteenth session's sub-warp chunks add 24 per small problem
+      // while counter trials got ~3x cheaper, so one 600 s device call still holds a run.
+      EXPECT_LE(s.size(), 400u) << p.key();
     }
     EXPECT_FALSE(unique_variants(c).empty());
   }
