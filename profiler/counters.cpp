@@ -496,6 +496,10 @@ const CounterOptions& CounterSession::options() const {
   return impl_->options;
 }
 
+void CounterSession::release() {
+  impl_->disable();
+}
+
 CounterResult CounterSession::collect(const CounterLaunchFn& launch,
                                       const CounterLaunchFn& before_pass) {
   CounterResult result;

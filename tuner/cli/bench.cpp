@@ -319,7 +319,12 @@ int bench(const BenchOptions& o) {
             r["timer"] = tr.timer;
             if (counters && e.impl != "empty") {
               profiler::ScopedRange crange(name, r.value("variant", e.impl), profiler::Phase::counters);
+              // cuSPARSE counted with the profiler enabled for that collection only (as the
+              // tuner's worker does: CounterSession::release).
+              const bool library = e.impl == "cusparse";
+              if (library) counters->release();
               r["counters"] = profiler::to_json(counters->collect(e.launch));
+              if (library) counters->release();
             }
           } catch (const std::exception& ex) {
             r["status"] = "error";
