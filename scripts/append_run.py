@@ -14,9 +14,10 @@ Prints the new run ids.
 import gzip, os, shutil, sqlite3, sys, tempfile
 
 
-def open_copy(path, tmp):
-    """A writable in-file copy of the store at path (gunzipped when it ends in .gz)."""
-    out = os.path.join(tmp, os.path.basename(path).removesuffix('.gz') + '.copy')
+def open_copy(path, tmp, role):
+    """A writable in-file copy of the store at path (gunzipped when it ends in .gz), named by its
+    role, so that a source and a target of the same file name do not share one copy."""
+    out = os.path.join(tmp, role + '-' + os.path.basename(path).removesuffix('.gz') + '.copy')
     if path.endswith('.gz'):
         with gzip.open(path, 'rb') as f, open(out, 'wb') as g:
             shutil.copyfileobj(f, g)
@@ -32,8 +33,8 @@ def main(source, target):
     if os.path.exists(target + '-wal'):
         sys.exit('append_run: %s-wal exists (a run still open on it?): close it first' % target)
     with tempfile.TemporaryDirectory() as tmp:
-        src, _ = open_copy(source, tmp)
-        dst, dst_path = open_copy(target, tmp)
+        src, _ = open_copy(source, tmp, 'source')
+        dst, dst_path = open_copy(target, tmp, 'target')
         dst.execute('pragma journal_mode=delete')
         # Columns the source has and the target does not (added to the tuner's schema since the
         # target was written, e.g. problems.prepare_s): added first, as the tuner would.
