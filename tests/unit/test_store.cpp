@@ -286,12 +286,15 @@ TEST(StoreContinue, OlderStoresReadAsTheyAreAndAreUpgradedForWriting) {
     ASSERT_EQ(fin.size(), 1u);
     EXPECT_DOUBLE_EQ(fin[0].prepare_s, 4.5);
   }
-  // A store with finish marks from before their build times (the recorded H200 runs) reads
-  // them as not recorded.
+  // A store with finish marks from before their build times (the recorded H200 runs 1-7) reads
+  // them as not recorded; run 8 (sixteenth session) recorded them.
   const Store h200((csrgat::testing_recorded::recorded_dir() / "h200.sqlite.gz").string(), true);
-  const auto marks = h200.finished_problems(h200.latest_run()->id);
+  const auto marks = h200.finished_problems(7);
   ASSERT_FALSE(marks.empty());
   for (const auto& f : marks) EXPECT_EQ(f.prepare_s, -1) << f.graph;
+  const auto built = h200.finished_problems(8);
+  ASSERT_FALSE(built.empty());
+  for (const auto& f : built) EXPECT_GE(f.prepare_s, 0) << f.graph;
 }
 
 // Two graphs; `pubmed_space` is pubmed's own space map ("" for none).
