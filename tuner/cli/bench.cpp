@@ -21,6 +21,7 @@
 #include "profiler/kernels.h"
 #include "profiler/nvtx.h"
 #include "profiler/timer.h"
+#include "reports/analysis.h"
 #include "tuner/cli/commands.h"
 #include "tuner/config.h"
 #include "tuner/device_problem.h"
@@ -36,22 +37,21 @@
 namespace csrgat::tuner {
 namespace {
 
-// " DRAM_GB/s L2_GB/s" columns of a result's counters over their own GPU time (the kernels'
-// gpu__time_duration), or why there are none.
+// " DRAM_GB/s L2_GB/s" columns of a result's counters (read as the report reads them,
+// reports::counters_of) over their own GPU time (the kernels' gpu__time_duration), or why there
+// are none.
 std::string counter_rates(const nlohmann::json& r) {
   if (!r.contains("counters")) return "";
-  const auto& c = r["counters"];
-  if (!c.value("ok", false)) return "  counters: " + c.value("reason", std::string("unavailable"));
-  const nlohmann::json v = c.value("values", nlohmann::json::object());
-  auto num = [&](const char* key) {  // a metric not collected, or NaN (null): -1
-    return v.is_object() && v.contains(key) && v[key].is_number() ? v[key].get<double>() : -1.0;
-  };
-  const double ns = num("gpu__time_duration.sum");
-  auto rate = [&](double bytes) { return ns > 0 && bytes >= 0 ? bytes / ns : -1.0; };  // B/ns = GB/s
-  const double read = num("dram__bytes_read.sum"), write = num("dram__bytes_write.sum");
+  const reports::Counters c = reports::counters_of(r["counters"]);
+  if (!c.available) return "  counters: " + c.why;
+  const nlohmann::json v = r["counters"].value("values", nlohmann::json::object());
+  const double ns = v.contains("gpu__time_duration.sum") && v["gpu__time_duration.sum"].is_number()
+                        ? v["gpu__time_duration.sum"].get<double>()
+                        : 0.0;
+  auto rate = [&](bool has, double bytes) { return has && ns > 0 ? bytes / ns : -1.0; };  // GB/s
   char buf[64];
-  std::snprintf(buf, sizeof buf, " %12.0f %9.0f", rate(read >= 0 && write >= 0 ? read + write : -1.0),
-                rate(num("lts__t_bytes.sum")));
+  std::snprintf(buf, sizeof buf, " %12.0f %9.0f", rate(c.has_dram, c.dram_bytes),
+                rate(c.has_l2, c.l2_bytes));
   return buf;
 }
 
