@@ -496,8 +496,11 @@ const CounterOptions& CounterSession::options() const {
   return impl_->options;
 }
 
-void CounterSession::release() {
+CounterResult CounterSession::collect_enabled_once(const CounterLaunchFn& launch) {
   impl_->disable();
+  CounterResult r = collect(launch);
+  impl_->disable();
+  return r;
 }
 
 CounterResult CounterSession::collect(const CounterLaunchFn& launch,

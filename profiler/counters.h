@@ -96,11 +96,11 @@ class CounterSession {
   // `before_pass` (user replay only; may be empty) enqueues what each pass needs first.
   CounterResult collect(const CounterLaunchFn& launch, const CounterLaunchFn& before_pass = {});
   const CounterOptions& options() const;
-  // Disables a profiler kept enabled (stay_enabled) now; the next collection enables it again.
-  // The tuner does so around launches of libraries' kernels (cuSPARSE): on the H200 one such
+  // collect() with the range profiler enabled for this collection only, also in a session that
+  // keeps it enabled: for launches of libraries' kernels (cuSPARSE). On the H200 one such
   // collection with the profiler kept enabled killed the process (SIGSEGV inside the
   // collection, sixteenth session's run 8), where seven runs enabling per collection had not.
-  void release();
+  CounterResult collect_enabled_once(const CounterLaunchFn& launch);
 
  private:
   struct Impl;

@@ -319,12 +319,10 @@ int bench(const BenchOptions& o) {
             r["timer"] = tr.timer;
             if (counters && e.impl != "empty") {
               profiler::ScopedRange crange(name, r.value("variant", e.impl), profiler::Phase::counters);
-              // cuSPARSE counted with the profiler enabled for that collection only (as the
-              // tuner's worker does: CounterSession::release).
-              const bool library = e.impl == "cusparse";
-              if (library) counters->release();
-              r["counters"] = profiler::to_json(counters->collect(e.launch));
-              if (library) counters->release();
+              // cuSPARSE with the profiler enabled for that collection only, as in the worker.
+              r["counters"] = profiler::to_json(e.impl == "cusparse"
+                                                    ? counters->collect_enabled_once(e.launch)
+                                                    : counters->collect(e.launch));
             }
           } catch (const std::exception& ex) {
             r["status"] = "error";
