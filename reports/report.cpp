@@ -16,6 +16,7 @@
 #include "reports/plot.h"
 #include "tuner/config.h"
 #include "tuner/store.h"
+#include "tuner/worker.h"
 
 namespace fs = std::filesystem;
 
@@ -582,15 +583,10 @@ void time_section(Doc& doc, const RunData& d) {
                           "fourteenth session's tuner)."));
   doc.table(head, rows, align);
   if (d.counter_collections > 0) {
-    std::vector<std::pair<double, std::string>> steps;
     double total = 0;
-    for (const auto& [step, sec] : d.counter_steps_s) {
-      steps.emplace_back(sec, step);
-      total += sec;
-    }
-    std::sort(steps.rbegin(), steps.rend());
+    for (const auto& [step, sec] : d.counter_steps_s) total += sec;
     std::string parts;
-    for (const auto& [sec, step] : steps)
+    for (const auto& [sec, step] : tuner::phases_longest_first(nlohmann::json(d.counter_steps_s)))
       parts += (parts.empty() ? "" : ", ") + step + " " + fmt(sec, 1) + " s";
     doc.para("Hardware counters: " + std::to_string(d.counter_collections) + " collections, " +
              fmt(total, 1) + " s of host time (" + fmt(total / d.counter_collections, 3) +

@@ -4,13 +4,13 @@
 // and in a CUDA graph, reads the copy's counters, measures the ceilings, prints a table and
 // writes everything as JSON. --counter-cost also times counter collections on the 100 KB copy
 // (each step of CounterSession::collect) with and without 8 GiB more device memory allocated
-// (half the free memory where that is less),
-// for kernel and user replay, each with the range profiler enabled per collection or kept
-// enabled: whether CUPTI's kernel replay costs in proportion to the context's memory, and what
-// the alternatives cost (and read) instead. Under ncu/nsys
-// (detected from their environment) it times with events, reports counters as unavailable, takes
-// few samples and skips the ceilings, and says so. Exit: 0 every check passed or was skipped, 1
-// error, 2 a check failed, 3 no CUDA device, 64 usage.
+// (half the free memory where that is less), for kernel and user replay, each with the range
+// profiler enabled per collection or kept enabled: whether CUPTI's kernel replay costs in
+// proportion to the context's memory, and what the alternatives cost (and read) instead.
+// Under ncu/nsys (detected from their environment) it times with events, reports counters as
+// unavailable, takes few samples and skips the ceilings, and says so.
+// Exit: 0 every check passed or was skipped, 1 error, 2 a check failed, 3 no CUDA device,
+// 64 usage.
 #include "profiler/ceilings.h"
 #include "profiler/check.h"
 #include "profiler/counters.h"
