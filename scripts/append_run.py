@@ -2,8 +2,10 @@
 """Appends the runs of one results store (a tuning run's results.sqlite, .gz allowed) to another
 (e.g. tests/data/recorded/h200.sqlite.gz), numbering them after the target's last run id ever
 given; their trials, graphs and problems follow, and a problem taken from one of the source's
-own runs (from_run, continued_from) points at that run's new id. A source run that names a run
-it does not hold, or one the target already holds (same start, config and GPU), stops it.
+own runs (from_run, continued_from) points at that run's new id. Source runs the target already
+holds (same start, config and GPU: a store that `tuner run --reuse` grew from a copy of the
+target) are not copied again; references to them point at the target's copy. A source run that
+names a run the source does not hold stops it, as does a source holding no new run.
 Stores are read through SQLite's backup (a WAL beside them included); the target is rewritten
 in place (gzipped again when its name ends in .gz), and refused while a WAL is beside it;
 columns the source has and the target lacks are added to the target first.
@@ -49,8 +51,15 @@ def main(source, target):
         if not runs:
             sys.exit('append_run: %s holds no run' % source)
         cols = [d[1] for d in src.execute('pragma table_info(runs)')]
-        held = set(dst.execute('select started, config_hash, gpu_uuid from runs'))
-        new_id = {r[0]: base + i + 1 for i, r in enumerate(runs)}
+        held = {tuple(k): i for *k, i in dst.execute('select started, config_hash, gpu_uuid, id from runs')}
+        key = {c: n for n, c in enumerate(cols)}
+        same = {r[0]: held[k] for r in runs
+                if (k := (r[key['started']], r[key['config_hash']], r[key['gpu_uuid']])) in held}
+        fresh = [r for r in runs if r[0] not in same]
+        if not fresh:
+            sys.exit('append_run: every run of %s is already in %s' % (source, target))
+        new_id = dict(same)
+        new_id.update({r[0]: base + i + 1 for i, r in enumerate(fresh)})
 
         def renumber(v, what):
             if not v:
@@ -59,11 +68,8 @@ def main(source, target):
                 sys.exit('append_run: %s names run %d, which %s does not hold' % (what, v, source))
             return new_id[v]
 
-        for r in runs:
+        for r in fresh:
             row = dict(zip(cols, r))
-            if (row['started'], row['config_hash'], row['gpu_uuid']) in held:
-                sys.exit('append_run: run %d of %s (started %s) is already in %s' %
-                         (row['id'], source, row['started'], target))
             row['continued_from'] = renumber(row.get('continued_from'), 'run %d continued_from' % row['id'])
             row['id'] = new_id[row['id']]
             dst.execute('insert into runs (%s) values (%s)' % (','.join(row), ','.join('?' * len(row))),
@@ -72,6 +78,8 @@ def main(source, target):
             tcols = [d[1] for d in src.execute('pragma table_info(%s)' % table)]
             for r in src.execute('select * from %s' % table):
                 row = dict(zip(tcols, r))
+                if row['run_id'] in same:
+                    continue  # the target's copy of that run has them
                 row['run_id'] = new_id[row['run_id']]
                 if 'from_run' in row:
                     row['from_run'] = renumber(row['from_run'], 'a problem\'s from_run')
@@ -87,7 +95,8 @@ def main(source, target):
         else:
             shutil.copyfile(dst_path, target + '.tmp')
         os.replace(target + '.tmp', target)
-        print('appended runs', ', '.join('%d -> %d' % kv for kv in new_id.items()), 'to', target)
+        print('appended runs', ', '.join('%d -> %d' % (r[0], new_id[r[0]]) for r in fresh), 'to', target,
+              '(already there: %s)' % ', '.join('%d as %d' % kv for kv in same.items()) if same else '')
 
 
 if __name__ == '__main__':

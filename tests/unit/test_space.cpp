@@ -177,8 +177,9 @@ TEST(Space, ShippedConfigsKeepSomethingForEveryProblem) {
       EXPECT_FALSE(s.empty()) << p.key();
       // A bound on tuning time: run 7 tuned all of h200.yaml (349 variants per small problem)
       // in 182 s on one H200; the sixteenth session's sub-warp chunks add 24 per small problem
-      // while counter trials got ~3x cheaper, so one 600 s device call still holds a run.
-      EXPECT_LE(s.size(), 400u) << p.key();
+      // (run 8: 373, 191 s) and the seventeenth's launch bounds and chunk lengths 72 more
+      // (445; halving measures a quarter of them twice), so one 600 s device call holds a run.
+      EXPECT_LE(s.size(), 460u) << p.key();
     }
     EXPECT_FALSE(unique_variants(c).empty());
   }
