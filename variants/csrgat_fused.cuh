@@ -367,15 +367,6 @@ struct FusedShared {
 // library's, has its own copy).
 static __device__ __align__(16) const uint4 kZero16 = {0u, 0u, 0u, 0u};
 
-// kZero16's address lives in this module's constant bank 4, a line nothing else reads. Left to
-// ptxas, its first read came after the task's bounds arrived, and its constant-cache miss was
-// one more link of the cold chain (cora, seventeenth session: 7% of the warp samples at that
-// read). A task calls this right after it issues the load of its bounds: the address is read,
-// and the zero line prefetched into L1, while those are in flight.
-__device__ __forceinline__ void prefetch_zero_line() {
-  asm volatile("prefetch.global.L1 [%0];" ::"l"(&kZero16));
-}
-
 // As load_vec, but only when `ok` (else zeros): one unconditional 16-byte load of p, or of
 // kZero16 when !ok (an L1 hit after the first, no DRAM bytes), so the loaded registers have one
 // definition and go straight to the FMAs. (v4-v5 used a predicated load into registers holding
@@ -1051,7 +1042,6 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     const unsigned c = task / H;  // (div_heads here too cost the cp.async kernels 6 registers)
     const int h = static_cast<int>(task % H);
     const ChunkDesc cd = a.chunks[c];  // before the wait in run_task: the host's plan
-    prefetch_zero_line();              // while the chunk's descriptor is in flight
     const long long k = static_cast<long long>(c) * H + h;
     const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, partial_row(a, k));
     const int t = threadIdx.x % C::TPR;
@@ -1100,7 +1090,6 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     if (order) row = order[row];
   }
   const long long eb = rp[row], ee = rp[row + 1];
-  prefetch_zero_line();  // while the row bounds are in flight
   if (a.split_threshold > 0 && ee - eb > a.split_threshold) return;  // done as chunks
   float* dst = a.out + (row * static_cast<long long>(H) + h) * F;
   // (Test-only: the one write before the wait, an out-of-bounds crash. After run_task it kept
