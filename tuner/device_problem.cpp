@@ -336,4 +336,9 @@ void DeviceProblem::launch_cusparse(const VariantParams& p, const LoadedKernel& 
                                        CUSPARSE_SPMM_CSR_ALG2, cusparse_->buffer));
 }
 
+profiler::CounterResult collect_counters(profiler::CounterSession& s, Family family,
+                                         const profiler::CounterLaunchFn& launch) {
+  return family == Family::cusparse ? s.collect_enabled_once(launch) : s.collect(launch);
+}
+
 }  // namespace csrgat::tuner

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "graphs/csr.h"
+#include "profiler/counters.h"
 #include "tuner/device_compare.h"
 #include "tuner/nvrtc_compiler.h"
 #include "variants/kernel_args.h"
@@ -148,5 +149,12 @@ class DeviceProblem {
   struct Cusparse;
   std::unique_ptr<Cusparse> cusparse_;
 };
+
+// Hardware counters of one launch through `s` of a variant of `family` (for the library's
+// dispatch: Family::fused). cuSPARSE's kernels get the range profiler enabled for their
+// collection only (CounterSession::collect_enabled_once: kept enabled, the profiler crashed a
+// worker on one, sixteenth session); the rest use the session's own mode.
+profiler::CounterResult collect_counters(profiler::CounterSession& s, Family family,
+                                         const profiler::CounterLaunchFn& launch);
 
 }  // namespace csrgat::tuner

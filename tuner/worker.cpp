@@ -246,12 +246,8 @@ nlohmann::json trial(const nlohmann::json& r) {
           st.counters = std::make_unique<profiler::CounterSession>(
               st.device, profiler::default_metrics(), profiler::tool_counter_options());
         profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::counters);
-        // cuSPARSE's kernels with the profiler enabled for that collection only (a kept-enabled
-        // profiler crashed on one: CounterSession::collect_enabled_once).
-        const auto launch = [&](cudaStream_t s) { res.device->launch(p, *k, s); };
-        const auto cr = p.family == Family::cusparse ? st.counters->collect_enabled_once(launch)
-                                                     : st.counters->collect(launch);
-        t.counters = profiler::to_json(cr);
+        t.counters = profiler::to_json(collect_counters(
+            *st.counters, p.family, [&](cudaStream_t s) { res.device->launch(p, *k, s); }));
       }
     }
   }

@@ -103,6 +103,7 @@ ImplSpec parse_impl(const std::string& item) {
 // One implementation of one (graph, F) row, verified and ready to time.
 struct Entry {
   std::string impl;
+  Family family = Family::fused;  // of the variant, or the library's dispatch ("tuned")
   bool overlap = false;  // launched as a programmatic dependent launch (":pdl")
   nlohmann::json r;
   std::function<void(cudaStream_t)> launch;
@@ -241,6 +242,7 @@ int bench(const BenchOptions& o) {
               p.value = impl == "cusparse" ? ValueType::f32 : value;
             }
             variant = p.id();
+            e.family = p.family;
             const std::string unsupported = dp.unsupported_reason(p);
             if (!unsupported.empty()) throw std::runtime_error("unsupported: " + unsupported);
             e.kernel = std::make_unique<LoadedKernel>(compiler.compile(p));
@@ -319,10 +321,7 @@ int bench(const BenchOptions& o) {
             r["timer"] = tr.timer;
             if (counters && e.impl != "empty") {
               profiler::ScopedRange crange(name, r.value("variant", e.impl), profiler::Phase::counters);
-              // cuSPARSE with the profiler enabled for that collection only, as in the worker.
-              r["counters"] = profiler::to_json(e.impl == "cusparse"
-                                                    ? counters->collect_enabled_once(e.launch)
-                                                    : counters->collect(e.launch));
+              r["counters"] = profiler::to_json(collect_counters(*counters, e.family, e.launch));
             }
           } catch (const std::exception& ex) {
             r["status"] = "error";
