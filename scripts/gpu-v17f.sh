@@ -7,7 +7,7 @@
 # gpu-final.sh's bench-small-events.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
-out_dir v17f
+out_dir "${AB_TAG:-v17f}"  # docs/gpu-scripts.md: the eighteenth session reran it as AB_TAG=v18b
 B=(--max-seconds 0.3 --max-samples 300)
 seed=(--graph "seed:n=384,deg=18,seed=1")
 real=(); for f in cora citeseer pubmed wiki-vote ca-astroph cit-hepph soc-slashdot0902; do real+=(--graph "$G/$f.mtx.gz"); done

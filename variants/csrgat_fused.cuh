@@ -379,19 +379,33 @@ __device__ __forceinline__ void load_vec_if(const T* __restrict__ p, bool ok, fl
   load_vec<T, V>(ok ? p : reinterpret_cast<const T*>(&kZero16), o);
 }
 
-// The 16-byte pieces load_row reads from row src for the pass starting at f0: piece ti at
-// src + f, or kZero16 past F or when !ok (load_vec_if's choice), apart from the loads so that a
-// caller can compute them before it waits for the previous kernel.
+// The pieces of one gathered row that this lane loads for the pass starting at f0, for the
+// gathers issued before the softmax (EARLY), whose values are used only when the entry is
+// taken (a branch skips the FMAs of the others) and only below F (no accumulator past F is
+// stored): piece ti at src + f, or at src past F. The caller points an entry it does not take
+// at row 0, so every address is valid and none is kZero16's: the zero line's address is a
+// constant-bank read that missed on the cold chain, after the columns' shuffles (cora,
+// seventeenth session: 7% of the warp samples). Apart from the loads so that a caller can
+// compute them before it waits for the previous kernel.
 template <class C>
 __device__ __forceinline__ void row_pieces(const typename C::Value* src, int f0, int f_lane, int F,
-                                           bool ok, const typename C::Value* (&p)[C::TILES]) {
-  using Value = typename C::Value;
-  static_assert(C::VEC * sizeof(Value) == 16, "16-byte pieces only");
+                                           const typename C::Value* (&p)[C::TILES]) {
 #pragma unroll
   for (int ti = 0; ti < C::TILES; ++ti) {
     const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
-    p[ti] = ok && f < F ? src + f : reinterpret_cast<const Value*>(&kZero16);
+    p[ti] = src + (f < F ? f : 0);
   }
+}
+
+// row_pieces' loads: this lane's values of an EARLY gather (garbage where row_pieces says).
+template <class C>
+__device__ __forceinline__ void load_row_early(const typename C::Value* __restrict__ src, int f0,
+                                               int f_lane, int F,
+                                               float (&v)[C::TILES][C::VEC]) {
+  const typename C::Value* p[C::TILES];
+  row_pieces<C>(src, f0, f_lane, F, p);
+#pragma unroll
+  for (int ti = 0; ti < C::TILES; ++ti) load_vec<typename C::Value, C::VEC>(p[ti], v[ti]);
 }
 
 // This lane's values of one gathered row for the pass starting at f0, for a slot that issues
@@ -658,10 +672,10 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         // EARLY (register gathers, ilp > 1): the slot's first ILP gathers go out right after
         // the batch's loads, on the columns alone, and the softmax below runs while they are in
         // flight (before, they waited for the weights: the batch max, its exponentials and their
-        // shuffles). Entries past the row read zeros; an entry of weight 0 (score -inf) is
-        // loaded but not added.
+        // shuffles). Entries past the row read row 0 and are not added (row_pieces), nor is an
+        // entry of weight 0 (score -inf).
         // PRE (the kernels that wait inside their first batch, 16-byte vectors): the gathers'
-        // final addresses (the columns' shuffles, the row arithmetic, load_vec_if's choice) are
+        // final addresses (the columns' shuffles, the row arithmetic, row_pieces' choice) are
         // computed from the columns in load_batch's on_cols, which an overlapped launch runs
         // before its wait: after the wait the scores and the gathers go out at once (the
         // twelfth session's kernels had ~190 instructions there).
@@ -702,7 +716,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
                                  const bool ok = g * C::ES + slot < nb_pre;
                                  row_pieces<C>(values + row_offset<C>(ok ? cj[g] : 0, row_stride) +
                                                    static_cast<long long>(h) * F,
-                                               f0, f_lane, F, ok, piece0[g]);
+                                               f0, f_lane, F, piece0[g]);
                                }
                              }
                            });
@@ -718,8 +732,8 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
           for (int g = 0; g < C::ILP; ++g) {
             const long long cj = from_lane(ccol, g);
             const bool ok = g * C::ES + slot < nb;
-            load_row<C>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F, f0,
-                                 f_lane, F, ok, v0[g]);
+            load_row_early<C>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F,
+                              f0, f_lane, F, v0[g]);
           }
         }
         float w[C::EPL];
@@ -760,11 +774,11 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
         // The slot takes FL * EPL entries, ILP at a time. ILP 1: a branch around each gather,
         // which keeps ptxas from hoisting the next gather above this one's FMAs (fewest
         // registers; a row of d edges is d / ES dependent round trips per slot). ILP > 1: the
-        // ILP entries' loads (load_vec_if: untaken ones read kZero16) all go out before their
-        // FMAs, with up to ~125 registers: d / (ES * ILP) round trips. Measured (perf-notes,
-        // v6): ilp 4 wins graphs of few blocks (seed shape, cora, citeseer, wiki-vote: 11-25%
-        // over run 5's choices), ilp 2 under the 64-register cap the long-row sub-warps, and
-        // ilp 1 keeps the dense skewed graphs.
+        // ILP entries' loads (untaken ones read kZero16, or row 0 for the EARLY first ILP) all
+        // go out before their FMAs, with up to ~125 registers: d / (ES * ILP) round trips.
+        // Measured (perf-notes, v6): ilp 4 wins graphs of few blocks (seed shape, cora,
+        // citeseer, wiki-vote: 11-25% over run 5's choices), ilp 2 under the 64-register cap the
+        // long-row sub-warps, and ilp 1 keeps the dense skewed graphs.
         if constexpr (C::ASYNC) {
           // Group g is entries [g * ILP, (g + 1) * ILP) of this slot, staged in buffer g % 2.
           // Entries past the row or of weight 0 stage zeros (src_bytes 0: no DRAM bytes).
