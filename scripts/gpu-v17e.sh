@@ -6,7 +6,7 @@
 # Logs, the store, the header and the report are packed into $OUT/v17e.tgz (gpu-multi's multi).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
-out_dir v17e
+out_dir "${TUNE_TAG:-v17e}"  # docs/gpu-scripts.md: the eighteenth session ran it as TUNE_TAG=v18c (run 10)
 OUT="$W" REUSE=tests/data/recorded/h200.sqlite.gz CFG=configs/h200.yaml LIMIT="${LIMIT:-500}" \
   bash scripts/gpu-multi.sh 2>&1 | tail -n 40
 echo "done at $SECONDS s"
