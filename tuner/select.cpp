@@ -309,7 +309,6 @@ double worst_slowdown(const std::string& variant, const std::vector<const Tuned*
 // the geometric midpoint of two neighbouring tuned graphs, taking the cut that lowers
 // rule_cost most. Repeats on each half. Deterministic for a given run, so a run's header means
 // the same on every machine.
-constexpr double kSplitTolerance = 1.05;
 
 void refine(const Bucket& bucket, const std::vector<const Tuned*>& ps,
             std::vector<std::pair<Bucket, std::vector<const Tuned*>>>& out) {
