@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -218,7 +219,9 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
         "// the row order of `.lpt` rules.\n"
         "// Bucket edges (tuner/select.h):\n";
   for (const auto& line : bucket_edges_text()) os << "//   " << line << "\n";
-  os << "// A bucket whose best common variant is over 5% slower than one of its problems' own\n"
+  os << "// A bucket whose best common variant is over "
+     << static_cast<int>(std::lround((kSplitTolerance - 1) * 100))
+     << "% slower than one of its problems' own\n"
         "// winner is split between two of its graphs (mean degree or nodes; max degree last).\n"
         "// Each rule: the variant with the lowest geometric-mean slowdown against each tuned\n"
         "// problem's own winner, over the bucket's problems.\n"

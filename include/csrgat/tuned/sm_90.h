@@ -10,7 +10,7 @@
 //   mean degree:          [0,4) [4,12) [12,32) [32,inf)
 //   max degree:           [0,1024) [1024,16384) [16384,inf)
 //   nodes:                [0,50000) [50000,500000) [500000,inf)
-// A bucket whose best common variant is over 5% slower than one of its problems' own
+// A bucket whose best common variant is over 3% slower than one of its problems' own
 // winner is split between two of its graphs (mean degree or nodes; max degree last).
 // Each rule: the variant with the lowest geometric-mean slowdown against each tuned
 // problem's own winner, over the bucket's problems.
