@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 #include <random>
@@ -179,6 +180,39 @@ TEST(GpuCorrectness, NegativeInfinityScores) {
     for (size_t e = 0; e < in.scores.size(); e += 3) in.scores[e] = ninf;  // some edges masked
     for (size_t e = 0; e < 12 * 50; ++e) in.scores[e] = ninf;               // 50 rows fully masked
   });
+}
+
+// Value rows that no edge reads may hold NaN and infinities, and no output may see them. The
+// gathers a slot issues before the softmax load row 0 for an entry it does not take (and its
+// own first piece past F) and only add the taken ones (perf-notes, eighteenth session), so
+// here row 0 and one more row are non-finite and no edge points at either; F = 48 leaves
+// pieces past F in the 64-wide passes, F = 64 none.
+TEST(GpuCorrectness, NonFiniteValuesOfRowsNoEdgeReads) {
+  graphs::Csr64 g;
+  g.name = "unread-nonfinite";
+  g.num_nodes = 3000;
+  g.row_ptr.assign(g.num_nodes + 1, 0);
+  std::mt19937_64 rng(fresh_seed());
+  const int64_t unread = 1234;
+  for (int64_t r = 0; r < g.num_nodes; ++r) {
+    const int64_t d = static_cast<int64_t>(rng() % 40);  // 0-39: first batches part full
+    for (int64_t k = 0; k < d; ++k) {
+      int64_t c = 1 + static_cast<int64_t>(rng() % (g.num_nodes - 1));
+      if (c == unread) c = unread + 1;
+      g.col.push_back(c);
+    }
+    g.row_ptr[r + 1] = static_cast<int64_t>(g.col.size());
+  }
+  for (const int heads : {1, 2})
+    for (const int feat : {64, 48})
+      expect_all_correct(g, feat, heads, [&](graphs::Inputs& in) {
+        const size_t row = static_cast<size_t>(in.heads) * in.feat;
+        for (size_t i = 0; i < row; ++i) {
+          in.values[i] = i % 2 ? std::numeric_limits<float>::quiet_NaN()
+                               : std::numeric_limits<float>::infinity();
+          in.values[unread * row + i] = -std::numeric_limits<float>::infinity();
+        }
+      });
 }
 
 TEST(GpuCorrectness, HugeMagnitudeScores) {
