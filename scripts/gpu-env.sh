@@ -32,3 +32,15 @@ gpu_tests_until() {
     echo "gpu_tests: skipped, ${left} s left before the $1 s deadline"
   fi
 }
+# ncu_sass NAME GRAPH VARIANT: Nsight Compute's per-instruction warp sampling (SASS, CSV) of one
+# tuner profile launch of VARIANT on GRAPH, cold (ncu flushes the caches before it), filtered by
+# its NVTX range, into $W/ncu-NAME-sass.csv (scripts/sass_stalls.py sums it); at most
+# NCU_TIMEOUT (150) seconds.
+ncu_sass() {
+  timeout -k 5 "${NCU_TIMEOUT:-150}" ncu --clock-control none --section WarpStateStats \
+      --section SourceCounters --section LaunchStats \
+      --nvtx --nvtx-include "csrgat\/$1\/$3\/profile/" --launch-skip 1 --launch-count 1 \
+      --page source --print-source sass --csv \
+      "$T" profile --graph "$2" --name "$1" --variant "$3" --iters 3 > "$W/ncu-$1-sass.csv" 2> "$W/ncu-$1.err"
+  echo "--- $1: exit $?, $(wc -l < "$W/ncu-$1-sass.csv") lines"; head -c 300 "$W/ncu-$1.err"
+}

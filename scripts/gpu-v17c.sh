@@ -5,14 +5,7 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 out_dir v17c
-sass() {  # sass NAME GRAPH VARIANT
-  ncu --clock-control none --section WarpStateStats --section SourceCounters --section LaunchStats \
-      --nvtx --nvtx-include "csrgat\/$1\/$3\/profile/" --launch-skip 1 --launch-count 1 \
-      --page source --print-source sass --csv \
-      "$T" profile --graph "$2" --name "$1" --variant "$3" --iters 3 > "$W/ncu-$1-sass.csv" 2> "$W/ncu-$1.err"
-  echo "--- $1: exit $?, $(wc -l < "$W/ncu-$1-sass.csv") lines"; head -c 300 "$W/ncu-$1.err"
-}
-step sass_astroph sass ca-astroph "$G/ca-astroph.mtx.gz" csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split32.lpt.pf.i32.f32
-step sass_cora sass cora "$G/cora.mtx.gz" csrgat.tpr32.fl16.rpb4.vec4.t1.g8.smem0.online.split32.pf.i32.f32
-step sass_hepph sass cit-hepph "$G/cit-hepph.mtx.gz" csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split32.lpt.pf.i32.f32
+step sass_astroph ncu_sass ca-astroph "$G/ca-astroph.mtx.gz" csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split32.lpt.pf.i32.f32
+step sass_cora ncu_sass cora "$G/cora.mtx.gz" csrgat.tpr32.fl16.rpb4.vec4.t1.g8.smem0.online.split32.pf.i32.f32
+step sass_hepph ncu_sass cit-hepph "$G/cit-hepph.mtx.gz" csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split32.lpt.pf.i32.f32
 echo "done at $SECONDS s"
