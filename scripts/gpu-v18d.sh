@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Eighteenth session, calls 6 and 7: the test that non-finite values in rows no edge reads stay out of
-# every output (GpuCorrectness.NonFiniteValuesOfRowsNoEdgeReads), on this tree's kernels, and
-# on a build whose first gathers add every entry, taken or not (their FMAs without the guard):
+# Eighteenth session, calls 6 and 7: the test that non-finite values in rows no edge reads stay
+# out of every output (GpuCorrectness.NonFiniteValuesOfRowsNoEdgeReads), on this tree's kernels,
+# and on a build whose first gathers add every entry, taken or not (their FMAs without the guard):
 # the test must pass on the first and fail on the second, or it checks nothing.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"

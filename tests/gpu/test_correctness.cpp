@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -106,6 +107,24 @@ void expect_all_correct(const graphs::Csr64& g, int feat, int heads = 1,
   for (const auto& f : failures) ADD_FAILURE() << f;
 }
 
+// A random graph of n rows: row r gets degree(r) edges, each to the column col() draws; both
+// draw from one generator seeded afresh (degree first, then the row's columns).
+graphs::Csr64 random_graph(const char* name, int64_t n,
+                           const std::function<int64_t(std::mt19937_64&, int64_t)>& degree,
+                           const std::function<int64_t(std::mt19937_64&)>& col) {
+  graphs::Csr64 g;
+  g.name = name;
+  g.num_nodes = n;
+  g.row_ptr.assign(n + 1, 0);
+  std::mt19937_64 rng(fresh_seed());
+  for (int64_t r = 0; r < n; ++r) {
+    const int64_t d = degree(rng, r);
+    for (int64_t k = 0; k < d; ++k) g.col.push_back(col(rng));
+    g.row_ptr[r + 1] = static_cast<int64_t>(g.col.size());
+  }
+  return g;
+}
+
 }  // namespace
 
 TEST(GpuCorrectness, AllSmokeVariantsCompile) {
@@ -145,31 +164,20 @@ TEST(GpuCorrectness, RealGraphs) {
 }
 
 TEST(GpuCorrectness, EmptyRows) {
-  graphs::Csr64 g;
-  g.name = "empty-rows";
-  g.num_nodes = 1000;
-  g.row_ptr.assign(1001, 0);
-  std::mt19937_64 rng(fresh_seed());
-  for (int64_t r = 0; r < 1000; ++r) {
-    const int64_t d = (r % 3 == 0) ? 0 : static_cast<int64_t>(rng() % 40);
-    for (int64_t k = 0; k < d; ++k) g.col.push_back(static_cast<int64_t>(rng() % 1000));
-    g.row_ptr[r + 1] = static_cast<int64_t>(g.col.size());
-  }
+  const auto g = random_graph(
+      "empty-rows", 1000,
+      [](std::mt19937_64& rng, int64_t r) { return r % 3 == 0 ? 0 : static_cast<int64_t>(rng() % 40); },
+      [](std::mt19937_64& rng) { return static_cast<int64_t>(rng() % 1000); });
   expect_all_correct(g, 64);
   expect_all_correct(g, 3);
 }
 
 TEST(GpuCorrectness, OneRowOfAMillionEdges) {
-  graphs::Csr64 g;
-  g.name = "row-1e6";
-  g.num_nodes = 2048;
-  g.row_ptr.assign(g.num_nodes + 1, 0);
-  std::mt19937_64 rng(fresh_seed());
-  for (int64_t r = 0; r < g.num_nodes; ++r) {
-    const int64_t d = r == 17 ? 1000000 : 1 + static_cast<int64_t>(rng() % 8);
-    for (int64_t k = 0; k < d; ++k) g.col.push_back(static_cast<int64_t>(rng() % g.num_nodes));
-    g.row_ptr[r + 1] = static_cast<int64_t>(g.col.size());
-  }
+  const int64_t n = 2048;
+  const auto g = random_graph(
+      "row-1e6", n,
+      [](std::mt19937_64& rng, int64_t r) { return r == 17 ? 1000000 : 1 + static_cast<int64_t>(rng() % 8); },
+      [n](std::mt19937_64& rng) { return static_cast<int64_t>(rng() % n); });
   expect_all_correct(g, 64);
 }
 
@@ -188,21 +196,15 @@ TEST(GpuCorrectness, NegativeInfinityScores) {
 // here row 0 and one more row are non-finite and no edge points at either; F = 48 leaves
 // pieces past F in the 64-wide passes, F = 64 none.
 TEST(GpuCorrectness, NonFiniteValuesOfRowsNoEdgeReads) {
-  graphs::Csr64 g;
-  g.name = "unread-nonfinite";
-  g.num_nodes = 3000;
-  g.row_ptr.assign(g.num_nodes + 1, 0);
-  std::mt19937_64 rng(fresh_seed());
-  const int64_t unread = 1234;
-  for (int64_t r = 0; r < g.num_nodes; ++r) {
-    const int64_t d = static_cast<int64_t>(rng() % 40);  // 0-39: first batches part full
-    for (int64_t k = 0; k < d; ++k) {
-      int64_t c = 1 + static_cast<int64_t>(rng() % (g.num_nodes - 1));
-      if (c == unread) c = unread + 1;
-      g.col.push_back(c);
-    }
-    g.row_ptr[r + 1] = static_cast<int64_t>(g.col.size());
-  }
+  const int64_t n = 3000, unread = 1234;
+  const auto g = random_graph(
+      "unread-nonfinite", n,
+      // 0-39 edges: first batches part full
+      [](std::mt19937_64& rng, int64_t) { return static_cast<int64_t>(rng() % 40); },
+      [n](std::mt19937_64& rng) {  // never row 0 or `unread`
+        const int64_t c = 1 + static_cast<int64_t>(rng() % (n - 1));
+        return c == unread ? unread + 1 : c;
+      });
   for (const int heads : {1, 2})
     for (const int feat : {64, 48})
       expect_all_correct(g, feat, heads, [&](graphs::Inputs& in) {
