@@ -23,21 +23,7 @@ for i in 1 2; do
       --json "$W/fl16-$bin-$i.json" > "$W/fl16-$bin-$i.txt" 2>&1
   done
 done
-python3 - "$W" <<'PY'
-import json, sys, statistics as st
-w = sys.argv[1]
-def load(b):
-    out = {}
-    for i in (1, 2):
-        for r in json.load(open(f"{w}/fl16-{b}-{i}.json"))["results"]:
-            g = r["graph"].split("/")[-1].replace(".mtx.gz", "")
-            out.setdefault((g, r["impl"]), []).append(r["gpu_median_us"])
-    return out
-new, old = load("tuner"), load("tuner-head")
-for k in new:
-    print(f"{k[0]:18s} {k[1][:70]:70s} tree {st.mean(new[k]):8.2f}  a42c470 {st.mean(old[k]):8.2f}  "
-          f"{(st.mean(new[k]) / st.mean(old[k]) - 1) * 100:+5.1f}%")
-PY
+python3 scripts/ab_table.py "$W" fl16 tuner tuner-head tree a42c470
 step sass_fl16_tree ncu_sass slashdot-tree "$G/soc-slashdot0902.mtx.gz" "$fl16.split1024.i32.f32"
 T="$BIN/tuner-head" step sass_fl16_head ncu_sass slashdot-head "$G/soc-slashdot0902.mtx.gz" "$fl16.split1024.i32.f32"
 

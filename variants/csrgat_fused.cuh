@@ -225,6 +225,23 @@ __device__ __forceinline__ unsigned group_mask() {
   return ((1u << (Width % 32)) - 1u) << (lane / Width * Width);
 }
 
+// GPU-scope ordering for the chunks' hand-off (fused_body). On sm_90 __threadfence()
+// (fence.sc.gpu) is MEMBAR.SC.GPU followed by CCTL.IVALL, an invalidation of the SM's whole L1
+// under every warp resident there; fence.release.gpu is MEMBAR.ALL.GPU alone, and only the
+// acquire side (fence.acquire.gpu) invalidates. The relaxed atomic is a plain ATOMG
+// (atom.acq_rel would invalidate after it on every chunk).
+__device__ __forceinline__ void fence_release_gpu() {
+  asm volatile("fence.release.gpu;" ::: "memory");
+}
+__device__ __forceinline__ void fence_acquire_gpu() {
+  asm volatile("fence.acquire.gpu;" ::: "memory");
+}
+__device__ __forceinline__ unsigned atomic_add_relaxed_gpu(unsigned* p, unsigned v) {
+  unsigned old;
+  asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
+
 __device__ __forceinline__ unsigned long long global_ns() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -1064,9 +1081,13 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
       s[0] = st.m;
       s[1] = st.l;
     }
-    // Publish this chunk (every writer fences, then the group meets), then count it; the
-    // last one to arrive merges.
-    __threadfence();
+    // Publish this chunk, count it, and let the last one to arrive merge: the pattern of
+    // CUTLASS's barrier (arrive_inc) and cooperative groups' grid sync. Release: the group meets
+    // (its lanes' partial stores come before lane 0's next operations), lane 0 fences at GPU
+    // scope and adds to the row's counter. Acquire: the last chunk's lane 0 fences again, then
+    // the group meets before it reads the other chunks' partials. (Until the nineteenth session
+    // every lane ran __threadfence() before the count and again in the last chunk: two
+    // MEMBAR.SC.GPU and two L1 invalidations per chunk, see fence_release_gpu.)
     const unsigned gmask = group_mask<C::WARP_TPR>();
     if (C::NW > 1) {
       __syncthreads();
@@ -1075,8 +1096,12 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     }
     const int g = threadIdx.x / C::TPR;
     if (t == 0) {
-      const unsigned done = atomicAdd(a.counters + static_cast<long long>(cd.first) * H + h, 1u);
-      last_flag[g] = done + 1 == static_cast<unsigned>(cd.count);
+      fence_release_gpu();
+      const unsigned done =
+          atomic_add_relaxed_gpu(a.counters + static_cast<long long>(cd.first) * H + h, 1u);
+      const bool last = done + 1 == static_cast<unsigned>(cd.count);
+      if (last) fence_acquire_gpu();
+      last_flag[g] = last;
     }
     if (C::NW > 1) {
       __syncthreads();
@@ -1084,7 +1109,6 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
       __syncwarp(gmask);
     }
     if (last_flag[g]) {
-      __threadfence();
       float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
       merge_chunks<C>(a, cd, h, dst);
       if (t == 0) a.counters[static_cast<long long>(cd.first) * H + h] = 0u;
