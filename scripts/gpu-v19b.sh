@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Nineteenth session, call 2 (perf-notes, "the chunks' hand-off without L1 invalidations"):
+# Nineteenth session, calls 2 and 3 (perf-notes, "the chunks' hand-off without L1 invalidations",
+# "rows merged inside their block"):
 # every GPU test on this tree (the million-edge row is the chunk merge's hardest case), then
 # this tree's build against HEAD's (.gpu/bin/tuner-head: the same kernels with __threadfence()
 # in every chunk), cold GPU time, alternating builds twice: the tuned dispatch on the small
@@ -34,6 +35,20 @@ for i in 1 2; do
       "${B[@]}" --json "$W/fl16-$bin-$i.json" > "$W/fl16-$bin-$i.txt" 2>&1
   done
 done
-for p in tuned ids fl16; do python3 scripts/ab_table.py "$W" "$p" tuner tuner-head tree HEAD; done
+# Call 3 (AB_TAG=v19c EXTRA=1): the large graphs whose rules split (power-law 1M, R-MAT) and
+# pubmed with 2 heads by id (the sub-warp blocks then hold chunks of two heads each).
+if [ "${EXTRA:-0}" = 1 ]; then
+  for i in 1 2; do
+    for bin in tuner tuner-head; do
+      step "large-$bin-$i" timeout 90 "$BIN/$bin" bench --feat 64 --impl tuned \
+        --graph "powerlaw:n=1000000,deg=16,alpha=2.1,maxdeg=200000,seed=1" --graph "rmat:scale=20,ef=16,seed=1" \
+        "${B[@]}" --json "$W/large-$bin-$i.json" > "$W/large-$bin-$i.txt" 2>&1
+      step "heads-$bin-$i" timeout 60 "$BIN/$bin" bench --graph "$G/pubmed.mtx.gz" --graph "$G/cora.mtx.gz" \
+        --feat 64 --heads 2 --impl "$s16.split32.lpt.pf.i32.f32,$s8.split32.lpt.pf.i32.f32,$w32.g4.smem0.online.split32.pf.i32.f32" \
+        "${B[@]}" --json "$W/heads-$bin-$i.json" > "$W/heads-$bin-$i.txt" 2>&1
+    done
+  done
+fi
+for p in tuned ids fl16 large heads; do python3 scripts/ab_table.py "$W" "$p" tuner tuner-head tree HEAD; done
 echo "results marked wrong: $(grep -o '"status": *"wrong"' "$W"/*.json | wc -l)"
 echo "done at $SECONDS s"

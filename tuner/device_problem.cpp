@@ -194,11 +194,12 @@ std::vector<float> DeviceProblem::download_output() const {
   return h;
 }
 
-const DeviceProblem::Plan& DeviceProblem::plan_for(int64_t threshold) {
-  auto it = plans_.find(threshold);
+const DeviceProblem::Plan& DeviceProblem::plan_for(int64_t threshold, int per_block) {
+  const auto key = std::make_pair(threshold, per_block);
+  auto it = plans_.find(key);
   if (it != plans_.end()) return it->second;
   Plan pl;
-  const auto chunks = build_split_plan(row_ptr_host_, threshold);
+  const auto chunks = build_split_plan(row_ptr_host_, threshold, per_block);
   pl.num_chunks = static_cast<int64_t>(chunks.size());
   if (!chunks.empty()) {
     pl.chunks = upload<void>(chunks.data(), chunks.size() * sizeof(ChunkDesc));
@@ -207,7 +208,7 @@ const DeviceProblem::Plan& DeviceProblem::plan_for(int64_t threshold) {
     CSRGAT_CUDA_CHECK(cudaMalloc(&pl.counters, chunks.size() * heads_ * sizeof(unsigned)));
     CSRGAT_CUDA_CHECK(cudaMemset(pl.counters, 0, chunks.size() * heads_ * sizeof(unsigned)));
   }
-  return plans_.emplace(threshold, pl).first->second;
+  return plans_.emplace(key, pl).first->second;
 }
 
 const void* DeviceProblem::order_for(int64_t split, IndexType t) {
@@ -246,7 +247,7 @@ KernelArgs DeviceProblem::base_args(const VariantParams& p) {
   a.prefetch = p.family == Family::fused ? p.prefetch : 0;
   if (p.family == Family::fused && p.lpt) a.row_order = order_for(p.split, p.index);
   if (p.family == Family::fused && p.split > 0) {
-    const Plan& pl = plan_for(p.split);
+    const Plan& pl = plan_for(p.split, chunks_per_block(p.tpr, p.rpb, heads_));
     a.split_threshold = p.split;
     a.num_chunks = pl.num_chunks;
     a.chunks = static_cast<const ChunkDesc*>(pl.chunks);

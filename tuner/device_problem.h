@@ -117,7 +117,8 @@ class DeviceProblem {
     float* partials = nullptr;
     unsigned* counters = nullptr;
   };
-  const Plan& plan_for(int64_t threshold);
+  // The split plan of `threshold` packed for blocks of per_block chunks (build_split_plan).
+  const Plan& plan_for(int64_t threshold, int per_block);
   // The `.lpt` variants' row order on the device (build_row_order), per split and index type.
   const void* order_for(int64_t split, IndexType t);
   const void* values_for(ValueType t);
@@ -142,7 +143,7 @@ class DeviceProblem {
   bool has_reference_ = false;
   std::unique_ptr<DeviceReference> device_ref_;
   float* weights_ = nullptr;  // cusparse baseline: (H, E)
-  std::map<int64_t, Plan> plans_;
+  std::map<std::pair<int64_t, int>, Plan> plans_;
   std::map<std::pair<int64_t, IndexType>, void*> orders_;
   size_t smem_optin_ = 0;
   unsigned slow_percent_ = 0;

@@ -985,7 +985,18 @@ __device__ __forceinline__ float* partial_stat(const KernelArgs& a, long long k)
 // with 8 chunks' loads in flight (partial rows are 16-byte aligned: cudaMalloc'd, F % 4 == 0).
 // (The first version looped over the chunks once per feature, one dependent L2 round trip
 // each: ~2 ms on a 200,000-edge row at split 256.)
-template <class C>
+// LOCAL: every chunk of the row ran in this block, which has met at a barrier since they wrote
+// their partials: plain loads (the L1 may hold the lines; __syncthreads makes the block's
+// writes visible to them). Otherwise the chunks ran anywhere and the loads go to L2 (.cg).
+template <bool LOCAL>
+__device__ __forceinline__ float load_partial(const float* p) {
+  return LOCAL ? __ldca(p) : __ldcg(p);
+}
+template <bool LOCAL>
+__device__ __forceinline__ float4 load_partial4(const float4* p) {
+  return LOCAL ? __ldca(p) : __ldcg(p);
+}
+template <class C, bool LOCAL>
 __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDesc& cd, int h,
                                              float* __restrict__ dst) {
   const int F = a.feat;
@@ -998,14 +1009,14 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
 #pragma unroll 4
   for (int c = wl; c < cd.count; c += C::WARP_TPR) {
     const float* s = partial_stat(a, k0 + static_cast<long long>(c) * H);
-    all = merge(all, Stat{__ldcg(s), __ldcg(s + 1)});
+    all = merge(all, Stat{load_partial<LOCAL>(s), load_partial<LOCAL>(s + 1)});
   }
   all = warp_merge_stat<C::WARP_TPR>(all, mask);
   const float inv_l = all.l > 0.f ? __fdividef(1.f, all.l) : 0.f;
   // Chunk c's weight in the row: its sum rescaled to the row's max, over the row's sum.
   auto weight = [&](long long k) {
     const float* s = partial_stat(a, k);
-    const float m = __ldcg(s), l = __ldcg(s + 1);
+    const float m = load_partial<LOCAL>(s), l = load_partial<LOCAL>(s + 1);
     return l > 0.f ? l * fast_exp(m - all.m) * inv_l : 0.f;
   };
   // Out rows are 16-byte aligned when F % 4 == 0 and the caller's out is (cudaMalloc is).
@@ -1016,7 +1027,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
       for (int c = 0; c < cd.count; ++c) {
         const long long k = k0 + static_cast<long long>(c) * H;
         const float w = weight(k);
-        const float4 p = __ldcg(reinterpret_cast<const float4*>(partial_row(a, k) + f));
+        const float4 p = load_partial4<LOCAL>(reinterpret_cast<const float4*>(partial_row(a, k) + f));
         x.x = fmaf(w, p.x, x.x);
         x.y = fmaf(w, p.y, x.y);
         x.z = fmaf(w, p.z, x.z);
@@ -1030,7 +1041,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
 #pragma unroll 8
       for (int c = 0; c < cd.count; ++c) {
         const long long k = k0 + static_cast<long long>(c) * H;
-        x = fmaf(weight(k), __ldcg(partial_row(a, k) + f), x);
+        x = fmaf(weight(k), load_partial<LOCAL>(partial_row(a, k) + f), x);
       }
       dst[f] = x;
     }
@@ -1074,20 +1085,46 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     const int h = static_cast<int>(task % H);
     const ChunkDesc cd = a.chunks[c];  // before the wait in run_task: the host's plan
     const long long k = static_cast<long long>(c) * H + h;
-    const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, partial_row(a, k));
     const int t = threadIdx.x % C::TPR;
-    if (t == 0) {
-      float* s = partial_stat(a, k);
-      s[0] = st.m;
-      s[1] = st.l;
+    // A padding entry of the plan (count 0, build_split_plan) has no edges and no row.
+    const bool pad = cd.count == 0;
+    if (!pad) {
+      const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, partial_row(a, k));
+      if (t == 0) {
+        float* s = partial_stat(a, k);
+        s[0] = st.m;
+        s[1] = st.l;
+      }
     }
-    // Publish this chunk, count it, and let the last one to arrive merge: the pattern of
-    // CUTLASS's barrier (arrive_inc) and cooperative groups' grid sync. Release: the group meets
-    // (its lanes' partial stores come before lane 0's next operations), lane 0 fences at GPU
-    // scope and adds to the row's counter. Acquire: the last chunk's lane 0 fences again, then
-    // the group meets before it reads the other chunks' partials. (Until the nineteenth session
-    // every lane ran __threadfence() before the count and again in the last chunk: two
-    // MEMBAR.SC.GPU and two L1 invalidations per chunk, see fence_release_gpu.)
+    // Rows whose chunks all ran in this block merge here, after one barrier, with no fence,
+    // atomic or L2 round trip: the group of the row's first chunk reads the others' partials.
+    // The host's plan puts a row of at most RPB / H chunks into one block where it can
+    // (build_split_plan's per_block). Only blocks made of chunk tasks alone meet at the barrier
+    // (a test every thread of the block agrees on), so each of their threads reaches it.
+    // (Nineteenth session: before, every row merged through the hand-off below, whose fence,
+    // atomic and L2 loads put about four more round trips on a split row's chain.)
+    if (C::NW == 1 && C::RPB > 1 && (blockIdx.x + 1) * C::RPB <= chunk_tasks) {
+      __syncthreads();
+      if (pad) return;
+      const unsigned t0 = blockIdx.x * C::RPB;
+      const long long first_task = static_cast<long long>(cd.first) * H + h;
+      const long long last_task = static_cast<long long>(cd.first + cd.count - 1) * H + h;
+      if (first_task >= t0 && last_task < t0 + C::RPB) {
+        if (c == static_cast<unsigned>(cd.first))
+          merge_chunks<C, true>(a, cd, h, a.out + (cd.row * static_cast<long long>(H) + h) * F);
+        return;
+      }
+    } else if (pad) {
+      return;
+    }
+    // Rows whose chunks ran in several blocks: publish this chunk, count it, and let the last
+    // one to arrive merge, the pattern of CUTLASS's barrier (arrive_inc) and cooperative
+    // groups' grid sync. Release: the group meets (its lanes' partial stores come before lane
+    // 0's next operations), lane 0 fences at GPU scope and adds to the row's counter. Acquire:
+    // the last chunk's lane 0 fences again, then the group meets before it reads the other
+    // chunks' partials. (Until the nineteenth session every lane ran __threadfence() before
+    // the count and again in the last chunk: two MEMBAR.SC.GPU and two L1 invalidations per
+    // chunk, see fence_release_gpu.)
     const unsigned gmask = group_mask<C::WARP_TPR>();
     if (C::NW > 1) {
       __syncthreads();
@@ -1110,7 +1147,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     }
     if (last_flag[g]) {
       float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
-      merge_chunks<C>(a, cd, h, dst);
+      merge_chunks<C, false>(a, cd, h, dst);
       if (t == 0) a.counters[static_cast<long long>(cd.first) * H + h] = 0u;
     }
     return;

@@ -6,24 +6,34 @@
 namespace csrgat {
 
 template <class Index>
-std::vector<ChunkDesc> build_split_plan(const std::vector<Index>& row_ptr, int64_t threshold) {
+std::vector<ChunkDesc> build_split_plan(const std::vector<Index>& row_ptr, int64_t threshold,
+                                        int per_block) {
   std::vector<ChunkDesc> plan;
   if (threshold <= 0 || row_ptr.size() < 2) return plan;
+  const bool pack = per_block >= 2;
+  auto pad_to_block = [&] {
+    while (plan.size() % per_block != 0)
+      plan.push_back(ChunkDesc{-1, 0, 0, static_cast<int>(plan.size()), 0});
+  };
   const int64_t n = static_cast<int64_t>(row_ptr.size()) - 1;
   for (int64_t r = 0; r < n; ++r) {
     const int64_t b = row_ptr[r], e = row_ptr[r + 1];
     if (e - b <= threshold) continue;
-    const int first = static_cast<int>(plan.size());
     const int count = static_cast<int>((e - b + threshold - 1) / threshold);
+    if (pack && count <= per_block &&
+        static_cast<int>(plan.size() % per_block) + count > per_block)
+      pad_to_block();
+    const int first = static_cast<int>(plan.size());
     for (int c = 0; c < count; ++c) {
       const int64_t cb = b + c * threshold;
       plan.push_back(ChunkDesc{r, cb, std::min(e, cb + threshold), first, count});
     }
   }
+  if (pack) pad_to_block();
   return plan;
 }
-template std::vector<ChunkDesc> build_split_plan(const std::vector<int32_t>&, int64_t);
-template std::vector<ChunkDesc> build_split_plan(const std::vector<int64_t>&, int64_t);
+template std::vector<ChunkDesc> build_split_plan(const std::vector<int32_t>&, int64_t, int);
+template std::vector<ChunkDesc> build_split_plan(const std::vector<int64_t>&, int64_t, int);
 
 template <class Index>
 std::vector<Index> build_row_order(const std::vector<Index>& row_ptr, int64_t split_threshold) {

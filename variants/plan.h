@@ -13,8 +13,22 @@ namespace csrgat {
 
 // Rows with degree > threshold become chunks of `threshold` edges (the last one shorter).
 // Empty when threshold is 0 or no row is that long.
+// per_block >= 2 (chunks_per_block): a block of the kernel runs per_block consecutive chunks
+// (each with all its heads), and a row whose chunks all run in one block merges there after a
+// barrier instead of through a fence and an atomic (fused_body). So a row of at most
+// per_block chunks starts a new block when it would straddle one, and the plan ends on a block;
+// the gaps are padding entries {row -1, no edges, count 0}, which the kernel skips.
 template <class Index>
-std::vector<ChunkDesc> build_split_plan(const std::vector<Index>& row_ptr, int64_t threshold);
+std::vector<ChunkDesc> build_split_plan(const std::vector<Index>& row_ptr, int64_t threshold,
+                                        int per_block = 0);
+
+// Chunks one block of a fused kernel runs (with all their heads): RPB / H where that is at
+// least 2 and whole, for groups of at most a warp (TPR <= 32); else 0 (no block merges: a
+// multi-warp group is a block of its own). The tuner and the library plan with it alike.
+inline int chunks_per_block(int tpr, int rpb, int heads) {
+  if (tpr > 32 || heads < 1 || rpb % heads != 0 || rpb / heads < 2) return 0;
+  return rpb / heads;
+}
 
 // The row order of the `.lpt` variants: rows bucketed by degree in powers of two (bucket k
 // holds degrees in [2^k, 2^(k+1)), empty rows last), the longest bucket first, index order

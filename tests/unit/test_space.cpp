@@ -521,6 +521,70 @@ TEST(Space, LongestRowsFirstInTheIdAndTheSpace) {
   EXPECT_THROW(tiny("  lpt: [2]\n"), ConfigError);
 }
 
+TEST(Space, SplitPlanCutsLongRowsIntoConsecutiveChunks) {
+  // degrees: 1, 5, 0, 3, 8, 2, 300, 9, 4
+  const std::vector<int32_t> rp{0, 1, 6, 6, 9, 17, 19, 319, 328, 332};
+  const auto plan = build_split_plan(rp, 4);
+  // Rows 1 (5 edges: 4 + 1), 4 (8: 4 + 4), 6 (300: 75 chunks), 7 (9: 4 + 4 + 1).
+  ASSERT_EQ(plan.size(), 2u + 2 + 75 + 3);
+  EXPECT_EQ(plan[0].row, 1);
+  EXPECT_EQ(plan[0].begin, 1);
+  EXPECT_EQ(plan[0].end, 5);
+  EXPECT_EQ(plan[1].begin, 5);
+  EXPECT_EQ(plan[1].end, 6);
+  EXPECT_EQ(plan[1].first, 0);
+  EXPECT_EQ(plan[1].count, 2);
+  EXPECT_EQ(plan[4].row, 6);
+  EXPECT_EQ(plan[4].first, 4);
+  EXPECT_EQ(plan[4].count, 75);
+  EXPECT_EQ(plan.back().end, 328);
+  EXPECT_TRUE(build_split_plan(rp, 0).empty());
+  EXPECT_TRUE(build_split_plan(rp, 300).empty());
+}
+
+TEST(Space, SplitPlanPacksShortRowsIntoOneBlockAndEndsOnABlock) {
+  const std::vector<int32_t> rp{0, 1, 6, 6, 9, 17, 19, 319, 328, 332};
+  for (int per_block : {2, 3, 4, 8}) {
+    const auto plan = build_split_plan(rp, 4, per_block);
+    ASSERT_EQ(plan.size() % per_block, 0u) << per_block;
+    std::map<long long, int> edges_seen;  // per row
+    for (size_t i = 0; i < plan.size(); ++i) {
+      const ChunkDesc& cd = plan[i];
+      if (cd.count == 0) {  // padding: no row, no edges
+        EXPECT_EQ(cd.row, -1);
+        EXPECT_EQ(cd.begin, cd.end);
+        continue;
+      }
+      // The row's chunks are consecutive, from first, and cover its edges in order.
+      ASSERT_GE(static_cast<int>(i), cd.first);
+      ASSERT_LT(static_cast<int>(i), cd.first + cd.count);
+      EXPECT_EQ(plan[cd.first].row, cd.row);
+      EXPECT_EQ(cd.begin, rp[cd.row] + edges_seen[cd.row]);
+      edges_seen[cd.row] += static_cast<int>(cd.end - cd.begin);
+      // A row of at most per_block chunks lies in one block of per_block chunks.
+      if (cd.count <= per_block) {
+        EXPECT_EQ(cd.first / per_block, (cd.first + cd.count - 1) / per_block)
+            << "per_block " << per_block << " row " << cd.row;
+      }
+    }
+    for (long long r : {1, 4, 6, 7}) EXPECT_EQ(edges_seen[r], rp[r + 1] - rp[r]) << r;
+  }
+  // per_block 4: rows 1 and 4 (2 chunks each) share block 0, row 6 (75) starts at 4 and runs
+  // to 78, row 7 (3 chunks) would straddle 80, so it starts there after a pad, and one more
+  // pad ends the plan on a block.
+  const auto p4 = build_split_plan(rp, 4, 4);
+  EXPECT_EQ(p4[4].row, 6);
+  EXPECT_EQ(p4[79].count, 0);
+  EXPECT_EQ(p4[80].row, 7);
+  EXPECT_EQ(p4.size(), 84u);
+  // The blocks of the library and the tuner: RPB / H chunks for groups of at most a warp.
+  EXPECT_EQ(chunks_per_block(32, 4, 1), 4);
+  EXPECT_EQ(chunks_per_block(16, 8, 2), 4);
+  EXPECT_EQ(chunks_per_block(16, 8, 8), 0);  // one chunk per block: nothing to merge there
+  EXPECT_EQ(chunks_per_block(16, 8, 3), 0);  // heads do not divide the block
+  EXPECT_EQ(chunks_per_block(128, 1, 1), 0);
+}
+
 TEST(Space, RowOrderIsLongestBucketFirstStableAndSkippedRowsLast) {
   // degrees: 1, 5, 0, 3, 8, 2, 300, 9, 4
   const std::vector<int32_t> rp{0, 1, 6, 6, 9, 17, 19, 319, 328, 332};
