@@ -68,6 +68,7 @@ struct Choice {
   int64_t split;
   const char* id;
   int prefetch;
+  int block_merge;  // split rows merge inside their block (the plan packs them: Shape::create)
 };
 
 // First tuned rule that matches; without a Shape only rules that need no split qualify, with
@@ -83,9 +84,9 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
     if (r.kernel < 0 || r.kernel >= static_cast<int>(std::size(kKernels))) continue;
     const KernelEntry& k = kKernels[r.kernel];
     if (k.value != value || k.index != index) continue;
-    return {&k, have_shape ? r.split : 0, r.variant_id, r.prefetch};
+    return {&k, have_shape ? r.split : 0, r.variant_id, r.prefetch, have_shape ? r.block_merge : 0};
   }
-  return {&kFallback[value][index], 0, kFallbackId[value][index], 0};
+  return {&kFallback[value][index], 0, kFallbackId[value][index], 0, 0};
 }
 
 int code(Storage s) { return s == Storage::f32 ? 0 : s == Storage::bf16 ? 1 : 2; }
@@ -160,8 +161,10 @@ Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, 
   std::vector<int64_t> rp;
   if (split || lpt) rp.assign(host_row_ptr, host_row_ptr + num_nodes + 1);
   if (split) {
-    const auto plan = build_split_plan(
-        rp, impl->choice.split, chunks_per_block(impl->choice.kernel->tpr, impl->choice.kernel->rpb, heads));
+    const int per_block = impl->choice.block_merge
+                              ? chunks_per_block(impl->choice.kernel->tpr, impl->choice.kernel->rpb, heads)
+                              : 0;
+    const auto plan = build_split_plan(rp, impl->choice.split, per_block);
     impl->num_chunks = static_cast<int64_t>(plan.size());
     const size_t parts = plan.size() * heads * (static_cast<size_t>(feat) + 2);
     if (cudaMalloc(&impl->chunks, plan.size() * sizeof(ChunkDesc)) != cudaSuccess ||
@@ -229,6 +232,7 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
     a.chunks = s->chunks;
     a.partials = s->partials;
     a.counters = s->counters;
+    a.block_merge = c.block_merge;
   }
   const int64_t tasks = (g.num_nodes + a.num_chunks) * heads;
   const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;

@@ -369,7 +369,7 @@ std::vector<T> name_key(const Reader& r, const Item& at,
 SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
                      std::vector<std::string>* given = nullptr) {
   const auto f = r.fields(at, {"tpr", "fl", "rpb", "vec", "tiles", "epl", "ilp", "minb", "smem", "softmax",
-                               "split", "lpt", "prefetch", "index", "value"});
+                               "split", "lpt", "prefetch", "bm", "index", "value"});
   if (given)
     for (const auto& kv : f) given->push_back(kv.first);
   auto pow2_up_to = [](int64_t hi) {
@@ -424,6 +424,7 @@ SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
   }
   if (f.count("lpt")) s.lpt = int_key(r, f.at("lpt"), 0, 1, {});
   if (f.count("prefetch")) s.prefetch = int_key(r, f.at("prefetch"), 0, 1, {});
+  if (f.count("bm")) s.bm = int_key(r, f.at("bm"), 0, 1, {});
   if (f.count("index")) s.index = name_key(r, f.at("index"), kIndexNames, "index type");
   if (f.count("value")) s.value = name_key(r, f.at("value"), kValueNames, "value type");
   return s;
@@ -769,6 +770,7 @@ nlohmann::json space_json(const SpaceSpec& s, bool every_key = false) {
   // Only when set, so that configs without the key keep their hash (recorded runs match them).
   if (every_key || s.lpt != std::vector<int>{0}) space["lpt"] = s.lpt;
   if (every_key || s.prefetch != std::vector<int>{0}) space["prefetch"] = s.prefetch;
+  if (every_key || s.bm != std::vector<int>{0}) space["bm"] = s.bm;
   return space;
 }
 
@@ -884,6 +886,7 @@ std::string problem_fingerprint(const nlohmann::json& config, const std::string&
   // as in the fingerprints of runs before prefetch existed).
   if (!space.contains("lpt")) space["lpt"] = std::vector<int>{0};
   if (space.contains("prefetch") && space["prefetch"] == json(std::vector<int>{0})) space.erase("prefetch");
+  if (space.contains("bm") && space["bm"] == json(std::vector<int>{0})) space.erase("bm");
   const json value = entry->contains("value") ? (*entry)["value"] : space.value("value", json::array());
   space.erase("value");  // the problem's own value types below
   const json test_only = config.value("test_only", json::object());

@@ -78,6 +78,7 @@ struct SpaceSpec {
   std::vector<int64_t> split{0};
   std::vector<int> lpt{0};  // 1: longest rows first (VariantParams::lpt)
   std::vector<int> prefetch{0};  // 1: inputs prefetched into L2 (VariantParams::prefetch)
+  std::vector<int> bm{0};  // 1: split rows merged inside their block (VariantParams::bm)
   std::vector<IndexType> index{IndexType::i32};
   std::vector<ValueType> value{ValueType::f32};
 };
@@ -109,7 +110,7 @@ struct GraphEntry {
 inline const std::vector<std::string> kConstraintVariables{
     "tpr",    "fl",    "rpb",   "vec",         "tiles",      "epl",  "ilp", "minb",
     "smem",   "online", "split", "feat", "heads", "value_bytes", "index_bytes", "lpt",
-    "prefetch"};
+    "prefetch", "bm"};
 
 enum class StrategyKind { exhaustive, random, halving };
 const char* to_string(StrategyKind k);

@@ -157,7 +157,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
   const int arch_num = arch_number(arch);
 
   // Distinct kernels in first-use order, with the rules that use each: variants that differ
-  // only in launch-time options (split, prefetch) are one compiled kernel (kernel_name()).
+  // only in launch-time options (split, prefetch, bm) are one compiled kernel (kernel_name()).
   std::map<std::string, int> kernel_of;
   std::vector<VariantParams> kernels;
   std::vector<std::vector<int>> used_by;
@@ -262,7 +262,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
         "// {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,\n"
         "//  mean_degree_max, max_degree_min, max_degree_max, nodes_min, nodes_max, kernel, "
         "split,\n"
-        "//  variant_id, prefetch}\n"
+        "//  variant_id, prefetch, block_merge}\n"
         "inline constexpr Rule kRules[] = {\n";
   for (size_t i = 0; i < rules.size(); ++i) {
     const RuleChoice& r = rules[i];
@@ -278,7 +278,8 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
        << degree_bound(b.mean_degree_min) << ", " << degree_bound(b.mean_degree_max) << ", "
        << b.max_degree_min << ", " << i64_bound(b.max_degree_max) << ", " << b.nodes_min << ", "
        << i64_bound(b.nodes_max) << ", " << rule_kernel[i] << ", " << r.split << ", "
-       << c_string(r.variant) << ", " << rule_params[i].prefetch << "},\n";
+       << c_string(r.variant) << ", " << rule_params[i].prefetch << ", " << rule_params[i].bm
+       << "},\n";
   }
   os << "};\n"
         "}  // namespace csrgat::tuned\n";

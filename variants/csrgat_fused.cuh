@@ -1099,11 +1099,12 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     // Rows whose chunks all ran in this block merge here, after one barrier, with no fence,
     // atomic or L2 round trip: the group of the row's first chunk reads the others' partials.
     // The host's plan puts a row of at most RPB / H chunks into one block where it can
-    // (build_split_plan's per_block). Only blocks made of chunk tasks alone meet at the barrier
-    // (a test every thread of the block agrees on), so each of their threads reaches it.
+    // (build_split_plan's per_block) when the launch asks for it (`.bm`, a.block_merge). Only
+    // blocks made of chunk tasks alone meet at the barrier (a test every thread of the block
+    // agrees on), so each of their threads reaches it.
     // (Nineteenth session: before, every row merged through the hand-off below, whose fence,
     // atomic and L2 loads put about four more round trips on a split row's chain.)
-    if (C::NW == 1 && C::RPB > 1 && (blockIdx.x + 1) * C::RPB <= chunk_tasks) {
+    if (C::NW == 1 && C::RPB > 1 && a.block_merge && (blockIdx.x + 1) * C::RPB <= chunk_tasks) {
       __syncthreads();
       if (pad) return;
       const unsigned t0 = blockIdx.x * C::RPB;

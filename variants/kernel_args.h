@@ -56,6 +56,11 @@ struct KernelArgs {
   unsigned int slow_percent;
   // Test-only slowdown: every group spins this many extra nanoseconds.
   unsigned int delay_ns;
+  // 1 (the `.bm` variants): a row whose chunks all ran in one block (the plan packs them so,
+  // build_split_plan's per_block) merges there after a barrier; 0: every row through the
+  // counters. Read by the chunk path only; it fills the 4 bytes before num_edges, so the
+  // struct keeps its 136 bytes (tests/unit/test_nvrtc_compile.cpp).
+  int block_merge;
   // E (the length of col, and of scores per head); the `.pf` prefetch's extent.
   long long num_edges;
   const ChunkDesc* chunks;    // (C)

@@ -40,7 +40,7 @@ std::string VariantParams::id() const {
        << (epl != 1 ? ".e" + std::to_string(epl) : std::string())
        << (ilp != 1 ? ".g" + std::to_string(ilp) : std::string())
        << (minb != 0 ? ".mb" + std::to_string(minb) : std::string()) << ".smem" << smem << '.' << to_string(softmax) << ".split" << split
-       << (lpt ? ".lpt" : "") << (prefetch ? ".pf" : "");
+       << (lpt ? ".lpt" : "") << (prefetch ? ".pf" : "") << (bm ? ".bm" : "");
   }
   os << '.' << to_string(index) << '.' << to_string(value);
   if (fault) os << ".fault" << fault;
@@ -102,6 +102,7 @@ VariantParams VariantParams::parse(const std::string& id) {
     else if (s == "f16") p.value = ValueType::f16;
     else if (s == "lpt" && p.family == Family::fused) p.lpt = 1;
     else if (s == "pf" && p.family == Family::fused) p.prefetch = 1;
+    else if (s == "bm" && p.family == Family::fused) p.bm = 1;
     else if (take_int(s, "tpr", v)) p.tpr = static_cast<int>(v);
     else if (take_int(s, "fl", v)) p.fl = static_cast<int>(v);
     else if (take_int(s, "rpb", v)) p.rpb = static_cast<int>(v);
@@ -188,6 +189,8 @@ std::string VariantParams::invalid_reason() const {
   if (split < 0) return "split must be >= 0";
   if (lpt != 0 && lpt != 1) return "lpt must be 0 or 1";
   if (prefetch != 0 && prefetch != 1) return "prefetch must be 0 or 1";
+  if (bm != 0 && bm != 1) return "bm must be 0 or 1";
+  if (bm == 1 && split == 0) return "bm (split rows merged inside their block) needs split > 0";
   if (fault < 0 || fault > 2) return "fault must be 0, 1 or 2";
   return "";
 }
@@ -195,7 +198,7 @@ std::string VariantParams::invalid_reason() const {
 bool VariantParams::operator==(const VariantParams& o) const {
   return family == o.family && tpr == o.tpr && fl == o.fl && rpb == o.rpb && vec == o.vec &&
          tiles == o.tiles && epl == o.epl && ilp == o.ilp && minb == o.minb && smem == o.smem && softmax == o.softmax && split == o.split && lpt == o.lpt &&
-         prefetch == o.prefetch &&
+         prefetch == o.prefetch && bm == o.bm &&
          index == o.index && value == o.value && fault == o.fault && delay_ns == o.delay_ns;
 }
 

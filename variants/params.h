@@ -2,9 +2,9 @@
 // spells out every parameter (csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.twopass.split0.i32.f32;
 // edges per lane other than 1 appear as .e2 after .t1, gathers in flight other than 1 as .g4
 // after that, launch bounds as .mb8 after that; rows in longest-first order as .lpt after
-// .split, inputs prefetched into L2 as .pf after that).
-// Host-only; the kernel sees the same values as template arguments (split and prefetch as
-// launch arguments).
+// .split, inputs prefetched into L2 as .pf after that, split rows merged inside their block as
+// .bm after that). Host-only; the kernel sees the same values as template arguments (split,
+// prefetch and bm as launch arguments).
 #pragma once
 
 #include <cstdint>
@@ -53,6 +53,11 @@ struct VariantParams {
   int prefetch = 0;   // 1: the first blocks prefetch the inputs into L2 as the kernel starts
                       // (a launch-time flag, KernelArgs::prefetch: the same compiled kernel);
                       // shown in the id as .pf after .split<n>[.lpt]
+  int bm = 0;         // 1: a split row whose chunks all run in one block merges there after a
+                      // barrier (the host plan packs rows into blocks: build_split_plan's
+                      // per_block); 0: every split row merges through a fence and an atomic.
+                      // A launch-time flag (KernelArgs::block_merge), shown as .bm after
+                      // .split<n>[.lpt][.pf]; needs split > 0
   IndexType index = IndexType::i32;
   ValueType value = ValueType::f32;
   // Test-only knobs, never emitted into a tuned header.

@@ -23,6 +23,8 @@ struct Rule {
   const char* variant_id;
   int prefetch = 0;                // 1: the kernel prefetches its inputs into L2 (`.pf`); last
                                    // and defaulted, so headers from before it still compile
+  int block_merge = 0;             // 1: split rows merge inside their block (`.bm`); defaulted
+                                   // for the same reason
 };
 
 }  // namespace csrgat::tuned

@@ -43,14 +43,13 @@ uint64_t fresh_seed() {
   return base + 0x9e3779b97f4a7c15ull * ++n;
 }
 
-// The variants under test: everything configs/smoke.yaml compiles (fused and baselines).
+// Variants under test, compiled: by default (get) everything configs/smoke.yaml compiles
+// (fused and baselines).
 struct Lab {
   std::vector<VariantParams> variants;
   std::map<std::string, std::unique_ptr<LoadedKernel>> kernels;
   std::vector<std::string> compile_failures;
-  Lab() {
-    const Config cfg = load_config(source_dir() + "/configs/smoke.yaml");
-    variants = unique_variants(cfg);
+  explicit Lab(std::vector<VariantParams> vs) : variants(std::move(vs)) {
     NvrtcCompiler compiler("sm_90", source_dir() + "/.gpu/cache");
     for (auto& o : compile_all(compiler, variants, 16)) {
       if (!o.ok) {
@@ -61,7 +60,7 @@ struct Lab {
     }
   }
   static Lab& get() {
-    static Lab lab;
+    static Lab lab(unique_variants(load_config(source_dir() + "/configs/smoke.yaml")));
     return lab;
   }
 };
@@ -73,8 +72,8 @@ struct Case {
 
 // Runs every variant (of the given value type) on g with F and H; returns failures as text.
 std::vector<std::string> run_all(const graphs::Csr64& g, int feat, int heads,
-                                 const std::function<void(graphs::Inputs&)>& edit = {}) {
-  Lab& lab = Lab::get();
+                                 const std::function<void(graphs::Inputs&)>& edit = {},
+                                 Lab& lab = Lab::get()) {
   std::vector<std::string> failures;
   graphs::Inputs in = graphs::make_inputs(g, heads, feat, fresh_seed());
   if (edit) edit(in);
@@ -179,6 +178,30 @@ TEST(GpuCorrectness, OneRowOfAMillionEdges) {
       [](std::mt19937_64& rng, int64_t r) { return r == 17 ? 1000000 : 1 + static_cast<int64_t>(rng() % 8); },
       [n](std::mt19937_64& rng) { return static_cast<int64_t>(rng() % n); });
   expect_all_correct(g, 64);
+}
+
+// Split rows merged inside their block (`.bm`, nineteenth session): chunks of 8-32 edges on a
+// skewed graph, so that blocks pack several rows, hold padding entries, and leave the longest
+// rows to the fence-and-atomic hand-off; 1, 2 and 4 heads (a block holds RPB / H chunks, so
+// tpr32 rpb4 packs nothing at 4 heads), F 64 and 48. Each id beside its twin without .bm.
+TEST(GpuCorrectness, BlockMergedSplitRows) {
+  std::vector<VariantParams> vs;
+  for (const char* id : {"csrgat.tpr32.fl8.rpb4.vec4.t2.g4.mb7.smem0.online.split32.pf.bm.i32.f32",
+                         "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem0.online.split16.lpt.pf.bm.i32.f32",
+                         "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem0.online.split8.lpt.pf.bm.i32.f32",
+                         "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32",
+                         "csrgat.tpr16.fl8.rpb8.vec4.t2.g4.smem0.online.split16.lpt.pf.bm.i32.f32"}) {
+    vs.push_back(VariantParams::parse(id));
+    vs.push_back(vs.back());
+    vs.back().bm = 0;
+  }
+  Lab lab(vs);
+  for (const auto& f : lab.compile_failures) ADD_FAILURE() << f;
+  ASSERT_EQ(lab.kernels.size(), vs.size());
+  const auto g = graphs::make_graph("powerlaw:n=4000,deg=4,alpha=2.1,maxdeg=300,seed=17");
+  for (int heads : {1, 2, 4})
+    for (int feat : {64, 48})
+      for (const auto& f : run_all(g, feat, heads, {}, lab)) ADD_FAILURE() << f;
 }
 
 TEST(GpuCorrectness, NegativeInfinityScores) {

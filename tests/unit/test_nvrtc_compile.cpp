@@ -39,6 +39,7 @@ TEST(KernelArgsLayout, RowPathParametersShareTwoConstantBankLines) {
       {"fault", offsetof(KernelArgs, fault) + sizeof(int)},
       {"slow_percent", offsetof(KernelArgs, slow_percent) + sizeof(unsigned)},
       {"delay_ns", offsetof(KernelArgs, delay_ns) + sizeof(unsigned)},
+      {"block_merge", offsetof(KernelArgs, block_merge) + sizeof(int)},  // the chunk path's
   };
   for (const auto& [name, end] : row_path)
     EXPECT_LE(base + end, end_of_second_line) << "KernelArgs::" << name << " left the row path's two lines";

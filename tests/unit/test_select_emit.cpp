@@ -578,12 +578,12 @@ TEST(Emit, HeaderIsDeterministicAndWellFormed) {
            "  X(k0, 8, 8, 4, 4, 1, 1, 1, 0, 0, 0, 0, int, float) /* " + A,
            "X(k2, 32, 16, 4, 4, 1, 1, 1, 0, 1, 0, 0, long long, float)",
            "X(k3, 16, 16, 4, 8, 1, 1, 1, 0, 0, 1, 0, int, __nv_bfloat16)",
-           "    {0, 0, 49, 96, 1, 1, 0, 4, 0, 1024, 0, 50000, 0, 0, \"" + A + "\", 0},\n",
+           "    {0, 0, 49, 96, 1, 1, 0, 4, 0, 1024, 0, 50000, 0, 0, \"" + A + "\", 0, 0},\n",
            "    {0, 1, 97, 192, 2, 1 << 30, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 2, 4096, "
            "\"" +
-               Ci + "\", 0},\n",
+               Ci + "\", 0, 0},\n",
            "    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 4, 0, \"" + B +
-               "\", 0},\n",
+               "\", 0, 0},\n",
            "[1,16] [17,48] [49,96] [97,192] [193,2^30]", "[0,50000) [50000,500000) [500000,inf)",
            "NVIDIA H200 (synthetic), 2025-01-15, run 1",
            "cora F64 H1: 10.00 us (q1..q3 9.96..10.05 us"})
@@ -743,29 +743,34 @@ TEST(Emit, ALongestRowsFirstWinnerGetsItsOwnLptKernel) {
   // Same parameters but LPT: two kernels, one for each rule.
   EXPECT_NE(h.find("X(k0, 8, 8, 16, 4, 2, 1, 1, 8, 0, 1, 0, int, float)"), std::string::npos) << h;
   EXPECT_NE(h.find("X(k1, 8, 8, 16, 4, 2, 1, 1, 8, 0, 1, 1, int, float)"), std::string::npos) << h;
-  EXPECT_NE(h.find(", 512, \"" + L + "\", 0},"), std::string::npos) << h;
-  EXPECT_NE(h.find(", 0, \"" + P + "\", 0},"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 512, \"" + L + "\", 0, 0},"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 0, \"" + P + "\", 0, 0},"), std::string::npos) << h;
 }
 
-// A prefetching winner (.pf) shares its twin's kernel; its rule says prefetch 1.
+// A prefetching winner (.pf) shares its twin's kernel; its rule says prefetch 1. Likewise a
+// winner whose split rows merge inside their block (.bm): block_merge 1.
 TEST(Emit, APrefetchWinnerSharesItsKernelAndSetsTheRuleFlag) {
-  const fs::path dir = test_dir();
-  Store s((dir / "pf.sqlite").string());
-  const int64_t run = s.open_run(synthetic_run()).id;
-  put_features(s, run, "small", 3000, 12000, 150);
-  put_features(s, run, "uniform", 1000000, 16000000, 40);
-  const Adder add{s, run};
-  const std::string P = "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.pf.i32.f32";
-  const std::string Q = "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.i32.f32";
-  add("small", 64, 1, P, 2, "ok", 6.9, 0.002);
-  add("small", 64, 1, Q, 2, "ok", 7.2, 0.002);
-  add("uniform", 64, 1, Q, 2, "ok", 900.0, 0.002);
-  add("uniform", 64, 1, P, 2, "ok", 950.0, 0.002);
-  const std::string h = emit_header(s, run, "sm_90");
-  EXPECT_NE(h.find("X(k0, 32, 8, 4, 4, 2, 1, 4, 0, 0, 1, 0, int, float)"), std::string::npos) << h;
-  EXPECT_EQ(h.find("X(k1,"), std::string::npos) << h;  // one kernel for both rules
-  EXPECT_NE(h.find(", 32, \"" + P + "\", 1},"), std::string::npos) << h;
-  EXPECT_NE(h.find(", 32, \"" + Q + "\", 0},"), std::string::npos) << h;
+  for (const bool bm : {false, true}) {
+    SCOPED_TRACE(bm ? "bm" : "pf");
+    const fs::path dir = test_dir();
+    Store s((dir / (bm ? "bm.sqlite" : "pf.sqlite")).string());
+    const int64_t run = s.open_run(synthetic_run()).id;
+    put_features(s, run, "small", 3000, 12000, 150);
+    put_features(s, run, "uniform", 1000000, 16000000, 40);
+    const Adder add{s, run};
+    const std::string Q = "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.i32.f32";
+    const std::string P = bm ? "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.bm.i32.f32"
+                             : "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.pf.i32.f32";
+    add("small", 64, 1, P, 2, "ok", 6.9, 0.002);
+    add("small", 64, 1, Q, 2, "ok", 7.2, 0.002);
+    add("uniform", 64, 1, Q, 2, "ok", 900.0, 0.002);
+    add("uniform", 64, 1, P, 2, "ok", 950.0, 0.002);
+    const std::string h = emit_header(s, run, "sm_90");
+    EXPECT_NE(h.find("X(k0, 32, 8, 4, 4, 2, 1, 4, 0, 0, 1, 0, int, float)"), std::string::npos) << h;
+    EXPECT_EQ(h.find("X(k1,"), std::string::npos) << h;  // one kernel for both rules
+    EXPECT_NE(h.find(", 32, \"" + P + (bm ? "\", 0, 1}," : "\", 1, 0},")), std::string::npos) << h;
+    EXPECT_NE(h.find(", 32, \"" + Q + "\", 0, 0},"), std::string::npos) << h;
+  }
 }
 
 // A header says how its trials were timed when not the default (cold L2, single launches): one

@@ -40,81 +40,81 @@
 namespace csrgat::tuned {
 // {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,
 //  mean_degree_max, max_degree_min, max_degree_max, nodes_min, nodes_max, kernel, split,
-//  variant_id, prefetch}
+//  variant_id, prefetch, block_merge}
 inline constexpr Rule kRules[] = {
     // rule 0 (f32 i32): F 49-96, H 1, mean degree [0, 3.28816), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 10
     //   citeseer F64 H1: 5.82 us (q1..q3 5.76..5.98 us, noise 0.51%, stage 2; winner 5.86 us)
     //   graphs: citeseer
-    {0, 0, 49, 96, 1, 1, 0, 3.288158571697505, 0, 1024, 0, 50000, 0, 0, "csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32", 1},
+    {0, 0, 49, 96, 1, 1, 0, 3.288158571697505, 0, 1024, 0, 50000, 0, 0, "csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32", 1, 0},
     // rule 1 (f32 i32): F 49-96, H 1, mean degree [3.28816, 4), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.pf.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 10
     //   cora F64 H1: 6.66 us (q1..q3 6.62..6.74 us, noise 0.25%, stage 2; winner 6.66 us)
     //   graphs: cora
-    {0, 0, 49, 96, 1, 1, 3.288158571697505, 4, 0, 1024, 0, 50000, 1, 32, "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.pf.i32.f32", 1},
+    {0, 0, 49, 96, 1, 1, 3.288158571697505, 4, 0, 1024, 0, 50000, 1, 32, "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.pf.i32.f32", 1, 0},
     // rule 2 (f32 i32): F 49-96, H 1, mean degree [4, 12), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr16.fl16.rpb8.vec4.t1.g4.mb7.smem0.online.split32.lpt.pf.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 10
     //   pubmed F64 H1: 10.66 us (q1..q3 10.60..10.75 us, noise 0.16%, stage 2; winner 10.66 us)
     //   graphs: pubmed
-    {0, 0, 49, 96, 1, 1, 4, 12, 0, 1024, 0, 50000, 2, 32, "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.mb7.smem0.online.split32.lpt.pf.i32.f32", 1},
+    {0, 0, 49, 96, 1, 1, 4, 12, 0, 1024, 0, 50000, 2, 32, "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.mb7.smem0.online.split32.lpt.pf.i32.f32", 1, 0},
     // rule 3 (f32 i32): F 49-96, H 1, mean degree [4, 12), max degree [1024, 16384), nodes [50000, 500000)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split64.lpt.pf.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 10
     //   soc-slashdot0902 F64 H1: 44.80 us (q1..q3 44.61..44.98 us, noise 0.11%, stage 2; winner 44.80 us)
     //   graphs: soc-slashdot0902
-    {0, 0, 49, 96, 1, 1, 4, 12, 1024, 16384, 50000, 500000, 3, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split64.lpt.pf.i32.f32", 1},
+    {0, 0, 49, 96, 1, 1, 4, 12, 1024, 16384, 50000, 500000, 3, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split64.lpt.pf.i32.f32", 1, 0},
     // rule 4 (f32 i32): F 49-96, H 1, mean degree [12, 16.1928), max degree [0, 1024), nodes [0, 11287)
     //   csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split64.lpt.pf.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 10
     //   wiki-vote F64 H1: 8.88 us (q1..q3 8.83..8.96 us, noise 0.14%, stage 2; winner 8.88 us)
     //   graphs: wiki-vote
-    {0, 0, 49, 96, 1, 1, 12, 16.192759847985833, 0, 1024, 0, 11287, 4, 64, "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split64.lpt.pf.i32.f32", 1},
+    {0, 0, 49, 96, 1, 1, 12, 16.192759847985833, 0, 1024, 0, 11287, 4, 64, "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split64.lpt.pf.i32.f32", 1, 0},
     // rule 5 (f32 i32): F 49-96, H 1, mean degree [16.1928, 32), max degree [0, 1024), nodes [0, 11287)
     //   csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 10
     //   seed_384 F64 H1: 2.66 us (q1..q3 2.62..2.72 us, noise 0.63%, stage 2; winner 2.66 us)
     //   graphs: seed_384
-    {0, 0, 49, 96, 1, 1, 16.192759847985833, 32, 0, 1024, 0, 11287, 0, 0, "csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32", 1},
+    {0, 0, 49, 96, 1, 1, 16.192759847985833, 32, 0, 1024, 0, 11287, 0, 0, "csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32", 1, 0},
     // rule 6 (f32 i32): F 49-96, H 1, mean degree [12, 32), max degree [0, 1024), nodes [11287, 50000)
     //   csrgat.tpr16.fl16.rpb8.vec4.t1.g4.mb8.smem0.online.split64.lpt.pf.i32.f32: best on every problem of the bucket; geomean slowdown 1.004 over 2 of 2 problems; NVIDIA H200, 2026-12-02, run 10
     //   ca-astroph F64 H1: 18.02 us (q1..q3 17.93..18.18 us, noise 0.14%, stage 2; winner 18.02 us)
     //   cit-hepph F64 H1: 22.21 us (q1..q3 22.14..22.30 us, noise 0.08%, stage 2; winner 22.05 us)
     //   graphs: ca-astroph, cit-hepph
-    {0, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 11287, 50000, 5, 64, "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.mb8.smem0.online.split64.lpt.pf.i32.f32", 1},
+    {0, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 11287, 50000, 5, 64, "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.mb8.smem0.online.split64.lpt.pf.i32.f32", 1, 0},
     // rule 7 (f32 i32): F 49-96, H 1, mean degree [12, 32), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem3.online.split0.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 10
     //   uniform_1m_d16 F64 H1: 909.19 us (q1..q3 909.02..909.44 us, noise 0.02%, stage 0; winner 909.31 us)
     //   graphs: uniform_1m_d16
-    {0, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 6, 0, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem3.online.split0.i32.f32", 0},
+    {0, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 6, 0, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem3.online.split0.i32.f32", 0, 0},
     // rule 8 (f32 i32): F 49-96, H 1, mean degree [12, 32), max degree [16384, inf), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem3.online.split1024.lpt.i32.f32: best on every problem of the bucket; geomean slowdown 1.014 over 2 of 2 problems; NVIDIA H200, 2026-12-02, run 10
     //   powerlaw_1m_d16 F64 H1: 967.54 us (q1..q3 967.25..967.85 us, noise 0.02%, stage 1; winner 962.45 us)
     //   rmat_s20_ef16 F64 H1: 632.06 us (q1..q3 631.30..632.39 us, noise 0.05%, stage 1; winner 618.45 us)
     //   graphs: powerlaw_1m_d16, rmat_s20_ef16
-    {0, 0, 49, 96, 1, 1, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 7, 1024, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem3.online.split1024.lpt.i32.f32", 0},
+    {0, 0, 49, 96, 1, 1, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 7, 1024, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem3.online.split1024.lpt.i32.f32", 0, 0},
     // rule 9 (f32 i32): F 49-96, H 2-inf, mean degree [4, 12), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split64.lpt.pf.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 10
     //   pubmed F64 H8: 44.85 us (q1..q3 44.62..45.30 us, noise 0.18%, stage 2; winner 44.85 us)
     //   graphs: pubmed
-    {0, 0, 49, 96, 2, 1 << 30, 4, 12, 0, 1024, 0, 50000, 8, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split64.lpt.pf.i32.f32", 1},
+    {0, 0, 49, 96, 2, 1 << 30, 4, 12, 0, 1024, 0, 50000, 8, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split64.lpt.pf.i32.f32", 1, 0},
     // rule 10 (f32 i32): F 97-192, H 1, mean degree [32, inf), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr16.fl16.rpb8.vec4.t2.g4.smem3.online.split512.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 10
     //   uniform_2m_d32 F128 H1: 7736.22 us (q1..q3 7734.59..7737.31 us, noise 0.02%, stage 0; winner 7736.22 us)
     //   graphs: uniform_2m_d32
-    {0, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 9, 512, "csrgat.tpr16.fl16.rpb8.vec4.t2.g4.smem3.online.split512.i32.f32", 0},
+    {0, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 9, 512, "csrgat.tpr16.fl16.rpb8.vec4.t2.g4.smem3.online.split512.i32.f32", 0, 0},
     // rule 11 (bf16 i32): F 49-96, H 1, mean degree [12, 32), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 10
     //   uniform_1m_d16 F64 H1: 465.36 us (q1..q3 464.36..465.70 us, noise 0.03%, stage 2; winner 465.36 us)
     //   graphs: uniform_1m_d16
-    {1, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 10, 0, "csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16", 0},
+    {1, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 10, 0, "csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16", 0, 0},
     // rule 12 (bf16 i32): F 49-96, H 1, mean degree [12, 32), max degree [16384, inf), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16: best on every problem of the bucket; geomean slowdown 1.000 over 2 of 2 problems; NVIDIA H200, 2026-12-02, run 10
     //   powerlaw_1m_d16 F64 H1: 606.32 us (q1..q3 606.18..606.52 us, noise 0.01%, stage 2; winner 606.32 us)
     //   rmat_s20_ef16 F64 H1: 524.27 us (q1..q3 523.59..525.10 us, noise 0.04%, stage 2; winner 524.27 us)
     //   graphs: powerlaw_1m_d16, rmat_s20_ef16
-    {1, 0, 49, 96, 1, 1, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 11, 1024, "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16", 0},
+    {1, 0, 49, 96, 1, 1, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 11, 1024, "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16", 0, 0},
     // rule 13 (bf16 i32): F 97-192, H 1, mean degree [32, inf), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 10
     //   uniform_2m_d32 F128 H1: 3888.68 us (q1..q3 3886.52..3931.48 us, noise 0.02%, stage 2; winner 3888.68 us)
     //   graphs: uniform_2m_d32
-    {1, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 12, 512, "csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16", 0},
+    {1, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 12, 512, "csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16", 0, 0},
     // rule 14 (f32 i32): catch-all, F 1-inf, H 1-inf, mean degree [0, inf), max degree [0, inf), nodes [0, inf)
     //   csrgat.tpr16.fl16.rpb8.vec4.t1.g4.mb7.smem0.online.split32.lpt.pf.i32.f32: catch-all: best measured on at least half the problems; geomean slowdown 1.347 over 9 of 13 problems; NVIDIA H200, 2026-12-02, run 10
     //   ca-astroph F64 H1: 21.92 us (q1..q3 21.89..21.98 us, noise 0.09%, stage 1; winner 18.02 us)
@@ -127,13 +127,13 @@ inline constexpr Rule kRules[] = {
     //   soc-slashdot0902 F64 H1: 61.54 us (q1..q3 61.26..61.73 us, noise 0.24%, stage 1; winner 44.80 us)
     //   wiki-vote F64 H1: 11.07 us (q1..q3 10.94..11.20 us, noise 0.45%, stage 1; winner 8.88 us)
     //   graphs: ca-astroph, cit-hepph, citeseer, cora, pubmed, seed_384, soc-slashdot0902, wiki-vote
-    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 2, 32, "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.mb7.smem0.online.split32.lpt.pf.i32.f32", 1},
+    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 2, 32, "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.mb7.smem0.online.split32.lpt.pf.i32.f32", 1, 0},
     // rule 15 (bf16 i32): catch-all, F 1-inf, H 1-inf, mean degree [0, inf), max degree [0, inf), nodes [0, inf)
     //   csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16: catch-all: best measured on at least half the problems; geomean slowdown 1.021 over 3 of 4 problems; NVIDIA H200, 2026-12-02, run 10
     //   powerlaw_1m_d16 F64 H1: 606.32 us (q1..q3 606.18..606.52 us, noise 0.01%, stage 2; winner 606.32 us)
     //   rmat_s20_ef16 F64 H1: 524.27 us (q1..q3 523.59..525.10 us, noise 0.04%, stage 2; winner 524.27 us)
     //   uniform_1m_d16 F64 H1: 494.75 us (q1..q3 494.21..495.03 us, noise 0.06%, stage 1; winner 465.36 us)
     //   graphs: powerlaw_1m_d16, rmat_s20_ef16, uniform_1m_d16
-    {1, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 11, 1024, "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16", 0},
+    {1, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 11, 1024, "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16", 0, 0},
 };
 }  // namespace csrgat::tuned
