@@ -161,10 +161,9 @@ Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, 
   std::vector<int64_t> rp;
   if (split || lpt) rp.assign(host_row_ptr, host_row_ptr + num_nodes + 1);
   if (split) {
-    const int per_block = impl->choice.block_merge
-                              ? chunks_per_block(impl->choice.kernel->tpr, impl->choice.kernel->rpb, heads)
-                              : 0;
-    const auto plan = build_split_plan(rp, impl->choice.split, per_block);
+    const auto plan = build_split_plan(
+        rp, impl->choice.split,
+        chunks_per_block(impl->choice.block_merge, impl->choice.kernel->tpr, impl->choice.kernel->rpb, heads));
     impl->num_chunks = static_cast<int64_t>(plan.size());
     const size_t parts = plan.size() * heads * (static_cast<size_t>(feat) + 2);
     if (cudaMalloc(&impl->chunks, plan.size() * sizeof(ChunkDesc)) != cudaSuccess ||

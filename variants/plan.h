@@ -22,11 +22,13 @@ template <class Index>
 std::vector<ChunkDesc> build_split_plan(const std::vector<Index>& row_ptr, int64_t threshold,
                                         int per_block = 0);
 
-// Chunks one block of a fused kernel runs (with all their heads): RPB / H where that is at
-// least 2 and whole, for groups of at most a warp (TPR <= 32); else 0 (no block merges: a
-// multi-warp group is a block of its own). The tuner and the library plan with it alike.
-inline int chunks_per_block(int tpr, int rpb, int heads) {
-  if (tpr > 32 || heads < 1 || rpb % heads != 0 || rpb / heads < 2) return 0;
+// build_split_plan's per_block for a launch: the chunks one block of a fused kernel runs (with
+// all their heads) when it merges split rows inside blocks (`.bm`, block_merge): RPB / H where
+// that is at least 2 and whole, for groups of at most a warp (TPR <= 32); else 0 (no packing:
+// no block merges asked for, or a multi-warp group is a block of its own). The tuner and the
+// library plan with it alike.
+inline int chunks_per_block(bool block_merge, int tpr, int rpb, int heads) {
+  if (!block_merge || tpr > 32 || heads < 1 || rpb % heads != 0 || rpb / heads < 2) return 0;
   return rpb / heads;
 }
 

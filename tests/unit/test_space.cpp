@@ -611,11 +611,12 @@ TEST(Space, SplitPlanPacksShortRowsIntoOneBlockAndEndsOnABlock) {
   EXPECT_EQ(p4[80].row, 7);
   EXPECT_EQ(p4.size(), 84u);
   // The blocks of the library and the tuner: RPB / H chunks for groups of at most a warp.
-  EXPECT_EQ(chunks_per_block(32, 4, 1), 4);
-  EXPECT_EQ(chunks_per_block(16, 8, 2), 4);
-  EXPECT_EQ(chunks_per_block(16, 8, 8), 0);  // one chunk per block: nothing to merge there
-  EXPECT_EQ(chunks_per_block(16, 8, 3), 0);  // heads do not divide the block
-  EXPECT_EQ(chunks_per_block(128, 1, 1), 0);
+  EXPECT_EQ(chunks_per_block(true, 32, 4, 1), 4);
+  EXPECT_EQ(chunks_per_block(true, 16, 8, 2), 4);
+  EXPECT_EQ(chunks_per_block(true, 16, 8, 8), 0);  // one chunk per block: nothing to merge there
+  EXPECT_EQ(chunks_per_block(true, 16, 8, 3), 0);  // heads do not divide the block
+  EXPECT_EQ(chunks_per_block(true, 128, 1, 1), 0);
+  EXPECT_EQ(chunks_per_block(false, 32, 4, 1), 0);  // no .bm: the plan is not packed
 }
 
 TEST(Space, RowOrderIsLongestBucketFirstStableAndSkippedRowsLast) {
