@@ -47,6 +47,13 @@ LoadedKernel::LoadedKernel(const CompiledKernel& k) {
   CSRGAT_CUDA_CHECK(cudaFuncGetAttributes(&attrs_, reinterpret_cast<const void*>(kernel_)));
 }
 
+void* LoadedKernel::global_address(const char* name) const {
+  void* p = nullptr;
+  size_t bytes = 0;
+  CSRGAT_CUDA_CHECK(cudaLibraryGetGlobal(&p, &bytes, library_, name));
+  return p;
+}
+
 LoadedKernel::~LoadedKernel() {
   if (library_) cudaLibraryUnload(library_);
 }

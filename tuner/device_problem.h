@@ -37,6 +37,9 @@ class LoadedKernel {
   int max_threads() const { return attrs_.maxThreadsPerBlock; }
   size_t static_smem() const { return attrs_.sharedSizeBytes; }
   size_t local_bytes() const { return attrs_.localSizeBytes; }
+  // The device address of the module's global variable `name` (tuner timeline's record pointer);
+  // throws ApiError when the module has none.
+  void* global_address(const char* name) const;
 
  private:
   cudaLibrary_t library_ = nullptr;

@@ -38,8 +38,8 @@ std::string NvrtcCompiler::nvrtc_version() {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
-NvrtcCompiler::NvrtcCompiler(std::string arch, std::string cache_dir)
-    : arch_(std::move(arch)), cache_dir_(std::move(cache_dir)) {}
+NvrtcCompiler::NvrtcCompiler(std::string arch, std::string cache_dir, std::vector<std::string> defines)
+    : arch_(std::move(arch)), cache_dir_(std::move(cache_dir)), defines_(std::move(defines)) {}
 
 namespace {
 
@@ -114,7 +114,8 @@ CompiledKernel NvrtcCompiler::compile_source(const std::string& source,
                                              const std::string& scalar_kernel_name) const {
   const auto t0 = std::chrono::steady_clock::now();
   const auto& headers = embedded_sources();
-  const auto opts = compile_options(arch_);
+  auto opts = compile_options(arch_);
+  for (const auto& d : defines_) opts.push_back("-D" + d);
 
   std::string key_text = source + '\n' + kernel_name + '\n' + nvrtc_version();
   if (!scalar_kernel_name.empty()) key_text += "\nscalar twin " + scalar_kernel_name;

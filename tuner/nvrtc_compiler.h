@@ -43,8 +43,10 @@ struct CompiledKernel {
 
 class NvrtcCompiler {
  public:
-  // arch: "sm_90"; cache_dir: "" disables the disk cache.
-  explicit NvrtcCompiler(std::string arch = "sm_90", std::string cache_dir = "");
+  // arch: "sm_90"; cache_dir: "" disables the disk cache; defines: extra -D options for
+  // diagnostic builds (tuner timeline's -DCSRGAT_TIMELINE), part of each kernel's cache key.
+  explicit NvrtcCompiler(std::string arch = "sm_90", std::string cache_dir = "",
+                         std::vector<std::string> defines = {});
   // Throws CompileError (with the NVRTC log) on a failed compile.
   CompiledKernel compile(const VariantParams& p) const;
   // Compiles arbitrary source text that includes the kernel sources (tests use this to check
@@ -58,6 +60,7 @@ class NvrtcCompiler {
  private:
   std::string arch_;
   std::string cache_dir_;
+  std::vector<std::string> defines_;
 };
 
 // What a tuning run's kernels are made from, as a stable hash: the embedded kernel sources, the

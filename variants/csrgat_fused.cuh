@@ -1192,8 +1192,26 @@ struct EnableIf<true> {
   using type = int;
 };
 
+#if defined(CSRGAT_TIMELINE)
+// Where a diagnostic build's records go (KernelArgs stays as every other build has it): set by
+// the host through cudaLibraryGetGlobal before the launch; at global scope, so not mangled.
+}  // namespace csrgat::kern
+__device__ csrgat::TimelineRecord* csrgat_timeline;
+namespace csrgat::kern {
+
+__device__ __forceinline__ unsigned sm_id() {
+  unsigned s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
+#endif
+
 template <class C>
 __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
+#if defined(CSRGAT_TIMELINE)
+  const unsigned long long start_ns = global_ns();
+  const long long start_cycles = clock64();
+#endif
   __shared__ FusedShared<C> sh;
   __shared__ unsigned last_flag[C::RPB];
   pdl_launch_dependents();
@@ -1205,6 +1223,13 @@ __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
                                                (C::VEC * sizeof(typename C::Value))) != 0))
     __trap();
   fused_body<C>(a, sh, last_flag);
+#if defined(CSRGAT_TIMELINE)
+  if (threadIdx.x % C::TPR == 0) {
+    const long long cycles = clock64() - start_cycles;
+    csrgat_timeline[blockIdx.x * C::RPB + threadIdx.x / C::TPR] = csrgat::TimelineRecord{
+        start_ns, global_ns(), sm_id(), static_cast<unsigned>(cycles), blockIdx.x, 0u};
+  }
+#endif
 }
 
 }  // namespace csrgat::kern

@@ -68,4 +68,17 @@ struct KernelArgs {
   unsigned int* counters;     // (C, H), zero before the first launch, left zero after each
 };
 
+// One task of a diagnostic launch (`tuner timeline`): kernels compiled with -DCSRGAT_TIMELINE
+// (never the library's, never a tuning run's) have each group's first thread write this for its
+// task, indexed blockIdx.x * RPB + group: the global timer when the group started (before its
+// parameters are read) and when it left, its SM, its duration in that SM's cycles and its block.
+struct TimelineRecord {
+  unsigned long long start_ns;
+  unsigned long long end_ns;
+  unsigned int sm;
+  unsigned int cycles;
+  unsigned int block;
+  unsigned int pad;
+};
+
 }  // namespace csrgat

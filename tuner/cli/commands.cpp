@@ -153,6 +153,7 @@ void register_commands(CLI::App& app) {
   add_worker(app);
   register_gpu_commands(app);
   register_bench_command(app);
+  register_timeline_command(app);
   register_emit_commands(app);
   register_report_commands(app);
 }

@@ -42,6 +42,8 @@ int run_tuning(const Config& cfg, bool continue_elsewhere = false, bool reuse = 
 void register_gpu_commands(CLI::App& app);
 // bench (tuner/cli/bench.cpp).
 void register_bench_command(CLI::App& app);
+// timeline (tuner/cli/timeline.cpp).
+void register_timeline_command(CLI::App& app);
 // report, compare, export (tuner/cli/report_commands.cpp).
 void register_report_commands(CLI::App& app);
 }  // namespace csrgat::tuner
