@@ -50,7 +50,10 @@ for r in json.load(open(sys.argv[1]))["results"]:
     print(f"{g[:26]:26s} {r['impl'][:80]:80s} {r.get('status',''):8s} {r.get('gpu_median_us') or 0:7.2f} us  {r.get('variant','')[:40]}")
 PY
 
-if [ -x "$BIN/tuner-smem" ] || [ -f "$BIN/tuner-smem" ]; then
+if [ -x "$BIN/tuner-smem" ]; then
+  step gpu_tests-smem timeout 120 "$BIN/gpu_tests-smem" --gtest_filter='*BlockMerged*:*Split*:*Chunk*' \
+    > "$W/gpu_tests-smem.log" 2>&1
+  grep -E "^\[ +(OK|FAILED|PASSED) |Failure" "$W/gpu_tests-smem.log" | head -20
   AB="tuned,$rule_cs,$rule_cora,$rule_pub,csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split64.lpt.pf.bm.i32.f32"
   AB+=",csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split48.lpt.pf.bm.i32.f32,$fl8.split16.lpt.pf.bm.i32.f32"
   for i in 1 2; do
