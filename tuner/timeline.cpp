@@ -75,6 +75,13 @@ std::vector<TimelineTask> name_timeline(const std::vector<TimelineRecord>& recor
     t.cycles = r.cycles;
     t.start_us = static_cast<double>(r.start_ns - first) * 1e-3;
     t.end_us = static_cast<double>(r.end_ns - first) * 1e-3;
+    for (int m = 0; m < 3; ++m) {
+      if (r.mark[m] == 0) continue;
+      // The mark's low 32 bits, after the start (the task is far shorter than 4.29 s).
+      unsigned long long at = (r.start_ns & ~0xffffffffull) | r.mark[m];
+      if (at < r.start_ns) at += 1ull << 32;
+      t.mark_us[m] = static_cast<double>(at - first) * 1e-3;
+    }
     if (i < chunk_tasks) {
       const ChunkDesc& c = layout.chunks[static_cast<size_t>(i / H)];
       t.chunk = true;
@@ -130,17 +137,23 @@ nlohmann::json summarize_timeline(const std::vector<TimelineTask>& tasks, int la
 
   // Per kind: durations; and the tasks' edges.
   std::map<std::string, std::vector<double>> dur, cyc;
+  std::map<std::string, std::vector<double>> marks[3];
   std::map<std::string, int64_t> edges;
   for (const auto& t : tasks) {
     dur[t.kind].push_back(t.duration_us());
     cyc[t.kind].push_back(static_cast<double>(t.cycles));
     edges[t.kind] += t.edges;
+    for (int m = 0; m < 3; ++m)
+      if (t.mark_us[m] >= 0) marks[m][t.kind].push_back(t.mark_us[m] - t.start_us);
   }
   nlohmann::json kinds = nlohmann::json::object();
   for (auto& [k, v] : dur) {
     kinds[k] = quantiles(v);
     kinds[k]["cycles_median"] = quantiles(cyc[k])["median"];
     kinds[k]["edges"] = edges[k];
+    nlohmann::json m = nlohmann::json::array();
+    for (auto& mk : marks) m.push_back(mk.count(k) ? quantiles(mk[k])["median"] : nlohmann::json());
+    kinds[k]["mark_median_us"] = m;
   }
   s["kinds"] = kinds;
 
@@ -166,7 +179,8 @@ nlohmann::json summarize_timeline(const std::vector<TimelineTask>& tasks, int la
     const auto& t = *by_end[static_cast<size_t>(i)];
     tail.push_back({{"task", t.task}, {"kind", t.kind}, {"row", t.row}, {"edges", t.edges},
                     {"head", t.head}, {"sm", t.sm}, {"block", t.block}, {"start_us", t.start_us},
-                    {"end_us", t.end_us}, {"cycles", t.cycles}});
+                    {"end_us", t.end_us}, {"cycles", t.cycles},
+                    {"mark_us", {t.mark_us[0], t.mark_us[1], t.mark_us[2]}}});
   }
   s["last"] = tail;
   return s;
@@ -192,9 +206,16 @@ std::string format_timeline(const nlohmann::json& s) {
   }
   if (s.contains("kinds"))
     for (const auto& [k, v] : s["kinds"].items()) {
-      std::snprintf(line, sizeof line, "  %-20s %s us, %lld edges, median %.0f cycles\n", k.c_str(),
+      std::snprintf(line, sizeof line, "  %-20s %s us, %lld edges, median %.0f cycles", k.c_str(),
                     q(v).c_str(), static_cast<long long>(v.value("edges", 0)), v.value("cycles_median", 0.0));
       out += line;
+      if (v.contains("mark_median_us"))
+        for (size_t m = 0; m < v["mark_median_us"].size(); ++m)
+          if (v["mark_median_us"][m].is_number()) {
+            std::snprintf(line, sizeof line, "; mark %zu at +%.2f", m, v["mark_median_us"][m].get<double>());
+            out += line;
+          }
+      out += "\n";
     }
   if (s.contains("last")) {
     out += "  last to end:\n";
@@ -205,6 +226,15 @@ std::string format_timeline(const nlohmann::json& s) {
                     static_cast<long long>(t["edges"].get<int64_t>()), t["sm"].get<unsigned>(),
                     t["block"].get<unsigned>(), t["start_us"].get<double>(), t["end_us"].get<double>());
       out += line;
+      if (t.contains("mark_us")) {
+        out.pop_back();  // the newline
+        for (size_t m = 0; m < t["mark_us"].size(); ++m)
+          if (t["mark_us"][m].get<double>() >= 0) {
+            std::snprintf(line, sizeof line, "  m%zu %.2f", m, t["mark_us"][m].get<double>());
+            out += line;
+          }
+        out += "\n";
+      }
     }
   }
   return out;

@@ -27,6 +27,8 @@ struct TimelineTask {
   std::string kind;     // "chunk", "pad", "row done as chunks" or "row 0" .. "row >64" (degree)
   unsigned sm = 0, block = 0, cycles = 0;
   double start_us = 0, end_us = 0;
+  // TimelineRecord::mark, on the same clock as start_us; negative: not reached.
+  double mark_us[3] = {-1, -1, -1};
   double duration_us() const { return end_us - start_us; }
 };
 
@@ -57,7 +59,8 @@ uint64_t timer_step_ns(const std::vector<TimelineRecord>& records);
 
 // A launch's summary: span, start quantiles and how many tasks started only after another had
 // ended (a later wave), durations per kind (chunks; rows by degree class: 0, 1-4, 5-16, 17-64,
-// over 64), per-SM finish spread, and the `last` tasks to end.
+// over 64) with the median time from a task's start to each mark it reached, per-SM finish
+// spread, and the `last` tasks to end with their marks.
 nlohmann::json summarize_timeline(const std::vector<TimelineTask>& tasks, int last = 10);
 
 // The summary as text for the terminal.

@@ -248,6 +248,30 @@ __device__ __forceinline__ unsigned long long global_ns() {
   return t;
 }
 
+#if defined(CSRGAT_TIMELINE)
+// Where a diagnostic build's records go (KernelArgs stays as every other build has it): set by
+// the host through cudaLibraryGetGlobal before the launch; at global scope, so not mangled.
+}  // namespace csrgat::kern
+__device__ csrgat::TimelineRecord* csrgat_timeline;
+namespace csrgat::kern {
+
+__device__ __forceinline__ unsigned sm_id() {
+  unsigned s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
+#endif
+
+// Mark i of this group's task in a diagnostic build (TimelineRecord::mark); nothing otherwise.
+template <class C>
+__device__ __forceinline__ void timeline_mark(int i) {
+#if defined(CSRGAT_TIMELINE)
+  if (threadIdx.x % C::TPR == 0)
+    csrgat_timeline[blockIdx.x * C::RPB + threadIdx.x / C::TPR].mark[i] =
+        static_cast<unsigned>(global_ns());
+#endif
+}
+
 // Prefetch into L2 (the `.pf` variants, KernelArgs::prefetch). The byte range [p, p + bytes),
 // trimmed to 16-byte boundaries, in slices of kPrefetchSlice bytes; slice i goes to block
 // i % nb, which issues it as one bulk prefetch (sm_90's TMA unit: no registers, no wait; a
@@ -1006,17 +1030,13 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
   const unsigned mask = group_mask<C::WARP_TPR>();
   const long long k0 = static_cast<long long>(cd.first) * H + h;  // chunk c: k0 + c * H
   Stat all{neg_inf(), 0.f};
-  // A block's merge (LOCAL) has at most RPB / H chunks, its loads are L1 hits, and its code is
-  // fetched cold by the one group that runs it: rolled loops, a few hundred bytes of code. The
-  // hand-off's merge may have hundreds of chunks in L2: loads kept in flight by unrolling.
-  constexpr int kStatUnroll = LOCAL ? 1 : 4;
-  constexpr int kUnroll = LOCAL ? 1 : 8;
-#pragma unroll kStatUnroll
+#pragma unroll 4
   for (int c = wl; c < cd.count; c += C::WARP_TPR) {
     const float* s = partial_stat(a, k0 + static_cast<long long>(c) * H);
     all = merge(all, Stat{load_partial<LOCAL>(s), load_partial<LOCAL>(s + 1)});
   }
   all = warp_merge_stat<C::WARP_TPR>(all, mask);
+  timeline_mark<C>(2);
   const float inv_l = all.l > 0.f ? __fdividef(1.f, all.l) : 0.f;
   // Chunk c's weight in the row: its sum rescaled to the row's max, over the row's sum.
   auto weight = [&](long long k) {
@@ -1028,7 +1048,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
   if (F % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % 16 == 0) {
     for (int f = 4 * t; f < F; f += 4 * C::TPR) {
       float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
-#pragma unroll kUnroll
+#pragma unroll 8
       for (int c = 0; c < cd.count; ++c) {
         const long long k = k0 + static_cast<long long>(c) * H;
         const float w = weight(k);
@@ -1043,7 +1063,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
   } else {
     for (int f = t; f < F; f += C::TPR) {
       float x = 0.f;
-#pragma unroll kUnroll
+#pragma unroll 8
       for (int c = 0; c < cd.count; ++c) {
         const long long k = k0 + static_cast<long long>(c) * H;
         x = fmaf(weight(k), load_partial<LOCAL>(partial_row(a, k) + f), x);
@@ -1085,126 +1105,108 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     }
   }
   const long long F = a.feat;
-  // One call of run_task for chunks and rows alike (twentieth session). Inlined once per call
-  // site, the task's code was two copies, and a chunk's was cold: a few dozen warps of the whole
-  // launch run it, each SM fetching it from DRAM after the L2 flush while thousands of row
-  // warps share theirs. tuner timeline (call 1) put a 16-edge chunk of citeseer's tpr16 fl8
-  // kernel at its block's barrier 0.7-0.9 us after rows of 5-16 edges ended, and its block's
-  // merge at 1.0-1.3 us more (shared-memory partials changed nothing: the data was not what
-  // waited).
-  const bool chunk = task < chunk_tasks;
-  unsigned c = 0;  // the chunk's entry in the plan
-  int h;
-  long long eb, ee;
-  float* dst;
-  if (chunk) {
-    c = task / H;  // (div_heads here too cost the cp.async kernels 6 registers)
-    h = static_cast<int>(task % H);
+  if (task < chunk_tasks) {
+    const unsigned c = task / H;  // (div_heads here too cost the cp.async kernels 6 registers)
+    const int h = static_cast<int>(task % H);
     const ChunkDesc cd = a.chunks[c];  // before the wait in run_task: the host's plan
-    // A padding entry of the plan (count 0, build_split_plan) has no edges: it runs an empty
-    // task into its own partial row, which nothing reads.
-    eb = cd.begin;
-    ee = cd.end;
-    dst = partial_row(a, static_cast<long long>(c) * H + h);
-  } else {
-    unsigned row_task, hu;
-    div_heads(task - chunk_tasks, H, row_task, hu);
-    h = static_cast<int>(hu);
-    const typename C::Index* rp = static_cast<const typename C::Index*>(a.row_ptr);
-    // A template parameter: kernels without it read no order (a run-time null test alone made
-    // the row_ptr loads wait on a predicated load: +2% on the seed shape, v5b). An LPT kernel
-    // given no order (the library without a Shape) takes rows in index order.
-    long long row = row_task;
-    if constexpr (C::LPT) {
-      const typename C::Index* order = static_cast<const typename C::Index*>(a.row_order);
-      if (order) row = order[row];
-    }
-    eb = rp[row];
-    ee = rp[row + 1];
-    if (a.split_threshold > 0 && ee - eb > a.split_threshold) return;  // done as chunks
-    dst = a.out + (row * static_cast<long long>(H) + h) * F;
-    // (Test-only: the one write before the wait, an out-of-bounds crash. After run_task it kept
-    // dst live across the task: +2 to +8 registers.)
-    if (a.fault == 1 && threadIdx.x % C::TPR == 0) dst[1ll << 40] = 1.f;
-  }
-  // Test-only (slow_percent): some row tasks run twice, through the same call.
-  const int runs =
-      !chunk && a.slow_percent != 0 && (task - chunk_tasks) % 100u < a.slow_percent ? 2 : 1;
-  Stat st{neg_inf(), 0.f};
-  for (int r = 0; r < runs; ++r) st = run_task<C>(a, sh, eb, ee, h, dst);  // waits (pdl_wait)
-  if (!chunk) {
-    if (a.delay_ns != 0 && threadIdx.x % C::TPR == 0) {
-      const unsigned long long t0 = global_ns();
-      while (global_ns() - t0 < a.delay_ns) {
+    const long long k = static_cast<long long>(c) * H + h;
+    const int t = threadIdx.x % C::TPR;
+    // A padding entry of the plan (count 0, build_split_plan) has no edges and no row.
+    const bool pad = cd.count == 0;
+    if (!pad) {
+      const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, partial_row(a, k));
+      if (t == 0) {
+        float* s = partial_stat(a, k);
+        s[0] = st.m;
+        s[1] = st.l;
       }
+      timeline_mark<C>(0);
     }
-    return;
-  }
-
-  // A chunk: its (max, sum) beside its row, then the merge. The plan's entry again (an L1 hit)
-  // rather than kept in registers across the task, which every row task would pay for.
-  const ChunkDesc cd = a.chunks[c];
-  const long long k = static_cast<long long>(c) * H + h;
-  const int t = threadIdx.x % C::TPR;
-  const bool pad = cd.count == 0;
-  if (!pad && t == 0) {
-    float* s = partial_stat(a, k);
-    s[0] = st.m;
-    s[1] = st.l;
-  }
-  // Rows whose chunks all ran in this block merge here, after one barrier, with no fence,
-  // atomic or L2 round trip: the group of the row's first chunk reads the others' partials.
-  // The host's plan puts a row of at most RPB / H chunks into one block where it can
-  // (build_split_plan's per_block) when the launch asks for it (`.bm`, a.block_merge). Only
-  // blocks made of chunk tasks alone meet at the barrier (a test every thread of the block
-  // agrees on), so each of their threads reaches it.
-  // (Nineteenth session: before, every row merged through the hand-off below, whose fence,
-  // atomic and L2 loads put about four more round trips on a split row's chain.)
-  if (C::NW == 1 && C::RPB > 1 && a.block_merge && (blockIdx.x + 1) * C::RPB <= chunk_tasks) {
-    __syncthreads();
-    if (pad) return;
-    const unsigned t0 = blockIdx.x * C::RPB;
-    const long long first_task = static_cast<long long>(cd.first) * H + h;
-    const long long last_task = static_cast<long long>(cd.first + cd.count - 1) * H + h;
-    if (first_task >= t0 && last_task < t0 + C::RPB) {
-      if (c == static_cast<unsigned>(cd.first))
-        merge_chunks<C, true>(a, cd, h, a.out + (cd.row * static_cast<long long>(H) + h) * F);
+    // Rows whose chunks all ran in this block merge here, after one barrier, with no fence,
+    // atomic or L2 round trip: the group of the row's first chunk reads the others' partials.
+    // The host's plan puts a row of at most RPB / H chunks into one block where it can
+    // (build_split_plan's per_block) when the launch asks for it (`.bm`, a.block_merge). Only
+    // blocks made of chunk tasks alone meet at the barrier (a test every thread of the block
+    // agrees on), so each of their threads reaches it.
+    // (Nineteenth session: before, every row merged through the hand-off below, whose fence,
+    // atomic and L2 loads put about four more round trips on a split row's chain.)
+    if (C::NW == 1 && C::RPB > 1 && a.block_merge && (blockIdx.x + 1) * C::RPB <= chunk_tasks) {
+      __syncthreads();
+      timeline_mark<C>(1);
+      if (pad) return;
+      const unsigned t0 = blockIdx.x * C::RPB;
+      const long long first_task = static_cast<long long>(cd.first) * H + h;
+      const long long last_task = static_cast<long long>(cd.first + cd.count - 1) * H + h;
+      if (first_task >= t0 && last_task < t0 + C::RPB) {
+        if (c == static_cast<unsigned>(cd.first))
+          merge_chunks<C, true>(a, cd, h, a.out + (cd.row * static_cast<long long>(H) + h) * F);
+        return;
+      }
+    } else if (pad) {
       return;
     }
-  } else if (pad) {
+    // Rows whose chunks ran in several blocks: publish this chunk, count it, and let the last
+    // one to arrive merge, the pattern of CUTLASS's barrier (arrive_inc) and cooperative
+    // groups' grid sync. Release: the group meets (its lanes' partial stores come before lane
+    // 0's next operations), lane 0 fences at GPU scope and adds to the row's counter. Acquire:
+    // the last chunk's lane 0 fences again, then the group meets before it reads the other
+    // chunks' partials. (Until the nineteenth session every lane ran __threadfence() before
+    // the count and again in the last chunk: two MEMBAR.SC.GPU and two L1 invalidations per
+    // chunk, see fence_release_gpu.)
+    const unsigned gmask = group_mask<C::WARP_TPR>();
+    if (C::NW > 1) {
+      __syncthreads();
+    } else {
+      __syncwarp(gmask);
+    }
+    const int g = threadIdx.x / C::TPR;
+    if (t == 0) {
+      fence_release_gpu();
+      const unsigned done =
+          atomic_add_relaxed_gpu(a.counters + static_cast<long long>(cd.first) * H + h, 1u);
+      const bool last = done + 1 == static_cast<unsigned>(cd.count);
+      if (last) fence_acquire_gpu();
+      last_flag[g] = last;
+    }
+    if (C::NW > 1) {
+      __syncthreads();
+    } else {
+      __syncwarp(gmask);
+    }
+    timeline_mark<C>(1);
+    if (last_flag[g]) {
+      float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
+      merge_chunks<C, false>(a, cd, h, dst);
+      if (t == 0) a.counters[static_cast<long long>(cd.first) * H + h] = 0u;
+    }
     return;
   }
-  // Rows whose chunks ran in several blocks: publish this chunk, count it, and let the last
-  // one to arrive merge, the pattern of CUTLASS's barrier (arrive_inc) and cooperative
-  // groups' grid sync. Release: the group meets (its lanes' partial stores come before lane
-  // 0's next operations), lane 0 fences at GPU scope and adds to the row's counter. Acquire:
-  // the last chunk's lane 0 fences again, then the group meets before it reads the other
-  // chunks' partials. (Until the nineteenth session every lane ran __threadfence() before
-  // the count and again in the last chunk: two MEMBAR.SC.GPU and two L1 invalidations per
-  // chunk, see fence_release_gpu.)
-  const unsigned gmask = group_mask<C::WARP_TPR>();
-  if (C::NW > 1) {
-    __syncthreads();
-  } else {
-    __syncwarp(gmask);
+  unsigned row_task, hu;
+  div_heads(task - chunk_tasks, H, row_task, hu);
+  const int h = static_cast<int>(hu);
+  const typename C::Index* rp = static_cast<const typename C::Index*>(a.row_ptr);
+  // A template parameter: kernels without it read no order (a run-time null test alone made
+  // the row_ptr loads wait on a predicated load: +2% on the seed shape, v5b). An LPT kernel
+  // given no order (the library without a Shape) takes rows in index order.
+  long long row = row_task;
+  if constexpr (C::LPT) {
+    const typename C::Index* order = static_cast<const typename C::Index*>(a.row_order);
+    if (order) row = order[row];
   }
-  const int g = threadIdx.x / C::TPR;
-  if (t == 0) {
-    fence_release_gpu();
-    const unsigned done =
-        atomic_add_relaxed_gpu(a.counters + static_cast<long long>(cd.first) * H + h, 1u);
-    const bool last = done + 1 == static_cast<unsigned>(cd.count);
-    if (last) fence_acquire_gpu();
-    last_flag[g] = last;
-  }
-  if (C::NW > 1) {
-    __syncthreads();
-  } else {
-    __syncwarp(gmask);
-  }
-  if (last_flag[g]) {
-    merge_chunks<C, false>(a, cd, h, a.out + (cd.row * static_cast<long long>(H) + h) * F);
-    if (t == 0) a.counters[static_cast<long long>(cd.first) * H + h] = 0u;
+  const long long eb = rp[row], ee = rp[row + 1];
+  if (a.split_threshold > 0 && ee - eb > a.split_threshold) return;  // done as chunks
+  float* dst = a.out + (row * static_cast<long long>(H) + h) * F;
+  // (Test-only: the one write before the wait, an out-of-bounds crash. After run_task it kept
+  // dst live across the task: +2 to +8 registers.)
+  if (a.fault == 1 && threadIdx.x % C::TPR == 0) dst[1ll << 40] = 1.f;
+  run_task<C>(a, sh, eb, ee, h, dst);  // waits for the previous kernel (pdl_wait)
+  timeline_mark<C>(0);
+  if (a.slow_percent != 0 && (task - chunk_tasks) % 100u < a.slow_percent)
+    run_task<C>(a, sh, eb, ee, h, dst);
+  if (a.delay_ns != 0 && threadIdx.x % C::TPR == 0) {
+    const unsigned long long t0 = global_ns();
+    while (global_ns() - t0 < a.delay_ns) {
+    }
   }
 }
 
@@ -1218,20 +1220,6 @@ template <>
 struct EnableIf<true> {
   using type = int;
 };
-
-#if defined(CSRGAT_TIMELINE)
-// Where a diagnostic build's records go (KernelArgs stays as every other build has it): set by
-// the host through cudaLibraryGetGlobal before the launch; at global scope, so not mangled.
-}  // namespace csrgat::kern
-__device__ csrgat::TimelineRecord* csrgat_timeline;
-namespace csrgat::kern {
-
-__device__ __forceinline__ unsigned sm_id() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
-#endif
 
 template <class C>
 __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
@@ -1251,10 +1239,14 @@ __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
     __trap();
   fused_body<C>(a, sh, last_flag);
 #if defined(CSRGAT_TIMELINE)
-  if (threadIdx.x % C::TPR == 0) {
+  if (threadIdx.x % C::TPR == 0) {  // field by field: the marks are written already
     const long long cycles = clock64() - start_cycles;
-    csrgat_timeline[blockIdx.x * C::RPB + threadIdx.x / C::TPR] = csrgat::TimelineRecord{
-        start_ns, global_ns(), sm_id(), static_cast<unsigned>(cycles), blockIdx.x, 0u};
+    csrgat::TimelineRecord& r = csrgat_timeline[blockIdx.x * C::RPB + threadIdx.x / C::TPR];
+    r.start_ns = start_ns;
+    r.end_ns = global_ns();
+    r.sm = sm_id();
+    r.cycles = static_cast<unsigned>(cycles);
+    r.block = blockIdx.x;
   }
 #endif
 }

@@ -71,14 +71,17 @@ struct KernelArgs {
 // One task of a diagnostic launch (`tuner timeline`): kernels compiled with -DCSRGAT_TIMELINE
 // (never the library's, never a tuning run's) have each group's first thread write this for its
 // task, indexed blockIdx.x * RPB + group: the global timer when the group started (before its
-// parameters are read) and when it left, its SM, its duration in that SM's cycles and its block.
+// parameters are read) and when it left, its SM, its duration in that SM's cycles and its block;
+// and the global timer's low 32 bits at up to three marks on the way (0: not reached): 0 when
+// its run_task returned, 1 when a chunk's group passed its block's barrier or the hand-off's
+// count, 2 when a merge had the row's (max, sum).
 struct TimelineRecord {
   unsigned long long start_ns;
   unsigned long long end_ns;
   unsigned int sm;
   unsigned int cycles;
   unsigned int block;
-  unsigned int pad;
+  unsigned int mark[3];
 };
 
 }  // namespace csrgat

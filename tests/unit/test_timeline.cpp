@@ -18,7 +18,7 @@ namespace {
 const std::vector<int64_t> kRowPtr{0, 2, 2, 11, 14};
 
 TimelineRecord rec(uint64_t start, uint64_t end, unsigned sm, unsigned block = 0) {
-  return TimelineRecord{start, end, sm, static_cast<unsigned>(end - start), block, 0};
+  return TimelineRecord{start, end, sm, static_cast<unsigned>(end - start), block, {0, 0, 0}};
 }
 
 }  // namespace
@@ -97,6 +97,27 @@ TEST(Timeline, SummaryCountsLaterWavesAndListsTheLastTasks) {
   const std::string text = format_timeline(s);
   EXPECT_NE(text.find("span 3.00 us"), std::string::npos) << text;
   EXPECT_NE(text.find("1 tasks started after it"), std::string::npos) << text;
+}
+
+// Marks carry the timer's low 32 bits: placed after the task's start, across a wrap of them too.
+TEST(Timeline, MarksAreTimesAfterTheTaskStart) {
+  const auto p = VariantParams::parse("csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split0.i32.f32");
+  const TimelineLayout l = timeline_layout(p, kRowPtr, 1);
+  const uint64_t s0 = 0x1FFFFFF00ull;  // 256 ns before the low 32 bits wrap
+  std::vector<TimelineRecord> r(4, rec(s0, s0 + 1000, 0));
+  r[1].mark[0] = static_cast<unsigned>(s0 + 0x200);  // wrapped: 0x100
+  r[2].mark[0] = static_cast<unsigned>(s0 + 0x80);
+  r[2].mark[2] = static_cast<unsigned>(s0 + 0x300);
+  const auto tasks = name_timeline(r, l);
+  EXPECT_LT(tasks[0].mark_us[0], 0);
+  EXPECT_DOUBLE_EQ(tasks[1].mark_us[0], 0.512);
+  EXPECT_DOUBLE_EQ(tasks[2].mark_us[0], 0.128);
+  EXPECT_LT(tasks[2].mark_us[1], 0);
+  EXPECT_DOUBLE_EQ(tasks[2].mark_us[2], 0.768);
+  const auto s = summarize_timeline(tasks, 4);
+  EXPECT_DOUBLE_EQ(s["kinds"]["row 5-16"]["mark_median_us"][2].get<double>(), 0.768);  // row 2: 9 edges
+  EXPECT_TRUE(s["kinds"]["row 5-16"]["mark_median_us"][1].is_null());
+  EXPECT_NE(format_timeline(s).find("mark 2 at +0.77"), std::string::npos) << format_timeline(s);
 }
 
 // The diagnostic build is its own kernel (its own cache key) with the records' pointer in its

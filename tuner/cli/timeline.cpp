@@ -131,8 +131,10 @@ nlohmann::json timeline_one(DeviceProblem& dp, const graphs::Csr64& g, const Var
   if (o.tasks) {
     nlohmann::json all = nlohmann::json::array();
     for (const auto& t : tasks)
-      all.push_back({t.task, t.kind, t.row, t.edges, t.head, t.sm, t.block, t.start_us, t.end_us, t.cycles});
-    j["task_columns"] = {"task", "kind", "row", "edges", "head", "sm", "block", "start_us", "end_us", "cycles"};
+      all.push_back({t.task, t.kind, t.row, t.edges, t.head, t.sm, t.block, t.start_us, t.end_us, t.cycles,
+                     t.mark_us[0], t.mark_us[1], t.mark_us[2]});
+    j["task_columns"] = {"task", "kind", "row", "edges", "head", "sm", "block", "start_us", "end_us", "cycles",
+                         "mark0_us", "mark1_us", "mark2_us"};
     j["tasks"] = all;
   }
   std::printf("%s on %s (F=%d, H=%d, %s): grid %lld x %d, registers %d (timeline build %d)\n",
