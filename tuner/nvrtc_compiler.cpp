@@ -2,6 +2,7 @@
 
 #include <nvrtc.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -99,13 +100,25 @@ std::string kernel_sources_hash(const std::string& arch) {
   return fnv1a_hex(text);
 }
 
+std::vector<std::string> test_knob_defines(unsigned slow_percent) {
+  if (slow_percent == 0) return {};
+  return {"CSRGAT_TEST_KNOBS"};
+}
+
 CompiledKernel NvrtcCompiler::compile(const VariantParams& p) const {
   const std::string reason = p.invalid_reason();
   if (!reason.empty()) throw CompileError(p.id() + ": " + reason, "");
   const std::string src =
       "#include \"variants/csrgat_fused.cuh\"\n#include \"variants/baselines.cuh\"\n";
-  CompiledKernel k = compile_source(src, p.kernel_name(), p.id(), p.scalar_kernel_name());
-  return k;
+  // A fault or delay variant reads its knob (KernelArgs::fault, delay_ns): only its kernel has
+  // the code for them.
+  if ((p.fault != 0 || p.delay_ns != 0) &&
+      std::find(defines_.begin(), defines_.end(), "CSRGAT_TEST_KNOBS") == defines_.end()) {
+    NvrtcCompiler with_knobs(*this);
+    with_knobs.defines_.push_back("CSRGAT_TEST_KNOBS");
+    return with_knobs.compile_source(src, p.kernel_name(), p.id(), p.scalar_kernel_name());
+  }
+  return compile_source(src, p.kernel_name(), p.id(), p.scalar_kernel_name());
 }
 
 CompiledKernel NvrtcCompiler::compile_source(const std::string& source,

@@ -63,6 +63,11 @@ class NvrtcCompiler {
   std::vector<std::string> defines_;
 };
 
+// The defines of a run's kernels for its test-only knobs: -DCSRGAT_TEST_KNOBS when the run
+// slows its row tasks (test_only.slow_percent > 0), else none. (Fault and delay variants get
+// it from compile() itself, by their ids.) Kernels without it never read the knobs.
+std::vector<std::string> test_knob_defines(unsigned slow_percent);
+
 // What a tuning run's kernels are made from, as a stable hash: the embedded kernel sources, the
 // NVRTC version, the target and the compile options. Two runs with equal hashes compiled the
 // same kernels (tuner run resumes or continues only such runs).

@@ -118,7 +118,8 @@ const LoadedKernel& kernel_for(const VariantParams& p, const nlohmann::json& r) 
   auto& st = state();
   auto it = st.kernels.find(p.id());
   if (it != st.kernels.end()) return *it->second;
-  NvrtcCompiler compiler(r.value("arch", "sm_90"), r.value("cache_dir", ""));
+  NvrtcCompiler compiler(r.value("arch", "sm_90"), r.value("cache_dir", ""),
+                         test_knob_defines(r.value("slow_percent", 0u)));
   auto k = std::make_unique<LoadedKernel>(compiler.compile(p));
   return *st.kernels.emplace(p.id(), std::move(k)).first->second;
 }

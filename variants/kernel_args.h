@@ -49,7 +49,11 @@ struct KernelArgs {
   // then compute their first gathers' addresses before they wait for it and load the scores
   // after, and otherwise load the scores first (load_batch). The wait itself is always there.
   int overlapped;
-  // Test-only fault injection: 1 writes far out of bounds, 2 spins forever.
+  // Test-only knobs, read only by kernels compiled with -DCSRGAT_TEST_KNOBS (the tuner's NVRTC
+  // builds of fault and delay variants and of runs with test_only.slow_percent: NvrtcCompiler;
+  // never the library's): the other kernels' row tasks do not pay for their checks (twentieth
+  // session: ~0.15 us at the end of each row task, tuner timeline).
+  // Fault injection: 1 writes far out of bounds, 2 spins forever.
   int fault;
   // Test-only slowdown without a new variant id: this percentage of the row tasks is computed
   // twice (same result), so a memory-bound variant takes about that much longer.

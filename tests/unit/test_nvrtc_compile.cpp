@@ -115,6 +115,28 @@ TEST(NvrtcCompile, ScalarTwinSharesTheModuleAndNotTheFigures) {
   EXPECT_NE(both.log.find(both.scalar_lowered_name), std::string::npos) << both.log;
 }
 
+// The test-only knobs (KernelArgs::fault, slow_percent, delay_ns) are code only in the kernels
+// that use them: a fault or delay variant, or a run that slows its rows; the same kernel of a
+// tuned variant has none of it (twentieth session).
+TEST(NvrtcCompile, TestKnobsAreCompiledOnlyWhereUsed) {
+  EXPECT_TRUE(test_knob_defines(0).empty());
+  EXPECT_EQ(test_knob_defines(10), std::vector<std::string>{"CSRGAT_TEST_KNOBS"});
+  const NvrtcCompiler compiler("sm_90", "");
+  const std::string id = "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split0.i32.f32";
+  const auto plain = compiler.compile(VariantParams::parse(id));
+  const auto fault = compiler.compile(VariantParams::parse(id + ".fault1"));
+  const auto delay = compiler.compile(VariantParams::parse(id + ".delay1000"));
+  const auto slowed = NvrtcCompiler("sm_90", "", test_knob_defines(10)).compile(VariantParams::parse(id));
+  EXPECT_EQ(plain.kernel_name, fault.kernel_name);  // one template: the knobs are launch values
+  EXPECT_NE(plain.cache_key, fault.cache_key);
+  EXPECT_GT(fault.cubin.size(), plain.cubin.size());
+  // One build with the knobs for all three (the key leaves out the label, which the cubin's line
+  // table names).
+  EXPECT_EQ(fault.cache_key, delay.cache_key);
+  EXPECT_EQ(fault.cache_key, slowed.cache_key);
+  EXPECT_EQ(fault.registers, slowed.registers);
+}
+
 TEST(NvrtcCompile, BrokenKernelReportsTheCompilerLog) {
   const NvrtcCompiler compiler("sm_90", "");
   try {

@@ -74,7 +74,8 @@ void add_compile(CLI::App& app) {
       const Config cfg = load_config(path);
       const auto variants = unique_variants(cfg);
       const std::string cache_dir = cache.empty() ? cfg.output + "/cache" : cache;
-      NvrtcCompiler compiler(arch.empty() ? cfg.arch : arch, cache_dir);
+      NvrtcCompiler compiler(arch.empty() ? cfg.arch : arch, cache_dir,
+                             test_knob_defines(cfg.test_only.slow_percent));
       std::printf("compiling %zu variants (%zu kernels) for %s with NVRTC %s (%d threads, cache %s)\n",
                   variants.size(), distinct_kernels(variants), compiler.arch().c_str(),
                   NvrtcCompiler::nvrtc_version().c_str(),

@@ -566,7 +566,7 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   std::printf("compiling %zu variants (%zu kernels) on %d threads...\n", to_compile.size(),
               distinct_kernels(to_compile), threads);
   std::fflush(stdout);  // the estimate is for deciding now, also when the output goes to a file
-  NvrtcCompiler compiler(cfg.arch, cfg.output + "/cache");
+  NvrtcCompiler compiler(cfg.arch, cfg.output + "/cache", test_knob_defines(cfg.test_only.slow_percent));
   std::map<std::string, CompileOutcome> compiled;
   int failed = 0;
   for (auto& o : compile_all(compiler, to_compile, threads)) {
