@@ -8,8 +8,9 @@ JSON, scripts/peers_pyg.py's peers.json, prof_check.json), as Markdown on stdout
 With bench-small-counters.json in FOLDER (gpu-final.sh from the sixteenth session on), a last
 table sets each graph of target 1 against the L2 gather ceiling (prof_check's l2_gather_gbs).
 
---copy-from: the ceilings (copy bandwidth, L2 gather) from another call's prof_check.json, for a call that skipped
-the profiler check (named in the table). --variants DIR: a second table from DIR's
+--copy-from: the ceilings (copy bandwidth, L2 gather) from a prof_check.json outside FOLDER, for a run of
+record that did not run the profiler check itself (named in the table); with --same-call, that file came from
+the same device call (scripts/gpu-v15c.sh runs prof_check before gpu-final.sh), else from another. --variants DIR: a second table from DIR's
 smem3-*.json (`tuner bench` of variant ids beside `tuned` in the same call, scripts/gpu-v8c.sh):
 the best variant per DRAM-bound graph and value type, with targets 2 and 5 recomputed on it.
 
@@ -184,7 +185,9 @@ def main():
     copy_from = arg("--copy-from")
     ceilings = (read_json(copy_from) if copy_from else load(folder, "prof_check.json"))["ceilings"]
     copy = ceilings["dram_copy_gbs"]
-    copy_note = (f"copy bandwidth from {copy_from}: {copy:.0f} GB/s, measured in another call"
+    same_call = "--same-call" in sys.argv
+    where = "the same device call, before the benchmarks" if same_call else "another call"
+    copy_note = (f"copy bandwidth from {copy_from}: {copy:.0f} GB/s, measured in {where}"
                  if copy_from else f"copy bandwidth measured in the same call: {copy:.0f} GB/s")
     pyg = {(p["graph"], p["feat"], p["heads"]): p["median_us"] for p in peers if p["impl"] == "pyg"}
 
@@ -301,7 +304,8 @@ def main():
           f"{status(med >= 25)} |")
     if arg("--variants"):
         variants_table(arg("--variants"), large, copy)
-    l2_table(folder, ev, ceilings, f"from {copy_from}, another call" if copy_from else "same call")
+    l2_table(folder, ev, ceilings,
+             (f"from {copy_from}, " + ("same call" if same_call else "another call")) if copy_from else "same call")
 
 if __name__ == "__main__":
     main()

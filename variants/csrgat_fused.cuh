@@ -1030,34 +1030,12 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
   const unsigned mask = group_mask<C::WARP_TPR>();
   const long long k0 = static_cast<long long>(cd.first) * H + h;  // chunk c: k0 + c * H
   Stat all{neg_inf(), 0.f};
-  if constexpr (LOCAL) {
-    // At most RPB / H chunks, their stats L1 hits: each lane takes all of them itself, the max
-    // first, then the sum rescaled to it (independent exponentials). The shuffle reduction below
-    // is a chain of ~60 dependent instructions (five levels of two shuffles, a max, two
-    // exponentials and their fix-ups) in one warp: tuner timeline put 0.7 us of a block merge's
-    // ~1.3 us there, with the partials in L1 or in shared memory alike (twentieth session,
-    // calls 3 and 6), when the block's rows had ended long before.
-    (void)wl;
-    (void)mask;
 #pragma unroll 4
-    for (int c = 0; c < cd.count; ++c)
-      all.m = fmaxf(all.m, load_partial<true>(partial_stat(a, k0 + static_cast<long long>(c) * H)));
-    if (all.m != neg_inf()) {
-#pragma unroll 4
-      for (int c = 0; c < cd.count; ++c) {
-        const float* s = partial_stat(a, k0 + static_cast<long long>(c) * H);
-        const float m = load_partial<true>(s), l = load_partial<true>(s + 1);
-        all.l += l > 0.f ? l * fast_exp(m - all.m) : 0.f;
-      }
-    }
-  } else {
-#pragma unroll 4
-    for (int c = wl; c < cd.count; c += C::WARP_TPR) {
-      const float* s = partial_stat(a, k0 + static_cast<long long>(c) * H);
-      all = merge(all, Stat{load_partial<LOCAL>(s), load_partial<LOCAL>(s + 1)});
-    }
-    all = warp_merge_stat<C::WARP_TPR>(all, mask);
+  for (int c = wl; c < cd.count; c += C::WARP_TPR) {
+    const float* s = partial_stat(a, k0 + static_cast<long long>(c) * H);
+    all = merge(all, Stat{load_partial<LOCAL>(s), load_partial<LOCAL>(s + 1)});
   }
+  all = warp_merge_stat<C::WARP_TPR>(all, mask);
   timeline_mark<C>(2);
   const float inv_l = all.l > 0.f ? __fdividef(1.f, all.l) : 0.f;
   // Chunk c's weight in the row: its sum rescaled to the row's max, over the row's sum.
