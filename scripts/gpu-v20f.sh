@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Twentieth session, call 6 (perf-notes, "where a block's merge spends its microsecond"):
 # tuner timeline with marks, this tree (partials in global memory) against the diagnostic branch
-# exp/bm-smem-tl (.gpu/bin/tuner-smem: the same kernels with block-merged partials in shared
+# c3f00c1 (exp/bm-smem merged onto the tree with the marks; .gpu/bin/tuner-smem: the same kernels with block-merged partials in shared
 # memory), citeseer's rule and tpr16 fl8 split16, cora's rule; each binary twice, cold.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
