@@ -1029,6 +1029,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
   const int wl = t % C::WARP_TPR;
   const unsigned mask = group_mask<C::WARP_TPR>();
   const long long k0 = static_cast<long long>(cd.first) * H + h;  // chunk c: k0 + c * H
+  timeline_mark<C>(2);
   Stat all{neg_inf(), 0.f};
 #pragma unroll 4
   for (int c = wl; c < cd.count; c += C::WARP_TPR) {
@@ -1036,7 +1037,6 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
     all = merge(all, Stat{load_partial<LOCAL>(s), load_partial<LOCAL>(s + 1)});
   }
   all = warp_merge_stat<C::WARP_TPR>(all, mask);
-  timeline_mark<C>(2);
   const float inv_l = all.l > 0.f ? __fdividef(1.f, all.l) : 0.f;
   // Chunk c's weight in the row: its sum rescaled to the row's max, over the row's sum.
   auto weight = [&](long long k) {

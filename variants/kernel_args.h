@@ -78,7 +78,7 @@ struct KernelArgs {
 // parameters are read) and when it left, its SM, its duration in that SM's cycles and its block;
 // and the global timer's low 32 bits at up to three marks on the way (0: not reached): 0 when
 // its run_task returned, 1 when a chunk's group passed its block's barrier or the hand-off's
-// count, 2 when a merge had the row's (max, sum).
+// count, 2 when a merge began.
 struct TimelineRecord {
   unsigned long long start_ns;
   unsigned long long end_ns;
