@@ -95,6 +95,10 @@ class Timer {
   // work); CUPTI and NVML problems are never errors, they degrade the timer and say so in note.
   TimingResult measure(const LaunchFn& launch, const TimingOptions& options);
 
+  // Flushes L2 (reads 2x its size) on the auxiliary stream and waits: what a cold sample does
+  // before its launch, for callers that time by other means (tuner timeline).
+  void flush_l2();
+
   int device() const { return device_; }
   cudaStream_t stream() const { return stream_; }
   int sm_count() const { return sm_count_; }
@@ -106,7 +110,6 @@ class Timer {
     bool throttled = false;
     unsigned sm_mhz = 0;
   };
-  void flush_l2();  // on aux_stream_, synchronised
   void primer();    // an empty kernel on aux_stream_, synchronised
   bool measure_graph(const LaunchFn& launch, const TimingOptions& options, bool cold,
                      TimingResult& result);

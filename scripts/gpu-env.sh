@@ -44,3 +44,14 @@ ncu_sass() {
       "$T" profile --graph "$2" --name "$1" --variant "$3" --iters 3 > "$W/ncu-$1-sass.csv" 2> "$W/ncu-$1.err"
   echo "--- $1: exit $?, $(wc -l < "$W/ncu-$1-sass.csv") lines"; head -c 300 "$W/ncu-$1.err"
 }
+# statuses STORE: a results store's trials per run and status, then every trial neither ok nor
+# unsupported with the start of its detail (the fault runs' crashed and timeout records).
+statuses() { python3 - "$1" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for row in db.execute("select run_id, status, count(*) from trials group by run_id, status order by run_id, status"):
+    print("  run %s %-14s %d" % row)
+for row in db.execute("select graph, variant, status, substr(detail,1,110) from trials where status not in ('ok','unsupported')"):
+    print("  %s %s %s: %s" % row)
+PY
+}

@@ -8,15 +8,6 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 OUTDIR="${OUT:-$ROOT/.gpu/out}"
 mkdir -p "$OUTDIR"
-statuses() { python3 - "$1" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-for row in db.execute("select run_id, status, count(*) from trials group by run_id, status order by run_id, status"):
-    print("  run %s %-14s %d" % row)
-for row in db.execute("select graph, variant, status, substr(detail,1,110) from trials where status not in ('ok','unsupported')"):
-    print("  %s %s %s: %s" % row)
-PY
-}
 PART="${PART:-all}"
 if [ "$PART" = 1 ] || [ "$PART" = all ]; then
   echo "=== faults"; t0=$SECONDS

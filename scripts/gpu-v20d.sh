@@ -11,16 +11,6 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 out_dir v20d
 gpu_tests_until 120 '*-*OneRowOfAMillionEdges*'
-
-statuses() { python3 - "$1" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-for row in db.execute("select run_id, status, count(*) from trials group by run_id, status order by run_id, status"):
-    print("  run %s %-14s %d" % row)
-for row in db.execute("select graph, variant, status, substr(detail,1,110) from trials where status not in ('ok','unsupported')"):
-    print("  %s %s %s: %s" % row)
-PY
-}
 step faults timeout 180 "$T" run configs/faults.yaml > "$W/faults.log" 2>&1
 tail -n 6 "$W/faults.log"; statuses runs/faults/results.sqlite
 step regress-a timeout 120 "$T" run configs/regress.yaml > "$W/regress1.log" 2>&1

@@ -16,7 +16,7 @@ TimelineLayout timeline_layout(const VariantParams& p, const std::vector<int64_t
   l.heads = heads;
   l.split = p.split;
   l.num_rows = static_cast<int64_t>(row_ptr.size()) - 1;
-  if (p.split > 0) l.chunks = build_split_plan(row_ptr, p.split, chunks_per_block(p.bm, p.tpr, p.rpb, heads));
+  if (p.split > 0) l.chunks = build_split_plan(row_ptr, p.split, chunks_per_block(p, heads));
   if (p.lpt) l.row_order = build_row_order(row_ptr, p.split);
   return l;
 }

@@ -260,6 +260,12 @@ __device__ __forceinline__ unsigned sm_id() {
   asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
   return s;
 }
+
+// This group's record (its task's: blockIdx.x * RPB + group).
+template <class C>
+__device__ __forceinline__ csrgat::TimelineRecord& timeline_record() {
+  return csrgat_timeline[blockIdx.x * C::RPB + threadIdx.x / C::TPR];
+}
 #endif
 
 // Mark i of this group's task in a diagnostic build (TimelineRecord::mark); nothing otherwise.
@@ -267,8 +273,7 @@ template <class C>
 __device__ __forceinline__ void timeline_mark(int i) {
 #if defined(CSRGAT_TIMELINE)
   if (threadIdx.x % C::TPR == 0)
-    csrgat_timeline[blockIdx.x * C::RPB + threadIdx.x / C::TPR].mark[i] =
-        static_cast<unsigned>(global_ns());
+    timeline_record<C>().mark[i] = static_cast<unsigned>(global_ns());
 #endif
 }
 
@@ -1247,7 +1252,7 @@ __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
 #if defined(CSRGAT_TIMELINE)
   if (threadIdx.x % C::TPR == 0) {  // field by field: the marks are written already
     const long long cycles = clock64() - start_cycles;
-    csrgat::TimelineRecord& r = csrgat_timeline[blockIdx.x * C::RPB + threadIdx.x / C::TPR];
+    csrgat::TimelineRecord& r = timeline_record<C>();
     r.start_ns = start_ns;
     r.end_ns = global_ns();
     r.sm = sm_id();

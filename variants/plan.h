@@ -31,6 +31,10 @@ inline int chunks_per_block(bool block_merge, int tpr, int rpb, int heads) {
   if (!block_merge || tpr > 32 || heads < 1 || rpb % heads != 0 || rpb / heads < 2) return 0;
   return rpb / heads;
 }
+// The same for a fused variant's launch (the tuner's NVRTC kernels).
+inline int chunks_per_block(const VariantParams& p, int heads) {
+  return chunks_per_block(p.bm != 0, p.tpr, p.rpb, heads);
+}
 
 // The row order of the `.lpt` variants: rows bucketed by degree in powers of two (bucket k
 // holds degrees in [2^k, 2^(k+1)), empty rows last), the longest bucket first, index order

@@ -10,7 +10,6 @@
 #include <fstream>
 #include <functional>
 #include <memory>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -144,14 +143,6 @@ void merge_round(profiler::TimingResult& all, profiler::TimingResult&& round) {
   all.kernels_per_sample = round.kernels_per_sample;
   all.nvml_stride = round.nvml_stride;
   all.clock_events_seen |= round.clock_events_seen;
-}
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string item; std::getline(ss, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
 }
 
 Storage storage_of(ValueType v) {

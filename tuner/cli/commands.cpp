@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -135,6 +136,14 @@ void add_worker(CLI::App& app) {
 
 int exit_code() { return g_exit; }
 void set_exit_code(int code) { g_exit = code; }
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
 
 int no_gpu_exit(const std::string& command, const std::string& why) {
   std::fprintf(stderr,

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <vector>
 
 namespace csrgat::tuner {
 
@@ -16,6 +17,9 @@ void set_exit_code(int code);
 // Prints the standard message for a GPU-only command on a machine without a GPU and returns
 // the exit code to use (2).
 int no_gpu_exit(const std::string& command, const std::string& why);
+
+// The items of a comma list (--impl, --variant), empty ones dropped.
+std::vector<std::string> split_list(const std::string& s);
 
 // Runs fn (which returns an exit code), turning any exception into a one-line error naming the
 // command, and exit code 1.

@@ -14,7 +14,6 @@
 
 #include "graphs/generate.h"
 #include "profiler/check.h"
-#include "profiler/kernels.h"
 #include "profiler/timer.h"
 #include "tuner/cli/commands.h"
 #include "tuner/device_problem.h"
@@ -36,26 +35,11 @@ struct TimelineOptions {
   uint64_t seed = 1;
 };
 
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  size_t at = 0;
-  while (at <= s.size()) {
-    const size_t comma = s.find(',', at);
-    const std::string item = s.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-    if (!item.empty()) out.push_back(item);
-    if (comma == std::string::npos) break;
-    at = comma + 1;
-  }
-  return out;
-}
-
-// The device buffer of one launch's records, and the L2 flush buffer (twice the L2, read).
-struct Buffers {
-  TimelineRecord* records = nullptr;
-  void* flush = nullptr;
-  ~Buffers() {
-    if (records) cudaFree(records);
-    if (flush) cudaFree(flush);
+// The device buffer of one launch's records.
+struct Records {
+  TimelineRecord* data = nullptr;
+  ~Records() {
+    if (data) cudaFree(data);
   }
 };
 
@@ -70,12 +54,9 @@ nlohmann::json timeline_one(DeviceProblem& dp, const graphs::Csr64& g, const Var
   const auto geo = launch_geometry(p, dp.num_nodes(), o.heads, o.feat,
                                    static_cast<int64_t>(layout.chunks.size()), dp.max_degree(), 0);
   const size_t groups = static_cast<size_t>(geo.grid) * static_cast<size_t>(p.tpr > 32 ? 1 : p.rpb);
-  Buffers b;
-  CSRGAT_CUDA_CHECK(cudaMalloc(&b.records, groups * sizeof(TimelineRecord)));
-  const size_t flush_bytes = 2 * timer.l2_bytes();
-  CSRGAT_CUDA_CHECK(cudaMalloc(&b.flush, flush_bytes));
-  CSRGAT_CUDA_CHECK(cudaMemset(b.flush, 0, flush_bytes));
-  CSRGAT_CUDA_CHECK(cudaMemcpy(traced.global_address("csrgat_timeline"), &b.records, sizeof(b.records),
+  Records b;
+  CSRGAT_CUDA_CHECK(cudaMalloc(&b.data, groups * sizeof(TimelineRecord)));
+  CSRGAT_CUDA_CHECK(cudaMemcpy(traced.global_address("csrgat_timeline"), &b.data, sizeof(b.data),
                                cudaMemcpyHostToDevice));
   // The records must not change what the kernel computes.
   const auto check = verify_variant(dp, traced, p, default_tolerance(p.value));
@@ -87,28 +68,29 @@ nlohmann::json timeline_one(DeviceProblem& dp, const graphs::Csr64& g, const Var
   struct Launch {
     double span;
     std::vector<TimelineRecord> records;
+    std::vector<TimelineTask> tasks;  // the records named
   };
   std::vector<Launch> launches;
   for (int i = 0; i < o.launches; ++i) {
-    CSRGAT_CUDA_CHECK(cudaMemsetAsync(b.records, 0, groups * sizeof(TimelineRecord), s));
-    if (cold) profiler::detail::launch_l2_flush(b.flush, flush_bytes, timer.sm_count(), s);
+    CSRGAT_CUDA_CHECK(cudaMemsetAsync(b.data, 0, groups * sizeof(TimelineRecord), s));
     CSRGAT_CUDA_CHECK(cudaStreamSynchronize(s));
+    if (cold) timer.flush_l2();
     dp.launch(p, traced, s);
     CSRGAT_CUDA_CHECK(cudaStreamSynchronize(s));
     Launch l;
     l.records.resize(groups);
-    CSRGAT_CUDA_CHECK(cudaMemcpy(l.records.data(), b.records, groups * sizeof(TimelineRecord),
+    CSRGAT_CUDA_CHECK(cudaMemcpy(l.records.data(), b.data, groups * sizeof(TimelineRecord),
                                  cudaMemcpyDeviceToHost));
-    const auto named = name_timeline(l.records, layout);
+    l.tasks = name_timeline(l.records, layout);
     l.span = 0;
-    for (const auto& t : named) l.span = std::max(l.span, t.end_us);
+    for (const auto& t : l.tasks) l.span = std::max(l.span, t.end_us);
     launches.push_back(std::move(l));
   }
   std::vector<size_t> order(launches.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t c) { return launches[a].span < launches[c].span; });
   const Launch& median = launches[order[order.size() / 2]];
-  const auto tasks = name_timeline(median.records, layout);
+  const auto& tasks = median.tasks;
 
   // Both builds timed side by side, so the records' own cost is known.
   profiler::TimingOptions topt;
