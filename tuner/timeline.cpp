@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <stdexcept>
 
@@ -75,7 +76,7 @@ std::vector<TimelineTask> name_timeline(const std::vector<TimelineRecord>& recor
     t.cycles = r.cycles;
     t.start_us = static_cast<double>(r.start_ns - first) * 1e-3;
     t.end_us = static_cast<double>(r.end_ns - first) * 1e-3;
-    for (int m = 0; m < 3; ++m) {
+    for (int m = 0; m < kTimelineMarks; ++m) {
       if (r.mark[m] == 0) continue;
       // The mark's low 32 bits, after the start (the task is far shorter than 4.29 s).
       unsigned long long at = (r.start_ns & ~0xffffffffull) | r.mark[m];
@@ -137,13 +138,13 @@ nlohmann::json summarize_timeline(const std::vector<TimelineTask>& tasks, int la
 
   // Per kind: durations; and the tasks' edges.
   std::map<std::string, std::vector<double>> dur, cyc;
-  std::map<std::string, std::vector<double>> marks[3];
+  std::map<std::string, std::vector<double>> marks[kTimelineMarks];
   std::map<std::string, int64_t> edges;
   for (const auto& t : tasks) {
     dur[t.kind].push_back(t.duration_us());
     cyc[t.kind].push_back(static_cast<double>(t.cycles));
     edges[t.kind] += t.edges;
-    for (int m = 0; m < 3; ++m)
+    for (int m = 0; m < kTimelineMarks; ++m)
       if (t.mark_us[m] >= 0) marks[m][t.kind].push_back(t.mark_us[m] - t.start_us);
   }
   nlohmann::json kinds = nlohmann::json::object();
@@ -180,7 +181,7 @@ nlohmann::json summarize_timeline(const std::vector<TimelineTask>& tasks, int la
     tail.push_back({{"task", t.task}, {"kind", t.kind}, {"row", t.row}, {"edges", t.edges},
                     {"head", t.head}, {"sm", t.sm}, {"block", t.block}, {"start_us", t.start_us},
                     {"end_us", t.end_us}, {"cycles", t.cycles},
-                    {"mark_us", {t.mark_us[0], t.mark_us[1], t.mark_us[2]}}});
+                    {"mark_us", std::vector<double>(std::begin(t.mark_us), std::end(t.mark_us))}});
   }
   s["last"] = tail;
   return s;

@@ -28,7 +28,7 @@ struct TimelineTask {
   unsigned sm = 0, block = 0, cycles = 0;
   double start_us = 0, end_us = 0;
   // TimelineRecord::mark, on the same clock as start_us; negative: not reached.
-  double mark_us[3] = {-1, -1, -1};
+  double mark_us[kTimelineMarks] = {-1, -1, -1, -1, -1};
   double duration_us() const { return end_us - start_us; }
 };
 

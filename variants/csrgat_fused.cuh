@@ -277,6 +277,19 @@ __device__ __forceinline__ void timeline_mark(int i) {
 #endif
 }
 
+// Mark i once v, a loaded value or one computed from loads, is there: the timer is read behind
+// a branch on v (a NaN payload no sum has), so it is not taken before the loads complete.
+template <class C>
+__device__ __forceinline__ void timeline_mark_after(int i, float v) {
+#if defined(CSRGAT_TIMELINE)
+  if (threadIdx.x % C::TPR == 0 && __float_as_uint(v) != 0x7fbadbadu)
+    timeline_record<C>().mark[i] = static_cast<unsigned>(global_ns());
+#else
+  (void)i;
+  (void)v;
+#endif
+}
+
 // Prefetch into L2 (the `.pf` variants, KernelArgs::prefetch). The byte range [p, p + bytes),
 // trimmed to 16-byte boundaries, in slices of kPrefetchSlice bytes; slice i goes to block
 // i % nb, which issues it as one bulk prefetch (sm_90's TMA unit: no registers, no wait; a
@@ -1042,6 +1055,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
     all = merge(all, Stat{load_partial<LOCAL>(s), load_partial<LOCAL>(s + 1)});
   }
   all = warp_merge_stat<C::WARP_TPR>(all, mask);
+  timeline_mark_after<C>(3, all.l);
   const float inv_l = all.l > 0.f ? __fdividef(1.f, all.l) : 0.f;
   // Chunk c's weight in the row: its sum rescaled to the row's max, over the row's sum.
   auto weight = [&](long long k) {
@@ -1063,6 +1077,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
         x.z = fmaf(w, p.z, x.z);
         x.w = fmaf(w, p.w, x.w);
       }
+      if (f == 0) timeline_mark_after<C>(4, x.x);
       *reinterpret_cast<float4*>(dst + f) = x;
     }
   } else {

@@ -76,16 +76,19 @@ struct KernelArgs {
 // (never the library's, never a tuning run's) have each group's first thread write this for its
 // task, indexed blockIdx.x * RPB + group: the global timer when the group started (before its
 // parameters are read) and when it left, its SM, its duration in that SM's cycles and its block;
-// and the global timer's low 32 bits at up to three marks on the way (0: not reached): 0 when
-// its run_task returned, 1 when a chunk's group passed its block's barrier or the hand-off's
-// count, 2 when a merge began.
+// and the global timer's low 32 bits at up to kTimelineMarks marks on the way (0: not reached):
+// 0 when its run_task returned, 1 when a chunk's group passed its block's barrier or the
+// hand-off's count, 2 when a merge began, 3 when the merge had the row's (max, sum) and 4 when
+// it had its first weighted features (3 and 4 wait for the loaded values: the timer is read
+// behind a branch on them).
+constexpr int kTimelineMarks = 5;
 struct TimelineRecord {
   unsigned long long start_ns;
   unsigned long long end_ns;
   unsigned int sm;
   unsigned int cycles;
   unsigned int block;
-  unsigned int mark[3];
+  unsigned int mark[kTimelineMarks];
 };
 
 }  // namespace csrgat

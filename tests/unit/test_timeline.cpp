@@ -108,16 +108,20 @@ TEST(Timeline, MarksAreTimesAfterTheTaskStart) {
   r[1].mark[0] = static_cast<unsigned>(s0 + 0x200);  // wrapped: 0x100
   r[2].mark[0] = static_cast<unsigned>(s0 + 0x80);
   r[2].mark[2] = static_cast<unsigned>(s0 + 0x300);
+  r[2].mark[kTimelineMarks - 1] = static_cast<unsigned>(s0 + 0x340);
   const auto tasks = name_timeline(r, l);
   EXPECT_LT(tasks[0].mark_us[0], 0);
   EXPECT_DOUBLE_EQ(tasks[1].mark_us[0], 0.512);
   EXPECT_DOUBLE_EQ(tasks[2].mark_us[0], 0.128);
   EXPECT_LT(tasks[2].mark_us[1], 0);
   EXPECT_DOUBLE_EQ(tasks[2].mark_us[2], 0.768);
+  EXPECT_DOUBLE_EQ(tasks[2].mark_us[kTimelineMarks - 1], 0.832);
+  EXPECT_LT(tasks[2].mark_us[3], 0);
   const auto s = summarize_timeline(tasks, 4);
   EXPECT_DOUBLE_EQ(s["kinds"]["row 5-16"]["mark_median_us"][2].get<double>(), 0.768);  // row 2: 9 edges
   EXPECT_TRUE(s["kinds"]["row 5-16"]["mark_median_us"][1].is_null());
   EXPECT_NE(format_timeline(s).find("mark 2 at +0.77"), std::string::npos) << format_timeline(s);
+  EXPECT_NE(format_timeline(s).find("mark 4 at +0.83"), std::string::npos) << format_timeline(s);
 }
 
 // The diagnostic build is its own kernel (its own cache key) with the records' pointer in its
