@@ -35,9 +35,11 @@ gpu_tests_until() {
 # ncu_sass NAME GRAPH VARIANT: Nsight Compute's per-instruction warp sampling (SASS, CSV) of one
 # tuner profile launch of VARIANT on GRAPH, cold (ncu flushes the caches before it), filtered by
 # its NVTX range, into $W/ncu-NAME-sass.csv (scripts/sass_stalls.py sums it); at most
-# NCU_TIMEOUT (150) seconds.
+# NCU_TIMEOUT (150) seconds; NCU_EXTRA adds options (e.g. --warp-sampling-interval 0: a sample
+# every 32 cycles per SM, for a launch of a few microseconds).
 ncu_sass() {
-  timeout -k 5 "${NCU_TIMEOUT:-150}" ncu --clock-control none --section WarpStateStats \
+  # shellcheck disable=SC2086
+  timeout -k 5 "${NCU_TIMEOUT:-150}" ncu --clock-control none ${NCU_EXTRA:-} --section WarpStateStats \
       --section SourceCounters --section LaunchStats \
       --nvtx --nvtx-include "csrgat\/$1\/$3\/profile/" --launch-skip 1 --launch-count 1 \
       --page source --print-source sass --csv \
