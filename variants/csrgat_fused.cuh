@@ -1029,9 +1029,18 @@ __device__ __forceinline__ float* partial_stat(const KernelArgs& a, long long k)
 // with 8 chunks' loads in flight (partial rows are 16-byte aligned: cudaMalloc'd, F % 4 == 0).
 // (The first version looped over the chunks once per feature, one dependent L2 round trip
 // each: ~2 ms on a 200,000-edge row at split 256.)
-// The chunks ran anywhere, so the loads go to L2 (.cg). (A row whose chunks all ran in one
-// block merges in merge_block_chunks.)
-template <class C>
+// LOCAL: every chunk of the row ran in this block, which has met at a barrier since they wrote
+// their partials: plain loads (the L1 may hold the lines; __syncthreads makes the block's
+// writes visible to them). Otherwise the chunks ran anywhere and the loads go to L2 (.cg).
+template <bool LOCAL>
+__device__ __forceinline__ float load_partial(const float* p) {
+  return LOCAL ? __ldca(p) : __ldcg(p);
+}
+template <bool LOCAL>
+__device__ __forceinline__ float4 load_partial4(const float4* p) {
+  return LOCAL ? __ldca(p) : __ldcg(p);
+}
+template <class C, bool LOCAL>
 __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDesc& cd, int h,
                                              float* __restrict__ dst) {
   const int F = a.feat;
@@ -1045,7 +1054,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
 #pragma unroll 4
   for (int c = wl; c < cd.count; c += C::WARP_TPR) {
     const float* s = partial_stat(a, k0 + static_cast<long long>(c) * H);
-    all = merge(all, Stat{__ldcg(s), __ldcg(s + 1)});
+    all = merge(all, Stat{load_partial<LOCAL>(s), load_partial<LOCAL>(s + 1)});
   }
   all = warp_merge_stat<C::WARP_TPR>(all, mask);
   timeline_mark_after<C>(3, all.l);
@@ -1053,7 +1062,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
   // Chunk c's weight in the row: its sum rescaled to the row's max, over the row's sum.
   auto weight = [&](long long k) {
     const float* s = partial_stat(a, k);
-    const float m = __ldcg(s), l = __ldcg(s + 1);
+    const float m = load_partial<LOCAL>(s), l = load_partial<LOCAL>(s + 1);
     return l > 0.f ? l * fast_exp(m - all.m) * inv_l : 0.f;
   };
   // Out rows are 16-byte aligned when F % 4 == 0 and the caller's out is (cudaMalloc is).
@@ -1064,7 +1073,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
       for (int c = 0; c < cd.count; ++c) {
         const long long k = k0 + static_cast<long long>(c) * H;
         const float w = weight(k);
-        const float4 p = __ldcg(reinterpret_cast<const float4*>(partial_row(a, k) + f));
+        const float4 p = load_partial4<LOCAL>(reinterpret_cast<const float4*>(partial_row(a, k) + f));
         x.x = fmaf(w, p.x, x.x);
         x.y = fmaf(w, p.y, x.y);
         x.z = fmaf(w, p.z, x.z);
@@ -1079,30 +1088,29 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
 #pragma unroll 8
       for (int c = 0; c < cd.count; ++c) {
         const long long k = k0 + static_cast<long long>(c) * H;
-        x = fmaf(weight(k), __ldcg(partial_row(a, k) + f), x);
+        x = fmaf(weight(k), load_partial<LOCAL>(partial_row(a, k) + f), x);
       }
       dst[f] = x;
     }
   }
 }
 
-// A row whose chunks all ran in this block (`.bm`: at most RPB / H of them), merged by the
+// A row of at most kBlockMergeChunks chunks that all ran in this block (`.bm`), merged by the
 // group of its first chunk after the block's barrier, which makes the chunks' partials visible
 // to it (plain loads: the L1 may hold them). merge_chunks walks a hub row's hundreds of chunks
-// in loops; on a block's 2-16 chunks those loops are a chain of dependent loads, exponentials
-// and shuffles (tuner timeline, twenty-first session: ~1.2 us from the barrier to the row's end
-// on citeseer and cora, after the rows had ended). Here the chunks go in groups of kMergeGroup
-// whose loads are all issued before any is used: every lane loads a group's (max, sum)
-// (broadcast loads) and folds it into the row's, then each thread loads its 4 features of a
-// group's chunks with their stats again (L1 hits) before it weighs and adds them. A row of at
-// most 4 chunks is one group: two load latencies and two rounds of independent exponentials.
-// (Wider groups or the whole bound RPB / H in registers made ptxas spill: the tpr8 mb8 kernel
-// at 64 registers, 8 -> 336 bytes.)
-constexpr int kMergeGroup = 4;
+// in loops; on 2-4 chunks those loops are a chain of dependent loads, exponentials and
+// shuffles (tuner timeline, twenty-first session: ~1.2 us from the barrier to the row's end on
+// citeseer and cora, after the rows had ended). Here every load is issued before any is used:
+// each lane loads all the chunks' (max, sum) (broadcast loads) and takes the row's, then each
+// thread loads its 4 features of every chunk with the chunks' stats again (L1 hits) before it
+// weighs and adds them: two load latencies and two rounds of independent exponentials.
+// (Rows of 5-16 chunks, in blocks of 8-16 groups, keep merge_chunks: this merge in groups of 4
+// chained its groups, pubmed +5.9%, and the whole bound in registers made ptxas spill.)
+constexpr int kBlockMergeChunks = 4;
 template <class C>
 __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const ChunkDesc& cd,
                                                    int h, float* __restrict__ dst) {
-  constexpr int G = C::RPB < kMergeGroup ? C::RPB : kMergeGroup;
+  constexpr int K = C::RPB < kBlockMergeChunks ? C::RPB : kBlockMergeChunks;
   const int F = a.feat;
   const int H = a.heads;
   const int t = threadIdx.x % C::TPR;
@@ -1117,46 +1125,39 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
     }
     return st;
   };
-  timeline_mark<C>(2);
-  Stat all{neg_inf(), 0.f};
-  for (int c0 = 0; c0 < n; c0 += G) {
-    Stat g[G];
-#pragma unroll
-    for (int j = 0; j < G; ++j) g[j] = stat(c0 + j);
-    float m = all.m;
-#pragma unroll
-    for (int j = 0; j < G; ++j) m = fmaxf(m, g[j].m);
-    float l = all.l > 0.f ? all.l * fast_exp(all.m - m) : 0.f;
-#pragma unroll
-    for (int j = 0; j < G; ++j) l += g[j].l > 0.f ? g[j].l * fast_exp(g[j].m - m) : 0.f;
-    all = Stat{m, l};
-  }
-  timeline_mark_after<C>(3, all.l);
-  const float inv_l = all.l > 0.f ? __fdividef(1.f, all.l) : 0.f;
-  auto weight = [&](const Stat& st) {
-    return st.l > 0.f ? st.l * fast_exp(st.m - all.m) * inv_l : 0.f;
-  };
   auto row = [&](int c) { return partial_row(a, k0 + static_cast<long long>(c) * H); };
+  timeline_mark<C>(2);
+  Stat g[K];
+#pragma unroll
+  for (int c = 0; c < K; ++c) g[c] = stat(c);
+  float m_all = g[0].m;
+#pragma unroll
+  for (int c = 1; c < K; ++c) m_all = fmaxf(m_all, g[c].m);
+  float l_all = 0.f;
+#pragma unroll
+  for (int c = 0; c < K; ++c) l_all += g[c].l > 0.f ? g[c].l * fast_exp(g[c].m - m_all) : 0.f;
+  timeline_mark_after<C>(3, l_all);
+  const float inv_l = l_all > 0.f ? __fdividef(1.f, l_all) : 0.f;
+  auto weight = [&](const Stat& st) {
+    return st.l > 0.f ? st.l * fast_exp(st.m - m_all) * inv_l : 0.f;
+  };
   if (F % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % 16 == 0) {
     for (int f = 4 * t; f < F; f += 4 * C::TPR) {
+      float4 p[K];
+#pragma unroll
+      for (int c = 0; c < K; ++c) {
+        g[c] = stat(c);
+        p[c] = c < n ? __ldca(reinterpret_cast<const float4*>(row(c) + f))
+                     : make_float4(0.f, 0.f, 0.f, 0.f);
+      }
       float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
-      for (int c0 = 0; c0 < n; c0 += G) {
-        Stat g[G];
-        float4 p[G];
 #pragma unroll
-        for (int j = 0; j < G; ++j) {
-          g[j] = stat(c0 + j);
-          p[j] = c0 + j < n ? __ldca(reinterpret_cast<const float4*>(row(c0 + j) + f))
-                            : make_float4(0.f, 0.f, 0.f, 0.f);
-        }
-#pragma unroll
-        for (int j = 0; j < G; ++j) {
-          const float w = weight(g[j]);
-          x.x = fmaf(w, p[j].x, x.x);
-          x.y = fmaf(w, p[j].y, x.y);
-          x.z = fmaf(w, p[j].z, x.z);
-          x.w = fmaf(w, p[j].w, x.w);
-        }
+      for (int c = 0; c < K; ++c) {
+        const float w = weight(g[c]);
+        x.x = fmaf(w, p[c].x, x.x);
+        x.y = fmaf(w, p[c].y, x.y);
+        x.z = fmaf(w, p[c].z, x.z);
+        x.w = fmaf(w, p[c].w, x.w);
       }
       if (f == 0) timeline_mark_after<C>(4, x.x);
       *reinterpret_cast<float4*>(dst + f) = x;
@@ -1164,7 +1165,9 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
   } else {
     for (int f = t; f < F; f += C::TPR) {
       float x = 0.f;
-      for (int c = 0; c < n; ++c) x = fmaf(weight(stat(c)), __ldca(row(c) + f), x);
+#pragma unroll
+      for (int c = 0; c < K; ++c)
+        if (c < n) x = fmaf(weight(stat(c)), __ldca(row(c) + f), x);
       dst[f] = x;
     }
   }
@@ -1237,8 +1240,13 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
       const long long first_task = static_cast<long long>(cd.first) * H + h;
       const long long last_task = static_cast<long long>(cd.first + cd.count - 1) * H + h;
       if (first_task >= t0 && last_task < t0 + C::RPB) {
-        if (c == static_cast<unsigned>(cd.first))
-          merge_block_chunks<C>(a, cd, h, a.out + (cd.row * static_cast<long long>(H) + h) * F);
+        if (c == static_cast<unsigned>(cd.first)) {
+          float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
+          if (C::RPB <= kBlockMergeChunks || cd.count <= kBlockMergeChunks)
+            merge_block_chunks<C>(a, cd, h, dst);
+          else
+            merge_chunks<C, true>(a, cd, h, dst);
+        }
         return;
       }
     } else if (pad) {
@@ -1275,7 +1283,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     timeline_mark<C>(1);
     if (last_flag[g]) {
       float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
-      merge_chunks<C>(a, cd, h, dst);
+      merge_chunks<C, false>(a, cd, h, dst);
       if (t == 0) a.counters[static_cast<long long>(cd.first) * H + h] = 0u;
     }
     return;

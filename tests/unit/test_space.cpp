@@ -180,8 +180,9 @@ TEST(Space, ShippedConfigsKeepSomethingForEveryProblem) {
       // (run 8: 373, 191 s) and the seventeenth's launch bounds and chunk lengths 72 more
       // (445; halving measures a quarter of them twice; run 10: 207 s), the eighteenth's
       // one-wave tpr32 g4 kernels 28 (473), and the nineteenth's block merges (`.bm`, chunks of
-      // at most 128 edges with .pf) 180 (653), so one 600 s device call holds a run.
-      EXPECT_LE(s.size(), 660u) << p.key();
+      // at most 128 edges with .pf) 180 (653), the twenty-first's warps in blocks of 8 and
+      // tpr16 fl8 78 (731), so one 600 s device call holds a run.
+      EXPECT_LE(s.size(), 740u) << p.key();
     }
     EXPECT_FALSE(unique_variants(c).empty());
   }
@@ -208,9 +209,10 @@ TEST(Space, LongestProblemsFirstAndTheEstimateFitsRun7) {
         << k << " " << ps[order[k]].graph_name;
   // Two GPUs, each problem to the one that frees first. h200.yaml lists the large graphs last
   // in an order that happens to balance (run 7 ended its two GPUs 26 s apart, of 439 s).
-  // Listed with uniform 2M last, as a user may write it, config order ends over 12% past an
-  // even split (by the estimate fitted to run 7; over 20% by the v7-era one); longest first is
-  // the same order for both listings and ends within 8% of one.
+  // Listed with uniform 2M last, as a user may write it, config order ends over 10% past an
+  // even split (by the estimate fitted to run 7; over 20% by the v7-era one, 11.7% with the
+  // twenty-first session's small space); longest first is the same order for both listings and
+  // ends within 8% of one.
   const auto wall = [&](const std::vector<size_t>& by) {
     std::vector<double> gpu(2, 0.0);
     double sum = 0;
@@ -225,7 +227,7 @@ TEST(Space, LongestProblemsFirstAndTheEstimateFitsRun7) {
   for (size_t i = 0; i < ps.size(); ++i)
     if (i != order[0]) big_last.push_back(i);
   big_last.push_back(order[0]);
-  EXPECT_GT(wall(big_last), 1.12);
+  EXPECT_GT(wall(big_last), 1.10);
   EXPECT_LT(wall(order), 1.08);
   std::printf("two GPUs: longest first ends %.3fx an even split, uniform 2M listed last %.3fx\n",
               wall(order), wall(big_last));
