@@ -13,11 +13,15 @@ for z in "$BIN"/*.gz; do [ -f "$z" ] && gunzip -f "$z" && chmod +x "${z%.gz}"; d
 export CSRGAT_SOURCE_DIR="$ROOT" CSRGAT_GRAPHS_DIR="$G" PATH="/usr/local/cuda/bin:$PATH"
 step() { local t0=$SECONDS; echo "=== $1 (at ${t0} s)"; shift; "$@"; echo "--- exit $? ($((SECONDS - t0)) s)"; }
 # out_dir NAME: logs and JSON go to $W ($OUT/NAME, or .gpu/out/NAME off the device tool), packed
-# into $O/NAME.tgz on exit (the device returns at most 8 files; the folder stays when packing
-# fails); prints the GPU and its clocks.
+# into $O/NAME.tgz on exit (the device returns at most 8 files of at most 16 MiB: a larger pack
+# is cut into NAME.tgz.aa, .ab, ... of 15 MiB, `cat NAME.tgz.* | tar xz` here; the twenty-first
+# session lost run 12's first pack, 16+ MiB with the recorded store it had reused; the folder
+# stays when packing fails); prints the GPU and its clocks.
 out_dir() {
   O="${OUT:-$ROOT/.gpu/out}"; W="$O/$1"; mkdir -p "$W"
-  trap "tar -C '$O' -czf '$O/$1.tgz' '$1' 2>/dev/null && rm -rf '$W'" EXIT
+  trap "tar -C '$O' -czf '$O/$1.tgz' '$1' 2>/dev/null && rm -rf '$W' &&
+        if [ \$(stat -c %s '$O/$1.tgz') -gt 15728640 ]; then
+          split -b 15M '$O/$1.tgz' '$O/$1.tgz.' && rm -f '$O/$1.tgz'; fi" EXIT
   trap 'exit 143' TERM INT
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
 }
