@@ -231,7 +231,9 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
     a.chunks = s->chunks;
     a.partials = s->partials;
     a.counters = s->counters;
-    a.block_merge = c.block_merge;
+    // Only over a plan packed for it (plan.h): a `.bm` rule at heads that leave no whole
+    // block of chunks (RPB / H < 2 or not whole) launches without block merges.
+    a.block_merge = chunks_per_block(c.block_merge, c.kernel->tpr, c.kernel->rpb, heads) > 0;
   }
   const int64_t tasks = (g.num_nodes + a.num_chunks) * heads;
   const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;

@@ -254,13 +254,14 @@ KernelArgs DeviceProblem::base_args(const VariantParams& p) {
   a.prefetch = p.family == Family::fused ? p.prefetch : 0;
   if (p.family == Family::fused && p.lpt) a.row_order = order_for(p.split, p.index);
   if (p.family == Family::fused && p.split > 0) {
-    const Plan& pl = plan_for(p.split, chunks_per_block(p, heads_));
+    const int per_block = chunks_per_block(p, heads_);
+    const Plan& pl = plan_for(p.split, per_block);
     a.split_threshold = p.split;
     a.num_chunks = pl.num_chunks;
     a.chunks = static_cast<const ChunkDesc*>(pl.chunks);
     a.partials = pl.partials;
     a.counters = pl.counters;
-    a.block_merge = p.bm;
+    a.block_merge = per_block > 0;  // only over a packed plan (plan.h)
   }
   return a;
 }

@@ -26,7 +26,11 @@ std::vector<ChunkDesc> build_split_plan(const std::vector<Index>& row_ptr, int64
 // all their heads) when it merges split rows inside blocks (`.bm`, block_merge): RPB / H where
 // that is at least 2 and whole, for groups of at most a warp (TPR <= 32); else 0 (no packing:
 // no block merges asked for, or a multi-warp group is a block of its own). The tuner and the
-// library plan with it alike.
+// library plan with it alike, and both launch with KernelArgs::block_merge only where it is
+// not 0: a packed plan ends on a block, so its C * H chunk tasks are a multiple of RPB (even),
+// which the kernel's block merge relies on (its (max, sum) pairs, after C * H rows of F
+// floats, are read as 8-byte loads: odd F and an unpacked plan of odd C * H, e.g. H = 3 at
+// RPB 8, would misalign them).
 inline int chunks_per_block(bool block_merge, int tpr, int rpb, int heads) {
   if (!block_merge || tpr > 32 || heads < 1 || rpb % heads != 0 || rpb / heads < 2) return 0;
   return rpb / heads;
