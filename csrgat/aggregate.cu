@@ -106,6 +106,7 @@ struct Shape::Impl {
   int value = 0, index = 0;
   Choice choice{};
   int64_t num_chunks = 0;
+  int chunks_per_block = 0;  // the plan's packing (plan.h); > 0: launched with block merges
   ChunkDesc* chunks = nullptr;
   float* partials = nullptr;
   unsigned* counters = nullptr;
@@ -161,9 +162,9 @@ Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, 
   std::vector<int64_t> rp;
   if (split || lpt) rp.assign(host_row_ptr, host_row_ptr + num_nodes + 1);
   if (split) {
-    const auto plan = build_split_plan(
-        rp, impl->choice.split,
-        chunks_per_block(impl->choice.block_merge, impl->choice.kernel->tpr, impl->choice.kernel->rpb, heads));
+    impl->chunks_per_block = chunks_per_block(impl->choice.block_merge, impl->choice.kernel->tpr,
+                                              impl->choice.kernel->rpb, heads);
+    const auto plan = build_split_plan(rp, impl->choice.split, impl->chunks_per_block);
     impl->num_chunks = static_cast<int64_t>(plan.size());
     const size_t parts = plan.size() * heads * (static_cast<size_t>(feat) + 2);
     if (cudaMalloc(&impl->chunks, plan.size() * sizeof(ChunkDesc)) != cudaSuccess ||
@@ -233,7 +234,7 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
     a.counters = s->counters;
     // Only over a plan packed for it (plan.h): a `.bm` rule at heads that leave no whole
     // block of chunks (RPB / H < 2 or not whole) launches without block merges.
-    a.block_merge = chunks_per_block(c.block_merge, c.kernel->tpr, c.kernel->rpb, heads) > 0;
+    a.block_merge = s->chunks_per_block > 0;
   }
   const int64_t tasks = (g.num_nodes + a.num_chunks) * heads;
   const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;
