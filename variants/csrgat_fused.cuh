@@ -402,6 +402,12 @@ struct FusedConfig {
   static constexpr int BLOCK = TPR * RPB;
   static constexpr int SMEM_PAIRS = SMEM ? BLOCK : 1;  // staged (col, weight) pairs
   static constexpr int XW = NW > 1 ? NW : 1;           // cross-warp scratch rows
+  // Block merges (`.bm`): the partials of a block's chunks whose rows merge in the block, one
+  // slot per group: a pass's features (used when F <= PASS_F, every tuned problem), then the
+  // chunk's (max, sum) and padding to 16 bytes.
+  static constexpr bool BM = NW == 1 && RPB > 1;
+  static constexpr int BM_SLOTS = BM ? RPB : 1;
+  static constexpr int BM_F = BM ? (PASS_F + 3) / 4 * 4 : 0;
   // ASYNC: 16-byte pieces each thread stages (two groups of ILP entries, TILES pieces each).
   static constexpr int STAGE = ASYNC ? 2 * ILP * TILES : 1;
   // The scalar twin's config (values rows not VEC-aligned, a rare fallback): element loads,
@@ -422,6 +428,7 @@ struct FusedShared {
   float w[C::SMEM_PAIRS];
   float red[C::NW > 1 ? C::PASS_F : 1];
   Stat stat[C::XW];
+  alignas(16) float part[C::BM_SLOTS][C::BM_F + 4];  // block-merged chunks' partials
 };
 
 // Sixteen bytes of zeros in this module's global memory (each module, NVRTC's or the
@@ -1097,35 +1104,63 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
 
 // A row of at most kBlockMergeChunks chunks that all ran in this block (`.bm`), merged by the
 // group of its first chunk after the block's barrier, which makes the chunks' partials visible
-// to it (plain loads: the L1 may hold them). merge_chunks walks a hub row's hundreds of chunks
-// in loops; on 2-4 chunks those loops are a chain of dependent loads, exponentials and
-// shuffles (tuner timeline, twenty-first session: ~1.2 us from the barrier to the row's end on
-// citeseer and cora, after the rows had ended). Here every load is issued before any is used:
-// each lane loads all the chunks' (max, sum) (broadcast loads) and takes the row's, then each
-// thread loads its 4 features of every chunk with the chunks' stats again (L1 hits) before it
-// weighs and adds them: two load latencies and two rounds of independent exponentials.
+// to it. merge_chunks walks a hub row's hundreds of chunks in loops; on 2-4 chunks those loops
+// are a chain of dependent loads, exponentials and shuffles (tuner timeline, twenty-first
+// session: ~1.2 us from the barrier to the row's end on citeseer and cora, after the rows had
+// ended). Here every load is issued before any is used: each lane loads all the chunks'
+// (max, sum) (broadcast loads) and takes the row's, then each thread loads its 4 features of
+// every chunk before it weighs and adds them: two load latencies and one round of exponentials.
 // (Rows of 5-16 chunks, in blocks of 8-16 groups, keep merge_chunks: this merge in groups of 4
 // chained its groups, pubmed +5.9%, and the whole bound in registers made ptxas spill.)
+// The partials are where the chunks left them (Src): in the block's shared memory when the
+// row fits a slot (SharedPartials, twenty-second session: from L2 they were the merge's last
+// ~0.4 us on citeseer, the L1 not holding other warps' stores), else in global memory
+// (GlobalPartials, plain loads: the L1 may hold them).
 constexpr int kBlockMergeChunks = 4;
+struct GlobalPartials {  // chunk c of the row: task k0 + c * H of KernelArgs::partials
+  const KernelArgs& a;
+  long long k0;
+  int H;
+  __device__ __forceinline__ Stat stat(int c) const {
+    const float2 v = __ldca(reinterpret_cast<const float2*>(
+        partial_stat(a, k0 + static_cast<long long>(c) * H)));
+    return Stat{v.x, v.y};
+  }
+  __device__ __forceinline__ const float* row(int c) const {
+    return partial_row(a, k0 + static_cast<long long>(c) * H);
+  }
+  __device__ __forceinline__ float4 load4(int c, int f) const {
+    return __ldca(reinterpret_cast<const float4*>(row(c) + f));
+  }
+  __device__ __forceinline__ float load(int c, int f) const { return __ldca(row(c) + f); }
+};
 template <class C>
+struct SharedPartials {  // chunk c of the row: the block's slot s0 + c * H
+  const FusedShared<C>& sh;
+  int s0;
+  int H;
+  __device__ __forceinline__ Stat stat(int c) const {
+    const float2 v = *reinterpret_cast<const float2*>(&sh.part[s0 + c * H][C::BM_F]);
+    return Stat{v.x, v.y};
+  }
+  __device__ __forceinline__ float4 load4(int c, int f) const {
+    return *reinterpret_cast<const float4*>(&sh.part[s0 + c * H][f]);
+  }
+  __device__ __forceinline__ float load(int c, int f) const { return sh.part[s0 + c * H][f]; }
+};
+template <class C, class Src>
 __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const ChunkDesc& cd,
-                                                   int h, float* __restrict__ dst) {
+                                                   const Src& src, float* __restrict__ dst) {
   constexpr int K = C::RPB < kBlockMergeChunks ? C::RPB : kBlockMergeChunks;
   const int F = a.feat;
-  const int H = a.heads;
   const int t = threadIdx.x % C::TPR;
   const int n = cd.count;
-  const long long k0 = static_cast<long long>(cd.first) * H + h;  // chunk c: k0 + c * H
-  auto stat = [&](int c) {  // chunk c's (max, sum); (-inf, 0) past the row's chunks
-    Stat st{neg_inf(), 0.f};
-    if (c < n) {
-      const float2 v = __ldca(reinterpret_cast<const float2*>(
-          partial_stat(a, k0 + static_cast<long long>(c) * H)));
-      st = Stat{v.x, v.y};
-    }
-    return st;
+  // Chunk c's (max, sum), (-inf, 0) past the row's chunks; loads of chunk 0 stand in for
+  // those (in bounds, unused), so that every load is unconditional.
+  auto stat = [&](int c) {
+    const Stat st = src.stat(c < n ? c : 0);
+    return c < n ? st : Stat{neg_inf(), 0.f};
   };
-  auto row = [&](int c) { return partial_row(a, k0 + static_cast<long long>(c) * H); };
   timeline_mark<C>(2);
   Stat g[K];
 #pragma unroll
@@ -1146,9 +1181,8 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
       float4 p[K];
 #pragma unroll
       for (int c = 0; c < K; ++c) {
-        g[c] = stat(c);
-        p[c] = c < n ? __ldca(reinterpret_cast<const float4*>(row(c) + f))
-                     : make_float4(0.f, 0.f, 0.f, 0.f);
+        g[c] = stat(c);  // again (L1 or shared-memory hits): fewer registers live
+        p[c] = src.load4(c < n ? c : 0, f);
       }
       float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll
@@ -1167,7 +1201,7 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
       float x = 0.f;
 #pragma unroll
       for (int c = 0; c < K; ++c)
-        if (c < n) x = fmaf(weight(stat(c)), __ldca(row(c) + f), x);
+        if (c < n) x = fmaf(weight(stat(c)), src.load(c, f), x);
       dst[f] = x;
     }
   }
@@ -1215,15 +1249,6 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     const int t = threadIdx.x % C::TPR;
     // A padding entry of the plan (count 0, build_split_plan) has no edges and no row.
     const bool pad = cd.count == 0;
-    if (!pad) {
-      const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, partial_row(a, k));
-      if (t == 0) {
-        float* s = partial_stat(a, k);
-        s[0] = st.m;
-        s[1] = st.l;
-      }
-      timeline_mark<C>(0);
-    }
     // Rows whose chunks all ran in this block merge here, after one barrier, with no fence,
     // atomic or L2 round trip: the group of the row's first chunk reads the others' partials.
     // The host's plan puts a row of at most RPB / H chunks into one block where it can
@@ -1232,18 +1257,39 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     // agrees on), so each of their threads reaches it.
     // (Nineteenth session: before, every row merged through the hand-off below, whose fence,
     // atomic and L2 loads put about four more round trips on a split row's chain.)
-    if (C::NW == 1 && C::RPB > 1 && a.block_merge && (blockIdx.x + 1) * C::RPB <= chunk_tasks) {
+    const bool block_meets =
+        C::BM && a.block_merge && (blockIdx.x + 1) * C::RPB <= chunk_tasks;
+    const unsigned t0 = blockIdx.x * C::RPB;
+    const long long first_task = static_cast<long long>(cd.first) * H + h;
+    const bool in_block = block_meets && !pad && first_task >= t0 &&
+                          static_cast<long long>(cd.first + cd.count - 1) * H + h < t0 + C::RPB;
+    // A row of at most kBlockMergeChunks chunks whose features fit a slot keeps its partials
+    // in the block's shared memory (slot = task - t0), the others in global memory.
+    const bool shared_part = in_block && F <= C::PASS_F &&
+                             (C::RPB <= kBlockMergeChunks || cd.count <= kBlockMergeChunks);
+    if (!pad) {
+      float* part = shared_part ? sh.part[C::BM ? task - t0 : 0] : partial_row(a, k);
+      const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, part);
+      if (t == 0) {
+        // The slot's (max, sum) follow its features (the test on the pointer keeps no more
+        // values live across run_task: +36 bytes of spills on tpr16 rpb8 mb8 otherwise).
+        float* s = C::BM && __isShared(part) ? part + C::BM_F : partial_stat(a, k);
+        *reinterpret_cast<float2*>(s) = make_float2(st.m, st.l);
+      }
+      timeline_mark<C>(0);
+    }
+    if (block_meets) {
       __syncthreads();
       timeline_mark<C>(1);
       if (pad) return;
-      const unsigned t0 = blockIdx.x * C::RPB;
-      const long long first_task = static_cast<long long>(cd.first) * H + h;
-      const long long last_task = static_cast<long long>(cd.first + cd.count - 1) * H + h;
-      if (first_task >= t0 && last_task < t0 + C::RPB) {
+      if (in_block) {
         if (c == static_cast<unsigned>(cd.first)) {
           float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
-          if (C::RPB <= kBlockMergeChunks || cd.count <= kBlockMergeChunks)
-            merge_block_chunks<C>(a, cd, h, dst);
+          if (shared_part)
+            merge_block_chunks<C>(a, cd, SharedPartials<C>{sh, static_cast<int>(first_task - t0),
+                                                           static_cast<int>(H)}, dst);
+          else if (C::RPB <= kBlockMergeChunks || cd.count <= kBlockMergeChunks)
+            merge_block_chunks<C>(a, cd, GlobalPartials{a, first_task, static_cast<int>(H)}, dst);
           else
             merge_chunks<C, true>(a, cd, h, dst);
         }

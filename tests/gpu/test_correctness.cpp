@@ -190,7 +190,10 @@ TEST(GpuCorrectness, BlockMergedSplitRows) {
                          "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem0.online.split16.lpt.pf.bm.i32.f32",
                          "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem0.online.split8.lpt.pf.bm.i32.f32",
                          "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32",
-                         "csrgat.tpr16.fl8.rpb8.vec4.t2.g4.smem0.online.split16.lpt.pf.bm.i32.f32"}) {
+                         "csrgat.tpr16.fl8.rpb8.vec4.t2.g4.smem0.online.split16.lpt.pf.bm.i32.f32",
+                         // Blocks of 8 warps: rows of at most 4 chunks merge from shared memory,
+                         // rows of 5-8 from global memory, in the same block.
+                         "csrgat.tpr32.fl8.rpb8.vec4.t2.g4.smem0.online.split32.pf.bm.i32.f32"}) {
     vs.push_back(VariantParams::parse(id));
     vs.push_back(vs.back());
     vs.back().bm = 0;
@@ -200,7 +203,9 @@ TEST(GpuCorrectness, BlockMergedSplitRows) {
   ASSERT_EQ(lab.kernels.size(), vs.size());
   const auto g = graphs::make_graph("powerlaw:n=4000,deg=4,alpha=2.1,maxdeg=300,seed=17");
   // Heads 3 leave no whole block of chunks at RPB 4-16 (no packing, so no block merges: plan.h),
-  // and F = 47 puts the chunks' (max, sum) pairs at odd offsets when C * H is odd.
+  // and F = 47 puts the chunks' (max, sum) pairs at odd offsets when C * H is odd. F = 64 and
+  // 48 fit a pass of these kernels (block-merged partials in shared memory, strided by H), F = 47
+  // goes to the scalar twins, whose passes it does not fit (partials in global memory).
   for (int heads : {1, 2, 3, 4})
     for (int feat : {64, 48, 47})
       for (const auto& f : run_all(g, feat, heads, {}, lab)) ADD_FAILURE() << f;
