@@ -1272,9 +1272,15 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
       const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, part);
       if (t == 0) {
         // The slot's (max, sum) follow its features (the test on the pointer keeps no more
-        // values live across run_task: +36 bytes of spills on tpr16 rpb8 mb8 otherwise).
-        float* s = C::BM && __isShared(part) ? part + C::BM_F : partial_stat(a, k);
-        *reinterpret_cast<float2*>(s) = make_float2(st.m, st.l);
+        // values live across run_task: +36 bytes of spills on tpr16 rpb8 mb8 otherwise). In
+        // global memory the pair may sit at an odd offset (an unpacked plan, F odd: C * H * F).
+        if (C::BM && __isShared(part)) {
+          *reinterpret_cast<float2*>(part + C::BM_F) = make_float2(st.m, st.l);
+        } else {
+          float* s = partial_stat(a, k);
+          s[0] = st.m;
+          s[1] = st.l;
+        }
       }
       timeline_mark<C>(0);
     }
