@@ -8,6 +8,13 @@ BIN="$ROOT/.gpu/bin"; T="$BIN/tuner"; G="$ROOT/.gpu/graphs"
 # Binaries may travel gzipped (BIN/NAME.gz, e.g. a second tuner for A/B runs, tuner-head): the
 # device call carries at most 64 MiB, the tracked tree included.
 for z in "$BIN"/*.gz; do [ -f "$z" ] && gunzip -f "$z" && chmod +x "${z%.gz}"; done
+# Or xz-compressed (scripts/stage-gpu.sh), unpacked by Python's lzma where xz is missing.
+for z in "$BIN"/*.xz; do
+  [ -f "$z" ] || continue
+  if command -v xz > /dev/null; then xz -df "$z"; else
+    python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[1][:-3], "wb"))' "$z" && rm -f "$z"
+  fi && chmod +x "${z%.xz}"
+done
 # Configs name ../../shared/graphs relative to configs/: give the checkout that layout.
 [ -d "$ROOT/../shared/graphs" ] || { mkdir -p "$ROOT/../shared" && ln -sfn "$G" "$ROOT/../shared/graphs"; }
 export CSRGAT_SOURCE_DIR="$ROOT" CSRGAT_GRAPHS_DIR="$G" PATH="/usr/local/cuda/bin:$PATH"
