@@ -1263,10 +1263,11 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     const long long first_task = static_cast<long long>(cd.first) * H + h;
     const bool in_block = block_meets && !pad && first_task >= t0 &&
                           static_cast<long long>(cd.first + cd.count - 1) * H + h < t0 + C::RPB;
-    // A row of at most kBlockMergeChunks chunks whose features fit a slot keeps its partials
-    // in the block's shared memory (slot = task - t0), the others in global memory.
-    const bool shared_part = in_block && F <= C::PASS_F &&
-                             (C::RPB <= kBlockMergeChunks || cd.count <= kBlockMergeChunks);
+    // Rows of at most kBlockMergeChunks chunks merge in merge_block_chunks; such a row whose
+    // features fit a slot keeps its partials in the block's shared memory (slot = task - t0),
+    // the others in global memory.
+    const bool few_chunks = C::RPB <= kBlockMergeChunks || cd.count <= kBlockMergeChunks;
+    const bool shared_part = in_block && F <= C::PASS_F && few_chunks;
     if (!pad) {
       float* part = shared_part ? sh.part[C::BM ? task - t0 : 0] : partial_row(a, k);
       const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, part);
@@ -1294,7 +1295,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
           if (shared_part)
             merge_block_chunks<C>(a, cd, SharedPartials<C>{sh, static_cast<int>(first_task - t0),
                                                            static_cast<int>(H)}, dst);
-          else if (C::RPB <= kBlockMergeChunks || cd.count <= kBlockMergeChunks)
+          else if (few_chunks)
             merge_block_chunks<C>(a, cd, GlobalPartials{a, first_task, static_cast<int>(H)}, dst);
           else
             merge_chunks<C, true>(a, cd, h, dst);
