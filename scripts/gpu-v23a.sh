@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Twenty-third session, call 1: gpu-v22e.sh (not run in the twenty-second session) plus three
 # fl8 t2 g8 ids (perf-notes, next step "citeseer's chunks"): citeseer's launch ends with a
-# chunk's chain (4 gather rounds for 32 edges) and its merge. Timelines, cold, of the run-13 rule against the same warps with chunks of 16 and 24 edges (outside the small
+# chunk's chain (4 gather rounds for 32 edges) and its merge. Timelines, cold, of the run-13
+# rule against the same warps with chunks of 16 and 24 edges (outside the small
 # space: tpr32 takes split 32 or 64 there), in blocks of 4 warps (rows of 5-7 chunks through
 # the hand-off) and of 8 (rows of up to 8 chunks merged in the block), and fl8 t2; and fl8 t2
 # g8 (a chunk of 32 edges in one gather round per slot; mb0: ~1.6 waves on citeseer).
