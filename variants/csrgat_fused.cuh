@@ -1102,22 +1102,28 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
   }
 }
 
-// A row of at most kBlockMergeChunks chunks that all ran in this block (`.bm`), merged by the
-// group of its first chunk after the block's barrier, which makes the chunks' partials visible
-// to it. merge_chunks walks a hub row's hundreds of chunks in loops; on 2-4 chunks those loops
-// are a chain of dependent loads, exponentials and shuffles (tuner timeline, twenty-first
-// session: ~1.2 us from the barrier to the row's end on citeseer and cora, after the rows had
-// ended). Here every load is issued before any is used: each lane loads all the chunks'
-// (max, sum) (broadcast loads) and takes the row's, then each thread loads its 4 features of
-// every chunk before it weighs and adds them: two load latencies and one round of exponentials.
-// (Rows of 5-16 chunks, in blocks of 8-16 groups, keep merge_chunks: this merge in groups of 4
-// chained its groups, pubmed +5.9%, and the whole bound in registers made ptxas spill.)
+// A row whose chunks all ran in this block (`.bm`), merged by the group of its first chunk after
+// the block's barrier, which makes the chunks' partials visible to it. merge_chunks walks a hub
+// row's hundreds of chunks in loops; on a few chunks those loops are a chain of dependent
+// loads, exponentials and shuffles (tuner timeline, twenty-first session: ~1.2 us from the
+// barrier to the row's end on citeseer and cora, after the rows had ended). Here the chunks go
+// in groups of kMergeGroup whose loads are all issued before any is used: each lane loads the
+// group's (max, sum) (broadcast loads) and takes the row's, then each thread loads its 4
+// features of every chunk of the group before it weighs and adds them: two load latencies and
+// one round of exponentials per group.
 // The partials are where the chunks left them (Src): in the block's shared memory when the
 // row fits a slot (SharedPartials, twenty-second session: from L2 they were the merge's last
 // ~0.4 us on citeseer, the L1 not holding other warps' stores), else in global memory
-// (GlobalPartials, plain loads: the L1 may hold them).
-constexpr int kBlockMergeChunks = 4;
+// (GlobalPartials, plain loads: the L1 may hold them). From global memory one group at most
+// (rows of 1-4 chunks): groups chained one L2 round trip each (pubmed +5.9%, twenty-first
+// session), so rows of 5-16 chunks whose features do not fit a slot keep merge_chunks. From
+// shared memory a group's loads take ~30 cycles, so every row of the block merges here, up to
+// RPB chunks (twenty-third session: citeseer's rows of 99 edges in chunks of 16, 7 chunks in a
+// block of 8 warps, took 1.5 us to merge through merge_chunks, call 1).
+constexpr int kMergeGroup = 4;
+constexpr int kBlockMergeChunks = kMergeGroup;  // the most chunks GlobalPartials merges
 struct GlobalPartials {  // chunk c of the row: task k0 + c * H of KernelArgs::partials
+  static constexpr int kMaxChunks = kBlockMergeChunks;
   const KernelArgs& a;
   long long k0;
   int H;
@@ -1136,6 +1142,7 @@ struct GlobalPartials {  // chunk c of the row: task k0 + c * H of KernelArgs::p
 };
 template <class C>
 struct SharedPartials {  // chunk c of the row: the block's slot s0 + c * H
+  static constexpr int kMaxChunks = C::BM_SLOTS;
   const FusedShared<C>& sh;
   int s0;
   int H;
@@ -1151,7 +1158,8 @@ struct SharedPartials {  // chunk c of the row: the block's slot s0 + c * H
 template <class C, class Src>
 __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const ChunkDesc& cd,
                                                    const Src& src, float* __restrict__ dst) {
-  constexpr int K = C::RPB < kBlockMergeChunks ? C::RPB : kBlockMergeChunks;
+  constexpr int M = C::RPB < Src::kMaxChunks ? C::RPB : Src::kMaxChunks;  // chunks at most
+  constexpr int K = M < kMergeGroup ? M : kMergeGroup;                   // per group
   const int F = a.feat;
   const int t = threadIdx.x % C::TPR;
   const int n = cd.count;
@@ -1161,16 +1169,37 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
     const Stat st = src.stat(c < n ? c : 0);
     return c < n ? st : Stat{neg_inf(), 0.f};
   };
+  // Each group of K chunks starting at c0: fn(c0). One group (M <= K) is straight-line code;
+  // more loop over the row's groups only.
+  auto groups = [&](auto&& fn) {
+    if constexpr (M <= K) {
+      fn(0);
+    } else {
+#pragma unroll 1
+      for (int c0 = 0; c0 < n; c0 += K) fn(c0);
+    }
+  };
   timeline_mark<C>(2);
-  Stat g[K];
+  float m_all = neg_inf(), l_all = 0.f;
+  groups([&](int c0) {
+    Stat g[K];
 #pragma unroll
-  for (int c = 0; c < K; ++c) g[c] = stat(c);
-  float m_all = g[0].m;
+    for (int c = 0; c < K; ++c) g[c] = stat(c0 + c);
+    float m = g[0].m;
 #pragma unroll
-  for (int c = 1; c < K; ++c) m_all = fmaxf(m_all, g[c].m);
-  float l_all = 0.f;
+    for (int c = 1; c < K; ++c) m = fmaxf(m, g[c].m);
+    float l = 0.f;
 #pragma unroll
-  for (int c = 0; c < K; ++c) l_all += g[c].l > 0.f ? g[c].l * fast_exp(g[c].m - m_all) : 0.f;
+    for (int c = 0; c < K; ++c) l += g[c].l > 0.f ? g[c].l * fast_exp(g[c].m - m) : 0.f;
+    if constexpr (M <= K) {
+      m_all = m;
+      l_all = l;
+    } else {
+      const Stat all = merge(Stat{m_all, l_all}, Stat{m, l});
+      m_all = all.m;
+      l_all = all.l;
+    }
+  });
   timeline_mark_after<C>(3, l_all);
   const float inv_l = l_all > 0.f ? __fdividef(1.f, l_all) : 0.f;
   auto weight = [&](const Stat& st) {
@@ -1178,30 +1207,35 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
   };
   if (F % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % 16 == 0) {
     for (int f = 4 * t; f < F; f += 4 * C::TPR) {
-      float4 p[K];
-#pragma unroll
-      for (int c = 0; c < K; ++c) {
-        g[c] = stat(c);  // again (L1 or shared-memory hits): fewer registers live
-        p[c] = src.load4(c < n ? c : 0, f);
-      }
       float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
+      groups([&](int c0) {
+        Stat g[K];
+        float4 p[K];
 #pragma unroll
-      for (int c = 0; c < K; ++c) {
-        const float w = weight(g[c]);
-        x.x = fmaf(w, p[c].x, x.x);
-        x.y = fmaf(w, p[c].y, x.y);
-        x.z = fmaf(w, p[c].z, x.z);
-        x.w = fmaf(w, p[c].w, x.w);
-      }
+        for (int c = 0; c < K; ++c) {
+          g[c] = stat(c0 + c);  // again (L1 or shared-memory hits): fewer registers live
+          p[c] = src.load4(c0 + c < n ? c0 + c : 0, f);
+        }
+#pragma unroll
+        for (int c = 0; c < K; ++c) {
+          const float w = weight(g[c]);
+          x.x = fmaf(w, p[c].x, x.x);
+          x.y = fmaf(w, p[c].y, x.y);
+          x.z = fmaf(w, p[c].z, x.z);
+          x.w = fmaf(w, p[c].w, x.w);
+        }
+      });
       if (f == 0) timeline_mark_after<C>(4, x.x);
       *reinterpret_cast<float4*>(dst + f) = x;
     }
   } else {
     for (int f = t; f < F; f += C::TPR) {
       float x = 0.f;
+      groups([&](int c0) {
 #pragma unroll
-      for (int c = 0; c < K; ++c)
-        if (c < n) x = fmaf(weight(stat(c)), src.load(c, f), x);
+        for (int c = c0; c < c0 + K; ++c)
+          if (c < n) x = fmaf(weight(stat(c)), src.load(c, f), x);
+      });
       dst[f] = x;
     }
   }
@@ -1263,11 +1297,11 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     const long long first_task = static_cast<long long>(cd.first) * H + h;
     const bool in_block = block_meets && !pad && first_task >= t0 &&
                           static_cast<long long>(cd.first + cd.count - 1) * H + h < t0 + C::RPB;
-    // Rows of at most kBlockMergeChunks chunks merge in merge_block_chunks; such a row whose
-    // features fit a slot keeps its partials in the block's shared memory (slot = task - t0),
-    // the others in global memory.
+    // A row whose features fit a slot keeps its partials in the block's shared memory (slot =
+    // task - t0) and merges in merge_block_chunks, as do the others of at most
+    // kBlockMergeChunks chunks, from global memory.
     const bool few_chunks = C::RPB <= kBlockMergeChunks || cd.count <= kBlockMergeChunks;
-    const bool shared_part = in_block && F <= C::PASS_F && few_chunks;
+    const bool shared_part = in_block && F <= C::PASS_F;
     if (!pad) {
       float* part = shared_part ? sh.part[C::BM ? task - t0 : 0] : partial_row(a, k);
       const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, part);

@@ -191,9 +191,11 @@ TEST(GpuCorrectness, BlockMergedSplitRows) {
                          "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem0.online.split8.lpt.pf.bm.i32.f32",
                          "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32",
                          "csrgat.tpr16.fl8.rpb8.vec4.t2.g4.smem0.online.split16.lpt.pf.bm.i32.f32",
-                         // Blocks of 8 warps: rows of at most 4 chunks merge from shared memory,
-                         // rows of 5-8 from global memory, in the same block.
-                         "csrgat.tpr32.fl8.rpb8.vec4.t2.g4.smem0.online.split32.pf.bm.i32.f32"}) {
+                         // Blocks of 8 warps: rows of 1-4 chunks and of 5-8 merge from shared
+                         // memory in one group of 4 chunks or two (F 64 and 48), or from global
+                         // memory (F 47: merge_block_chunks and merge_chunks) in the same block.
+                         "csrgat.tpr32.fl8.rpb8.vec4.t2.g4.smem0.online.split32.pf.bm.i32.f32",
+                         "csrgat.tpr32.fl16.rpb8.vec4.t1.g4.mb3.smem0.online.split16.pf.bm.i32.f32"}) {
     vs.push_back(VariantParams::parse(id));
     vs.push_back(vs.back());
     vs.back().bm = 0;
