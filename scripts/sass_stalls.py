@@ -8,10 +8,12 @@ code region of REGION bytes, and the TOP instructions by samples with their two 
 import collections
 import csv
 import gzip
+import signal
 import sys
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the output quietly
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     path = sys.argv[1]
