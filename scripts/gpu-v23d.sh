@@ -6,6 +6,8 @@
 #     and timelines of the one-row-per-SM block merge (call 5) from both;
 #  2. the run of record (gpu-v19e.sh: prof_check, benchmarks, peers, then every GPU test,
 #     memcheck, racecheck, the production example and the million-edge row).
+# Not run: the device refused the call twice (the tree over 64 MiB, then no machine), and the
+# 480 s left could not hold it; gpu-v23e.sh is the same without the million-edge row.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 (
