@@ -1121,9 +1121,8 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
 // RPB chunks (twenty-third session: citeseer's rows of 99 edges in chunks of 16, 7 chunks in a
 // block of 8 warps, took 1.5 us to merge through merge_chunks, call 1).
 constexpr int kMergeGroup = 4;
-constexpr int kBlockMergeChunks = kMergeGroup;  // the most chunks GlobalPartials merges
 struct GlobalPartials {  // chunk c of the row: task k0 + c * H of KernelArgs::partials
-  static constexpr int kMaxChunks = kBlockMergeChunks;
+  static constexpr int kMaxChunks = kMergeGroup;  // one group: see above
   const KernelArgs& a;
   long long k0;
   int H;
@@ -1298,9 +1297,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     const bool in_block = block_meets && !pad && first_task >= t0 &&
                           static_cast<long long>(cd.first + cd.count - 1) * H + h < t0 + C::RPB;
     // A row whose features fit a slot keeps its partials in the block's shared memory (slot =
-    // task - t0) and merges in merge_block_chunks, as do the others of at most
-    // kBlockMergeChunks chunks, from global memory.
-    const bool few_chunks = C::RPB <= kBlockMergeChunks || cd.count <= kBlockMergeChunks;
+    // task - t0), the others in global memory.
     const bool shared_part = in_block && F <= C::PASS_F;
     if (!pad) {
       float* part = shared_part ? sh.part[C::BM ? task - t0 : 0] : partial_row(a, k);
@@ -1326,10 +1323,12 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
       if (in_block) {
         if (c == static_cast<unsigned>(cd.first)) {
           float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
+          // Every row merges in merge_block_chunks from shared memory; from global memory
+          // those of at most GlobalPartials::kMaxChunks chunks.
           if (shared_part)
             merge_block_chunks<C>(a, cd, SharedPartials<C>{sh, static_cast<int>(first_task - t0),
                                                            static_cast<int>(H)}, dst);
-          else if (few_chunks)
+          else if (C::RPB <= GlobalPartials::kMaxChunks || cd.count <= GlobalPartials::kMaxChunks)
             merge_block_chunks<C>(a, cd, GlobalPartials{a, first_task, static_cast<int>(H)}, dst);
           else
             merge_chunks<C, true>(a, cd, h, dst);
