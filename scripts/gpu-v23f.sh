@@ -1,21 +1,13 @@
 #!/usr/bin/env bash
-# Twenty-third session, call 6 (third try, ~235 s of device time left after three refused
-# starts): the A/B of 1aebb5b (ex2.approx.ftz, straight-line merges of 5-8 chunks) against the
+# Twenty-third session, call 6 (not run: the device refused it four times; ready for the next
+# session): the A/B of 1aebb5b (ex2.approx.ftz, straight-line merges of 5-8 chunks) against the
 # run of record's build (.gpu/bin/tuner-head), the one-row-per-SM timelines from both, and the
 # checks of this tree: GpuCorrectness (but the million-edge row), memcheck, racecheck. No run of
 # record: call 4's stands, for the build before 1aebb5b.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 out_dir v23f
-B=(--max-seconds 0.2 --max-samples 200 --rounds 2)
-real=(); for f in cora citeseer pubmed wiki-vote ca-astroph cit-hepph soc-slashdot0902; do real+=(--graph "$G/$f.mtx.gz"); done
-for i in 1 2 3; do
-  for bin in tuner tuner-head; do
-    step "ab-$bin-$i" timeout 60 "$BIN/$bin" bench --graph "seed:n=384,deg=18,seed=1" "${real[@]}" --feat 64 \
-      --impl tuned "${B[@]}" --json "$W/ab-$bin-$i.json" > "$W/ab-$bin-$i.txt" 2>&1
-  done
-done
-python3 scripts/ab_table.py "$W" ab tuner tuner-head new head
+ab_tuned 3 tuner tuner-head
 K8=csrgat.tpr32.fl16.rpb8.vec4.t1.g4.mb3.smem0.online.split16.pf.bm.i32.f32
 for bin in tuner tuner-head; do
   step "tl-$bin-u132" timeout 60 "$BIN/$bin" timeline --graph "uniform:n=132,deg=99,seed=1" \
