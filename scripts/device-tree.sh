@@ -12,13 +12,13 @@ cd "$ROOT"
 PATHS=(docs/data docs/h200-report tests/data/recorded)
 case "${1:-}" in
   trim)
-    if ! git diff --quiet HEAD -- "${PATHS[@]}"; then
+    if ! git diff --quiet --diff-filter=d HEAD -- "${PATHS[@]}"; then
       echo "device-tree: ${PATHS[*]} have uncommitted changes; commit them before trimming" >&2
       exit 1
     fi
     rm -rf "${PATHS[@]}"
     tree=$(git ls-files -z --cached --others --exclude-standard |
-      xargs -0 du -cb 2> /dev/null | awk '$2 == "total" {t += $1} END {print t + 0}')
+      { xargs -0 du -cb 2> /dev/null || true; } | awk '$2 == "total" {t += $1} END {print t + 0}')
     stage=$( [ -d .gpu ] && du -sb .gpu | cut -f1 || echo 0)
     echo "device-tree: trimmed; a call carries $(((tree + stage) / 1048576)) MiB" \
          "(tree $((tree / 1048576)), .gpu $((stage / 1048576)); limit 64)"

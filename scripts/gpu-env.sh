@@ -57,20 +57,24 @@ ncu_sass() {
       "$T" profile --graph "$2" --name "$1" --variant "$3" --iters 3 > "$W/ncu-$1-sass.csv" 2> "$W/ncu-$1.err"
   echo "--- $1: exit $?, $(wc -l < "$W/ncu-$1-sass.csv") lines"; head -c 300 "$W/ncu-$1.err"
 }
-# ab_tuned ROUNDS NEW OLD: the tuned dispatch of two tuner builds ($BIN/NEW, $BIN/OLD) side by
-# side, cold GPU time, the seed shape and the seven real graphs, ROUNDS processes of each in
-# turn into $W/ab-BUILD-i.json, then scripts/ab_table.py's table of NEW against OLD (the A/B
-# calls of the nineteenth to twenty-third sessions wrote this loop out each time).
+# ab_tuned ROUNDS NEW OLD [MORE...]: the tuned dispatch of tuner builds ($BIN/NEW, $BIN/OLD,
+# $BIN/MORE...) side by side, cold GPU time, the seed shape and the seven real graphs: each
+# round runs every build once in turn into $W/ab-BUILD-i.json; then scripts/ab_table.py's
+# table of NEW and of each MORE against OLD (the A/B calls of the nineteenth to twenty-third
+# sessions wrote this loop out each time).
 ab_tuned() {
-  local rounds=$1 new=$2 old=$3 i bin real=()
+  local rounds=$1 old=$3 i bin real=()
+  local builds=("${@:2}")
   for f in cora citeseer pubmed wiki-vote ca-astroph cit-hepph soc-slashdot0902; do real+=(--graph "$G/$f.mtx.gz"); done
   for ((i = 1; i <= rounds; ++i)); do
-    for bin in "$new" "$old"; do
+    for bin in "${builds[@]}"; do
       step "ab-$bin-$i" timeout 60 "$BIN/$bin" bench --graph "seed:n=384,deg=18,seed=1" "${real[@]}" --feat 64 \
         --impl tuned --max-seconds 0.2 --max-samples 200 --rounds 2 --json "$W/ab-$bin-$i.json" > "$W/ab-$bin-$i.txt" 2>&1
     done
   done
-  python3 "$ROOT/scripts/ab_table.py" "$W" ab "$new" "$old"
+  for bin in "${builds[@]}"; do
+    [ "$bin" = "$old" ] || python3 "$ROOT/scripts/ab_table.py" "$W" ab "$bin" "$old"
+  done
 }
 # statuses STORE: a results store's trials per run and status, then every trial neither ok nor
 # unsupported with the start of its detail (the fault runs' crashed and timeout records).
