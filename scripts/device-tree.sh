@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # What a device call carries is the working tree (tracked and untracked-not-ignored files) plus
-# its `carry` folders, at most 64 MiB by the device's count. The tracked tree is ~52 MB, most of
-# it files no device script reads: the recorded store (tests/data/recorded, read by CPU tests
-# and by `gpu-multi.sh` only with REUSE=), the measurements under docs/data and the report
-# under docs/h200-report. `trim` takes them out of the working tree for a call (they stay in
+# its `carry` folders, at most 64 MiB by the device's count. The tracked tree is ~52 MB, half of
+# it files no device script reads: the measurements under docs/data and the report under
+# docs/h200-report. (The recorded store, tests/data/recorded, stays: the GPU test
+# Dispatch.TunedHeaderRoutesEveryTunedGraphToItsRule reads it; the twenty-fourth session's call
+# 4 ran without it and that test failed on the missing file.) `trim` takes them out of the working tree for a call (they stay in
 # git) and prints what the call then carries; `restore` brings them back (git checkout).
 # Run `restore` right after the call: a commit in between would record their removal.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-PATHS=(docs/data docs/h200-report tests/data/recorded)
+PATHS=(docs/data docs/h200-report)
 case "${1:-}" in
   trim)
     if ! git diff --quiet --diff-filter=d HEAD -- "${PATHS[@]}"; then
