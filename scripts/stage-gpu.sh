@@ -30,6 +30,7 @@ stage_bytes=$(du -sb "$OUT" | cut -f1)
 total=$((tree_bytes + stage_bytes))
 echo "a device call carries $((total / 1048576)) MiB: the tree $((tree_bytes / 1048576)), .gpu $((stage_bytes / 1048576)) (limit 64 MiB)"
 if [ "$total" -gt $((60 * 1048576)) ]; then
-  echo "stage-gpu: near or over the 64 MiB a device call carries: stage fewer binaries or graphs, or" \
-       "leave files the call does not read (docs/) out of the working tree for the call" >&2
+  echo "stage-gpu: near or over the 64 MiB a device call carries: run 'scripts/device-tree.sh trim'" \
+       "before the call (docs/data and docs/h200-report out of the working tree; 'restore' after)," \
+       "or stage fewer binaries or graphs" >&2
 fi
