@@ -20,17 +20,5 @@ if [ "${CSRGAT_STAGE_PACK:-xz}" = xz ]; then
   xz -9 -T2 "$OUT"/bin/*
 fi
 du -sh "$OUT"
-# What a device call carries: tracked and untracked-not-ignored files plus this folder (carry),
-# at most 64 MiB by the device's count, which is larger than this one: the twenty-third
-# session's call 6 was refused at 63.9 MiB counted here (the recorded store and docs/data are
-# ~45 MB of the tracked files), so this warns above 60.
-tree_bytes=$(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard |
-  xargs -0 du -cb 2> /dev/null | awk '$2 == "total" {t += $1} END {print t + 0}')
-stage_bytes=$(du -sb "$OUT" | cut -f1)
-total=$((tree_bytes + stage_bytes))
-echo "a device call carries $((total / 1048576)) MiB: the tree $((tree_bytes / 1048576)), .gpu $((stage_bytes / 1048576)) (limit 64 MiB)"
-if [ "$total" -gt $((60 * 1048576)) ]; then
-  echo "stage-gpu: near or over the 64 MiB a device call carries: run 'scripts/device-tree.sh trim'" \
-       "before the call (docs/data and docs/h200-report out of the working tree; 'restore' after)," \
-       "or stage fewer binaries or graphs" >&2
-fi
+# What a device call carries (the tree and this folder), with a warning near the limit.
+bash "$ROOT/scripts/device-tree.sh" size
