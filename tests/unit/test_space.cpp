@@ -182,7 +182,8 @@ TEST(Space, ShippedConfigsKeepSomethingForEveryProblem) {
       // one-wave tpr32 g4 kernels 28 (473), and the nineteenth's block merges (`.bm`, chunks of
       // at most 128 edges with .pf) 180 (653), the twenty-first's warps in blocks of 8 and
       // tpr16 fl8 78 (731), and the twenty-third's 24 with chunks of 16 and 24 edges for warps
-      // in blocks of 8 (755), so one 600 s device call holds a run.
+      // in blocks of 8 (755), and the twenty-fifth's tpr16 in blocks of 16 with chunks of 8
+      // edges (756), so one 600 s device call holds a run.
       EXPECT_LE(s.size(), 760u) << p.key();
     }
     EXPECT_FALSE(unique_variants(c).empty());
