@@ -1132,9 +1132,6 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
 // RPB chunks (twenty-third session: citeseer's rows of 99 edges in chunks of 16, 7 chunks in a
 // block of 8 warps, took 1.5 us to merge through merge_chunks, call 1).
 constexpr int kMergeGroup = 4;
-// Blocks of more groups than this, of at most two per lane of a group, merge their rows in
-// merge_block_chunks_lanes (from shared memory).
-constexpr int kMergeLanesAbove = 2 * kMergeGroup;
 struct GlobalPartials {  // chunk c of the row: task k0 + c * H of KernelArgs::partials
   static constexpr int kMaxChunks = kMergeGroup;  // one group: see above
   const KernelArgs& a;
@@ -1258,92 +1255,6 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
   }
 }
 
-// The same merge with the chunks spread over the group's lanes, for the blocks whose rows may
-// have more than two groups of chunks (M > 2 * kMergeGroup: blocks of 16 groups), where
-// merge_block_chunks walks the groups in a rolled loop twice (once for the row's (max, sum),
-// once for the features, each group's exponentials again): lane l takes chunks l, l + W, ...,
-// the row's max and sum come from one shuffle reduction each, each lane keeps its chunks'
-// final weights, and the feature pass takes them by shuffle, with every chunk's loads of a
-// group of kMergeGroup issued before their FMAs. One exponential per chunk and no loop: the
-// chain is a load, two reductions and the FMAs (twenty-fourth session, call 7: 13 chunks of 8
-// edges on citeseer took 0.6-1.1 us to merge in the rolled loop).
-template <class C, class Src>
-__device__ __forceinline__ void merge_block_chunks_lanes(const KernelArgs& a, const ChunkDesc& cd,
-                                                         const Src& src, float* __restrict__ dst) {
-  static_assert(C::NW == 1, "block merges are for groups inside one warp");
-  constexpr int W = C::WARP_TPR;
-  constexpr int M = C::RPB < Src::kMaxChunks ? C::RPB : Src::kMaxChunks;  // chunks at most
-  constexpr int J = (M + W - 1) / W;                                      // chunks per lane
-  const int F = a.feat;
-  const int t = threadIdx.x % C::TPR;
-  const int n = cd.count;
-  const unsigned mask = group_mask<W>();
-  timeline_mark<C>(2);
-  Stat st[J];
-  float m = neg_inf();
-#pragma unroll
-  for (int j = 0; j < J; ++j) {
-    const int c = t + j * W;
-    const Stat s = src.stat(c < n ? c : 0);  // unconditional: chunk 0 stands in past the row
-    st[j] = c < n ? s : Stat{neg_inf(), 0.f};
-    m = fmaxf(m, st[j].m);
-  }
-  m = group_max<W>(m, mask);
-  float w[J];
-  float l = 0.f;
-#pragma unroll
-  for (int j = 0; j < J; ++j) {
-    w[j] = st[j].l > 0.f ? st[j].l * fast_exp(st[j].m - m) : 0.f;
-    l += w[j];
-  }
-  l = warp_sum<W>(l, mask);
-  timeline_mark_after<C>(3, l);
-  const float inv_l = l > 0.f ? __fdividef(1.f, l) : 0.f;
-#pragma unroll
-  for (int j = 0; j < J; ++j) w[j] *= inv_l;
-  // Chunk c's weight, from lane c % W (c a constant of the unrolled loops below).
-  auto weight = [&](int c) { return __shfl_sync(mask, w[c / W], c % W, W); };
-  if (F % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % 16 == 0) {
-    for (int f = 4 * t; f < F; f += 4 * C::TPR) {
-      float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
-#pragma unroll
-      for (int c0 = 0; c0 < M; c0 += kMergeGroup) {
-        if (c0 >= n) break;  // the group agrees: n is the row's
-        constexpr int K = M < kMergeGroup ? M : kMergeGroup;
-        float wc[K];
-        float4 p[K];
-#pragma unroll
-        for (int c = 0; c < K; ++c) {
-          wc[c] = weight(c0 + c);  // 0 past the row's chunks
-          p[c] = src.load4(c0 + c < n ? c0 + c : 0, f);
-        }
-#pragma unroll
-        for (int c = 0; c < K; ++c) {
-          x.x = fmaf(wc[c], p[c].x, x.x);
-          x.y = fmaf(wc[c], p[c].y, x.y);
-          x.z = fmaf(wc[c], p[c].z, x.z);
-          x.w = fmaf(wc[c], p[c].w, x.w);
-        }
-      }
-      if (f == 0) timeline_mark_after<C>(4, x.x);
-      *reinterpret_cast<float4*>(dst + f) = x;
-    }
-  } else {
-    // (The rare path: a rolled loop, the chunk's weight from a lane chosen at run time.)
-    for (int f = t; f < F; f += C::TPR) {
-      float x = 0.f;
-#pragma unroll 1
-      for (int c = 0; c < n; ++c) {
-        float v = w[0];
-#pragma unroll
-        for (int j = 1; j < J; ++j) v = c / W == j ? w[j] : v;
-        x = fmaf(__shfl_sync(mask, v, c % W, W), src.load(c, f), x);
-      }
-      dst[f] = x;
-    }
-  }
-}
-
 template <class C>
 __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& sh,
                                            unsigned* last_flag) {
@@ -1429,13 +1340,9 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
           float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
           // Every row merges in merge_block_chunks from shared memory; from global memory
           // those of at most GlobalPartials::kMaxChunks chunks.
-          if (shared_part) {
-            const SharedPartials<C> src{sh, static_cast<int>(first_task - t0), static_cast<int>(H)};
-            if constexpr (C::RPB > kMergeLanesAbove && C::RPB <= 2 * C::WARP_TPR)
-              merge_block_chunks_lanes<C>(a, cd, src, dst);
-            else
-              merge_block_chunks<C>(a, cd, src, dst);
-          }
+          if (shared_part)
+            merge_block_chunks<C>(a, cd, SharedPartials<C>{sh, static_cast<int>(first_task - t0),
+                                                           static_cast<int>(H)}, dst);
           else if (C::RPB <= GlobalPartials::kMaxChunks || cd.count <= GlobalPartials::kMaxChunks)
             merge_block_chunks<C>(a, cd, GlobalPartials{a, first_task, static_cast<int>(H)}, dst);
           else
