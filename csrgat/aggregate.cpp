@@ -1,12 +1,26 @@
-// The production library: the kernels named by the tuned config header, compiled by nvcc, and
-// the dispatch from a problem's shape to one of them.
+// The production library: the dispatch from a problem's shape to one of the kernels named by
+// the tuned config header, and their launch. The kernels are the tuner's own machine code:
+// cubins NVRTC compiled at build time with the tuner's options (csrgat_embed_cubins), loaded
+// through the runtime API on first use (cudaLibraryLoadData), so production runs the SASS the
+// tuner timed. (Until the twenty-fifth session nvcc compiled them here: different SASS, 0-1.4%
+// slower on the tuned rules, docs/perf-notes.md.)
 #include "csrgat/aggregate.h"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
-#include "variants/csrgat_fused.cuh"
+#include "csrgat/embedded_cubins.h"
+#include "csrgat/fallback.h"
 #include "variants/launch.h"
+#include "variants/params.h"
 #include "variants/plan.h"
 
 #ifndef CSRGAT_TUNED_HEADER
@@ -18,8 +32,7 @@ namespace csrgat {
 namespace {
 
 struct KernelEntry {
-  const void* fn;
-  const void* scalar_fn;  // its scalar twin, for values rows not vec-aligned
+  int slot;  // its code: embedded::kKernels[slot]
   int vec;
   int tpr, rpb;
   bool lpt;   // row tasks follow a row order (Shape builds it)
@@ -30,38 +43,84 @@ template <class T>
 constexpr int value_code() {
   return std::is_same_v<T, float> ? 0 : std::is_same_v<T, __nv_bfloat16> ? 1 : 2;
 }
-
-template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
-          int ONLINE, int LPT, class IDX, class VAL>
-KernelEntry entry() {
-  return KernelEntry{
-      reinterpret_cast<const void*>(&csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL>),
-      reinterpret_cast<const void*>(
-          csrgat_fused_scalar_twin<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL>()),
-      VEC, TPR, RPB, LPT != 0, value_code<VAL>(), std::is_same_v<IDX, long long> ? 1 : 0};
+template <class T>
+constexpr int index_code() {
+  return std::is_same_v<T, long long> ? 1 : 0;
 }
+
+// The header's kernels, in its order (the embedded table's first entries).
 #define CSRGAT_ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL) \
-  entry<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL>(),
-const KernelEntry kKernels[] = {CSRGAT_TUNED_KERNELS(CSRGAT_ENTRY)};
+  KernelEntry{-1, VEC, TPR, RPB, LPT != 0, value_code<VAL>(), index_code<IDX>()},
+const KernelEntry kHeaderKernels[] = {CSRGAT_TUNED_KERNELS(CSRGAT_ENTRY)};
 #undef CSRGAT_ENTRY
+constexpr int kNumHeaderKernels = static_cast<int>(std::size(kHeaderKernels));
 
-// Always compiled: the fallback when no tuned rule matches (one per value and index type).
-template <class IDX, class VAL>
-KernelEntry fallback_entry() {
-  constexpr int vec = std::is_same_v<VAL, float> ? 4 : 8;
-  return entry<32, 16, 4, vec, 1, 1, 1, 0, 0, 0, 0, IDX, VAL>();
+struct Tables {
+  std::vector<KernelEntry> tuned;  // kHeaderKernels with their slots
+  KernelEntry fallback[3][2];      // after them in the embedded table (kFallbackIds' order)
+  Tables() {
+    for (int k = 0; k < kNumHeaderKernels; ++k) {
+      tuned.push_back(kHeaderKernels[k]);
+      tuned.back().slot = k;
+    }
+    for (int v = 0; v < 3; ++v)
+      for (int i = 0; i < 2; ++i) {
+        const VariantParams p = VariantParams::parse(kFallbackIds[v][i]);
+        fallback[v][i] = KernelEntry{kNumHeaderKernels + 2 * v + i, p.vec, p.tpr, p.rpb, p.lpt != 0, v, i};
+      }
+  }
+};
+const Tables& tables() {
+  static const Tables t;
+  return t;
 }
-const KernelEntry kFallback[3][2] = {
-    {fallback_entry<int, float>(), fallback_entry<long long, float>()},
-    {fallback_entry<int, __nv_bfloat16>(), fallback_entry<long long, __nv_bfloat16>()},
-    {fallback_entry<int, __half>(), fallback_entry<long long, __half>()}};
-const char* const kFallbackId[3][2] = {
-    {"csrgat.tpr32.fl16.rpb4.vec4.t1.smem0.twopass.split0.i32.f32",
-     "csrgat.tpr32.fl16.rpb4.vec4.t1.smem0.twopass.split0.i64.f32"},
-    {"csrgat.tpr32.fl16.rpb4.vec8.t1.smem0.twopass.split0.i32.bf16",
-     "csrgat.tpr32.fl16.rpb4.vec8.t1.smem0.twopass.split0.i64.bf16"},
-    {"csrgat.tpr32.fl16.rpb4.vec8.t1.smem0.twopass.split0.i32.f16",
-     "csrgat.tpr32.fl16.rpb4.vec8.t1.smem0.twopass.split0.i64.f16"}};
+
+// A kernel's code on the current device: its embedded cubin for the device's architecture,
+// loaded once per (kernel, architecture) and kept for the process's life.
+struct KernelFns {
+  const void* vector = nullptr;
+  const void* scalar = nullptr;  // its scalar twin, for values rows not vec-aligned
+};
+int device_arch(cudaError_t* err) {
+  int dev = 0, major = 0, minor = 0;
+  *err = cudaGetDevice(&dev);
+  if (*err == cudaSuccess) *err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+  if (*err == cudaSuccess) *err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+  return 10 * major + minor;
+}
+Status load_kernel(const KernelEntry& e, KernelFns* out) {
+  static std::mutex m;
+  static std::map<std::pair<int, int>, KernelFns> loaded;
+  cudaError_t err;
+  const int arch = device_arch(&err);
+  if (err != cudaSuccess) return Status::cuda_error;
+  std::lock_guard<std::mutex> lock(m);
+  const auto key = std::make_pair(e.slot, arch);
+  if (auto it = loaded.find(key); it != loaded.end()) {
+    *out = it->second;
+    return Status::ok;
+  }
+  if (e.slot < 0 || e.slot >= embedded::kNumKernels) return Status::unsupported;
+  const embedded::Kernel& k = embedded::kKernels[e.slot];
+  const embedded::Cubin* c = nullptr;
+  for (const auto& cb : k.cubins)
+    if (cb.arch == arch) c = &cb;
+  if (!c) return Status::unsupported;  // built without this architecture (compiled_archs)
+  cudaLibrary_t lib;
+  if (cudaLibraryLoadData(&lib, c->begin, nullptr, nullptr, 0, nullptr, nullptr, 0) != cudaSuccess)
+    return Status::cuda_error;
+  KernelFns f;
+  cudaKernel_t kv, ks;
+  if (cudaLibraryGetKernel(&kv, lib, k.lowered) != cudaSuccess) return Status::cuda_error;
+  f.vector = reinterpret_cast<const void*>(kv);
+  if (k.scalar_lowered[0] != '\0') {
+    if (cudaLibraryGetKernel(&ks, lib, k.scalar_lowered) != cudaSuccess) return Status::cuda_error;
+    f.scalar = reinterpret_cast<const void*>(ks);
+  }
+  loaded.emplace(key, f);
+  *out = f;
+  return Status::ok;
+}
 
 struct Choice {
   const KernelEntry* kernel;
@@ -81,12 +140,12 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
     if (mean_deg < r.mean_degree_min || mean_deg >= r.mean_degree_max) continue;
     if (nodes < r.nodes_min || nodes >= r.nodes_max) continue;
     if (have_shape && (max_deg < r.max_degree_min || max_deg >= r.max_degree_max)) continue;
-    if (r.kernel < 0 || r.kernel >= static_cast<int>(std::size(kKernels))) continue;
-    const KernelEntry& k = kKernels[r.kernel];
+    if (r.kernel < 0 || r.kernel >= kNumHeaderKernels) continue;
+    const KernelEntry& k = tables().tuned[r.kernel];
     if (k.value != value || k.index != index) continue;
     return {&k, have_shape ? r.split : 0, r.variant_id, r.prefetch, have_shape ? r.block_merge : 0};
   }
-  return {&kFallback[value][index], 0, kFallbackId[value][index], 0, 0};
+  return {&tables().fallback[value][index], 0, kFallbackIds[value][index], 0, 0};
 }
 
 int code(Storage s) { return s == Storage::f32 ? 0 : s == Storage::bf16 ? 1 : 2; }
@@ -105,6 +164,7 @@ struct Shape::Impl {
   int heads = 1, feat = 0;
   int value = 0, index = 0;
   Choice choice{};
+  KernelFns fns;  // choice's kernel on the device the Shape was created on
   int64_t num_chunks = 0;
   int chunks_per_block = 0;  // the plan's packing (plan.h); > 0: launched with block merges
   ChunkDesc* chunks = nullptr;
@@ -156,6 +216,7 @@ Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, 
   impl->mean_deg = num_nodes ? static_cast<double>(impl->edges) / num_nodes : 0;
   impl->choice = choose(impl->value, impl->index, heads, feat, num_nodes, impl->mean_deg,
                         impl->max_deg, true);
+  if (const Status st = load_kernel(*impl->choice.kernel, &impl->fns); st != Status::ok) return st;
   const bool split = impl->choice.split > 0 && impl->max_deg > impl->choice.split;
   const bool lpt = impl->choice.kernel->lpt && num_nodes > 0;
   // The host planners take row_ptr as a vector: one copy serves both.
@@ -240,8 +301,14 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
   const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;
   if (!tasks_fit_32bit(tasks, grid)) return Status::unsupported;
   const int value_bytes = storage == Storage::f32 ? 4 : 2;
-  const void* fn = family_kernel_for(a, c.kernel->fn, c.kernel->scalar_fn, c.kernel->vec, value_bytes);
-  if (!fn) return Status::unsupported;  // every entry has its twin (entry<>): not reached
+  KernelFns fns;
+  if (s) {
+    fns = s->fns;
+  } else if (const Status st = load_kernel(*c.kernel, &fns); st != Status::ok) {
+    return st;
+  }
+  const void* fn = family_kernel_for(a, fns.vector, fns.scalar, c.kernel->vec, value_bytes);
+  if (!fn) return Status::unsupported;  // kernels with vec > 1 carry their twin: not reached
   if (launch_family_kernel(fn, static_cast<unsigned>(grid),
                            static_cast<unsigned>(c.kernel->tpr * c.kernel->rpb), 0, stream, a,
                            launch.overlap_previous) != cudaSuccess)
@@ -249,14 +316,6 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
   return Status::ok;
 }
 
-#define CSRGAT_STR2(x) #x
-#define CSRGAT_STR(x) CSRGAT_STR2(x)
-const char* compiled_archs() {
-#ifdef __CUDA_ARCH_LIST__
-  return CSRGAT_STR(__CUDA_ARCH_LIST__);
-#else
-  return "";
-#endif
-}
+const char* compiled_archs() { return embedded::kArchList; }
 
 }  // namespace csrgat

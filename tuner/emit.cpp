@@ -213,7 +213,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
       os << ", each overlapping the previous kernel (csrgat::LaunchOptions::overlap_previous)";
   }
   os << ".\n"
-        "// Rules: the first match wins (csrgat/aggregate.cu); a shape no rule matches runs the\n"
+        "// Rules: the first match wins (csrgat/aggregate.cpp); a shape no rule matches runs the\n"
         "// library's fallback kernel. Shape-bucket rules come first, then one catch-all per\n"
         "// value and index type. Without a csrgat::Shape the library skips max degree, split and\n"
         "// the row order of `.lpt` rules.\n"

@@ -1,5 +1,5 @@
 // The header emitter: turns one run's rules (tuner/select.h) into include/csrgat/tuned/<arch>.h
-// in the format of include/csrgat/tuned/default.h, which csrgat/aggregate.cu consumes:
+// in the format of include/csrgat/tuned/default.h, which csrgat/aggregate.cpp consumes:
 // CSRGAT_TUNED_KERNELS(X) lists the distinct kernels the rules use, csrgat::tuned::kRules the
 // rules (first match wins). Every kernel and rule carries a provenance comment (variant id,
 // median, spread, GPU, date, run, graphs). The text depends only on the store's content and

@@ -53,7 +53,7 @@ std::vector<Index> build_row_order(const std::vector<Index>& row_ptr, int64_t sp
 std::vector<unsigned char> row_order_bytes(const std::vector<int64_t>& row_ptr,
                                            int64_t split_threshold, bool int64);
 
-// The kernels' 32-bit limits, for the tuner (launch_geometry) and the library (aggregate.cu)
+// The kernels' 32-bit limits, for the tuner (launch_geometry) and the library (aggregate.cpp)
 // alike: they number their tasks ((N + chunks) * H) and blocks in 32 bits, and the 32-bit-index
 // kernels take a values row's offset as one 32 x 32-bit product (row_offset), so H * F too.
 inline bool tasks_fit_32bit(int64_t tasks, int64_t grid) {

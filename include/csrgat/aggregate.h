@@ -27,7 +27,7 @@ namespace csrgat {
 enum class Status {
   ok = 0,
   invalid_argument,  // a null pointer, negative size, or shapes that do not agree
-  unsupported,       // no compiled kernel can run this combination
+  unsupported,       // no compiled kernel can run this combination (or this device)
   cuda_error,        // a CUDA call failed; cudaGetLastError() has the details
 };
 const char* status_string(Status s);
@@ -96,9 +96,10 @@ Status aggregate(const GraphView& graph, const float* scores, const void* values
 const char* dispatch_variant(const GraphView& graph, Storage storage, int heads, int feat,
                              const Shape* shape = nullptr);
 
-// The GPU code this library carries as SASS, as nvcc's __CUDA_ARCH_LIST__ ("900" for
-// sm_90; "900,1000" for two). A device whose arch is not listed runs the kernels through the
-// driver's PTX JIT, or not at all.
+// The GPU architectures this library carries machine code for, as nvcc's __CUDA_ARCH_LIST__
+// ("900" for sm_90; "900,1000" for two): the CMAKE_CUDA_ARCHITECTURES it was built with. The
+// kernels are the tuner's NVRTC cubins, embedded at build time; on a device whose architecture
+// is not listed, Shape::create and aggregate() return Status::unsupported.
 const char* compiled_archs();
 
 }  // namespace csrgat

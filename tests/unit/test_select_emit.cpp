@@ -652,7 +652,7 @@ TEST(Emit, WriteHeaderFileIsAtomicAndMakesFolders) {
 }
 
 // The header compiles on its own, and the rules route shapes never tuned to the bucket rule
-// the selection meant (the TU replicates aggregate.cu's first-match loop).
+// the selection meant (the TU replicates aggregate.cpp's first-match loop).
 TEST(Emit, HeaderCompilesAndRulesGeneralise) {
   if (!have_tool("g++")) GTEST_SKIP() << "g++ not on PATH: header compile check skipped";
   const fs::path dir = test_dir();
@@ -803,7 +803,8 @@ TEST(Emit, HeaderNamesTheTimingWhenNotColdSingleLaunches) {
             std::string::npos);
 }
 
-// The X-macro expands into real kernel instantiations (what aggregate.cu does), under nvcc.
+// The X-macro expands into real kernel instantiations under nvcc (what the library did until
+// it embedded the tuner's NVRTC cubins; a user's own nvcc build of a header can still).
 TEST(Emit, HeaderKernelsInstantiateUnderNvcc) {
   const std::string nvcc = nvcc_path();
   if (nvcc.empty()) GTEST_SKIP() << "nvcc not found (PATH, /usr/local/cuda/bin): skipped";

@@ -1,0 +1,31 @@
+// The production library's machine code: the cubins csrgat_embed_cubins (embed_cubins.cpp)
+// compiled through NVRTC at build time, the tuner's own compile of each kernel, embedded in
+// the library. Internal to the library and its tests.
+#pragma once
+
+#ifndef CSRGAT_EMBEDDED_ARCHS
+#define CSRGAT_EMBEDDED_ARCHS 1
+#endif
+
+namespace csrgat::embedded {
+
+inline constexpr int kArchsPerKernel = CSRGAT_EMBEDDED_ARCHS;
+
+struct Cubin {
+  int arch;  // 90 for sm_90
+  const unsigned char* begin;
+  const unsigned char* end;
+};
+struct Kernel {
+  const char* name;            // its template instantiation (VariantParams::kernel_name)
+  const char* lowered;         // its symbol in each cubin
+  const char* scalar_lowered;  // its scalar twin's, in the same cubins ("" when none)
+  Cubin cubins[kArchsPerKernel];
+};
+// The tuned header's kernels in its order (CSRGAT_TUNED_KERNELS), then the fallbacks in
+// kFallbackIds' order (csrgat/fallback.h).
+extern const Kernel kKernels[];
+extern const int kNumKernels;
+extern const char* const kArchList;  // as nvcc's __CUDA_ARCH_LIST__: "900", "900,1000"
+
+}  // namespace csrgat::embedded

@@ -1,0 +1,128 @@
+// The production library's kernels are the tuner's machine code: csrgat_embed_cubins compiles
+// the tuned header's kernels and the fallbacks through NVRTC at build time with the tuner's
+// options, and the library embeds the cubins. No GPU needed: the table is complete and each
+// cubin holds its kernels, and the SASS of sampled kernels is the same as a fresh compile by
+// the tuner's NvrtcCompiler (the whole cubins differ only where -lineinfo records the NVRTC
+// program's name, which is the variant id the tuner compiled first).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "csrgat/aggregate.h"
+#include "csrgat/embedded_cubins.h"
+#include "csrgat/fallback.h"
+#include "tuner/nvrtc_compiler.h"
+#include "variants/params.h"
+#include CSRGAT_TUNED_HEADER_PATH_FOR_TESTS
+
+namespace {
+
+using csrgat::embedded::kKernels;
+using csrgat::embedded::kNumKernels;
+
+// The bytes of section `name` of an ELF64 little-endian file (a cubin); empty when absent.
+std::string elf_section(const unsigned char* b, const unsigned char* e, const std::string& name) {
+  auto u16 = [&](size_t o) { uint16_t v; std::memcpy(&v, b + o, 2); return v; };
+  auto u32 = [&](size_t o) { uint32_t v; std::memcpy(&v, b + o, 4); return v; };
+  auto u64 = [&](size_t o) { uint64_t v; std::memcpy(&v, b + o, 8); return v; };
+  const size_t n = static_cast<size_t>(e - b);
+  if (n < 64 || std::memcmp(b, "\x7f" "ELF", 4) != 0 || b[4] != 2) return {};
+  const uint64_t shoff = u64(0x28);
+  const uint16_t shentsize = u16(0x3a), shnum = u16(0x3c), shstrndx = u16(0x3e);
+  if (shoff + static_cast<uint64_t>(shnum) * shentsize > n || shstrndx >= shnum) return {};
+  const uint64_t strtab = u64(shoff + shstrndx * shentsize + 0x18);
+  for (uint16_t i = 0; i < shnum; ++i) {
+    const size_t h = shoff + static_cast<size_t>(i) * shentsize;
+    const char* sname = reinterpret_cast<const char*>(b + strtab + u32(h));
+    if (name == sname) {
+      const uint64_t off = u64(h + 0x18), size = u64(h + 0x20);
+      if (off + size > n) return {};
+      return std::string(reinterpret_cast<const char*>(b + off), size);
+    }
+  }
+  return {};
+}
+
+std::vector<std::string> built_archs() {  // CMAKE_CUDA_ARCHITECTURES as numbers: "90-real" -> 90
+  std::vector<std::string> out;
+  std::stringstream want(CSRGAT_CUDA_ARCHS);
+  for (std::string a; std::getline(want, a, ';');) out.push_back(a.substr(0, a.find_first_not_of("0123456789")));
+  return out;
+}
+
+}  // namespace
+
+TEST(EmbeddedCubins, HoldEveryKernelOfTheHeaderAndTheFallbacksForEveryArchitecture) {
+  // The header's rules name their kernels by index; each is the embedded kernel of that index.
+  std::set<int> used;
+  for (const auto& r : csrgat::tuned::kRules) {
+    ASSERT_GE(r.kernel, 0);
+    ASSERT_LT(r.kernel, kNumKernels);
+    EXPECT_EQ(csrgat::VariantParams::parse(r.variant_id).kernel_name(), kKernels[r.kernel].name)
+        << "rule for " << r.variant_id;
+    used.insert(r.kernel);
+  }
+  const int n_header = kNumKernels - 6;
+  EXPECT_EQ(static_cast<int>(used.size()), n_header) << "every header kernel is some rule's";
+  for (int v = 0; v < 3; ++v)
+    for (int i = 0; i < 2; ++i)
+      EXPECT_EQ(csrgat::VariantParams::parse(csrgat::kFallbackIds[v][i]).kernel_name(),
+                kKernels[n_header + 2 * v + i].name);
+  const auto archs = built_archs();
+  ASSERT_EQ(static_cast<int>(archs.size()), csrgat::embedded::kArchsPerKernel);
+  for (int k = 0; k < kNumKernels; ++k) {
+    SCOPED_TRACE(kKernels[k].name);
+    for (int a = 0; a < csrgat::embedded::kArchsPerKernel; ++a) {
+      const auto& c = kKernels[k].cubins[a];
+      EXPECT_EQ(std::to_string(c.arch), archs[a]);
+      ASSERT_GT(c.end - c.begin, 1024);
+      EXPECT_FALSE(elf_section(c.begin, c.end, std::string(".text.") + kKernels[k].lowered).empty());
+      if (kKernels[k].scalar_lowered[0]) {
+        EXPECT_FALSE(elf_section(c.begin, c.end, std::string(".text.") + kKernels[k].scalar_lowered).empty());
+      }
+    }
+  }
+}
+
+TEST(EmbeddedCubins, AreTheTunersMachineCode) {
+  // A sample (each compile takes seconds): the first f32 rule's kernel, the first 16-bit
+  // rule's, and the f32 int32 fallback; each kernel's SASS and its scalar twin's.
+  std::vector<std::pair<csrgat::VariantParams, int>> sample;
+  bool f32 = false, half = false;
+  for (const auto& r : csrgat::tuned::kRules) {
+    const auto p = csrgat::VariantParams::parse(r.variant_id);
+    const bool is_f32 = p.value == csrgat::ValueType::f32;
+    if ((is_f32 && !f32) || (!is_f32 && !half)) sample.emplace_back(p, r.kernel);
+    (is_f32 ? f32 : half) = true;
+  }
+  sample.emplace_back(csrgat::VariantParams::parse(csrgat::kFallbackIds[0][0]), kNumKernels - 6);
+  const auto archs = built_archs();
+  const csrgat::tuner::NvrtcCompiler nvrtc("sm_" + archs[0]);
+  for (const auto& [p, k] : sample) {
+    SCOPED_TRACE(p.id());
+    const auto fresh = nvrtc.compile(p);
+    const auto& c = kKernels[k].cubins[0];
+    const auto* fb = reinterpret_cast<const unsigned char*>(fresh.cubin.data());
+    const auto* fe = fb + fresh.cubin.size();
+    EXPECT_EQ(fresh.lowered_name, kKernels[k].lowered);
+    const std::string mine = elf_section(c.begin, c.end, ".text." + fresh.lowered_name);
+    ASSERT_FALSE(mine.empty());
+    EXPECT_TRUE(mine == elf_section(fb, fe, ".text." + fresh.lowered_name)) << "SASS differs";
+    if (!fresh.scalar_lowered_name.empty()) {
+      EXPECT_TRUE(elf_section(c.begin, c.end, ".text." + fresh.scalar_lowered_name) ==
+                  elf_section(fb, fe, ".text." + fresh.scalar_lowered_name))
+          << "scalar twin's SASS differs";
+    }
+  }
+}
+
+TEST(EmbeddedCubins, ArchListNamesTheEmbeddedArchitectures) {
+  std::string want;
+  for (int a = 0; a < csrgat::embedded::kArchsPerKernel; ++a)
+    want += (a ? "," : "") + std::to_string(kKernels[0].cubins[a].arch * 10);
+  EXPECT_EQ(want, csrgat::compiled_archs());
+}
