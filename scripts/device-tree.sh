@@ -39,6 +39,13 @@ case "${1:-}" in
       echo "device-tree: ${PATHS[*]} have uncommitted changes; commit them before trimming" >&2
       exit 1
     fi
+    # Untracked files there would be deleted for good (restore checks out what git has): the
+    # twenty-sixth session lost a call's unpacked data that way.
+    if [ -n "$(git ls-files --others --exclude-standard -- "${PATHS[@]}")" ]; then
+      echo "device-tree: untracked files under ${PATHS[*]}; commit them before trimming:" >&2
+      git ls-files --others --exclude-standard -- "${PATHS[@]}" | head -n 5 >&2
+      exit 1
+    fi
     rm -rf "${PATHS[@]}"
     echo "device-tree: trimmed"
     size
