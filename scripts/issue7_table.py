@@ -190,6 +190,10 @@ def main():
     copy_note = (f"copy bandwidth from {copy_from}: {copy:.0f} GB/s, measured in {where}"
                  if copy_from else f"copy bandwidth measured in the same call: {copy:.0f} GB/s")
     pyg = {(p["graph"], p["feat"], p["heads"]): p["median_us"] for p in peers if p["impl"] == "pyg"}
+    # PyG's per-round medians where scripts/peers_pyg.py ran --rounds (the graphs whose inputs
+    # fit in L2, whose PyG calls are host-side launches and move between rounds).
+    pyg_rounds = {(p["graph"], p["feat"], p["heads"]): p["round_medians_us"]
+                  for p in peers if p["impl"] == "pyg" and "round_medians_us" in p}
 
     rows = []  # (label, tuned, seed, cusparse, pyg, fits_l2)
     for label, g, peer in SMALL:
@@ -213,6 +217,8 @@ def main():
     print("| graph | tuned | seed | softmax + cuSPARSE | PyG | vs faster baseline | vs PyG | tuned variant |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
     never_slower, l2_ratios, pyg_ratios = [], [], []
+    peer_of = {label: (peer, 64, 1) for label, _, peer in SMALL}
+    peer_of.update({label: (peer, large[label][0]["feat"], 1) for label, _, _, peer in LARGE})
     for label, t, s, c, p, fits, variant in rows:
         base = min(x for x in (s, c) if x is not None)
         r_base = base / t
@@ -300,7 +306,19 @@ def main():
     low = min(pyg_ratios, key=lambda x: x[1])
     print(f"| 6 | >= 10x PyG on every graph | lowest {low[0]} {low[1]:.1f}x"
           + (f"; below 10x: {', '.join(below10)}" if below10 else "") + f" | {status(not below10)} |")
-    print(f"| 6 | >= 25x PyG on the median graph | median {med:.1f}x over {len(pyg_ratios)} graphs | "
+    spread = ""
+    n_rounds = max((len(v) for v in pyg_rounds.values()), default=1)
+    if n_rounds > 1:  # the same median with each round's PyG medians (one value where one round)
+        tuned_of = {label: t for label, t, *_ in rows}
+        per_round = []
+        for r in range(n_rounds):
+            ratios = [(pyg_rounds[peer_of[l]][r] if len(pyg_rounds.get(peer_of[l], [])) > r else
+                       pyg[peer_of[l]]) / tuned_of[l] for l, _ in pyg_ratios]
+            per_round.append(statistics.median(ratios))
+        lo, hi = min(per_round), max(per_round)
+        spread = (f"; with each of PyG's {n_rounds} rounds: " + ", ".join(f"{x:.1f}x" for x in per_round)
+                  + (" (at the threshold)" if lo < 25 <= hi else ""))
+    print(f"| 6 | >= 25x PyG on the median graph | median {med:.1f}x over {len(pyg_ratios)} graphs{spread} | "
           f"{status(med >= 25)} |")
     if arg("--variants"):
         variants_table(arg("--variants"), large, copy)
