@@ -1165,14 +1165,17 @@ struct SharedPartials {  // chunk c of the row: the block's slot s0 + c * H
   }
   __device__ __forceinline__ float load(int c, int f) const { return sh.part[s0 + c * H][f]; }
 };
+// dry: the same instructions over this group's own chunk alone, storing nothing (a pass that
+// brings the merge's code into the SM's instruction caches before the barrier; see fused_body).
 template <class C, class Src>
 __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const ChunkDesc& cd,
-                                                   const Src& src, float* __restrict__ dst) {
+                                                   const Src& src, float* __restrict__ dst,
+                                                   bool dry = false) {
   constexpr int M = C::RPB < Src::kMaxChunks ? C::RPB : Src::kMaxChunks;  // chunks at most
   constexpr int K = M < kMergeGroup ? M : kMergeGroup;                   // per group
   const int F = a.feat;
   const int t = threadIdx.x % C::TPR;
-  const int n = cd.count;
+  const int n = dry ? 1 : cd.count;
   // Chunk c's (max, sum), (-inf, 0) past the row's chunks; loads of chunk 0 stand in for
   // those (in bounds, unused), so that every load is unconditional.
   auto stat = [&](int c) {
@@ -1240,7 +1243,7 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
         }
       });
       if (f == 0) timeline_mark_after<C>(4, x.x);
-      *reinterpret_cast<float4*>(dst + f) = x;
+      if (!dry) *reinterpret_cast<float4*>(dst + f) = x;
     }
   } else {
     for (int f = t; f < F; f += C::TPR) {
@@ -1250,7 +1253,7 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
         for (int c = c0; c < c0 + K; ++c)
           if (c < n) x = fmaf(weight(stat(c)), src.load(c, f), x);
       });
-      dst[f] = x;
+      if (!dry) dst[f] = x;
     }
   }
 }
@@ -1332,23 +1335,37 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
       timeline_mark<C>(0);
     }
     if (block_meets) {
-      __syncthreads();
-      timeline_mark<C>(1);
-      if (pad) return;
-      if (in_block) {
-        if (c == static_cast<unsigned>(cd.first)) {
+      // The group that will merge a row from shared memory runs the merge once before the
+      // barrier, dry (its own slot, no stores): the twenty-fifth session's timeline had every
+      // merging group of the last block reach the merge together after the barrier and then
+      // wait ~0.2 us per new stretch of its code (instruction fetch after the cold L2). The
+      // group's other chunks are still running then. One call site, run twice (the loop), so
+      // that both passes are the same instructions.
+      const bool merges = in_block && c == static_cast<unsigned>(cd.first);
+      bool dry = merges && shared_part;
+      if (dry) __syncwarp(group_mask<C::WARP_TPR>());  // the group's own partial stores
+#pragma unroll 1
+      for (;;) {
+        if (!dry) {
+          __syncthreads();
+          timeline_mark<C>(1);
+          if (pad) return;
+        }
+        if (!in_block) break;
+        if (merges) {
           float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
           // Every row merges in merge_block_chunks from shared memory; from global memory
           // those of at most GlobalPartials::kMaxChunks chunks.
           if (shared_part)
             merge_block_chunks<C>(a, cd, SharedPartials<C>{sh, static_cast<int>(first_task - t0),
-                                                           static_cast<int>(H)}, dst);
+                                                           static_cast<int>(H)}, dst, dry);
           else if (C::RPB <= GlobalPartials::kMaxChunks || cd.count <= GlobalPartials::kMaxChunks)
             merge_block_chunks<C>(a, cd, GlobalPartials{a, first_task, static_cast<int>(H)}, dst);
           else
             merge_chunks<C, true>(a, cd, h, dst);
         }
-        return;
+        if (!dry) return;
+        dry = false;
       }
     } else if (pad) {
       return;
