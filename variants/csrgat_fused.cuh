@@ -1258,6 +1258,14 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
   }
 }
 
+// merge_block_chunks from the block's shared-memory slots, as a function of its own (one copy
+// of its code for the dry pass and the merge: see fused_body).
+template <class C>
+__device__ __noinline__ void merge_block_shared(const KernelArgs& a, const ChunkDesc& cd,
+                                                FusedShared<C>& sh, int s0, float* dst, bool dry) {
+  merge_block_chunks<C>(a, cd, SharedPartials<C>{sh, s0, a.heads}, dst, dry);
+}
+
 template <class C>
 __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& sh,
                                            unsigned* last_flag) {
@@ -1339,33 +1347,31 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
       // barrier, dry (its own slot, no stores): the twenty-fifth session's timeline had every
       // merging group of the last block reach the merge together after the barrier and then
       // wait ~0.2 us per new stretch of its code (instruction fetch after the cold L2). The
-      // group's other chunks are still running then. One call site, run twice (the loop), so
-      // that both passes are the same instructions.
+      // row's other chunks are still running then. The merge is one function that is not
+      // inlined (merge_block_shared), so that both calls run the same instructions (a loop
+      // around one inlined call instead took citeseer's kernel from 85 to 140 registers).
       const bool merges = in_block && c == static_cast<unsigned>(cd.first);
-      bool dry = merges && shared_part;
-      if (dry) __syncwarp(group_mask<C::WARP_TPR>());  // the group's own partial stores
-#pragma unroll 1
-      for (;;) {
-        if (!dry) {
-          __syncthreads();
-          timeline_mark<C>(1);
-          if (pad) return;
-        }
-        if (!in_block) break;
+      float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
+      const int s0 = static_cast<int>(first_task - t0);
+      if (merges && shared_part) {
+        __syncwarp(group_mask<C::WARP_TPR>());  // the group's own partial stores
+        merge_block_shared<C>(a, cd, sh, s0, dst, true);
+      }
+      __syncthreads();
+      timeline_mark<C>(1);
+      if (pad) return;
+      if (in_block) {
         if (merges) {
-          float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
           // Every row merges in merge_block_chunks from shared memory; from global memory
           // those of at most GlobalPartials::kMaxChunks chunks.
           if (shared_part)
-            merge_block_chunks<C>(a, cd, SharedPartials<C>{sh, static_cast<int>(first_task - t0),
-                                                           static_cast<int>(H)}, dst, dry);
+            merge_block_shared<C>(a, cd, sh, s0, dst, false);
           else if (C::RPB <= GlobalPartials::kMaxChunks || cd.count <= GlobalPartials::kMaxChunks)
             merge_block_chunks<C>(a, cd, GlobalPartials{a, first_task, static_cast<int>(H)}, dst);
           else
             merge_chunks<C, true>(a, cd, h, dst);
         }
-        if (!dry) return;
-        dry = false;
+        return;
       }
     } else if (pad) {
       return;
