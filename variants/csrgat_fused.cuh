@@ -1165,17 +1165,14 @@ struct SharedPartials {  // chunk c of the row: the block's slot s0 + c * H
   }
   __device__ __forceinline__ float load(int c, int f) const { return sh.part[s0 + c * H][f]; }
 };
-// dry: the same instructions over this group's own chunk alone, storing nothing (a pass that
-// brings the merge's code into the SM's instruction caches before the barrier; see fused_body).
 template <class C, class Src>
 __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const ChunkDesc& cd,
-                                                   const Src& src, float* __restrict__ dst,
-                                                   bool dry = false) {
+                                                   const Src& src, float* __restrict__ dst) {
   constexpr int M = C::RPB < Src::kMaxChunks ? C::RPB : Src::kMaxChunks;  // chunks at most
   constexpr int K = M < kMergeGroup ? M : kMergeGroup;                   // per group
   const int F = a.feat;
   const int t = threadIdx.x % C::TPR;
-  const int n = dry ? 1 : cd.count;
+  const int n = cd.count;
   // Chunk c's (max, sum), (-inf, 0) past the row's chunks; loads of chunk 0 stand in for
   // those (in bounds, unused), so that every load is unconditional.
   auto stat = [&](int c) {
@@ -1243,7 +1240,7 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
         }
       });
       if (f == 0) timeline_mark_after<C>(4, x.x);
-      if (!dry) *reinterpret_cast<float4*>(dst + f) = x;
+      *reinterpret_cast<float4*>(dst + f) = x;
     }
   } else {
     for (int f = t; f < F; f += C::TPR) {
@@ -1253,17 +1250,9 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
         for (int c = c0; c < c0 + K; ++c)
           if (c < n) x = fmaf(weight(stat(c)), src.load(c, f), x);
       });
-      if (!dry) dst[f] = x;
+      dst[f] = x;
     }
   }
-}
-
-// merge_block_chunks from the block's shared-memory slots, as a function of its own (one copy
-// of its code for the dry pass and the merge: see fused_body).
-template <class C>
-__device__ __noinline__ void merge_block_shared(const KernelArgs& a, const ChunkDesc& cd,
-                                                FusedShared<C>& sh, int s0, float* dst, bool dry) {
-  merge_block_chunks<C>(a, cd, SharedPartials<C>{sh, s0, a.heads}, dst, dry);
 }
 
 template <class C>
@@ -1343,29 +1332,17 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
       timeline_mark<C>(0);
     }
     if (block_meets) {
-      // The group that will merge a row from shared memory runs the merge once before the
-      // barrier, dry (its own slot, no stores): the twenty-fifth session's timeline had every
-      // merging group of the last block reach the merge together after the barrier and then
-      // wait ~0.2 us per new stretch of its code (instruction fetch after the cold L2). The
-      // row's other chunks are still running then. The merge is one function that is not
-      // inlined (merge_block_shared), so that both calls run the same instructions (a loop
-      // around one inlined call instead took citeseer's kernel from 85 to 140 registers).
-      const bool merges = in_block && c == static_cast<unsigned>(cd.first);
-      float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
-      const int s0 = static_cast<int>(first_task - t0);
-      if (merges && shared_part) {
-        __syncwarp(group_mask<C::WARP_TPR>());  // the group's own partial stores
-        merge_block_shared<C>(a, cd, sh, s0, dst, true);
-      }
       __syncthreads();
       timeline_mark<C>(1);
       if (pad) return;
       if (in_block) {
-        if (merges) {
+        if (c == static_cast<unsigned>(cd.first)) {
+          float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
           // Every row merges in merge_block_chunks from shared memory; from global memory
           // those of at most GlobalPartials::kMaxChunks chunks.
           if (shared_part)
-            merge_block_shared<C>(a, cd, sh, s0, dst, false);
+            merge_block_chunks<C>(a, cd, SharedPartials<C>{sh, static_cast<int>(first_task - t0),
+                                                           static_cast<int>(H)}, dst);
           else if (C::RPB <= GlobalPartials::kMaxChunks || cd.count <= GlobalPartials::kMaxChunks)
             merge_block_chunks<C>(a, cd, GlobalPartials{a, first_task, static_cast<int>(H)}, dst);
           else
