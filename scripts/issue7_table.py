@@ -195,11 +195,11 @@ def main():
     pyg_rounds = {(p["graph"], p["feat"], p["heads"]): p["round_medians_us"]
                   for p in peers if p["impl"] == "pyg" and "round_medians_us" in p}
 
-    rows = []  # (label, tuned, seed, cusparse, pyg, fits_l2)
+    rows = []  # (label, tuned, seed, cusparse, PyG's key in peers.json, fits_l2, variant)
     for label, g, peer in SMALL:
         t, s, c, e = (find(ev, g, i) for i in ("tuned", "seed", "cusparse", "empty"))
         rows.append((label, t["event_median_us"], s and s["event_median_us"],
-                     c and c["event_median_us"], pyg.get((peer, 64, 1)), True, t["variant"]))
+                     c and c["event_median_us"], (peer, 64, 1), True, t["variant"]))
     large = {}
     for label, fname, spec, peer in LARGE:
         res = load(folder, fname)["results"]
@@ -207,7 +207,7 @@ def main():
         feat = t["feat"]
         large[label] = (t, s, c)
         rows.append((label, t["event_median_us"], s and s["event_median_us"],
-                     c and c["event_median_us"], pyg.get((peer, feat, 1)), False, t["variant"]))
+                     c and c["event_median_us"], (peer, feat, 1), False, t["variant"]))
 
     print("Launch included, cold (us); ratios are baseline / tuned (higher is better). The large")
     print("graphs' tuned, seed and cuSPARSE times here are CUDA events around the call (their GPU")
@@ -217,9 +217,9 @@ def main():
     print("| graph | tuned | seed | softmax + cuSPARSE | PyG | vs faster baseline | vs PyG | tuned variant |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
     never_slower, l2_ratios, pyg_ratios = [], [], []
-    peer_of = {label: (peer, 64, 1) for label, _, peer in SMALL}
-    peer_of.update({label: (peer, large[label][0]["feat"], 1) for label, _, _, peer in LARGE})
-    for label, t, s, c, p, fits, variant in rows:
+    pyg_calls = []  # (tuned, PyG's pooled median, PyG's round medians or []) of each PyG graph
+    for label, t, s, c, key, fits, variant in rows:
+        p = pyg.get(key)
         base = min(x for x in (s, c) if x is not None)
         r_base = base / t
         r_pyg = p / t if p else None
@@ -228,6 +228,7 @@ def main():
             l2_ratios.append((label, r_base))
         if r_pyg:
             pyg_ratios.append((label, r_pyg))
+            pyg_calls.append((t, p, pyg_rounds.get(key, [])))
         print(f"| {label} | {fmt(t)} | {fmt(s)} | {fmt(c)} | {fmt(p)} | {r_base:.2f}x | "
               f"{r_pyg:.1f}x | `{variant}` |" if r_pyg else
               f"| {label} | {fmt(t)} | {fmt(s)} | {fmt(c)} | n/a | {r_base:.2f}x | n/a | `{variant}` |")
@@ -307,14 +308,11 @@ def main():
     print(f"| 6 | >= 10x PyG on every graph | lowest {low[0]} {low[1]:.1f}x"
           + (f"; below 10x: {', '.join(below10)}" if below10 else "") + f" | {status(not below10)} |")
     spread = ""
-    n_rounds = max((len(v) for v in pyg_rounds.values()), default=1)
-    if n_rounds > 1:  # the same median with each round's PyG medians (one value where one round)
-        tuned_of = {label: t for label, t, *_ in rows}
-        per_round = []
-        for r in range(n_rounds):
-            ratios = [(pyg_rounds[peer_of[l]][r] if len(pyg_rounds.get(peer_of[l], [])) > r else
-                       pyg[peer_of[l]]) / tuned_of[l] for l, _ in pyg_ratios]
-            per_round.append(statistics.median(ratios))
+    n_rounds = max((len(pr) for _, _, pr in pyg_calls), default=1)
+    if n_rounds > 1:  # the same median with each round's PyG medians (the pooled one where a
+        # graph has no such round: one round only, or a round that failed)
+        per_round = [statistics.median((pr[r] if r < len(pr) else p) / t for t, p, pr in pyg_calls)
+                     for r in range(n_rounds)]
         lo, hi = min(per_round), max(per_round)
         spread = (f"; with each of PyG's {n_rounds} rounds: " + ", ".join(f"{x:.1f}x" for x in per_round)
                   + (" (at the threshold)" if lo < 25 <= hi else ""))
