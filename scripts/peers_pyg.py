@@ -371,6 +371,8 @@ def main():
     ap.add_argument("--no-pyg", action="store_true", help="do not import torch_geometric (time torch_scatter instead)")
     ap.add_argument("-o", "--output", default="peers.json", help="output JSON (default peers.json)")
     args = ap.parse_args()
+    if args.samples < 1 or args.rounds < 1:
+        ap.error("--samples and --rounds must be at least 1")
 
     problems = []
     if args.config:
@@ -427,10 +429,8 @@ def main():
                   "re-implemented with numpy: shapes as the tuner's, not bit-identical",
         "note": pyg_note,
     }
-    if args.samples < 1 or args.rounds < 1:
-        ap.error("--samples and --rounds must be at least 1")
     results = []
-    again = []  # (row, fn, samples of each round, inputs kept alive) for rounds 2..R
+    again = []  # (row, fn, samples of each round) for rounds 2..R; fn keeps its inputs alive
     for p in problems:
         try:
             row_ptr, col, gnote = make_graph(p["spec"], p["base"], args.graphs_dir)
@@ -466,7 +466,7 @@ def main():
                         print(f"  F={f} H={h} {impl}: {row['median_us']:.2f} us (rel. error {row['rel_error']})",
                               file=sys.stderr)
                         if args.rounds > 1 and fits_l2(g, l2):
-                            again.append((row, fn, [first], g))
+                            again.append((row, fn, [first]))
                     except RuntimeError as e:  # CUDA out of memory, unsupported op...
                         row["error"] = str(e).split("\n")[0]
                         print(f"  F={f} H={h} {impl}: {row['error']}", file=sys.stderr)
@@ -476,15 +476,16 @@ def main():
                 torch.cuda.empty_cache()
     for r in range(2, args.rounds + 1):
         print(f"round {r} of {args.rounds}: {len(again)} calls whose inputs fit in L2", file=sys.stderr)
-        for row, fn, rounds, _ in again:
+        for row, fn, rounds in again:
             try:
                 rounds.append(sample_cold(torch, fn, args.samples, args.warmup, flush))
             except RuntimeError as e:  # keeps the rounds it has
                 row["round_error"] = str(e).split("\n")[0]
-    for row, _, rounds, _ in again:
-        row.update(summarize(rounds))
+    for row, _, rounds in again:
+        row.update(summarize(rounds))  # a row whose later rounds all failed keeps its first round
+        medians = " ".join(f"{m:.1f}" for m in row.get("round_medians_us", [row["median_us"]]))
         print(f"{row['graph']} F={row['feat']} H={row['heads']} {row['impl']}: {row['median_us']:.2f} us, "
-              f"round medians {' '.join(f'{m:.1f}' for m in row['round_medians_us'])}", file=sys.stderr)
+              f"round medians {medians}", file=sys.stderr)
     del again
     with open(args.output, "w") as fh:
         json.dump({"meta": meta, "results": results}, fh, indent=1)
