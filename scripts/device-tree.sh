@@ -41,9 +41,10 @@ case "${1:-}" in
     fi
     # Untracked files there would be deleted for good (restore checks out what git has): the
     # twenty-sixth session lost a call's unpacked data that way.
-    if [ -n "$(git ls-files --others --exclude-standard -- "${PATHS[@]}")" ]; then
+    untracked="$(git ls-files --others --exclude-standard -- "${PATHS[@]}")"
+    if [ -n "$untracked" ]; then
       echo "device-tree: untracked files under ${PATHS[*]}; commit them before trimming:" >&2
-      git ls-files --others --exclude-standard -- "${PATHS[@]}" | head -n 5 >&2
+      head -n 5 <<< "$untracked" >&2
       exit 1
     fi
     rm -rf "${PATHS[@]}"
