@@ -76,6 +76,17 @@ ab_tuned() {
     [ "$bin" = "$old" ] || python3 "$ROOT/scripts/ab_table.py" "$W" ab "$bin" "$old"
   done
 }
+# ab_timeline GRAPH VARIANT LINES BUILD...: `tuner timeline` of one variant, cold, every task
+# recorded, from each tuner build in turn into $W/tl-BUILD.json and .txt, the first LINES lines
+# of each summary printed (the twenty-fifth and twenty-sixth sessions' A/B calls).
+ab_timeline() {
+  local graph=$1 variant=$2 lines=$3 bin
+  for bin in "${@:4}"; do
+    step "tl-$bin" timeout 60 "$BIN/$bin" timeline --graph "$graph" --variant "$variant" \
+      --cache cold --tasks --json "$W/tl-$bin.json" > "$W/tl-$bin.txt" 2>&1
+    head -"$lines" "$W/tl-$bin.txt"
+  done
+}
 # statuses STORE: a results store's trials per run and status, then every trial neither ok nor
 # unsupported with the start of its detail (the fault runs' crashed and timeout records).
 statuses() { python3 - "$1" <<'PY'

@@ -20,11 +20,7 @@ for i in 1 2 3; do
     grep -E "citeseer|csrgat" "$W/ids-$bin-$i.txt" | head -6
   done
 done
-for bin in tuner tuner-head; do
-  step "tl-$bin" timeout 60 "$BIN/$bin" timeline --graph "$G/citeseer.mtx.gz" --variant "csrgat.tpr16.fl8.rpb16.$P.split8.lpt.pf.bm.i32.f32" \
-    --cache cold --tasks --json "$W/tl-$bin.json" > "$W/tl-$bin.txt" 2>&1
-  head -14 "$W/tl-$bin.txt"
-done
+ab_timeline "$G/citeseer.mtx.gz" "csrgat.tpr16.fl8.rpb16.$P.split8.lpt.pf.bm.i32.f32" 14 tuner tuner-head
 gzip -9 "$W"/*.json 2>/dev/null
 step gpu_tests timeout 120 "$BIN/gpu_tests" --gtest_filter='GpuCorrectness.*:Production.*-*OneRowOfAMillionEdges*' > "$W/gpu_tests.log" 2>&1
 grep -E "^\[ +(OK|FAILED|PASSED) |Failure" "$W/gpu_tests.log" | tail -8

@@ -8,12 +8,7 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 out_dir v26e
 ab_tuned 5 tuner tuner-head | tee "$W/ab-table.txt"
-V=csrgat.tpr16.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32
-for bin in tuner tuner-head; do
-  step "tl-$bin" timeout 60 "$BIN/$bin" timeline --graph "$G/citeseer.mtx.gz" --variant "$V" \
-    --cache cold --tasks --json "$W/tl-$bin.json" > "$W/tl-$bin.txt" 2>&1
-  head -24 "$W/tl-$bin.txt"
-done
+ab_timeline "$G/citeseer.mtx.gz" csrgat.tpr16.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32 24 tuner tuner-head
 gzip -9 "$W"/*.json 2>/dev/null
 step gpu_tests timeout 150 "$BIN/gpu_tests" --gtest_filter='GpuCorrectness.*:Production.*:Dispatch.*-*OneRowOfAMillionEdges*' > "$W/gpu_tests.log" 2>&1
 grep -E "^\[ +(OK|FAILED|PASSED|SKIPPED) |Failure" "$W/gpu_tests.log" | tail -12
