@@ -8,7 +8,7 @@
 #           on copies with rows capped (scripts/cap_graph.py): at 8 edges (no chunk at all), at
 #           8 but the longest row (99 edges: its 13 chunks and their merge alone), at 8 but the
 #           23 rows of over 16 edges, at 16; beside them citeseer's uniform twin and the empty
-#           kernel; cold GPU time (CUPTI), round-robin in 5 rounds.
+#           kernel; cold GPU time (CUPTI), round-robin in 5 rounds; then the same warm.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 out_dir v27a
@@ -26,5 +26,10 @@ rule=csrgat.tpr16.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32
 whole=csrgat.tpr16.fl8.rpb16.vec4.t2.g4.smem0.online.split0.lpt.pf.i32.f32
 step caps timeout 240 "$T" bench "${caps[@]}" --feat 64 --impl "tuned,$rule,$whole,empty" --rounds 5 \
   --max-seconds 0.3 --max-samples 300 --json "$W/caps.json" > "$W/caps.txt" 2>&1
-cat "$W/caps.txt" | tail -40
+tail -40 "$W/caps.txt"
+# The same warm (inputs and code left in L2 by the previous launch): how much of the split rows'
+# cost is what a cold L2 adds.
+step caps-warm timeout 240 "$T" bench "${caps[@]}" --feat 64 --impl "$rule,$whole,empty" --cache warm --rounds 5 \
+  --max-seconds 0.3 --max-samples 300 --json "$W/caps-warm.json" > "$W/caps-warm.txt" 2>&1
+tail -30 "$W/caps-warm.txt"
 echo "done at $SECONDS s"
