@@ -348,21 +348,14 @@ __device__ __forceinline__ void pdl_wait() {
 #endif
 }
 
-// The task's inputs, by the first min(grid, SMs) blocks' last thread: the blocks of the first
+// The task's inputs, by the first min(grid, SMs) blocks' thread 0: the blocks of the first
 // wave, one per SM, so the slices go out from every SM at once at the kernel's start. Rows
 // longer than a chunk are read through the chunk table, rows in LPT order through the order.
-// The last thread, not thread 0: its warp waits while it issues the slices (~220 uniform
-// instructions in the SASS), and a block's first groups are the ones that must not wait: in a
-// chunk block the first chunk of a row merges the row after the block's barrier, and the plan
-// pads a block at its end (build_split_plan), so its last groups are often pads; in an LPT row
-// block the last group has the block's shortest row. (Until the twenty-seventh session thread
-// 0: citeseer's 99-edge row, whose 13 chunks and 3 pads fill block 0, cost the launch 0.64 us
-// cold against the same graph with its rows capped at 8 edges, `scripts/gpu-v27a.sh`.)
 template <class C>
 __device__ __forceinline__ void prefetch_inputs(const KernelArgs& a) {
   // The other threads leave before anything else is read: gridDim sits in a constant-bank line
   // of its own, whose cache miss was on every warp's path (twelfth session, perf-notes).
-  if (threadIdx.x != C::BLOCK - 1) return;
+  if (threadIdx.x != 0) return;
   const unsigned nsm = sm_count();
   if (blockIdx.x >= nsm) return;
   const unsigned nb = min(gridDim.x, nsm);
