@@ -46,6 +46,9 @@ step bench-warm-seed timeout 90 "$T" bench "${seed[@]}" --feat 64 --impl tuned,t
 step ladder timeout 60 "$BIN/lat_ladder" "$W/ladder.json"
 # --rounds 3: the small graphs' PyG calls move ~2x between rounds (twenty-sixth session, call 3);
 # issue7_table.py gives target 6's median with each round's.
-step peers timeout 260 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" --samples 30 --rounds 3 -o "$W/peers.json"
+# --csrgat-lib: the library through its C interface in the same process, rounds and harness as
+# PyG (issue7_table.py's in-process table and target 6 lines).
+step peers timeout 300 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" --samples 30 --rounds 3 \
+  --csrgat-lib "$BIN/libcsrgat_c.so" -o "$W/peers.json"
 cp "$W"/bench-events.json "$W"/bench-large.json "$W"/peers.json "$O/" 2>/dev/null
 echo "done at $SECONDS s"

@@ -176,6 +176,39 @@ def l2_table(folder, events, ceilings, ceilings_note):
               + f" | {tail} |")
 
 
+def in_process(rows, peers):
+    """Target 6 measured in one process: PyG and this lab's library through its C interface
+    (peers_pyg.py --csrgat-lib), timed by the same harness in the same rounds. Prints their
+    table and returns [(label, PyG / csrgat pooled, [PyG / csrgat in round i, ...])]; [] when
+    peers.json has no csrgat rows."""
+    by = {}
+    for p in peers:
+        if p["impl"] in ("pyg", "csrgat") and "median_us" in p:
+            by[(p["graph"], p["feat"], p["heads"], p["impl"])] = p
+    out = []
+    lines = []
+    for label, _, _, _, key, _, _ in rows:
+        g, c = by.get(key + ("pyg",)), by.get(key + ("csrgat",))
+        if not g or not c:
+            continue
+        rg, rc = g.get("round_medians_us", []), c.get("round_medians_us", [])
+        per = [a / b for a, b in zip(rg, rc)]
+        out.append((label, g["median_us"] / c["median_us"], per))
+        lines.append(f"| {label} | {c['median_us']:.2f} | {g['median_us']:.1f} | "
+                     f"{g['median_us'] / c['median_us']:.1f}x | "
+                     + (" / ".join(f"{x:.1f}" for x in per) if per else "one round")
+                     + f" | `{c.get('variant', '')}` |")
+    if out:
+        print("\nIn one process: PyG and this lab's library through its C interface (libcsrgat_c.so by"
+              " ctypes, `scripts/peers_pyg.py --csrgat-lib`), each call timed alike (cold, CUDA events"
+              " around the Python call, launches included), round by round where its inputs fit in"
+              " L2:\n")
+        print("| graph | csrgat us | PyG us | PyG / csrgat | by round | csrgat variant |")
+        print("|---|---:|---:|---:|---|---|")
+        print("\n".join(lines))
+    return out
+
+
 def main():
     folder = sys.argv[1]
     ev_json = load(folder, "bench-events.json")
@@ -232,6 +265,8 @@ def main():
         print(f"| {label} | {fmt(t)} | {fmt(s)} | {fmt(c)} | {fmt(p)} | {r_base:.2f}x | "
               f"{r_pyg:.1f}x | `{variant}` |" if r_pyg else
               f"| {label} | {fmt(t)} | {fmt(s)} | {fmt(c)} | n/a | {r_base:.2f}x | n/a | `{variant}` |")
+
+    same = in_process(rows, peers)
 
     print(f"\nDRAM-bound graphs, cold, GPU time (CUPTI) and DRAM bandwidth from the counters "
           f"({copy_note}):\n")
@@ -318,6 +353,20 @@ def main():
                   + (" (at the threshold)" if lo < 25 <= hi else ""))
     print(f"| 6 | >= 25x PyG on the median graph | median {med:.1f}x over {len(pyg_ratios)} graphs{spread} | "
           f"{status(med >= 25)} |")
+    if same:
+        ratios = [(l, x) for l, x, _ in same]
+        low = min(ratios, key=lambda x: x[1])
+        below10 = [f"{l} {r:.1f}x" for l, r in sorted(ratios, key=lambda x: x[1]) if r < 10]
+        print(f"| 6 | >= 10x PyG on every graph, in one process (csrgat's C interface, peers_pyg.py) | "
+              f"lowest {low[0]} {low[1]:.1f}x" + (f"; below 10x: {', '.join(below10)}" if below10 else "")
+              + f" | {status(not below10)} |")
+        med_same = statistics.median(x for _, x in ratios)
+        n = max(len(r) for _, _, r in same)
+        per_round = [statistics.median(r[i] if i < len(r) else x for _, x, r in same) for i in range(n)]
+        spread = (f"; round by round: " + ", ".join(f"{x:.1f}x" for x in per_round)) if n > 1 else ""
+        ok = med_same >= 25 and all(x >= 25 for x in per_round)
+        print(f"| 6 | >= 25x PyG on the median graph, in one process | median {med_same:.1f}x over "
+              f"{len(ratios)} graphs{spread} | {status(ok)} |")
     if arg("--variants"):
         variants_table(arg("--variants"), large, copy)
     l2_table(folder, ev, ceilings,

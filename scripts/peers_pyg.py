@@ -16,6 +16,11 @@ call with its launches included:
                     of "pyg" when torch_geometric is not importable
   torch_sparse_csr  the same softmax, then torch.sparse_csr_tensor(weights) @ values per head
                     (cuSPARSE SpMM)
+  csrgat            with --csrgat-lib: this lab's production library, through its C interface
+                    (libcsrgat_c.so, include/csrgat/c_api.h) by ctypes on PyTorch's current
+                    stream, timed in the same process, rounds and harness as the others (its
+                    int32 CSR, its Shape and its output tensor are made once, outside the timed
+                    call, as a layer that owns its output would; the ctypes call is inside it)
 Timing: cold L2 (a buffer of twice the L2 size is written before every sample), CUDA events
 around the call, median and quartiles of --samples samples after --warmup calls. With
 --rounds R, the problems whose inputs fit in L2 (their calls are host-side launches, which move
@@ -37,6 +42,7 @@ without PyYAML pass --graph; a graph or implementation that fails (out of memory
 recorded with its error and the rest still run. Needs PyTorch with a CUDA device.
 """
 import argparse
+import ctypes
 import datetime
 import gzip
 import json
@@ -256,6 +262,69 @@ def softmax_torch(torch, scores, dst, n):
     return ex / s[dst]
 
 
+class CsrgatLib:
+    """libcsrgat_c.so through ctypes (include/csrgat/c_api.h); the shapes it made are freed by
+    close(), after every timed call."""
+
+    def __init__(self, path):
+        from ctypes import POINTER, c_char_p, c_int, c_int64, c_void_p  # noqa: PLC0415
+
+        self.lib = ctypes.CDLL(os.path.abspath(path))
+        L = self.lib
+        L.csrgat_shape_create.argtypes = [POINTER(c_int64), c_int64, c_int, c_int, c_int, c_int,
+                                          POINTER(c_void_p)]
+        L.csrgat_shape_create.restype = c_int
+        L.csrgat_shape_destroy.argtypes = [c_void_p]
+        L.csrgat_shape_destroy.restype = None
+        L.csrgat_shape_variant.argtypes = [c_void_p]
+        L.csrgat_shape_variant.restype = c_char_p
+        L.csrgat_aggregate.argtypes = [c_void_p, c_void_p, c_int64, c_int64, c_int, c_void_p, c_void_p,
+                                       c_int, c_int, c_int, c_void_p, c_void_p, c_void_p, c_int]
+        L.csrgat_aggregate.restype = c_int
+        L.csrgat_status_string.argtypes = [c_int]
+        L.csrgat_status_string.restype = c_char_p
+        L.csrgat_compiled_archs.restype = c_char_p
+        self.archs = L.csrgat_compiled_archs().decode()
+        self.shapes = []
+
+    def status(self, code):
+        return self.lib.csrgat_status_string(code).decode()
+
+    def impl(self, torch, g, row_ptr):
+        """The timed call on g's inputs, and the variant its shape dispatches to."""
+        n, h, f = g["n"], g["values"].shape[1], g["values"].shape[2]
+        crow = g["crow"].to(torch.int32)
+        col = g["col"].to(torch.int32)
+        scores, values = g["scores"].contiguous(), g["values"].contiguous()
+        out = torch.empty((n, h, f), device=values.device, dtype=torch.float32)
+        rp = np.ascontiguousarray(row_ptr, dtype=np.int64)
+        shape = ctypes.c_void_p()
+        st = self.lib.csrgat_shape_create(rp.ctypes.data_as(ctypes.POINTER(ctypes.c_int64)), n, h, f,
+                                          0, 0, ctypes.byref(shape))
+        if st != 0:
+            raise RuntimeError(f"csrgat_shape_create: {self.status(st)}")
+        self.shapes.append(shape)
+        variant = self.lib.csrgat_shape_variant(shape).decode()
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        args = (crow.data_ptr(), col.data_ptr(), n, col.numel(), 0, scores.data_ptr(), values.data_ptr(),
+                0, h, f, out.data_ptr(), stream, shape, 0)
+        aggregate = self.lib.csrgat_aggregate
+
+        def run_csrgat():
+            code = aggregate(*args)
+            if code != 0:
+                raise RuntimeError(f"csrgat_aggregate: {self.status(code)}")
+            return out
+
+        run_csrgat.keep = (crow, col, scores, values, out)  # the buffers args points into
+        return run_csrgat, variant
+
+    def close(self):
+        for s in self.shapes:
+            self.lib.csrgat_shape_destroy(s)
+        self.shapes = []
+
+
 def make_impls(torch, pyg, g):
     n, src, dst, crow, col, scores, values = g["n"], g["src"], g["dst"], g["crow"], g["col"], g["scores"], g["values"]
     h, f = values.shape[1], values.shape[2]
@@ -369,6 +438,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="seed of the scores and values (default 1)")
     ap.add_argument("--device", type=int, default=0, help="CUDA device index (default 0)")
     ap.add_argument("--no-pyg", action="store_true", help="do not import torch_geometric (time torch_scatter instead)")
+    ap.add_argument("--csrgat-lib", help="libcsrgat_c.so: time this lab's library too, in this process "
+                                         "(implementation csrgat)")
     ap.add_argument("-o", "--output", default="peers.json", help="output JSON (default peers.json)")
     args = ap.parse_args()
     if args.samples < 1 or args.rounds < 1:
@@ -404,6 +475,12 @@ def main():
         except Exception as e:  # ImportError, or a broken install (missing compiled extensions)
             pyg_note = f"torch_geometric not importable ({type(e).__name__}: {e}); timed torch_scatter instead"
             print(pyg_note, file=sys.stderr)
+    csrgat = None
+    if args.csrgat_lib:
+        try:
+            csrgat = CsrgatLib(args.csrgat_lib)
+        except OSError as e:
+            sys.exit(f"--csrgat-lib {args.csrgat_lib}: {e}")
     dev = torch.device("cuda", args.device)
     torch.cuda.set_device(dev)
     props = torch.cuda.get_device_properties(dev)
@@ -428,6 +505,8 @@ def main():
         "inputs": "scores (E, H) and values (N, H, F) float32 N(0,1) from torch's generator; generated graphs "
                   "re-implemented with numpy: shapes as the tuner's, not bit-identical",
         "note": pyg_note,
+        "csrgat_lib": os.path.abspath(args.csrgat_lib) if csrgat else None,
+        "csrgat_archs": csrgat.archs if csrgat else None,
     }
     results = []
     again = []  # (row, fn, samples of each round) for rounds 2..R; fn keeps its inputs alive
@@ -454,10 +533,15 @@ def main():
                 except RuntimeError as e:
                     ref = None
                     print(f"  reference failed: {e}", file=sys.stderr)
-                for impl, fn in make_impls(torch, pyg, g).items():
+                impls = make_impls(torch, pyg, g)
+                if csrgat:
+                    impls["csrgat"] = None  # made in the loop: a failing shape is that row's error
+                for impl, fn in impls.items():
                     row = {"graph": p["name"], "spec": p["spec"], "feat": f, "heads": h, "impl": impl,
                            "graph_note": gnote}
                     try:
+                        if impl == "csrgat":
+                            fn, row["variant"] = csrgat.impl(torch, g, row_ptr)
                         out = fn()
                         row["rel_error"] = rel_error(torch, out, ref) if ref is not None else None
                         del out
@@ -487,6 +571,9 @@ def main():
         print(f"{row['graph']} F={row['feat']} H={row['heads']} {row['impl']}: {row['median_us']:.2f} us, "
               f"round medians {medians}", file=sys.stderr)
     del again
+    if csrgat:
+        torch.cuda.synchronize()
+        csrgat.close()
     with open(args.output, "w") as fh:
         json.dump({"meta": meta, "results": results}, fh, indent=1)
         fh.write("\n")

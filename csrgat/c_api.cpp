@@ -1,0 +1,106 @@
+// The C interface (include/csrgat/c_api.h) over the C++ one (include/csrgat/aggregate.h): enum
+// values checked and converted, C++ exceptions turned into CSRGAT_HOST_ERROR at this boundary.
+#include "csrgat/c_api.h"
+
+#include <new>
+
+#include "csrgat/aggregate.h"
+
+struct csrgat_shape {
+  csrgat::Shape shape;
+};
+
+namespace {
+
+static_assert(CSRGAT_OK == static_cast<int>(csrgat::Status::ok) &&
+                  CSRGAT_INVALID_ARGUMENT == static_cast<int>(csrgat::Status::invalid_argument) &&
+                  CSRGAT_UNSUPPORTED == static_cast<int>(csrgat::Status::unsupported) &&
+                  CSRGAT_CUDA_ERROR == static_cast<int>(csrgat::Status::cuda_error),
+              "the C status codes are csrgat::Status's values");
+
+bool to_storage(int s, csrgat::Storage* out) {
+  switch (s) {
+    case CSRGAT_STORAGE_F32: *out = csrgat::Storage::f32; return true;
+    case CSRGAT_STORAGE_BF16: *out = csrgat::Storage::bf16; return true;
+    case CSRGAT_STORAGE_F16: *out = csrgat::Storage::f16; return true;
+  }
+  return false;
+}
+
+bool to_index(int i, csrgat::Index* out) {
+  switch (i) {
+    case CSRGAT_INDEX_I32: *out = csrgat::Index::i32; return true;
+    case CSRGAT_INDEX_I64: *out = csrgat::Index::i64; return true;
+  }
+  return false;
+}
+
+// fn() -> csrgat::Status, with any exception as CSRGAT_HOST_ERROR (none may cross into C).
+template <class Fn>
+int guarded(Fn&& fn) noexcept {
+  try {
+    return static_cast<int>(fn());
+  } catch (...) {
+    return CSRGAT_HOST_ERROR;
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+int csrgat_shape_create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
+                        int storage, int index, csrgat_shape** out) {
+  csrgat::Storage st;
+  csrgat::Index ix;
+  if (!out) return CSRGAT_INVALID_ARGUMENT;
+  *out = nullptr;
+  if (!to_storage(storage, &st) || !to_index(index, &ix)) return CSRGAT_INVALID_ARGUMENT;
+  return guarded([&] {
+    auto* s = new csrgat_shape;
+    const csrgat::Status r = csrgat::Shape::create(host_row_ptr, num_nodes, heads, feat, st, ix, &s->shape);
+    if (r == csrgat::Status::ok)
+      *out = s;
+    else
+      delete s;
+    return r;
+  });
+}
+
+void csrgat_shape_destroy(csrgat_shape* shape) { delete shape; }
+
+const char* csrgat_shape_variant(const csrgat_shape* shape) {
+  return shape ? shape->shape.variant_id() : "";
+}
+
+int csrgat_aggregate(const void* row_ptr, const void* col, int64_t num_nodes, int64_t num_edges,
+                     int index, const float* scores, const void* values, int storage, int heads,
+                     int feat, float* out, void* stream, const csrgat_shape* shape,
+                     int overlap_previous) {
+  csrgat::Storage st;
+  csrgat::Index ix;
+  if (!to_storage(storage, &st) || !to_index(index, &ix)) return CSRGAT_INVALID_ARGUMENT;
+  csrgat::GraphView g;
+  g.row_ptr = row_ptr;
+  g.col = col;
+  g.num_nodes = num_nodes;
+  g.num_edges = num_edges;
+  g.index = ix;
+  csrgat::LaunchOptions launch;
+  launch.overlap_previous = overlap_previous != 0;
+  return guarded([&] {
+    return csrgat::aggregate(g, scores, values, st, heads, feat, out,
+                             static_cast<cudaStream_t>(stream), shape ? &shape->shape : nullptr,
+                             launch);
+  });
+}
+
+const char* csrgat_status_string(int status) {
+  if (status == CSRGAT_HOST_ERROR) return "host error";
+  if (status < CSRGAT_OK || status > CSRGAT_CUDA_ERROR) return "unknown status";
+  return csrgat::status_string(static_cast<csrgat::Status>(status));
+}
+
+const char* csrgat_compiled_archs(void) { return csrgat::compiled_archs(); }
+
+}  // extern "C"

@@ -1,0 +1,59 @@
+/* csrgat's C interface: the production library's Shape and aggregate() for callers that are
+ * not C++, such as Python through ctypes (scripts/peers_pyg.py times the library this way,
+ * in the same process as PyTorch Geometric). Built as libcsrgat_c.so (target csrgat_c), which
+ * exports these functions and nothing else (the CUDA runtime inside it is static).
+ *
+ * The semantics, shapes and kernels are those of csrgat/aggregate.h; every function returns a
+ * status code (CSRGAT_OK or the reason) and none aborts the process. Enumerations travel as
+ * ints: storage 0 float32, 1 bfloat16, 2 float16; index 0 int32, 1 int64. `stream` is a
+ * cudaStream_t (0: the legacy default stream); a PyTorch caller passes
+ * torch.cuda.current_stream().cuda_stream. */
+#ifndef CSRGAT_C_API_H
+#define CSRGAT_C_API_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  CSRGAT_OK = 0,
+  CSRGAT_INVALID_ARGUMENT = 1, /* a null pointer, a negative size, an unknown enumeration value,
+                                  or shapes that do not agree */
+  CSRGAT_UNSUPPORTED = 2,      /* no compiled kernel can run this combination (or device) */
+  CSRGAT_CUDA_ERROR = 3,       /* a CUDA call failed; cudaGetLastError() has the details */
+  CSRGAT_HOST_ERROR = 4        /* a host allocation failed (or another C++ exception) */
+};
+enum { CSRGAT_STORAGE_F32 = 0, CSRGAT_STORAGE_BF16 = 1, CSRGAT_STORAGE_F16 = 2 };
+enum { CSRGAT_INDEX_I32 = 0, CSRGAT_INDEX_I64 = 1 };
+
+typedef struct csrgat_shape csrgat_shape;
+
+/* csrgat::Shape::create: host_row_ptr holds num_nodes + 1 int64 values on the host. On
+ * CSRGAT_OK *out owns a shape (device memory included) until csrgat_shape_destroy. */
+int csrgat_shape_create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
+                        int storage, int index, csrgat_shape** out);
+/* Frees a shape (null: nothing). No launch that uses it may still be running. */
+void csrgat_shape_destroy(csrgat_shape* shape);
+/* The variant id the shape dispatches to ("" for null). */
+const char* csrgat_shape_variant(const csrgat_shape* shape);
+
+/* csrgat::aggregate, with csrgat::LaunchOptions::overlap_previous = overlap_previous != 0.
+ * shape may be null. */
+int csrgat_aggregate(const void* row_ptr, const void* col, int64_t num_nodes, int64_t num_edges,
+                     int index, const float* scores, const void* values, int storage, int heads,
+                     int feat, float* out, void* stream, const csrgat_shape* shape,
+                     int overlap_previous);
+
+/* A status code's name: csrgat::status_string's ("ok", "invalid argument", ...), "host error",
+ * or "unknown status". */
+const char* csrgat_status_string(int status);
+/* csrgat::compiled_archs: the architectures the library carries machine code for ("900"). */
+const char* csrgat_compiled_archs(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CSRGAT_C_API_H */

@@ -1,0 +1,74 @@
+// libcsrgat_c.so without a GPU: what it exports, and the statuses of calls that need no device.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "csrgat/aggregate.h"
+#include "tests/c_api_lib.h"
+
+using csrgat::test::CApiLib;
+
+TEST(CApi, ExportsTheCInterfaceOnly) {
+  CApiLib lib;
+  ASSERT_TRUE(lib.loaded()) << lib.path << ": " << lib.error;
+  EXPECT_TRUE(lib.exports("csrgat_aggregate"));
+  // Neither the static CUDA runtime inside nor the C++ library: a process with its own CUDA
+  // runtime (PyTorch) must not bind to them.
+  for (const char* hidden : {"cudaMalloc", "cudaLaunchKernel", "cudaGetLastError",
+                             "_ZN6csrgat13status_stringENS_6StatusE"})
+    EXPECT_FALSE(lib.exports(hidden)) << hidden;
+  EXPECT_STREQ(lib.compiled_archs(), csrgat::compiled_archs());
+}
+
+TEST(CApi, StatusStrings) {
+  CApiLib lib;
+  ASSERT_TRUE(lib.loaded()) << lib.error;
+  EXPECT_STREQ(lib.status_string(CSRGAT_OK), "ok");
+  EXPECT_STREQ(lib.status_string(CSRGAT_INVALID_ARGUMENT), "invalid argument");
+  EXPECT_STREQ(lib.status_string(CSRGAT_UNSUPPORTED), "unsupported");
+  EXPECT_STREQ(lib.status_string(CSRGAT_CUDA_ERROR), "CUDA error");
+  EXPECT_STREQ(lib.status_string(CSRGAT_HOST_ERROR), "host error");
+  EXPECT_STREQ(lib.status_string(-1), "unknown status");
+  EXPECT_STREQ(lib.status_string(99), "unknown status");
+}
+
+// Arguments refused before any CUDA call: no device needed.
+TEST(CApi, BadArgumentsReturnStatus) {
+  CApiLib lib;
+  ASSERT_TRUE(lib.loaded()) << lib.error;
+  const std::vector<int64_t> rp = {0, 2, 3};
+  csrgat_shape* s = reinterpret_cast<csrgat_shape*>(&lib);  // must come back null
+  EXPECT_EQ(lib.shape_create(rp.data(), 2, 1, 64, 7, CSRGAT_INDEX_I32, &s), CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(s, nullptr);
+  EXPECT_EQ(lib.shape_create(rp.data(), 2, 1, 64, CSRGAT_STORAGE_F32, 2, &s), CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(lib.shape_create(nullptr, 2, 1, 64, CSRGAT_STORAGE_F32, CSRGAT_INDEX_I32, &s),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(lib.shape_create(rp.data(), 2, 0, 64, CSRGAT_STORAGE_F32, CSRGAT_INDEX_I32, &s),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(lib.shape_create(rp.data(), 2, 1, 64, CSRGAT_STORAGE_F32, CSRGAT_INDEX_I32, nullptr),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(s, nullptr);
+  lib.shape_destroy(nullptr);
+  EXPECT_STREQ(lib.shape_variant(nullptr), "");
+
+  float out = 0.f, scores = 0.f, values = 0.f;
+  int32_t rp32[3] = {0, 2, 3}, col[3] = {0, 1, 0};
+  EXPECT_EQ(lib.aggregate(rp32, col, 2, 3, CSRGAT_INDEX_I32, &scores, &values, 9, 1, 64, &out,
+                          nullptr, nullptr, 0),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(lib.aggregate(rp32, col, 2, 3, -1, &scores, &values, CSRGAT_STORAGE_F32, 1, 64, &out,
+                          nullptr, nullptr, 0),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(lib.aggregate(nullptr, col, 2, 3, CSRGAT_INDEX_I32, &scores, &values,
+                          CSRGAT_STORAGE_F32, 1, 64, &out, nullptr, nullptr, 0),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(lib.aggregate(rp32, col, -1, 3, CSRGAT_INDEX_I32, &scores, &values,
+                          CSRGAT_STORAGE_F32, 1, 64, &out, nullptr, nullptr, 0),
+            CSRGAT_INVALID_ARGUMENT);
+  // An empty graph is done before any launch.
+  EXPECT_EQ(lib.aggregate(rp32, col, 0, 0, CSRGAT_INDEX_I32, nullptr, &values, CSRGAT_STORAGE_F32,
+                          1, 64, &out, nullptr, nullptr, 0),
+            CSRGAT_OK);
+}
