@@ -50,5 +50,10 @@ step ladder timeout 60 "$BIN/lat_ladder" "$W/ladder.json"
 # PyG (issue7_table.py's in-process table and target 6 lines).
 step peers timeout 300 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" --samples 30 --rounds 3 \
   --csrgat-lib "$BIN/libcsrgat_c.so" -o "$W/peers.json"
+# The harness of the runs before the twenty-seventh session (--flush overlap: the host did not
+# wait for the flush), once over the graphs whose calls are host-bound: what the flush hid.
+small=(); for g in seed_384 cora citeseer pubmed wiki-vote ca-astroph cit-hepph soc-slashdot0902; do small+=(--only "$g"); done
+step peers-overlap timeout 150 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" "${small[@]}" \
+  --samples 30 --flush overlap --csrgat-lib "$BIN/libcsrgat_c.so" -o "$W/peers-overlap.json"
 cp "$W"/bench-events.json "$W"/bench-large.json "$W"/peers.json "$O/" 2>/dev/null
 echo "done at $SECONDS s"

@@ -176,7 +176,7 @@ def l2_table(folder, events, ceilings, ceilings_note):
               + f" | {tail} |")
 
 
-def in_process(rows, peers):
+def in_process(rows, peers, flush):
     """Target 6 measured in one process: PyG and this lab's library through its C interface
     (peers_pyg.py --csrgat-lib), timed by the same harness in the same rounds. Prints their
     table and returns [(label, PyG / csrgat pooled, [PyG / csrgat in round i, ...])]; [] when
@@ -201,8 +201,10 @@ def in_process(rows, peers):
     if out:
         print("\nIn one process: PyG and this lab's library through its C interface (libcsrgat_c.so by"
               " ctypes, `scripts/peers_pyg.py --csrgat-lib`), each call timed alike (cold, CUDA events"
-              " around the Python call, launches included), round by round where its inputs fit in"
-              " L2:\n")
+              " around the Python call, launches included, "
+              + ("the host waiting for each flush" if flush == "sync" else
+                 "the flush overlapping the call's host time, which hides all of csrgat's")
+              + "), round by round where its inputs fit in L2:\n")
         print("| graph | csrgat us | PyG us | PyG / csrgat | by round | csrgat variant |")
         print("|---|---:|---:|---:|---|---|")
         print("\n".join(lines))
@@ -214,7 +216,10 @@ def main():
     ev_json = load(folder, "bench-events.json")
     ev = ev_json["results"]
     rounds = ev_json.get("meta", {}).get("rounds", 1)
-    peers = load(folder, "peers.json")["results"]
+    peers_doc = load(folder, "peers.json")
+    peers = peers_doc["results"]
+    # Runs before the twenty-seventh session did not wait for the flush (peers_pyg.py --flush).
+    flush = peers_doc.get("meta", {}).get("flush", "overlap")
     copy_from = arg("--copy-from")
     ceilings = (read_json(copy_from) if copy_from else load(folder, "prof_check.json"))["ceilings"]
     copy = ceilings["dram_copy_gbs"]
@@ -246,7 +251,11 @@ def main():
     print("graphs' tuned, seed and cuSPARSE times here are CUDA events around the call (their GPU")
     print("times are in the DRAM table below)." + (
         f" The small graphs' implementations were timed round-robin in {rounds} rounds"
-        " (tuner bench --rounds), so drift during the run hits all alike." if rounds > 1 else "") + "\n")
+        " (tuner bench --rounds), so drift during the run hits all alike." if rounds > 1 else "")
+        + (" PyG's calls: `scripts/peers_pyg.py --flush overlap` (the host did not wait for each"
+           " sample's L2 flush, which hid part of PyG's host time)." if flush == "overlap" else
+           " PyG's calls: `scripts/peers_pyg.py --flush sync` (the host waits for each sample's L2"
+           " flush, as tuner bench does).") + "\n")
     print("| graph | tuned | seed | softmax + cuSPARSE | PyG | vs faster baseline | vs PyG | tuned variant |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
     never_slower, l2_ratios, pyg_ratios = [], [], []
@@ -266,7 +275,7 @@ def main():
               f"{r_pyg:.1f}x | `{variant}` |" if r_pyg else
               f"| {label} | {fmt(t)} | {fmt(s)} | {fmt(c)} | n/a | {r_base:.2f}x | n/a | `{variant}` |")
 
-    same = in_process(rows, peers)
+    same = in_process(rows, peers, flush)
 
     print(f"\nDRAM-bound graphs, cold, GPU time (CUPTI) and DRAM bandwidth from the counters "
           f"({copy_note}):\n")

@@ -22,7 +22,13 @@ call with its launches included:
                     int32 CSR, its Shape and its output tensor are made once, outside the timed
                     call, as a layer that owns its output would; the ctypes call is inside it)
 Timing: cold L2 (a buffer of twice the L2 size is written before every sample), CUDA events
-around the call, median and quartiles of --samples samples after --warmup calls. With
+around the call, median and quartiles of --samples samples after --warmup calls. With --flush
+sync (the default since the twenty-seventh session) the host waits for the flush before it
+records the start event, so each sample holds the call's whole host time, launches included, as
+`tuner bench` measures; with --flush overlap (what every run before measured) the host enqueues
+the call while the flush still runs, which hides up to the flush's ~40 us of the call's host
+time: all of a one-launch call's (csrgat's 6.8 us from Python against tuner bench's 10.1 us on
+citeseer), a fraction of PyG's. With
 --rounds R, the problems whose inputs fit in L2 (their calls are host-side launches, which move
 between two states ~2x apart from one round to the next on the H200 machine: twenty-sixth
 session, call 3) are timed again in rounds 2..R over all of them, each round --samples samples;
@@ -388,8 +394,9 @@ def rel_error(torch, out, ref):
     return num / den if den > 0 else num
 
 
-def sample_cold(torch, fn, samples, warmup, flush):
-    """--samples cold samples of one call, in us, after `warmup` untimed calls."""
+def sample_cold(torch, fn, samples, warmup, flush, sync_flush=True):
+    """--samples cold samples of one call, in us, after `warmup` untimed calls; with sync_flush
+    the flush ends before the start event is recorded (see --flush)."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
@@ -398,6 +405,8 @@ def sample_cold(torch, fn, samples, warmup, flush):
     times = []
     for i in range(samples):
         flush.fill_(float(i))  # evicts the inputs and the previous output from L2
+        if sync_flush:
+            torch.cuda.synchronize()
         start.record()
         fn()
         end.record()
@@ -435,6 +444,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=1,
                     help="time the problems whose inputs fit in L2 in this many rounds over all of them "
                          "(default 1); results then carry round_medians_us")
+    ap.add_argument("--flush", choices=("sync", "overlap"), default="sync",
+                    help="sync: the host waits for each sample's L2 flush before it starts the call "
+                         "(default); overlap: it does not, and the flush hides part of the call's host time")
     ap.add_argument("--seed", type=int, default=1, help="seed of the scores and values (default 1)")
     ap.add_argument("--device", type=int, default=0, help="CUDA device index (default 0)")
     ap.add_argument("--no-pyg", action="store_true", help="do not import torch_geometric (time torch_scatter instead)")
@@ -496,7 +508,9 @@ def main():
         "gpu": props.name,
         "gpu_uuid": str(getattr(props, "uuid", "")),
         "l2_bytes": l2,
-        "cache": "cold (2 x L2 written before each sample)",
+        "cache": "cold (2 x L2 written before each sample" + (
+            ", the host waiting for it)" if args.flush == "sync" else ", not waited for: it overlaps the call's host time)"),
+        "flush": args.flush,
         "timer": "CUDA events around one call (launches included)",
         "samples": args.samples,
         "warmup": args.warmup,
@@ -545,7 +559,7 @@ def main():
                         out = fn()
                         row["rel_error"] = rel_error(torch, out, ref) if ref is not None else None
                         del out
-                        first = sample_cold(torch, fn, args.samples, args.warmup, flush)
+                        first = sample_cold(torch, fn, args.samples, args.warmup, flush, args.flush == "sync")
                         row.update(summarize([first]))
                         print(f"  F={f} H={h} {impl}: {row['median_us']:.2f} us (rel. error {row['rel_error']})",
                               file=sys.stderr)
@@ -562,7 +576,7 @@ def main():
         print(f"round {r} of {args.rounds}: {len(again)} calls whose inputs fit in L2", file=sys.stderr)
         for row, fn, rounds in again:
             try:
-                rounds.append(sample_cold(torch, fn, args.samples, args.warmup, flush))
+                rounds.append(sample_cold(torch, fn, args.samples, args.warmup, flush, args.flush == "sync"))
             except RuntimeError as e:  # keeps the rounds it has
                 row["round_error"] = str(e).split("\n")[0]
     for row, _, rounds in again:
