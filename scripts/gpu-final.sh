@@ -3,7 +3,8 @@
 # against the promoted tuned header), in order of what matters most if time runs short:
 #   check   the whole GPU check: gpu_tests, memcheck, racecheck, production example, prof_check
 #           (SKIP_SMOKE=0: also the smoke tuning run and scripts/check-continue.sh)
-#           (SKIP_CHECK=1: only the dispatch and production tests, when only the header changed)
+#           (SKIP_CHECK=1: only the dispatch, production and C interface tests, when only the
+#           header or the host side changed)
 #   bench   issue 7's table in one run: tuned dispatch, seed and softmax + cuSPARSE, cold L2,
 #           launch included (events, round-robin in ROUNDS=10 rounds) on the small graphs (and
 #           their GPU time with counters: L2 traffic), GPU time plus DRAM counters on the
@@ -18,7 +19,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 out_dir final
 
 if [ "${SKIP_CHECK:-0}" = 1 ]; then  # kernels unchanged since the last full check: dispatch only
-  step dispatch timeout 120 "$ROOT/.gpu/bin/gpu_tests" --gtest_filter='Dispatch.*:Production.*' > "$W/dispatch.log" 2>&1
+  step dispatch timeout 120 "$ROOT/.gpu/bin/gpu_tests" --gtest_filter='Dispatch.*:Production.*:CApi.*' > "$W/dispatch.log" 2>&1
   grep -E "^\[ +(OK|FAILED|PASSED) " "$W/dispatch.log"
   step production_example timeout 60 "$ROOT/.gpu/bin/production_example"
 else
