@@ -402,14 +402,18 @@ def sample_cold(torch, fn, samples, warmup, flush, sync_flush=True):
     torch.cuda.synchronize()
     start = torch.cuda.Event(enable_timing=True)
     end = torch.cuda.Event(enable_timing=True)
+    # The stream looked up once: record() without one looks it up on every call, which put
+    # 2.3-3.4 us of the timer's own host time inside a one-launch call's samples
+    # (scripts/py_call_overhead.py, twenty-seventh session's call 5).
+    stream = torch.cuda.current_stream()
     times = []
     for i in range(samples):
         flush.fill_(float(i))  # evicts the inputs and the previous output from L2
         if sync_flush:
             torch.cuda.synchronize()
-        start.record()
+        start.record(stream)
         fn()
-        end.record()
+        end.record(stream)
         end.synchronize()
         times.append(start.elapsed_time(end) * 1000.0)  # ms -> us
     return times
