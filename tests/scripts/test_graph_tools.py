@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """scripts/relabel_graph.py and scripts/block_reuse.py, the locality experiment's tools
-(perf-notes, seventeenth session), on small graphs whose answers are worked out by hand."""
+(perf-notes, seventeenth session), and scripts/cap_graph.py (twenty-seventh), on small graphs
+whose answers are worked out by hand."""
 import gzip
 import os
 import subprocess
@@ -79,6 +80,63 @@ class BlockReuse(unittest.TestCase):
         rows = [[1], [], [1, 2, 3, 4], [1, 2], [5, 6, 7]]
         self.assertEqual(block_reuse.lpt_order(rows, 0), [2, 3, 4, 0, 1])
         self.assertEqual(block_reuse.lpt_order(rows, 3), [3, 4, 0, 1, 2])
+
+
+class CapGraph(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.src = os.path.join(self.tmp.name, "g.mtx.gz")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def cap(self, *extra, src=None):
+        dst = os.path.join(self.tmp.name, "out.mtx")
+        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "cap_graph.py"), src or self.src, dst, *extra],
+                           capture_output=True, text=True)
+        return r, dst
+
+    def rows(self, path):
+        out = {}
+        with open(path) as f:
+            lines = [l for l in f if not l.startswith("%")]
+        n, _, nnz = (int(x) for x in lines[0].split())
+        for l in lines[1:]:
+            r, c = (int(x) for x in l.split()[:2])
+            out.setdefault(r, []).append(c)
+        self.assertEqual(sum(len(v) for v in out.values()), nnz)
+        return n, out
+
+    def test_rows_capped_but_the_longest(self):
+        # Row 1 (0-based 0) has 4 entries, row 2 has 3, row 3 has 1, row 4 none.
+        write_mtx(self.src, 4, [(0, c) for c in range(4)] + [(1, 0), (1, 2), (1, 3), (2, 0)])
+        r, dst = self.cap("--cap", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        n, rows = self.rows(dst)
+        self.assertEqual(n, 4)
+        self.assertEqual(rows, {1: [1, 2], 2: [1, 3], 3: [1]})  # the first two in file order
+        r, dst = self.cap("--cap", "2", "--keep", "1")
+        self.assertEqual(self.rows(dst)[1], {1: [1, 2, 3, 4], 2: [1, 3], 3: [1]})
+
+    def test_symmetric_input_is_expanded_first(self):
+        src = os.path.join(self.tmp.name, "s.mtx")
+        with open(src, "w") as f:
+            f.write("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 3\n2 1\n3 1\n3 3\n")
+        r, dst = self.cap("--cap", "8", src=src)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.rows(dst)[1], {1: [2, 3], 2: [1], 3: [1, 3]})
+
+    def test_bad_input_and_arguments_are_named(self):
+        bad = os.path.join(self.tmp.name, "bad.mtx")
+        with open(bad, "w") as f:
+            f.write("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n")
+        r, _ = self.cap("--cap", "2", src=bad)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("not a coordinate Matrix Market file", r.stderr)
+        write_mtx(self.src, 2, [(0, 1)])
+        r, _ = self.cap("--cap", "0")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("--cap must be >= 1", r.stderr)
 
 
 if __name__ == "__main__":
