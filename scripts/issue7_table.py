@@ -176,6 +176,28 @@ def l2_table(folder, events, ceilings, ceilings_note):
               + f" | {tail} |")
 
 
+def status(ok):
+    return "met" if ok else "not met"
+
+
+def floor_row(title, ratios):
+    """Target 6's 10x row: the lowest of [(label, ratio)] and every graph below 10x."""
+    low = min(ratios, key=lambda x: x[1])
+    below10 = [f"{l} {r:.1f}x" for l, r in sorted(ratios, key=lambda x: x[1]) if r < 10]
+    return (f"| 6 | {title} | lowest {low[0]} {low[1]:.1f}x"
+            + (f"; below 10x: {', '.join(below10)}" if below10 else "") + f" | {status(not below10)} |")
+
+
+def round_medians(items):
+    """The median over graphs of each round's ratio, for [(pooled ratio, [ratio in round i, ...])]:
+    a graph with fewer rounds (one round only, or a round that failed) counts with its pooled
+    ratio in the rounds it lacks."""
+    if not items:
+        return []
+    n = max(len(r) for _, r in items) or 1
+    return [statistics.median(r[i] if i < len(r) else x for x, r in items) for i in range(n)]
+
+
 def in_process(rows, peers, flush):
     """Target 6 measured in one process: PyG and this lab's library through its C interface
     (peers_pyg.py --csrgat-lib), timed by the same harness in the same rounds. Prints their
@@ -303,14 +325,10 @@ def main():
     slower = [f"{l} ({r:.2f}x)" for l, r in never_slower if r < 1.0]
     l2_worst = min(l2_ratios, key=lambda x: x[1])
     med = statistics.median(r for _, r in pyg_ratios)
-    below10 = [f"{l} {r:.1f}x" for l, r in sorted(pyg_ratios, key=lambda x: x[1]) if r < 10]
     bw = [(l, dram[l][1] / copy) for l in ("uniform 1M, d16", "uniform 2M, d32, F=128")]
     ts = [(l, dram[l][0] / dram[l][2]) for l in ("uniform 1M, d16", "uniform 2M, d32, F=128")]
     bf = [(l, dram[l][0] / dram[l][3]) for l in ("uniform 1M, d16", "uniform 2M, d32, F=128")]
     bf_err = max(dram[l][4] for l in ("uniform 1M, d16", "uniform 2M, d32, F=128"))
-
-    def status(ok):
-        return "met" if ok else "not met"
 
     # The floors under target 3 (profiler/lat_ladder in the same call, from the thirteenth
     # session on): a kernel of the seed shape's grid making only the chain's dependent loads.
@@ -348,31 +366,23 @@ def main():
     print(f"| 5 | bf16 >= 1.8x the f32 tuned kernel, error < 1e-2 | "
           + ", ".join(f"{l} {x:.2f}x" for l, x in bf) + f"; max rel. error {bf_err:.1e} | "
           f"{status(all(x >= 1.8 for _, x in bf) and bf_err < 1e-2)} |")
-    low = min(pyg_ratios, key=lambda x: x[1])
-    print(f"| 6 | >= 10x PyG on every graph | lowest {low[0]} {low[1]:.1f}x"
-          + (f"; below 10x: {', '.join(below10)}" if below10 else "") + f" | {status(not below10)} |")
+    print(floor_row(">= 10x PyG on every graph", pyg_ratios))
     spread = ""
-    n_rounds = max((len(pr) for _, _, pr in pyg_calls), default=1)
-    if n_rounds > 1:  # the same median with each round's PyG medians (the pooled one where a
-        # graph has no such round: one round only, or a round that failed)
-        per_round = [statistics.median((pr[r] if r < len(pr) else p) / t for t, p, pr in pyg_calls)
-                     for r in range(n_rounds)]
+    # The same median with each round's PyG medians.
+    per_round = round_medians([(p / t, [x / t for x in pr]) for t, p, pr in pyg_calls])
+    if len(per_round) > 1:
         lo, hi = min(per_round), max(per_round)
-        spread = (f"; with each of PyG's {n_rounds} rounds: " + ", ".join(f"{x:.1f}x" for x in per_round)
+        spread = (f"; with each of PyG's {len(per_round)} rounds: " + ", ".join(f"{x:.1f}x" for x in per_round)
                   + (" (at the threshold)" if lo < 25 <= hi else ""))
     print(f"| 6 | >= 25x PyG on the median graph | median {med:.1f}x over {len(pyg_ratios)} graphs{spread} | "
           f"{status(med >= 25)} |")
     if same:
         ratios = [(l, x) for l, x, _ in same]
-        low = min(ratios, key=lambda x: x[1])
-        below10 = [f"{l} {r:.1f}x" for l, r in sorted(ratios, key=lambda x: x[1]) if r < 10]
-        print(f"| 6 | >= 10x PyG on every graph, in one process (csrgat's C interface, peers_pyg.py) | "
-              f"lowest {low[0]} {low[1]:.1f}x" + (f"; below 10x: {', '.join(below10)}" if below10 else "")
-              + f" | {status(not below10)} |")
+        print(floor_row(">= 10x PyG on every graph, in one process (csrgat's C interface, peers_pyg.py)",
+                        ratios))
         med_same = statistics.median(x for _, x in ratios)
-        n = max(len(r) for _, _, r in same)
-        per_round = [statistics.median(r[i] if i < len(r) else x for _, x, r in same) for i in range(n)]
-        spread = (f"; round by round: " + ", ".join(f"{x:.1f}x" for x in per_round)) if n > 1 else ""
+        per_round = round_medians([(x, r) for _, x, r in same])
+        spread = ("; round by round: " + ", ".join(f"{x:.1f}x" for x in per_round)) if len(per_round) > 1 else ""
         ok = med_same >= 25 and all(x >= 25 for x in per_round)
         print(f"| 6 | >= 25x PyG on the median graph, in one process | median {med_same:.1f}x over "
               f"{len(ratios)} graphs{spread} | {status(ok)} |")
