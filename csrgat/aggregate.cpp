@@ -255,16 +255,25 @@ const char* dispatch_variant(const GraphView& g, Storage storage, int heads, int
   return choose(code(storage), code(g.index), heads, feat, g.num_nodes, mean, 0, false).id;
 }
 
-Status aggregate(const GraphView& g, const float* scores, const void* values, Storage storage,
-                 int heads, int feat, float* out, cudaStream_t stream, const Shape* shape) {
-  return aggregate(g, scores, values, storage, heads, feat, out, stream, shape, LaunchOptions{});
-}
+namespace {
 
-Status aggregate(const GraphView& g, const float* scores, const void* values, Storage storage,
-                 int heads, int feat, float* out, cudaStream_t stream, const Shape* shape,
-                 const LaunchOptions& launch) {
+// A launch, its arguments bound: what aggregate() enqueues and a Call keeps. fn is null for an
+// empty graph (nothing to launch).
+struct PreparedLaunch {
+  const void* fn = nullptr;
+  unsigned grid = 0, block = 0;
+  KernelArgs args{};
+  bool overlap_previous = false;
+  const char* variant_id = "";
+};
+
+// aggregate()'s checks and dispatch, up to the launch.
+Status prepare(const GraphView& g, const float* scores, const void* values, Storage storage,
+               int heads, int feat, float* out, const Shape* shape, const LaunchOptions& launch,
+               PreparedLaunch* p) {
   if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
   if (!row_stride_fits(g.index, heads, feat)) return Status::unsupported;
+  *p = PreparedLaunch{};
   if (g.num_nodes == 0) return Status::ok;
   if (!g.row_ptr || !out || !values || (g.num_edges > 0 && (!g.col || !scores)))
     return Status::invalid_argument;
@@ -275,7 +284,7 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
   const double mean = static_cast<double>(g.num_edges) / g.num_nodes;
   const Choice c = s ? s->choice
                      : choose(code(storage), code(g.index), heads, feat, g.num_nodes, mean, 0, false);
-  KernelArgs a{};
+  KernelArgs& a = p->args;
   a.row_ptr = g.row_ptr;
   a.col = g.col;
   a.scores = scores;
@@ -307,14 +316,68 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
   } else if (const Status st = load_kernel(*c.kernel, &fns); st != Status::ok) {
     return st;
   }
-  const void* fn = family_kernel_for(a, fns.vector, fns.scalar, c.kernel->vec, value_bytes);
-  if (!fn) return Status::unsupported;  // kernels with vec > 1 carry their twin: not reached
-  if (launch_family_kernel(fn, static_cast<unsigned>(grid),
-                           static_cast<unsigned>(c.kernel->tpr * c.kernel->rpb), 0, stream, a,
-                           launch.overlap_previous) != cudaSuccess)
-    return Status::cuda_error;
+  p->fn = family_kernel_for(a, fns.vector, fns.scalar, c.kernel->vec, value_bytes);
+  if (!p->fn) return Status::unsupported;  // kernels with vec > 1 carry their twin: not reached
+  p->grid = static_cast<unsigned>(grid);
+  p->block = static_cast<unsigned>(c.kernel->tpr * c.kernel->rpb);
+  p->overlap_previous = launch.overlap_previous;
+  p->variant_id = c.id;
   return Status::ok;
 }
+
+// Enqueues a prepared launch (args is copied: the launch sets its `overlapped` field).
+Status enqueue(const PreparedLaunch& p, cudaStream_t stream) {
+  if (!p.fn) return Status::ok;
+  KernelArgs a = p.args;
+  return launch_family_kernel(p.fn, p.grid, p.block, 0, stream, a, p.overlap_previous) == cudaSuccess
+             ? Status::ok
+             : Status::cuda_error;
+}
+
+}  // namespace
+
+Status aggregate(const GraphView& g, const float* scores, const void* values, Storage storage,
+                 int heads, int feat, float* out, cudaStream_t stream, const Shape* shape) {
+  return aggregate(g, scores, values, storage, heads, feat, out, stream, shape, LaunchOptions{});
+}
+
+Status aggregate(const GraphView& g, const float* scores, const void* values, Storage storage,
+                 int heads, int feat, float* out, cudaStream_t stream, const Shape* shape,
+                 const LaunchOptions& launch) {
+  PreparedLaunch p;
+  if (const Status st = prepare(g, scores, values, storage, heads, feat, out, shape, launch, &p);
+      st != Status::ok)
+    return st;
+  return enqueue(p, stream);
+}
+
+struct Call::Impl {
+  PreparedLaunch launch;
+};
+
+Call::Call() = default;
+Call::~Call() = default;
+Call::Call(Call&&) noexcept = default;
+Call& Call::operator=(Call&&) noexcept = default;
+
+Status Call::create(const GraphView& g, const float* scores, const void* values, Storage storage,
+                    int heads, int feat, float* out, const Shape* shape, const LaunchOptions& launch,
+                    Call* call) {
+  if (!call) return Status::invalid_argument;
+  call->impl_.reset();
+  auto impl = std::make_unique<Impl>();
+  if (const Status st = prepare(g, scores, values, storage, heads, feat, out, shape, launch, &impl->launch);
+      st != Status::ok)
+    return st;
+  call->impl_ = std::move(impl);
+  return Status::ok;
+}
+
+Status Call::launch(cudaStream_t stream) const {
+  return impl_ ? enqueue(impl_->launch, stream) : Status::invalid_argument;
+}
+
+const char* Call::variant_id() const { return impl_ ? impl_->launch.variant_id : ""; }
 
 const char* compiled_archs() { return embedded::kArchList; }
 

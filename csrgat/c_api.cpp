@@ -9,6 +9,9 @@
 struct csrgat_shape {
   csrgat::Shape shape;
 };
+struct csrgat_call {
+  csrgat::Call call;
+};
 
 namespace {
 
@@ -33,6 +36,23 @@ bool to_index(int i, csrgat::Index* out) {
     case CSRGAT_INDEX_I64: *out = csrgat::Index::i64; return true;
   }
   return false;
+}
+
+// csrgat_aggregate's and csrgat_call_create's arguments that need converting.
+struct Problem {
+  csrgat::GraphView graph;
+  csrgat::Storage storage;
+  csrgat::LaunchOptions launch;
+};
+bool to_problem(const void* row_ptr, const void* col, int64_t num_nodes, int64_t num_edges,
+                int index, int storage, int overlap_previous, Problem* p) {
+  if (!to_storage(storage, &p->storage) || !to_index(index, &p->graph.index)) return false;
+  p->graph.row_ptr = row_ptr;
+  p->graph.col = col;
+  p->graph.num_nodes = num_nodes;
+  p->graph.num_edges = num_edges;
+  p->launch.overlap_previous = overlap_previous != 0;
+  return true;
 }
 
 // fn() -> csrgat::Status, with any exception as CSRGAT_HOST_ERROR (none may cross into C).
@@ -77,23 +97,45 @@ int csrgat_aggregate(const void* row_ptr, const void* col, int64_t num_nodes, in
                      int index, const float* scores, const void* values, int storage, int heads,
                      int feat, float* out, void* stream, const csrgat_shape* shape,
                      int overlap_previous) {
-  csrgat::Storage st;
-  csrgat::Index ix;
-  if (!to_storage(storage, &st) || !to_index(index, &ix)) return CSRGAT_INVALID_ARGUMENT;
-  csrgat::GraphView g;
-  g.row_ptr = row_ptr;
-  g.col = col;
-  g.num_nodes = num_nodes;
-  g.num_edges = num_edges;
-  g.index = ix;
-  csrgat::LaunchOptions launch;
-  launch.overlap_previous = overlap_previous != 0;
+  Problem p;
+  if (!to_problem(row_ptr, col, num_nodes, num_edges, index, storage, overlap_previous, &p))
+    return CSRGAT_INVALID_ARGUMENT;
   return guarded([&] {
-    return csrgat::aggregate(g, scores, values, st, heads, feat, out,
+    return csrgat::aggregate(p.graph, scores, values, p.storage, heads, feat, out,
                              static_cast<cudaStream_t>(stream), shape ? &shape->shape : nullptr,
-                             launch);
+                             p.launch);
   });
 }
+
+int csrgat_call_create(const void* row_ptr, const void* col, int64_t num_nodes, int64_t num_edges,
+                       int index, const float* scores, const void* values, int storage, int heads,
+                       int feat, float* out, const csrgat_shape* shape, int overlap_previous,
+                       csrgat_call** call) {
+  if (!call) return CSRGAT_INVALID_ARGUMENT;
+  *call = nullptr;
+  Problem p;
+  if (!to_problem(row_ptr, col, num_nodes, num_edges, index, storage, overlap_previous, &p))
+    return CSRGAT_INVALID_ARGUMENT;
+  return guarded([&] {
+    auto* c = new csrgat_call;
+    const csrgat::Status r = csrgat::Call::create(p.graph, scores, values, p.storage, heads, feat, out,
+                                                  shape ? &shape->shape : nullptr, p.launch, &c->call);
+    if (r == csrgat::Status::ok)
+      *call = c;
+    else
+      delete c;
+    return r;
+  });
+}
+
+int csrgat_call_launch(const csrgat_call* call, void* stream) {
+  if (!call) return CSRGAT_INVALID_ARGUMENT;
+  return guarded([&] { return call->call.launch(static_cast<cudaStream_t>(stream)); });
+}
+
+void csrgat_call_destroy(csrgat_call* call) { delete call; }
+
+const char* csrgat_call_variant(const csrgat_call* call) { return call ? call->call.variant_id() : ""; }
 
 const char* csrgat_status_string(int status) {
   if (status == CSRGAT_HOST_ERROR) return "host error";

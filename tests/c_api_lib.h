@@ -24,6 +24,10 @@ struct CApiLib {
   decltype(&csrgat_shape_destroy) shape_destroy = nullptr;
   decltype(&csrgat_shape_variant) shape_variant = nullptr;
   decltype(&csrgat_aggregate) aggregate = nullptr;
+  decltype(&csrgat_call_create) call_create = nullptr;
+  decltype(&csrgat_call_launch) call_launch = nullptr;
+  decltype(&csrgat_call_destroy) call_destroy = nullptr;
+  decltype(&csrgat_call_variant) call_variant = nullptr;
   decltype(&csrgat_status_string) status_string = nullptr;
   decltype(&csrgat_compiled_archs) compiled_archs = nullptr;
 
@@ -36,6 +40,8 @@ struct CApiLib {
     }
     bool ok = sym(shape_create, "csrgat_shape_create") && sym(shape_destroy, "csrgat_shape_destroy") &&
               sym(shape_variant, "csrgat_shape_variant") && sym(aggregate, "csrgat_aggregate") &&
+              sym(call_create, "csrgat_call_create") && sym(call_launch, "csrgat_call_launch") &&
+              sym(call_destroy, "csrgat_call_destroy") && sym(call_variant, "csrgat_call_variant") &&
               sym(status_string, "csrgat_status_string") && sym(compiled_archs, "csrgat_compiled_archs");
     if (!ok) aggregate = nullptr;
   }

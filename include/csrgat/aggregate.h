@@ -92,6 +92,35 @@ Status aggregate(const GraphView& graph, const float* scores, const void* values
                  Storage storage, int heads, int feat, float* out, cudaStream_t stream,
                  const Shape* shape, const LaunchOptions& launch);
 
+// One aggregate() call prepared once and enqueued many times: the dispatch, the argument
+// checks and the kernel's arguments are done in create(), so that launch() is the kernel launch
+// alone (for callers whose host time per call matters: a Python caller through the C interface
+// passes two arguments instead of fourteen). The buffers are bound at create(): launch() reads
+// and writes the memory they pointed to then, which must stay allocated, as must `shape`, for
+// the Call's life. Launch it on the device it was created on. A Call of an empty graph
+// launches nothing.
+class Call {
+ public:
+  Call();
+  ~Call();
+  Call(Call&&) noexcept;
+  Call& operator=(Call&&) noexcept;
+  // The arguments and their checks are aggregate()'s; on any status but ok *call is left empty.
+  static Status create(const GraphView& graph, const float* scores, const void* values,
+                       Storage storage, int heads, int feat, float* out, const Shape* shape,
+                       const LaunchOptions& launch, Call* call);
+  // Enqueues the prepared kernel on `stream`: invalid_argument on an empty Call (never
+  // created, or moved from), cuda_error when the launch fails.
+  Status launch(cudaStream_t stream) const;
+  // The variant id it launches ("" for an empty Call or an empty graph's).
+  const char* variant_id() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 // The variant id aggregate() would use for this problem (no launch).
 const char* dispatch_variant(const GraphView& graph, Storage storage, int heads, int feat,
                              const Shape* shape = nullptr);

@@ -46,6 +46,24 @@ int csrgat_aggregate(const void* row_ptr, const void* col, int64_t num_nodes, in
                      int feat, float* out, void* stream, const csrgat_shape* shape,
                      int overlap_previous);
 
+/* csrgat::Call: one csrgat_aggregate call prepared once (the checks, the dispatch, the kernel's
+ * arguments), then enqueued by csrgat_call_launch with two arguments: a caller through ctypes
+ * pays the conversion of fourteen arguments once instead of on every call. The buffers and the
+ * shape are bound at creation and must stay allocated until csrgat_call_destroy. On CSRGAT_OK
+ * *out owns a call; on any other status *out is null. */
+typedef struct csrgat_call csrgat_call;
+int csrgat_call_create(const void* row_ptr, const void* col, int64_t num_nodes, int64_t num_edges,
+                       int index, const float* scores, const void* values, int storage, int heads,
+                       int feat, float* out, const csrgat_shape* shape, int overlap_previous,
+                       csrgat_call** call);
+/* Enqueues the call on `stream` (a cudaStream_t; 0: the legacy default stream).
+ * CSRGAT_INVALID_ARGUMENT for a null call. */
+int csrgat_call_launch(const csrgat_call* call, void* stream);
+/* Frees a call (null: nothing); launches already enqueued are not affected. */
+void csrgat_call_destroy(csrgat_call* call);
+/* The variant id the call launches ("" for null or an empty graph). */
+const char* csrgat_call_variant(const csrgat_call* call);
+
 /* A status code's name: csrgat::status_string's ("ok", "invalid argument", ...), "host error",
  * or "unknown status". */
 const char* csrgat_status_string(int status);

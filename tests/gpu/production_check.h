@@ -1,14 +1,17 @@
-// The production API's end-to-end check, shared by the production, dispatch and overlap tests:
-// csrgat::aggregate on a graph through the library's tuned header, against the float64 reference.
+// The production API's end-to-end check, shared by the production, dispatch, overlap and C
+// interface tests: csrgat::aggregate (and a csrgat::Call of the same problem) on a graph through
+// the library's tuned header, against the float64 reference.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "csrgat/aggregate.h"
 #include "graphs/csr.h"
+#include "variants/reference.h"
 
 namespace csrgat {
 
@@ -21,12 +24,44 @@ T* to_device(const std::vector<T>& h) {
   return d;
 }
 
-// Copies g (as `index`), fresh random scores and values (stored as `storage`) to the device,
-// runs aggregate() with a Shape built from g (use_shape) or without one, and checks the output
-// against reference_aggregate (relative tolerance 1e-5 for f32 storage, 1e-2 otherwise) with
-// gtest expectations that name the graph and the variant. Returns the relative error.
-// values_offset > 0 puts the values that many elements into their allocation: a base that a
-// kernel's vector loads cannot take (its scalar twin runs).
+// One problem on the device: g's structure (as `index`), fresh random scores and values (stored
+// as `storage`; values_offset > 0 puts them that many elements into their allocation, a base
+// that a kernel's vector loads cannot take, so its scalar twin runs) and an output poisoned
+// with NaN. check() compares the output with reference_aggregate's.
+class ProductionProblem {
+ public:
+  ProductionProblem(const graphs::Csr64& g, int heads, int feat, Storage storage,
+                    Index index = Index::i32, int values_offset = 0);
+  ~ProductionProblem();
+  ProductionProblem(const ProductionProblem&) = delete;
+  ProductionProblem& operator=(const ProductionProblem&) = delete;
+
+  GraphView graph() const { return {row_ptr_, col_, g_.num_nodes, g_.num_edges(), index_}; }
+  const float* scores() const { return scores_; }
+  const void* values() const { return first_value_; }  // values_offset elements in
+  float* out() const { return out_; }
+  // NaN in every output element again (before a second call on the same problem).
+  void poison() const;
+  // Waits for the device, then expects the output within the tolerance of the reference
+  // (relative 1e-5 for f32 storage, 1e-2 otherwise), naming the graph and `via` (the variant,
+  // the path). Returns the relative error.
+  double check(const std::string& via) const;
+
+ private:
+  const graphs::Csr64& g_;
+  int heads_, feat_;
+  Storage storage_;
+  Index index_;
+  int values_offset_;
+  std::vector<double> ref_;
+  void *row_ptr_ = nullptr, *col_ = nullptr, *values_ = nullptr;
+  const void* first_value_ = nullptr;
+  float *scores_ = nullptr, *out_ = nullptr;
+};
+
+// aggregate() on g with a Shape built from g (use_shape) or without one, then the same problem
+// through a csrgat::Call launched twice (the output poisoned between), each checked with
+// ProductionProblem::check. Returns aggregate()'s relative error.
 double run_production(const graphs::Csr64& g, int heads, int feat, Storage storage, bool use_shape,
                       Index index = Index::i32, int values_offset = 0);
 

@@ -72,3 +72,41 @@ TEST(CApi, BadArgumentsReturnStatus) {
                           1, 64, &out, nullptr, nullptr, 0),
             CSRGAT_OK);
 }
+
+// The prepared call's arguments are csrgat_aggregate's, refused at creation; a null call is
+// refused at launch.
+TEST(CApi, PreparedCallChecksItsArguments) {
+  CApiLib lib;
+  ASSERT_TRUE(lib.loaded()) << lib.error;
+  float out = 0.f, scores = 0.f, values = 0.f;
+  int32_t rp32[3] = {0, 2, 3}, col[3] = {0, 1, 0};
+  csrgat_call* call = reinterpret_cast<csrgat_call*>(&lib);  // must come back null
+  EXPECT_EQ(lib.call_create(rp32, col, 2, 3, CSRGAT_INDEX_I32, &scores, &values, 9, 1, 64, &out, nullptr, 0,
+                            &call),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(call, nullptr);
+  EXPECT_EQ(lib.call_create(rp32, col, 2, 3, 5, &scores, &values, CSRGAT_STORAGE_F32, 1, 64, &out, nullptr, 0,
+                            &call),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(lib.call_create(nullptr, col, 2, 3, CSRGAT_INDEX_I32, &scores, &values, CSRGAT_STORAGE_F32, 1, 64,
+                            &out, nullptr, 0, &call),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(lib.call_create(rp32, col, 2, 3, CSRGAT_INDEX_I32, &scores, &values, CSRGAT_STORAGE_F32, 1, 64,
+                            &out, nullptr, 0, nullptr),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(lib.call_create(rp32, col, 2, 3, CSRGAT_INDEX_I32, &scores, &values, CSRGAT_STORAGE_F32, 1 << 16,
+                            1 << 15, &out, nullptr, 0, &call),
+            CSRGAT_UNSUPPORTED);
+  EXPECT_EQ(call, nullptr);
+  EXPECT_EQ(lib.call_launch(nullptr, nullptr), CSRGAT_INVALID_ARGUMENT);
+  EXPECT_STREQ(lib.call_variant(nullptr), "");
+  lib.call_destroy(nullptr);
+  // An empty graph: a call that launches nothing.
+  ASSERT_EQ(lib.call_create(rp32, col, 0, 0, CSRGAT_INDEX_I32, nullptr, &values, CSRGAT_STORAGE_F32, 1, 64, &out,
+                            nullptr, 0, &call),
+            CSRGAT_OK);
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(lib.call_launch(call, nullptr), CSRGAT_OK);
+  EXPECT_STREQ(lib.call_variant(call), "");
+  lib.call_destroy(call);
+}

@@ -5,6 +5,7 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "csrgat/aggregate.h"
@@ -48,4 +49,35 @@ TEST(ProductionBuild, RefusesAValuesRowStrideBeyond32Bits) {
   const auto geo64 = csrgat::launch_geometry(csrgat::VariantParams::parse("csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.i64.f32"),
                                              1, 65536, 32768, 0, 1, 0);
   EXPECT_EQ(geo64.unsupported.find("H * F"), std::string::npos) << geo64.unsupported;
+}
+
+// csrgat::Call refuses what aggregate() refuses, leaves the Call empty then, and an empty Call
+// refuses to launch; a Call of an empty graph launches nothing (no GPU needed for any of it).
+TEST(ProductionBuild, CallChecksItsArgumentsAtCreate) {
+  int dummy = 0;
+  float f = 0;
+  const csrgat::GraphView g{&dummy, &dummy, 1, 1, csrgat::Index::i32};
+  csrgat::Call call;
+  EXPECT_EQ(call.launch(nullptr), csrgat::Status::invalid_argument);
+  EXPECT_STREQ(call.variant_id(), "");
+  EXPECT_EQ(csrgat::Call::create(g, &f, &f, csrgat::Storage::f32, 1, 64, &f, nullptr, {}, nullptr),
+            csrgat::Status::invalid_argument);
+  EXPECT_EQ(csrgat::Call::create(g, &f, &f, csrgat::Storage::f32, 0, 64, &f, nullptr, {}, &call),
+            csrgat::Status::invalid_argument);
+  EXPECT_EQ(csrgat::Call::create(g, &f, nullptr, csrgat::Storage::f32, 1, 64, &f, nullptr, {}, &call),
+            csrgat::Status::invalid_argument);
+  EXPECT_EQ(csrgat::Call::create(g, &f, &f, csrgat::Storage::f32, 65536, 32768, &f, nullptr, {}, &call),
+            csrgat::Status::unsupported);
+  EXPECT_EQ(call.launch(nullptr), csrgat::Status::invalid_argument);
+  const csrgat::GraphView empty{nullptr, nullptr, 0, 0, csrgat::Index::i32};
+  ASSERT_EQ(csrgat::Call::create(empty, nullptr, &f, csrgat::Storage::f32, 1, 64, &f, nullptr, {}, &call),
+            csrgat::Status::ok);
+  EXPECT_EQ(call.launch(nullptr), csrgat::Status::ok);
+  EXPECT_STREQ(call.variant_id(), "");
+  // A failed create empties a Call that held one.
+  EXPECT_EQ(csrgat::Call::create(g, &f, &f, csrgat::Storage::f32, 1, 0, &f, nullptr, {}, &call),
+            csrgat::Status::invalid_argument);
+  EXPECT_EQ(call.launch(nullptr), csrgat::Status::invalid_argument);
+  csrgat::Call moved = std::move(call);
+  EXPECT_EQ(moved.launch(nullptr), csrgat::Status::invalid_argument);
 }

@@ -91,7 +91,7 @@ ImplSpec parse_impl(const std::string& item) {
   }
   if (s.name.find(':') != std::string::npos)
     throw std::invalid_argument("bench --impl " + item + ": the only option after ':' is pdl");
-  if (s.overlap && s.name != "tuned" && s.name != "empty" &&
+  if (s.overlap && s.name != "tuned" && s.name != "tuned_call" && s.name != "empty" &&
       VariantParams::parse(s.name).family != Family::fused)
     throw std::invalid_argument("bench --impl " + item +
                                 ": only the tuned dispatch, fused variants and empty can overlap "
@@ -108,6 +108,7 @@ struct Entry {
   std::function<void(cudaStream_t)> launch;
   std::unique_ptr<LoadedKernel> kernel;
   std::unique_ptr<Shape> shape;
+  std::unique_ptr<Call> call;  // tuned_call's, over shape
   bool timed = false;  // verified correct: to be timed
   double tol = 0;       // its verification's relative tolerance (0: nothing to verify)
   profiler::TimingResult result;
@@ -211,7 +212,7 @@ int bench(const BenchOptions& o) {
               e.launch = [](cudaStream_t s) { profiler::detail::launch_empty_overlapped(s); };
             else
               e.launch = [](cudaStream_t s) { profiler::detail::launch_empty(s); };
-          } else if (impl == "tuned") {
+          } else if (impl == "tuned" || impl == "tuned_call") {
             e.shape = std::make_unique<Shape>();
             const Status st = Shape::create(dp.host_row_ptr().data(), dp.num_nodes(), o.heads, feat, storage_of(value),
                                             index == IndexType::i64 ? Index::i64 : Index::i32, e.shape.get());
@@ -222,10 +223,21 @@ int bench(const BenchOptions& o) {
             const void* vals = dp.values(value);
             Shape* sp = e.shape.get();
             const LaunchOptions lo{is.overlap};
-            e.launch = [&dp, gv, vals, sp, value, feat, lo, heads = o.heads](cudaStream_t s) {
-              const Status st2 = aggregate(gv, dp.scores(), vals, storage_of(value), heads, feat, dp.out(), s, sp, lo);
-              if (st2 != Status::ok) throw std::runtime_error(std::string("aggregate: ") + status_string(st2));
-            };
+            if (impl == "tuned") {
+              e.launch = [&dp, gv, vals, sp, value, feat, lo, heads = o.heads](cudaStream_t s) {
+                const Status st2 = aggregate(gv, dp.scores(), vals, storage_of(value), heads, feat, dp.out(), s, sp, lo);
+                if (st2 != Status::ok) throw std::runtime_error(std::string("aggregate: ") + status_string(st2));
+              };
+            } else {  // the same dispatch, prepared once: each sample is Call::launch alone
+              e.call = std::make_unique<Call>();
+              const Status st2 = Call::create(gv, dp.scores(), vals, storage_of(value), o.heads, feat, dp.out(), sp,
+                                              lo, e.call.get());
+              if (st2 != Status::ok) throw std::runtime_error(std::string("Call::create: ") + status_string(st2));
+              e.launch = [c = e.call.get()](cudaStream_t s) {
+                const Status st3 = c->launch(s);
+                if (st3 != Status::ok) throw std::runtime_error(std::string("Call::launch: ") + status_string(st3));
+              };
+            }
           } else {
             VariantParams p = VariantParams::parse(impl);
             if (impl == "seed" || impl == "cusparse") {
@@ -347,8 +359,10 @@ void register_bench_command(CLI::App& app) {
   cmd->add_option("--feat", o.feats, "feature widths")->delimiter(',');
   cmd->add_option("--heads", o.heads, "attention heads");
   cmd->add_option("--impl", o.impls,
-                  "comma list: tuned, seed, cusparse, empty (an empty kernel: the launch floor), or variant ids; "
-                  "tuned, empty and fused ids take a ':pdl' suffix (launched overlapping the previous kernel)");
+                  "comma list: tuned (the library's aggregate()), tuned_call (the same through a csrgat::Call "
+                  "prepared once), seed, cusparse, empty (an empty kernel: the launch floor), or variant ids; "
+                  "tuned, tuned_call, empty and fused ids take a ':pdl' suffix (launched overlapping the previous "
+                  "kernel)");
   cmd->add_option("--value", o.value, "value storage: f32, bf16, f16");
   cmd->add_option("--cache", o.cache, "cold (flush L2 before each sample, default) or warm");
   cmd->add_flag("--graph-replay", o.graph_replay, "time CUDA Graph replays (back-to-back launches)");
