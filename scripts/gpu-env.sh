@@ -23,7 +23,7 @@ step() { local t0=$SECONDS; echo "=== $1 (at ${t0} s)"; shift; "$@"; echo "--- e
 # into $O/NAME.tgz on exit (the device returns at most 8 files of at most 16 MiB: a larger pack
 # is cut into NAME.tgz.aa, .ab, ... of 15 MiB, `cat NAME.tgz.* | tar xz` here; the twenty-first
 # session lost run 12's first pack, 16+ MiB with the recorded store it had reused; the folder
-# stays when packing fails); prints the GPU and its clocks.
+# stays when packing fails); prints the GPU and its clocks, and the host's CPU.
 out_dir() {
   O="${OUT:-$ROOT/.gpu/out}"; W="$O/$1"; mkdir -p "$W"
   trap "tar -C '$O' -czf '$O/$1.tgz' '$1' 2>/dev/null && rm -rf '$W' &&
@@ -31,6 +31,8 @@ out_dir() {
           split -b 15M '$O/$1.tgz' '$O/$1.tgz.' && rm -f '$O/$1.tgz'; fi" EXIT
   trap 'exit 143' TERM INT
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
+  # The host too: a Python caller's time per call depends on its CPU (twenty-eighth session).
+  lscpu 2>/dev/null | grep -E "^Model name|^CPU\(s\)|^CPU max MHz" | tr -s " "
 }
 # gpu_tests_until DEADLINE FILTER: the GPU tests FILTER selects (a --gtest_filter) into
 # $W/gpu_tests.log, if more than a minute is left before DEADLINE seconds of the script.

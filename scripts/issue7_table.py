@@ -200,35 +200,51 @@ def round_medians(items):
 
 def in_process(rows, peers, flush):
     """Target 6 measured in one process: PyG and this lab's library through its C interface
-    (peers_pyg.py --csrgat-lib), timed by the same harness in the same rounds. Prints their
-    table and returns [(label, PyG / csrgat pooled, [PyG / csrgat in round i, ...])]; [] when
-    peers.json has no csrgat rows."""
+    (peers_pyg.py --csrgat-lib), timed by the same harness in the same rounds. The library's
+    figure is its prepared call's (csrgat_call: how a Python layer calls it) where peers.json
+    has one, csrgat_aggregate's (csrgat) otherwise (runs before the twenty-eighth session).
+    Prints their table and returns [(label, PyG / csrgat pooled, [PyG / csrgat in round i,
+    ...])]; [] when peers.json has no csrgat rows."""
     by = {}
     for p in peers:
-        if p["impl"] in ("pyg", "csrgat") and "median_us" in p:
+        if p["impl"] in ("pyg", "csrgat", "csrgat_call") and "median_us" in p:
             by[(p["graph"], p["feat"], p["heads"], p["impl"])] = p
+    prepared = any(k[3] == "csrgat_call" for k in by)
+    ours = "csrgat_call" if prepared else "csrgat"
+
+    def us(r):  # a row's median, with its host time when recorded
+        if r is None:
+            return "-"
+        return f"{r['median_us']:.2f}" + (f" ({r['host_median_us']:.2f})" if "host_median_us" in r else "")
+
     out = []
     lines = []
     for label, _, _, _, key, _, _ in rows:
-        g, c = by.get(key + ("pyg",)), by.get(key + ("csrgat",))
+        g, c = by.get(key + ("pyg",)), by.get(key + (ours,))
         if not g or not c:
             continue
         rg, rc = g.get("round_medians_us", []), c.get("round_medians_us", [])
         per = [a / b for a, b in zip(rg, rc)]
         out.append((label, g["median_us"] / c["median_us"], per))
-        lines.append(f"| {label} | {c['median_us']:.2f} | {g['median_us']:.1f} | "
-                     f"{g['median_us'] / c['median_us']:.1f}x | "
+        lines.append(f"| {label} | " + (f"{us(by.get(key + ('csrgat',)))} | " if prepared else "")
+                     + f"{us(c)} | {g['median_us']:.1f} | {g['median_us'] / c['median_us']:.1f}x | "
                      + (" / ".join(f"{x:.1f}" for x in per) if per else "one round")
                      + f" | `{c.get('variant', '')}` |")
     if out:
         print("\nIn one process: PyG and this lab's library through its C interface (libcsrgat_c.so by"
-              " ctypes, `scripts/peers_pyg.py --csrgat-lib`), each call timed alike (cold, CUDA events"
+              " ctypes, `scripts/peers_pyg.py --csrgat-lib`"
+              + (": csrgat_aggregate's fourteen arguments per call, and a prepared call, csrgat_call_launch's two, "
+                 "which the ratios use" if prepared else "")
+              + "), each call timed alike (cold, CUDA events"
               " around the Python call, launches included, "
               + ("the host waiting for each flush" if flush == "sync" else
                  "the flush overlapping the call's host time, which hides all of csrgat's")
-              + "), round by round where its inputs fit in L2:\n")
-        print("| graph | csrgat us | PyG us | PyG / csrgat | by round | csrgat variant |")
-        print("|---|---:|---:|---:|---|---|")
+              + "), round by round where its inputs fit in L2"
+              + ("; in brackets the host time of the call itself" if any("host_median_us" in r for r in by.values())
+                 else "") + ":\n")
+        head = "| graph | " + ("csrgat_aggregate us | prepared call us" if prepared else "csrgat us")
+        print(head + " | PyG us | PyG / csrgat | by round | csrgat variant |")
+        print("|---|---:|" + ("---:|" if prepared else "") + "---:|---:|---|---|")
         print("\n".join(lines))
     return out
 

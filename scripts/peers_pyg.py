@@ -21,8 +21,13 @@ call with its launches included:
                     stream, timed in the same process, rounds and harness as the others (its
                     int32 CSR, its Shape and its output tensor are made once, outside the timed
                     call, as a layer that owns its output would; the ctypes call is inside it)
+  csrgat_call       with --csrgat-lib: the same through a prepared call (csrgat_call_create once,
+                    then csrgat_call_launch(call, stream) per call: two ctypes arguments instead
+                    of csrgat_aggregate's fourteen), the way a Python layer should call it
 Timing: cold L2 (a buffer of twice the L2 size is written before every sample), CUDA events
-around the call, median and quartiles of --samples samples after --warmup calls. With --flush
+around the call, median and quartiles of --samples samples after --warmup calls; host_median_us
+is the median host time of the call itself (time.perf_counter() around it, inside the events).
+With --flush
 sync (the default since the twenty-seventh session) the host waits for the flush before it
 records the start event, so each sample holds the call's whole host time, launches included, as
 `tuner bench` measures; with --flush overlap (what every run before measured) the host enqueues
@@ -55,6 +60,7 @@ import json
 import os
 import re
 import sys
+import time
 
 import numpy as np
 
@@ -287,17 +293,26 @@ class CsrgatLib:
         L.csrgat_aggregate.argtypes = [c_void_p, c_void_p, c_int64, c_int64, c_int, c_void_p, c_void_p,
                                        c_int, c_int, c_int, c_void_p, c_void_p, c_void_p, c_int]
         L.csrgat_aggregate.restype = c_int
+        L.csrgat_call_create.argtypes = [c_void_p, c_void_p, c_int64, c_int64, c_int, c_void_p, c_void_p,
+                                         c_int, c_int, c_int, c_void_p, c_void_p, c_int, POINTER(c_void_p)]
+        L.csrgat_call_create.restype = c_int
+        L.csrgat_call_launch.argtypes = [c_void_p, c_void_p]
+        L.csrgat_call_launch.restype = c_int
+        L.csrgat_call_destroy.argtypes = [c_void_p]
+        L.csrgat_call_destroy.restype = None
         L.csrgat_status_string.argtypes = [c_int]
         L.csrgat_status_string.restype = c_char_p
         L.csrgat_compiled_archs.restype = c_char_p
         self.archs = L.csrgat_compiled_archs().decode()
         self.shapes = []
+        self.calls = []
 
     def status(self, code):
         return self.lib.csrgat_status_string(code).decode()
 
-    def impl(self, torch, g, row_ptr):
-        """The timed call on g's inputs, and the variant its shape dispatches to."""
+    def impl(self, torch, g, row_ptr, prepared=False):
+        """The timed call on g's inputs, and the variant its shape dispatches to: csrgat_aggregate
+        with its fourteen arguments, or (prepared) a call made once and launched with two."""
         n, h, f = g["n"], g["values"].shape[1], g["values"].shape[2]
         crow = g["crow"].to(torch.int32)
         col = g["col"].to(torch.int32)
@@ -313,22 +328,39 @@ class CsrgatLib:
         variant = self.lib.csrgat_shape_variant(shape).decode()
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
         args = (crow.data_ptr(), col.data_ptr(), n, col.numel(), 0, scores.data_ptr(), values.data_ptr(),
-                0, h, f, out.data_ptr(), stream, shape, 0)
-        aggregate = self.lib.csrgat_aggregate
+                0, h, f, out.data_ptr())
+        if prepared:
+            call = ctypes.c_void_p()
+            st = self.lib.csrgat_call_create(*args, shape, 0, ctypes.byref(call))
+            if st != 0:
+                raise RuntimeError(f"csrgat_call_create: {self.status(st)}")
+            self.calls.append(call)
+            launch = self.lib.csrgat_call_launch
 
-        def run_csrgat():
-            code = aggregate(*args)
-            if code != 0:
-                raise RuntimeError(f"csrgat_aggregate: {self.status(code)}")
-            return out
+            def run_csrgat():
+                code = launch(call, stream)
+                if code != 0:
+                    raise RuntimeError(f"csrgat_call_launch: {self.status(code)}")
+                return out
+        else:
+            aggregate, args = self.lib.csrgat_aggregate, args + (stream, shape, 0)
+
+            def run_csrgat():
+                code = aggregate(*args)
+                if code != 0:
+                    raise RuntimeError(f"csrgat_aggregate: {self.status(code)}")
+                return out
 
         run_csrgat.keep = (crow, col, scores, values, out)  # the buffers args points into
         return run_csrgat, variant
 
     def close(self):
+        """Frees the calls and shapes made; no launch of theirs may still run."""
+        for c in self.calls:
+            self.lib.csrgat_call_destroy(c)
         for s in self.shapes:
             self.lib.csrgat_shape_destroy(s)
-        self.shapes = []
+        self.calls, self.shapes = [], []
 
 
 def make_impls(torch, pyg, g):
@@ -394,9 +426,12 @@ def rel_error(torch, out, ref):
     return num / den if den > 0 else num
 
 
-def sample_cold(torch, fn, samples, warmup, flush, sync_flush=True):
+def sample_cold(torch, fn, samples, warmup, flush, sync_flush=True, host=None, before=None):
     """--samples cold samples of one call, in us, after `warmup` untimed calls; with sync_flush
-    the flush ends before the start event is recorded (see --flush)."""
+    the flush ends before the start event is recorded (see --flush). host, a list, gets each
+    sample's host time of the call itself (perf_counter around fn, inside the events), in us;
+    before(), when given, runs before each sample's flush (another implementation's call, to
+    time fn in its company)."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
@@ -406,26 +441,36 @@ def sample_cold(torch, fn, samples, warmup, flush, sync_flush=True):
     # 2.3-3.4 us of the timer's own host time inside a one-launch call's samples
     # (scripts/py_call_overhead.py, twenty-seventh session's call 5).
     stream = torch.cuda.current_stream()
+    clock = time.perf_counter
     times = []
     for i in range(samples):
+        if before is not None:
+            before()
         flush.fill_(float(i))  # evicts the inputs and the previous output from L2
         if sync_flush:
             torch.cuda.synchronize()
         start.record(stream)
+        t0 = clock()
         fn()
+        t1 = clock()
         end.record(stream)
         end.synchronize()
         times.append(start.elapsed_time(end) * 1000.0)  # ms -> us
+        if host is not None:
+            host.append((t1 - t0) * 1e6)
     return times
 
 
-def summarize(rounds):
-    """Statistics over every round's samples; round_medians_us when there was more than one."""
+def summarize(rounds, host=None):
+    """Statistics over every round's samples; round_medians_us when there was more than one;
+    host_median_us over the host times of the call (sample_cold's host), when given."""
     t = np.array([x for r in rounds for x in r])
     out = {"median_us": float(np.median(t)), "q1_us": float(np.percentile(t, 25)),
            "q3_us": float(np.percentile(t, 75)), "min_us": float(t.min()), "samples": len(t)}
     if len(rounds) > 1:
         out["round_medians_us"] = [float(np.median(r)) for r in rounds]
+    if host:
+        out["host_median_us"] = float(np.median(host))
     return out
 
 
@@ -527,7 +572,7 @@ def main():
         "csrgat_archs": csrgat.archs if csrgat else None,
     }
     results = []
-    again = []  # (row, fn, samples of each round) for rounds 2..R; fn keeps its inputs alive
+    again = []  # (row, fn, samples of each round, host times) for rounds 2..R; fn keeps its inputs alive
     for p in problems:
         try:
             row_ptr, col, gnote = make_graph(p["spec"], p["base"], args.graphs_dir)
@@ -552,23 +597,25 @@ def main():
                     ref = None
                     print(f"  reference failed: {e}", file=sys.stderr)
                 impls = make_impls(torch, pyg, g)
-                if csrgat:
-                    impls["csrgat"] = None  # made in the loop: a failing shape is that row's error
+                if csrgat:  # made in the loop: a failing shape is that row's error
+                    impls["csrgat"] = impls["csrgat_call"] = None
                 for impl, fn in impls.items():
                     row = {"graph": p["name"], "spec": p["spec"], "feat": f, "heads": h, "impl": impl,
                            "graph_note": gnote}
                     try:
-                        if impl == "csrgat":
-                            fn, row["variant"] = csrgat.impl(torch, g, row_ptr)
+                        if impl.startswith("csrgat"):
+                            fn, row["variant"] = csrgat.impl(torch, g, row_ptr, prepared=impl == "csrgat_call")
                         out = fn()
                         row["rel_error"] = rel_error(torch, out, ref) if ref is not None else None
                         del out
-                        first = sample_cold(torch, fn, args.samples, args.warmup, flush, args.flush == "sync")
-                        row.update(summarize([first]))
-                        print(f"  F={f} H={h} {impl}: {row['median_us']:.2f} us (rel. error {row['rel_error']})",
+                        host = []
+                        first = sample_cold(torch, fn, args.samples, args.warmup, flush, args.flush == "sync", host)
+                        row.update(summarize([first], host))
+                        print(f"  F={f} H={h} {impl}: {row['median_us']:.2f} us, host {row['host_median_us']:.2f} us "
+                              f"(rel. error {row['rel_error']})",
                               file=sys.stderr)
                         if args.rounds > 1 and fits_l2(g, l2):
-                            again.append((row, fn, [first]))
+                            again.append((row, fn, [first], host))
                     except RuntimeError as e:  # CUDA out of memory, unsupported op...
                         row["error"] = str(e).split("\n")[0]
                         print(f"  F={f} H={h} {impl}: {row['error']}", file=sys.stderr)
@@ -578,13 +625,13 @@ def main():
                 torch.cuda.empty_cache()
     for r in range(2, args.rounds + 1):
         print(f"round {r} of {args.rounds}: {len(again)} calls whose inputs fit in L2", file=sys.stderr)
-        for row, fn, rounds in again:
+        for row, fn, rounds, host in again:
             try:
-                rounds.append(sample_cold(torch, fn, args.samples, args.warmup, flush, args.flush == "sync"))
+                rounds.append(sample_cold(torch, fn, args.samples, args.warmup, flush, args.flush == "sync", host))
             except RuntimeError as e:  # keeps the rounds it has
                 row["round_error"] = str(e).split("\n")[0]
-    for row, _, rounds in again:
-        row.update(summarize(rounds))  # a row whose later rounds all failed keeps its first round
+    for row, _, rounds, host in again:
+        row.update(summarize(rounds, host))  # a row whose later rounds all failed keeps its first round
         medians = " ".join(f"{m:.1f}" for m in row.get("round_medians_us", [row["median_us"]]))
         print(f"{row['graph']} F={row['feat']} H={row['heads']} {row['impl']}: {row['median_us']:.2f} us, "
               f"round medians {medians}", file=sys.stderr)

@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
-"""Where a Python caller's time goes in one csrgat call (twenty-seventh session): the library
-through its C interface (libcsrgat_c.so by ctypes, as scripts/peers_pyg.py calls it) on one graph,
-cold, timed several ways in one process, median of --samples each, us:
-  events            peers_pyg.py's harness: L2 flush, wait, start.record(), call, end.record()
-  events_stream     the same with the stream looked up once and passed to record()
-  host_call         time.perf_counter() around the call alone (ctypes, the library, the launch)
-  host_empty_graph  the same call on an empty graph (num_nodes 0: ctypes and the argument checks,
-                    no CUDA call)
-  host_one_arg      csrgat_status_string(0): a ctypes call of one argument
-  host_record       end.record() alone
-and PyG's call (torch_geometric) under both event harnesses. Needs PyTorch and a GPU.
+"""Where a Python caller's time goes in one csrgat call (twenty-seventh and twenty-eighth
+sessions): the library through its C interface (libcsrgat_c.so by ctypes, as
+scripts/peers_pyg.py calls it) on one graph, cold, in one process, timed by peers_pyg.py's own
+harness (sample_cold: the L2 flush, the host waiting for it, CUDA events around the call on the
+stream looked up once), median of --samples samples each, us. Implementations:
+  csrgat       csrgat_aggregate, fourteen ctypes arguments per call
+  csrgat_call  a prepared call: csrgat_call_launch(call, stream), two arguments
+  pyg          PyG's softmax and scatter (torch_geometric), when importable
+Modes, for each csrgat implementation:
+  IMPL.alone        its samples back to back (.host: the host time of the call itself)
+  IMPL.after_pyg    each sample after one PyG call on the same graph (before the flush): the
+                    call in the company it has in a GAT layer's forward
+  IMPL.blocks       as peers_pyg.py times it: blocks of --block samples of PyG, then of IMPL,
+                    --blocks times (IMPL's samples pooled)
+and host_empty_graph (csrgat_aggregate on an empty graph: ctypes and the checks, no CUDA call),
+host_one_arg (csrgat_status_string(0): a ctypes call of one argument). Needs PyTorch and a GPU.
 
     python3 scripts/py_call_overhead.py --lib .gpu/bin/libcsrgat_c.so --graph ../shared/graphs/citeseer.mtx.gz
 """
 import argparse
-import ctypes
 import json
 import os
 import statistics
@@ -31,6 +35,8 @@ def main():
     ap.add_argument("--graph", required=True)
     ap.add_argument("--feat", type=int, default=64)
     ap.add_argument("--samples", type=int, default=200)
+    ap.add_argument("--block", type=int, default=30, help="samples per block of the .blocks mode")
+    ap.add_argument("--blocks", type=int, default=4, help="blocks of the .blocks mode")
     ap.add_argument("-o", "--output")
     args = ap.parse_args()
     import torch  # noqa: PLC0415
@@ -46,60 +52,51 @@ def main():
          "scores": torch.randn((len(col), 1), device=dev, generator=gen),
          "values": torch.randn((n, 1, args.feat), device=dev, generator=gen)}
     lib = peers_pyg.CsrgatLib(args.lib)
-    fn, variant = lib.impl(torch, g, row_ptr)
-    impls = {"csrgat": fn}
+    impls = {}
+    impls["csrgat"], variant = lib.impl(torch, g, row_ptr)
+    impls["csrgat_call"], _ = lib.impl(torch, g, row_ptr, prepared=True)
+    pyg = None
     try:
         import torch_geometric  # noqa: PLC0415
         import torch_geometric.utils  # noqa: F401, PLC0415
 
-        impls["pyg"] = peers_pyg.make_impls(torch, torch_geometric, g)["pyg"]
+        pyg = peers_pyg.make_impls(torch, torch_geometric, g)["pyg"]
     except Exception as e:  # noqa: BLE001
         print(f"no PyG: {e}", file=sys.stderr)
     l2 = int(getattr(torch.cuda.get_device_properties(dev), "L2_cache_size", 0) or 50 << 20)
     flush = torch.empty(2 * l2 // 4, dtype=torch.float32, device=dev)
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    stream = torch.cuda.current_stream()
 
-    def events(f, bound):
-        out = []
-        for i in range(args.samples):
-            flush.fill_(float(i))
-            torch.cuda.synchronize()
-            if bound:
-                start.record(stream)
-                f()
-                end.record(stream)
-            else:
-                start.record()
-                f()
-                end.record()
-            end.synchronize()
-            out.append(start.elapsed_time(end) * 1000.0)
-        return out
+    def cold(f, samples=args.samples, host=None, before=None):
+        return peers_pyg.sample_cold(torch, f, samples, 5, flush, True, host, before)
 
     def host(f):
         out = []
-        for i in range(args.samples):
-            flush.fill_(float(i))
-            torch.cuda.synchronize()
+        for _ in range(args.samples):
             t0 = time.perf_counter()
             f()
             out.append((time.perf_counter() - t0) * 1e6)
-            torch.cuda.synchronize()
         return out
 
     agg = lib.lib.csrgat_aggregate
     empty_args = (0, 0, 0, 0, 0, 0, g["values"].data_ptr(), 0, 1, args.feat, 0, None, None, 0)
     res = {"graph": args.graph, "variant": variant, "samples": args.samples}
-    for name, f in impls.items():
-        for _ in range(5):
-            f()
-        res[f"{name}.events"] = events(f, False)
-        res[f"{name}.events_stream"] = events(f, True)
-        res[f"{name}.host_call"] = host(f)
+    for name in ("csrgat", "csrgat_call"):
+        f = impls[name]
+        res[f"{name}.host"] = []
+        res[f"{name}.alone"] = cold(f, host=res[f"{name}.host"])
+        if pyg is None:
+            continue
+        res[f"{name}.after_pyg"] = cold(f, before=pyg)
+        blocks = []
+        for _ in range(args.blocks):
+            cold(pyg, args.block)
+            blocks += cold(f, args.block)
+        res[f"{name}.blocks"] = blocks
+    if pyg is not None:
+        res["pyg.alone"] = cold(pyg)
     res["host_empty_graph"] = host(lambda: agg(*empty_args))
     res["host_one_arg"] = host(lambda: lib.lib.csrgat_status_string(0))
-    res["host_record"] = host(lambda: end.record())
+    torch.cuda.synchronize()
     lib.close()
     for k, v in res.items():
         if isinstance(v, list):

@@ -42,7 +42,9 @@ double run_c_api(const CApiLib& lib, const graphs::Csr64& g, int heads, int feat
   const int cs = lib.call_create(gv.row_ptr, gv.col, gv.num_nodes, gv.num_edges, CSRGAT_INDEX_I32, p.scores(),
                                  p.values(), CSRGAT_STORAGE_F32, heads, feat, p.out(), shape, 0, &call);
   EXPECT_EQ(cs, CSRGAT_OK) << lib.status_string(cs);
-  if (shape) EXPECT_STREQ(lib.call_variant(call), lib.shape_variant(shape));
+  if (shape) {
+    EXPECT_STREQ(lib.call_variant(call), lib.shape_variant(shape));
+  }
   for (int launch = 1; launch <= 2; ++launch) {
     p.poison();
     const int ls = lib.call_launch(call, stream);
