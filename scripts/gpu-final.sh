@@ -12,7 +12,8 @@
 #           overlapped launches), and beside it the latency floors of a kernel of the seed
 #           shape's grid (profiler/lat_ladder: parameter lines, dependent L2 loads, overlapped
 #           launches, shuffles)
-#   peers   PyTorch Geometric and torch.sparse on the same graphs (scripts/peers_pyg.py)
+#   peers   PyTorch Geometric and torch.sparse on the same graphs (scripts/peers_pyg.py), with
+#           this lab's library in the same process (--csrgat-lib)
 # Logs and JSON are packed into $OUT/final.tgz (the device returns at most 8 files).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
@@ -51,10 +52,11 @@ step ladder timeout 60 "$BIN/lat_ladder" "$W/ladder.json"
 # PyG (issue7_table.py's in-process table and target 6 lines).
 step peers timeout 300 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" --samples 30 --rounds 3 \
   --csrgat-lib "$BIN/libcsrgat_c.so" -o "$W/peers.json"
-# The harness of the runs before the twenty-seventh session (--flush overlap: the host did not
-# wait for the flush), once over the graphs whose calls are host-bound: what the flush hid.
+# The flush of the runs before the twenty-eighth session (--flush-op write: it wrote its buffer,
+# whose dirty lines the timed call's misses then wrote back), once over the graphs whose calls
+# are host-bound: what that cost each implementation, side by side with the read flush above.
 small=(); for g in seed_384 cora citeseer pubmed wiki-vote ca-astroph cit-hepph soc-slashdot0902; do small+=(--only "$g"); done
-step peers-overlap timeout 150 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" "${small[@]}" \
-  --samples 30 --flush overlap --csrgat-lib "$BIN/libcsrgat_c.so" -o "$W/peers-overlap.json"
+step peers-write-flush timeout 150 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" "${small[@]}" \
+  --samples 30 --flush-op write --csrgat-lib "$BIN/libcsrgat_c.so" -o "$W/peers-write-flush.json"
 cp "$W"/bench-events.json "$W"/bench-large.json "$W"/peers.json "$O/" 2>/dev/null
 echo "done at $SECONDS s"

@@ -258,6 +258,8 @@ def main():
     peers = peers_doc["results"]
     # Runs before the twenty-seventh session did not wait for the flush (peers_pyg.py --flush).
     flush = peers_doc.get("meta", {}).get("flush", "overlap")
+    # Runs before the twenty-eighth session wrote the flush buffer (peers_pyg.py --flush-op).
+    flush_op = peers_doc.get("meta", {}).get("flush_op", "write")
     copy_from = arg("--copy-from")
     ceilings = (read_json(copy_from) if copy_from else load(folder, "prof_check.json"))["ceilings"]
     copy = ceilings["dram_copy_gbs"]
@@ -293,7 +295,9 @@ def main():
         + (" PyG's calls: `scripts/peers_pyg.py --flush overlap` (the host did not wait for each"
            " sample's L2 flush, which hid part of PyG's host time)." if flush == "overlap" else
            " PyG's calls: `scripts/peers_pyg.py --flush sync` (the host waits for each sample's L2"
-           " flush, as tuner bench does).") + "\n")
+           " flush, as tuner bench does" + (
+               "; the flush reads its buffer and leaves clean lines in L2, as tuner bench's)." if flush_op == "read"
+               else "; the flush writes its buffer, whose dirty lines the timed call's misses write back).")) + "\n")
     print("| graph | tuned | seed | softmax + cuSPARSE | PyG | vs faster baseline | vs PyG | tuned variant |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
     never_slower, l2_ratios, pyg_ratios = [], [], []

@@ -24,7 +24,7 @@ call with its launches included:
   csrgat_call       with --csrgat-lib: the same through a prepared call (csrgat_call_create once,
                     then csrgat_call_launch(call, stream) per call: two ctypes arguments instead
                     of csrgat_aggregate's fourteen), the way a Python layer should call it
-Timing: cold L2 (a buffer of twice the L2 size is written before every sample), CUDA events
+Timing: cold L2 (a buffer of twice the L2 size is read before every sample), CUDA events
 around the call, median and quartiles of --samples samples after --warmup calls; host_median_us
 is the median host time of the call itself (time.perf_counter() around it, inside the events).
 With --flush
@@ -33,7 +33,11 @@ records the start event, so each sample holds the call's whole host time, launch
 `tuner bench` measures; with --flush overlap (what every run before measured) the host enqueues
 the call while the flush still runs, which hides up to the flush's ~40 us of the call's host
 time: all of a one-launch call's (csrgat's 6.8 us from Python against tuner bench's 10.1 us on
-citeseer), a fraction of PyG's. With
+citeseer), a fraction of PyG's. With --flush-op read (the default since the twenty-eighth
+session) the flush reads its buffer, as `tuner bench`'s does, and leaves L2 full of clean lines;
+with --flush-op write (every run before) it wrote the buffer, and the timed call's first misses
+then also wrote back the flush's dirty lines (csrgat's calls from Python 0.3-4 us slower than
+`tuner bench`'s on the small graphs, twenty-eighth session, call 1). With
 --rounds R, the problems whose inputs fit in L2 (their calls are host-side launches, which move
 between two states ~2x apart from one round to the next on the H200 machine: twenty-sixth
 session, call 3) are timed again in rounds 2..R over all of them, each round --samples samples;
@@ -426,12 +430,30 @@ def rel_error(torch, out, ref):
     return num / den if den > 0 else num
 
 
+class L2Flush:
+    """Evicts the inputs and the previous output from L2 before a sample: reads (op "read": L2 is
+    left full of clean lines, as tuner bench's flush leaves it) or writes (op "write": dirty
+    lines, which the next kernel's misses write back) a buffer of twice the L2 size."""
+
+    def __init__(self, torch, dev, l2_bytes, op="read"):
+        if op not in ("read", "write"):
+            raise ValueError(f"flush op {op!r}: read or write")
+        self.op = op
+        self.buf = torch.zeros(2 * l2_bytes // 4, dtype=torch.float32, device=dev)
+
+    def __call__(self, i):
+        if self.op == "read":
+            self.buf.amax()  # a reduction over the whole buffer: every line loaded, none written
+        else:
+            self.buf.fill_(float(i))
+
+
 def sample_cold(torch, fn, samples, warmup, flush, sync_flush=True, host=None, before=None):
-    """--samples cold samples of one call, in us, after `warmup` untimed calls; with sync_flush
-    the flush ends before the start event is recorded (see --flush). host, a list, gets each
-    sample's host time of the call itself (perf_counter around fn, inside the events), in us;
-    before(), when given, runs before each sample's flush (another implementation's call, to
-    time fn in its company)."""
+    """--samples cold samples of one call, in us, after `warmup` untimed calls; flush(i), an
+    L2Flush, runs before sample i, and with sync_flush it ends before the start event is
+    recorded (see --flush). host, a list, gets each sample's host time of the call itself
+    (perf_counter around fn, inside the events), in us; before(), when given, runs before each
+    sample's flush (another implementation's call, to time fn in its company)."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
@@ -446,7 +468,7 @@ def sample_cold(torch, fn, samples, warmup, flush, sync_flush=True, host=None, b
     for i in range(samples):
         if before is not None:
             before()
-        flush.fill_(float(i))  # evicts the inputs and the previous output from L2
+        flush(i)
         if sync_flush:
             torch.cuda.synchronize()
         start.record(stream)
@@ -496,6 +518,9 @@ def main():
     ap.add_argument("--flush", choices=("sync", "overlap"), default="sync",
                     help="sync: the host waits for each sample's L2 flush before it starts the call "
                          "(default); overlap: it does not, and the flush hides part of the call's host time")
+    ap.add_argument("--flush-op", choices=("read", "write"), default="read",
+                    help="read: the flush reads its buffer and leaves clean lines in L2, as tuner bench's "
+                         "(default); write: it writes it (every run before the twenty-eighth session)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the scores and values (default 1)")
     ap.add_argument("--device", type=int, default=0, help="CUDA device index (default 0)")
     ap.add_argument("--no-pyg", action="store_true", help="do not import torch_geometric (time torch_scatter instead)")
@@ -546,7 +571,7 @@ def main():
     torch.cuda.set_device(dev)
     props = torch.cuda.get_device_properties(dev)
     l2 = int(getattr(props, "L2_cache_size", 0) or 50 * 1024 * 1024)
-    flush = torch.empty(2 * l2 // 4, dtype=torch.float32, device=dev)
+    flush = L2Flush(torch, dev, l2, args.flush_op)
 
     meta = {
         "tool": "scripts/peers_pyg.py",
@@ -557,9 +582,10 @@ def main():
         "gpu": props.name,
         "gpu_uuid": str(getattr(props, "uuid", "")),
         "l2_bytes": l2,
-        "cache": "cold (2 x L2 written before each sample" + (
+        "cache": f"cold (2 x L2 {'read' if args.flush_op == 'read' else 'written'} before each sample" + (
             ", the host waiting for it)" if args.flush == "sync" else ", not waited for: it overlaps the call's host time)"),
         "flush": args.flush,
+        "flush_op": args.flush_op,
         "timer": "CUDA events around one call (launches included)",
         "samples": args.samples,
         "warmup": args.warmup,

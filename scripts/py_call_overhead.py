@@ -37,6 +37,7 @@ def main():
     ap.add_argument("--samples", type=int, default=200)
     ap.add_argument("--block", type=int, default=30, help="samples per block of the .blocks mode")
     ap.add_argument("--blocks", type=int, default=4, help="blocks of the .blocks mode")
+    ap.add_argument("--flush-op", choices=("read", "write"), default="read", help="as peers_pyg.py's")
     ap.add_argument("-o", "--output")
     args = ap.parse_args()
     import torch  # noqa: PLC0415
@@ -64,7 +65,7 @@ def main():
     except Exception as e:  # noqa: BLE001
         print(f"no PyG: {e}", file=sys.stderr)
     l2 = int(getattr(torch.cuda.get_device_properties(dev), "L2_cache_size", 0) or 50 << 20)
-    flush = torch.empty(2 * l2 // 4, dtype=torch.float32, device=dev)
+    flush = peers_pyg.L2Flush(torch, dev, l2, args.flush_op)
 
     def cold(f, samples=args.samples, host=None, before=None):
         return peers_pyg.sample_cold(torch, f, samples, 5, flush, True, host, before)
@@ -79,7 +80,7 @@ def main():
 
     agg = lib.lib.csrgat_aggregate
     empty_args = (0, 0, 0, 0, 0, 0, g["values"].data_ptr(), 0, 1, args.feat, 0, None, None, 0)
-    res = {"graph": args.graph, "variant": variant, "samples": args.samples}
+    res = {"graph": args.graph, "variant": variant, "samples": args.samples, "flush_op": args.flush_op}
     for name in ("csrgat", "csrgat_call"):
         f = impls[name]
         res[f"{name}.host"] = []
