@@ -12,8 +12,11 @@ GTEST_FILTER=-GpuCorrectness.OneRowOfAMillionEdges SKIP_BENCH=1 SKIP_PROF=1 OUT=
   bash "$ROOT/scripts/gpu-check.sh" 2>&1 | tail -n 12
 "$BIN/gpu_tests" --gtest_filter=GpuCorrectness.OneRowOfAMillionEdges > "$O/check/million.log" 2>&1
 grep -E "^\[ +(OK|FAILED|PASSED) |Failure" "$O/check/million.log"
+# Not the overlap test: memcheck runs kernels one at a time, so the overlapped launch it asserts
+# cannot happen there (call 3 ran it: its only failure, 0 memcheck errors).
 timeout -k 5 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/gpu_tests" \
-  --gtest_filter='Production.*:CApi.*' > "$O/check/memcheck-library.log" 2>&1
+  --gtest_filter='Production.*:CApi.*:-Production.OverlappedLaunchWaitsForThePreviousKernel' \
+  > "$O/check/memcheck-library.log" 2>&1
 echo "memcheck-library: exit $?"
 grep -E "^\[ +(OK|FAILED|PASSED) |ERROR SUMMARY" "$O/check/memcheck-library.log"
 tar -C "$O" -czf "$O/check.tgz" check && rm -rf "$O/check"
