@@ -13,6 +13,8 @@ Modes, for each csrgat implementation:
                     call in the company it has in a GAT layer's forward
   IMPL.blocks       as peers_pyg.py times it: blocks of --block samples of PyG, then of IMPL,
                     --blocks times (IMPL's samples pooled)
+  csrgat_call.side_stream, pyg.side_stream: alone, on a stream of PyTorch's pool (not the
+                    legacy default stream)
 and host_empty_graph (csrgat_aggregate on an empty graph: ctypes and the checks, no CUDA call),
 host_one_arg (csrgat_status_string(0): a ctypes call of one argument). Needs PyTorch and a GPU.
 
@@ -95,6 +97,15 @@ def main():
         res[f"{name}.blocks"] = blocks
     if pyg is not None:
         res["pyg.alone"] = cold(pyg)
+    # The same on a stream of PyTorch's pool instead of the legacy default stream (a launch into
+    # the legacy stream is ordered with every other blocking stream of the context).
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        f, _ = lib.impl(torch, g, row_ptr, prepared=True)
+        res["csrgat_call.side_stream.host"] = []
+        res["csrgat_call.side_stream"] = cold(f, host=res["csrgat_call.side_stream.host"])
+        if pyg is not None:
+            res["pyg.side_stream"] = cold(pyg)
     res["host_empty_graph"] = host(lambda: agg(*empty_args))
     res["host_one_arg"] = host(lambda: lib.lib.csrgat_status_string(0))
     torch.cuda.synchronize()
