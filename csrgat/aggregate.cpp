@@ -267,13 +267,12 @@ struct PreparedLaunch {
   const char* variant_id = "";
 };
 
-// aggregate()'s checks and dispatch, up to the launch.
+// aggregate()'s checks and dispatch, up to the launch, into a fresh (value-initialized) *p.
 Status prepare(const GraphView& g, const float* scores, const void* values, Storage storage,
                int heads, int feat, float* out, const Shape* shape, const LaunchOptions& launch,
                PreparedLaunch* p) {
   if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
   if (!row_stride_fits(g.index, heads, feat)) return Status::unsupported;
-  *p = PreparedLaunch{};
   if (g.num_nodes == 0) return Status::ok;
   if (!g.row_ptr || !out || !values || (g.num_edges > 0 && (!g.col || !scores)))
     return Status::invalid_argument;

@@ -2,7 +2,7 @@
 // values checked and converted, C++ exceptions turned into CSRGAT_HOST_ERROR at this boundary.
 #include "csrgat/c_api.h"
 
-#include <new>
+#include <memory>
 
 #include "csrgat/aggregate.h"
 
@@ -65,6 +65,18 @@ int guarded(Fn&& fn) noexcept {
   }
 }
 
+// A new Handle (csrgat_shape, csrgat_call) that create(handle) fills: *out owns it on ok;
+// otherwise, or when create throws, it is freed.
+template <class Handle, class Create>
+int new_handle(Handle** out, Create&& create) {
+  return guarded([&] {
+    auto h = std::make_unique<Handle>();
+    const csrgat::Status r = create(*h);
+    if (r == csrgat::Status::ok) *out = h.release();
+    return r;
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -76,14 +88,8 @@ int csrgat_shape_create(const int64_t* host_row_ptr, int64_t num_nodes, int head
   if (!out) return CSRGAT_INVALID_ARGUMENT;
   *out = nullptr;
   if (!to_storage(storage, &st) || !to_index(index, &ix)) return CSRGAT_INVALID_ARGUMENT;
-  return guarded([&] {
-    auto* s = new csrgat_shape;
-    const csrgat::Status r = csrgat::Shape::create(host_row_ptr, num_nodes, heads, feat, st, ix, &s->shape);
-    if (r == csrgat::Status::ok)
-      *out = s;
-    else
-      delete s;
-    return r;
+  return new_handle(out, [&](csrgat_shape& h) {
+    return csrgat::Shape::create(host_row_ptr, num_nodes, heads, feat, st, ix, &h.shape);
   });
 }
 
@@ -116,15 +122,9 @@ int csrgat_call_create(const void* row_ptr, const void* col, int64_t num_nodes, 
   Problem p;
   if (!to_problem(row_ptr, col, num_nodes, num_edges, index, storage, overlap_previous, &p))
     return CSRGAT_INVALID_ARGUMENT;
-  return guarded([&] {
-    auto* c = new csrgat_call;
-    const csrgat::Status r = csrgat::Call::create(p.graph, scores, values, p.storage, heads, feat, out,
-                                                  shape ? &shape->shape : nullptr, p.launch, &c->call);
-    if (r == csrgat::Status::ok)
-      *call = c;
-    else
-      delete c;
-    return r;
+  return new_handle(call, [&](csrgat_call& h) {
+    return csrgat::Call::create(p.graph, scores, values, p.storage, heads, feat, out,
+                                shape ? &shape->shape : nullptr, p.launch, &h.call);
   });
 }
 
