@@ -1,0 +1,304 @@
+// slice_probe: does gathering the values in feature slices, all rows' first slice before any
+// row's second, buy L2 reuse on a DRAM-bound graph? (Target 2 of issue 7 asks the uniform 2M
+// graph, F = 128, for 0.7x the seed's time; the tuned kernel reads every gather from DRAM at the
+// copy roof, so only fewer bytes can get there.)
+//   slice_probe <out.json> [--device N]
+//
+// On a uniform random graph the gathers hit L2 about in the ratio L2 / values bytes. A pass over
+// one slice of F / T features has T times smaller a working set (the values matrix's rows are
+// F floats apart, the slice F / T of them), so about T times the hit rate, for T passes over
+// col and scores (8 bytes an edge each) instead of one. With 60 MB of L2 and 1 GB of values
+// (uniform 2M, F = 128) the model says: T = 2 -4%, T = 4 -13%, T = 8 -30% of the bytes, if
+// DRAM keeps its bandwidth on 64- and 128-byte pieces of rows.
+//
+// One simple kernel, templated on the group size G = F / T / 4 (a float4 per thread) and the
+// edges in flight U, does the whole operation (online softmax, gather, normalise, store) for
+// one (row, slice) per group. Its blocks run in one of two orders: slice-major (block b takes
+// slice b / blocks_per_slice: all rows' slice 0 first) or row-major (slice b % T: the control,
+// the same work without the reuse). Each configuration: cold GPU time (CUPTI, L2 flushed before
+// every sample), DRAM and L2 bytes from the counters, and its largest difference from T = 1.
+// Exit: 0 done, 1 error, 3 no CUDA device, 64 usage.
+#include "profiler/check.h"
+#include "profiler/counters.h"
+#include "profiler/timer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace prof = csrgat::profiler;
+
+namespace {
+
+__device__ __forceinline__ unsigned hash32(unsigned long long x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return static_cast<unsigned>(x);
+}
+
+// A uniform random graph of degree d: row r holds edges [r d, (r + 1) d), random sources,
+// scores in [-4, 4), values in [-1, 1).
+__global__ void make_graph(int n, int d, long long feat, int* row_ptr, int* col, float* scores,
+                           float* values) {
+  const long long e_total = static_cast<long long>(n) * d;
+  const long long v_total = static_cast<long long>(n) * feat;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+       i < e_total || i < v_total || i <= n; i += stride) {
+    if (i <= n) row_ptr[i] = static_cast<int>(i * d);
+    if (i < e_total) {
+      col[i] = static_cast<int>(hash32(2 * i + 1) % static_cast<unsigned>(n));
+      scores[i] = (hash32(3 * i + 7) >> 8) * (8.f / 16777216.f) - 4.f;
+    }
+    if (i < v_total) values[i] = (hash32(5 * i + 11) >> 8) * (2.f / 16777216.f) - 1.f;
+  }
+}
+
+struct Args {
+  const int* row_ptr;
+  const int* col;
+  const float* scores;
+  const float4* values;  // (n, f4)
+  float4* out;           // (n, f4)
+  int n;
+  int f4;                // F / 4
+  int slices;            // T: each (row, slice) is G = f4 / T float4s
+  int blocks_per_slice;
+  int slice_major;
+};
+
+template <int G, int U>
+__global__ void __launch_bounds__(256) sliced_gather(const Args a) {
+  constexpr int kRows = 256 / G;
+  int slice, rb;
+  if (a.slice_major) {
+    slice = blockIdx.x / a.blocks_per_slice;
+    rb = blockIdx.x - slice * a.blocks_per_slice;
+  } else {
+    slice = blockIdx.x % a.slices;
+    rb = blockIdx.x / a.slices;
+  }
+  const int row = rb * kRows + static_cast<int>(threadIdx.x) / G;
+  if (row >= a.n) return;
+  const int f = slice * G + static_cast<int>(threadIdx.x) % G;
+  const int eb = a.row_ptr[row], ee = a.row_ptr[row + 1];
+  float m = -INFINITY, l = 0.f;
+  float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+  for (int e = eb; e < ee; e += U) {
+    int c[U];
+    float s[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const bool ok = e + u < ee;
+      c[u] = ok ? __ldg(a.col + e + u) : 0;
+      s[u] = ok ? __ldg(a.scores + e + u) : -INFINITY;
+    }
+    float4 v[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      v[u] = __ldg(a.values + static_cast<long long>(c[u]) * a.f4 + f);  // row 0 when not ok
+    float bm = s[0];
+#pragma unroll
+    for (int u = 1; u < U; ++u) bm = fmaxf(bm, s[u]);
+    const float mn = fmaxf(m, bm);
+    const float scale = __expf(m - mn);  // 0 on the first batch (m = -inf)
+    l *= scale;
+    acc.x *= scale;
+    acc.y *= scale;
+    acc.z *= scale;
+    acc.w *= scale;
+    m = mn;
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const float w = __expf(s[u] - m);  // 0 for the missing entries (s = -inf)
+      l += w;
+      acc.x += w * v[u].x;
+      acc.y += w * v[u].y;
+      acc.z += w * v[u].z;
+      acc.w += w * v[u].w;
+    }
+  }
+  const float inv = l > 0.f ? 1.f / l : 0.f;
+  a.out[static_cast<long long>(row) * a.f4 + f] =
+      make_float4(acc.x * inv, acc.y * inv, acc.z * inv, acc.w * inv);
+}
+
+// max |x - y| over n floats, as the bits of a non-negative float.
+__global__ void max_abs_diff(const float* x, const float* y, long long n, unsigned* out) {
+  float mine = 0.f;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    mine = fmaxf(mine, fabsf(x[i] - y[i]));
+  atomicMax(out, __float_as_uint(mine));
+}
+
+struct Kernel {
+  int g, u;
+  const void* fn;
+};
+
+template <int G, int U>
+Kernel kernel() {
+  return {G, U, reinterpret_cast<const void*>(&sliced_gather<G, U>)};
+}
+
+const Kernel* find_kernel(int g, int u) {
+  static const std::vector<Kernel> all = {kernel<32, 4>(), kernel<32, 8>(), kernel<16, 4>(),
+                                          kernel<16, 8>(), kernel<8, 4>(),  kernel<8, 8>(),
+                                          kernel<4, 4>(),  kernel<4, 8>()};
+  for (const auto& k : all)
+    if (k.g == g && k.u == u) return &k;
+  return nullptr;
+}
+
+struct Problem {
+  const char* name;
+  int n, d, feat;
+};
+
+int run(const std::string& out_path, int device) {
+  prof::Timer timer(device);
+  const prof::DeviceInfo info = prof::device_info(device, timer.nvml());
+  std::printf("device %d: %s, %d SMs, L2 %.1f MB, driver %s\n", device, info.name.c_str(),
+              info.sm_count, info.l2_bytes / 1e6, info.driver.c_str());
+  prof::CounterSession counters(device, {"dram__bytes_read.sum", "dram__bytes_write.sum",
+                                         "lts__t_bytes.sum", "gpu__time_duration.sum"});
+  if (!counters.available())
+    std::printf("counters unavailable: %s\n", counters.why_unavailable().c_str());
+  prof::TimingOptions opt;
+  opt.cache = prof::CacheMode::cold;
+  opt.stop.max_samples = 15;
+  opt.stop.max_seconds = 2.0;
+
+  const std::vector<Problem> problems = {{"uniform 2M, d32, F=128", 2000000, 32, 128},
+                                         {"uniform 1M, d16, F=64", 1000000, 16, 64}};
+  nlohmann::json out{{"device", prof::to_json(info)},
+                     {"timing", prof::to_json(opt)},
+                     {"problems", nlohmann::json::array()}};
+  for (const Problem& p : problems) {
+    const long long edges = static_cast<long long>(p.n) * p.d;
+    const long long elems = static_cast<long long>(p.n) * p.feat;
+    int *row_ptr = nullptr, *col = nullptr;
+    float *scores = nullptr, *values = nullptr, *ref = nullptr, *res = nullptr;
+    unsigned* diff = nullptr;
+    CSRGAT_CUDA_CHECK(cudaMalloc(&row_ptr, (p.n + 1) * sizeof(int)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&col, edges * sizeof(int)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&scores, edges * sizeof(float)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&values, elems * sizeof(float)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&ref, elems * sizeof(float)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&res, elems * sizeof(float)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&diff, sizeof(unsigned)));
+    make_graph<<<4 * info.sm_count, 256>>>(p.n, p.d, p.feat, row_ptr, col, scores, values);
+    CSRGAT_CUDA_CHECK(cudaGetLastError());
+    CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
+    const double values_mb = elems * 4 / 1e6;
+    std::printf("\n%s: values %.0f MB (L2 %.0f MB)\n", p.name, values_mb, info.l2_bytes / 1e6);
+    std::printf("%-7s %3s %3s %6s %10s %8s %8s %9s %9s %10s\n", "order", "T", "U", "G",
+                "median_us", "q1_us", "q3_us", "dram_GB", "lts_GB", "max_diff");
+    nlohmann::json pj{{"name", p.name}, {"nodes", p.n}, {"degree", p.d}, {"feat", p.feat},
+                      {"configs", nlohmann::json::array()}};
+    bool have_ref = false;
+    for (int slices = 1; p.feat / 4 / slices >= 4; slices *= 2)
+      for (int major = 1; major >= (slices > 1 ? 0 : 1); --major)
+        for (int u : {4, 8}) {
+          const int g = p.feat / 4 / slices;
+          const Kernel* k = find_kernel(g, u);
+          if (!k) continue;
+          Args a{row_ptr, col, scores, reinterpret_cast<const float4*>(values),
+                 reinterpret_cast<float4*>(have_ref ? res : ref), p.n, p.feat / 4, slices,
+                 (p.n + 256 / g - 1) / (256 / g), major};
+          const int grid = a.blocks_per_slice * slices;
+          auto launch = [&](cudaStream_t s) {
+            Args copy = a;
+            void* params[] = {&copy};
+            CSRGAT_CUDA_CHECK(cudaLaunchKernel(k->fn, dim3(grid), dim3(256), params, 0, s));
+          };
+          const prof::TimingResult t =
+              timer.measure([&](cudaStream_t s, int) { launch(s); }, opt);
+          double dram = NAN, lts = NAN;
+          if (counters.available()) {
+            const prof::CounterResult c = counters.collect(launch);
+            dram = prof::dram_bytes(c);
+            if (c.values.count("lts__t_bytes.sum")) lts = c.values.at("lts__t_bytes.sum");
+          }
+          float max_diff = 0.f;
+          if (have_ref) {
+            CSRGAT_CUDA_CHECK(cudaMemset(diff, 0, sizeof(unsigned)));
+            max_abs_diff<<<4 * info.sm_count, 256>>>(ref, res, elems, diff);
+            unsigned bits = 0;
+            CSRGAT_CUDA_CHECK(cudaMemcpy(&bits, diff, sizeof(unsigned), cudaMemcpyDeviceToHost));
+            std::memcpy(&max_diff, &bits, sizeof(float));
+          }
+          have_ref = true;
+          const char* order = major ? "slice" : "row";
+          std::printf("%-7s %3d %3d %6d %10.1f %8.1f %8.1f %9.2f %9.2f %10.2e\n", order, slices, u,
+                      g, t.gpu.median, t.gpu.q1, t.gpu.q3, dram / 1e9, lts / 1e9, max_diff);
+          pj["configs"].push_back({{"order", order},
+                                   {"slices", slices},
+                                   {"edges_in_flight", u},
+                                   {"threads_per_row", g},
+                                   {"timer", t.timer},
+                                   {"median_us", t.gpu.median},
+                                   {"q1_us", t.gpu.q1},
+                                   {"q3_us", t.gpu.q3},
+                                   {"n", t.gpu.n},
+                                   {"dram_bytes", dram},
+                                   {"lts_bytes", lts},
+                                   {"max_abs_diff_vs_first", max_diff}});
+        }
+    out["problems"].push_back(pj);
+    for (void* ptr : {static_cast<void*>(row_ptr), static_cast<void*>(col),
+                      static_cast<void*>(scores), static_cast<void*>(values),
+                      static_cast<void*>(ref), static_cast<void*>(res), static_cast<void*>(diff)})
+      cudaFree(ptr);
+  }
+  std::ofstream f(out_path);
+  f << out.dump(1) << "\n";
+  if (!f) {
+    std::fprintf(stderr, "slice_probe: cannot write %s\n", out_path.c_str());
+    return 1;
+  }
+  std::printf("wrote %s\n", out_path.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out_path;
+  int device = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--device" && i + 1 < argc) {
+      device = std::atoi(argv[++i]);
+      continue;
+    }
+    if (a.rfind("--", 0) == 0 || !out_path.empty()) {
+      std::fprintf(stderr, "usage: slice_probe <out.json> [--device N]\n");
+      return 64;
+    }
+    out_path = a;
+  }
+  if (out_path.empty()) {
+    std::fprintf(stderr, "usage: slice_probe <out.json> [--device N]\n");
+    return 64;
+  }
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::fprintf(stderr, "slice_probe: no CUDA device\n");
+    return 3;
+  }
+  try {
+    return run(out_path, device);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "slice_probe: %s\n", e.what());
+    return 1;
+  }
+}
