@@ -49,7 +49,7 @@ constexpr int index_code() {
 }
 
 // The header's kernels, in its order (the embedded table's first entries).
-#define CSRGAT_ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL) \
+#define CSRGAT_ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, SLICED, IDX, VAL) \
   KernelEntry{-1, VEC, TPR, RPB, LPT != 0, value_code<VAL>(), index_code<IDX>()},
 const KernelEntry kHeaderKernels[] = {CSRGAT_TUNED_KERNELS(CSRGAT_ENTRY)};
 #undef CSRGAT_ENTRY
@@ -128,6 +128,7 @@ struct Choice {
   const char* id;
   int prefetch;
   int block_merge;  // split rows merge inside their block (the plan packs them: Shape::create)
+  int slices;       // launches, each on F / slices features (`.fs<T>`; 1: one launch)
 };
 
 // First tuned rule that matches; without a Shape only rules that need no split qualify, with
@@ -137,15 +138,17 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
   for (const auto& r : tuned::kRules) {
     if (r.value != value || r.index != index) continue;
     if (feat < r.feat_min || feat > r.feat_max || heads < r.heads_min || heads > r.heads_max) continue;
+    if (r.slices > 1 && feat % r.slices != 0) continue;  // F / T features a launch
     if (mean_deg < r.mean_degree_min || mean_deg >= r.mean_degree_max) continue;
     if (nodes < r.nodes_min || nodes >= r.nodes_max) continue;
     if (have_shape && (max_deg < r.max_degree_min || max_deg >= r.max_degree_max)) continue;
     if (r.kernel < 0 || r.kernel >= kNumHeaderKernels) continue;
     const KernelEntry& k = tables().tuned[r.kernel];
     if (k.value != value || k.index != index) continue;
-    return {&k, have_shape ? r.split : 0, r.variant_id, r.prefetch, have_shape ? r.block_merge : 0};
+    return {&k, have_shape ? r.split : 0, r.variant_id, r.prefetch, have_shape ? r.block_merge : 0,
+            r.slices};
   }
-  return {&tables().fallback[value][index], 0, kFallbackIds[value][index], 0, 0};
+  return {&tables().fallback[value][index], 0, kFallbackIds[value][index], 0, 0, 1};
 }
 
 int code(Storage s) { return s == Storage::f32 ? 0 : s == Storage::bf16 ? 1 : 2; }
@@ -262,7 +265,9 @@ namespace {
 struct PreparedLaunch {
   const void* fn = nullptr;
   unsigned grid = 0, block = 0;
-  KernelArgs args{};
+  KernelArgs args{};  // of slice 0 when slices > 1 (slice_args)
+  int slices = 1;
+  int value_bytes = 4;
   bool overlap_previous = false;
   const char* variant_id = "";
 };
@@ -292,6 +297,7 @@ Status prepare(const GraphView& g, const float* scores, const void* values, Stor
   a.num_rows = g.num_nodes;
   a.heads = heads;
   a.feat = feat;
+  slice_args(a, c.slices);  // a `.fs<T>` rule: F / T features a launch
   a.num_edges = g.num_edges;
   a.prefetch = c.prefetch;
   if (s) a.row_order = s->row_order;
@@ -319,16 +325,20 @@ Status prepare(const GraphView& g, const float* scores, const void* values, Stor
   if (!p->fn) return Status::unsupported;  // kernels with vec > 1 carry their twin: not reached
   p->grid = static_cast<unsigned>(grid);
   p->block = static_cast<unsigned>(c.kernel->tpr * c.kernel->rpb);
+  p->slices = c.slices;
+  p->value_bytes = value_bytes;
   p->overlap_previous = launch.overlap_previous;
   p->variant_id = c.id;
   return Status::ok;
 }
 
-// Enqueues a prepared launch (args is copied: the launch sets its `overlapped` field).
+// Enqueues a prepared launch, one per slice (args is copied: the launch sets its `overlapped`
+// field, and moves values and out to each slice).
 Status enqueue(const PreparedLaunch& p, cudaStream_t stream) {
   if (!p.fn) return Status::ok;
   KernelArgs a = p.args;
-  return launch_family_kernel(p.fn, p.grid, p.block, 0, stream, a, p.overlap_previous) == cudaSuccess
+  return launch_family_slices(p.fn, p.grid, p.block, 0, stream, a, p.value_bytes, p.slices,
+                              p.overlap_previous) == cudaSuccess
              ? Status::ok
              : Status::cuda_error;
 }

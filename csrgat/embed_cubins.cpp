@@ -38,7 +38,7 @@ using csrgat::VariantParams;
 
 template <class IDX, class VAL>
 VariantParams params(int tpr, int fl, int rpb, int vec, int tiles, int epl, int ilp, int minb,
-                     int smem, int online, int lpt) {
+                     int smem, int online, int lpt, int sliced) {
   VariantParams p;
   p.tpr = tpr;
   p.fl = fl;
@@ -51,6 +51,7 @@ VariantParams params(int tpr, int fl, int rpb, int vec, int tiles, int epl, int 
   p.smem = smem;
   p.softmax = online ? csrgat::Softmax::online : csrgat::Softmax::two_pass;
   p.lpt = lpt;
+  p.slices = sliced ? 2 : 1;  // any T > 1 names the SLICED kernel (kernel_name)
   p.index = std::is_same_v<IDX, long long> ? csrgat::IndexType::i64 : csrgat::IndexType::i32;
   p.value = std::is_same_v<VAL, float>           ? csrgat::ValueType::f32
             : std::is_same_v<VAL, __nv_bfloat16> ? csrgat::ValueType::bf16
@@ -61,8 +62,8 @@ VariantParams params(int tpr, int fl, int rpb, int vec, int tiles, int epl, int 
 // The header's kernels in its order, then the fallbacks in kFallbackIds' order: the library's
 // tables index them the same way (csrgat/aggregate.cpp).
 std::vector<VariantParams> kernels() {
-#define CSRGAT_PARAMS(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL) \
-  params<IDX, VAL>(TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT),
+#define CSRGAT_PARAMS(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, SLICED, IDX, VAL) \
+  params<IDX, VAL>(TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, SLICED),
   std::vector<VariantParams> out = {CSRGAT_TUNED_KERNELS(CSRGAT_PARAMS)};
 #undef CSRGAT_PARAMS
   for (const auto& row : csrgat::kFallbackIds)

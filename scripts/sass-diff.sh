@@ -6,7 +6,7 @@
 # is byte-identical needs no new GPU measurement; one that is not needs an A/B on the GPU
 # (v4's ilp-1 regression was such a change: see docs/perf-notes.md).
 #
-#   scripts/sass-diff.sh [--rev REV] [--header FILE] [--mask-params] [TPR,FL,RPB,VEC,TILES,EPL,ILP,MINB,SMEM,ONLINE,LPT,Index,Value ...]
+#   scripts/sass-diff.sh [--rev REV] [--header FILE] [--mask-params] [TPR,FL,RPB,VEC,TILES,EPL,ILP,MINB,SMEM,ONLINE,LPT,Index,Value[,SLICED] ...]
 #
 #   --rev REV      the reference tree (default HEAD)
 #   --header FILE  the tuned header whose kernels to compare (default include/csrgat/tuned/sm_90.h)
@@ -47,8 +47,13 @@ mkdir -p "$work/ref"
 git -C "$ROOT" archive "$rev" variants | tar -x -C "$work/ref" ||
   { echo "sass-diff: cannot read variants/ at $rev" >&2; exit 2; }
 
-# The header's kernels: X(name, TPR, ..., Index, Value) -> "TPR,...,Index,Value".
-mapfile -t kernels < <(grep -oE '^ *X\(k[0-9]+, [^)]*\)' "$header" | sed -E 's/^ *X\(k[0-9]+, //; s/\)$//; s/, /,/g')
+# The header's kernels: X(name, TPR, ..., LPT, SLICED, Index, Value) -> the template's
+# "TPR,...,LPT,Index,Value[,SLICED]" (SLICED, the last template argument, defaults to 0 and is
+# left out then, so that trees from before it build the same kernel). Headers from before the
+# SLICED column give the 13 arguments as they are.
+mapfile -t kernels < <(grep -oE '^ *X\(k[0-9]+, [^)]*\)' "$header" | sed -E 's/^ *X\(k[0-9]+, //; s/\)$//; s/, /,/g' |
+  awk -F, 'NF == 14 { s = $12; out = $1; for (i = 2; i <= 14; ++i) if (i != 12) out = out "," $i;
+                      print (s == 0 ? out : out "," s); next } { print }')
 kernels+=("${extra[@]}")
 [ ${#kernels[@]} -gt 0 ] || { echo "sass-diff: no kernels in $header" >&2; exit 2; }
 

@@ -157,7 +157,8 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
   const int arch_num = arch_number(arch);
 
   // Distinct kernels in first-use order, with the rules that use each: variants that differ
-  // only in launch-time options (split, prefetch, bm) are one compiled kernel (kernel_name()).
+  // only in launch-time options (split, prefetch, bm) are one compiled kernel (kernel_name());
+  // slices > 1 (`.fs<T>`) is a kernel of its own (SLICED), whatever T.
   std::map<std::string, int> kernel_of;
   std::vector<VariantParams> kernels;
   std::vector<std::vector<int>> used_by;
@@ -232,7 +233,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
      << c_string(store_name + " run " + std::to_string(run.id) + " (" + run_tag(run) + ")")
      << "\n\n";
 
-  os << "// X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, Index, Value)\n";
+  os << "// X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, SLICED, Index, Value)\n";
   os << "#define CSRGAT_TUNED_KERNELS(X) \\\n";
   for (size_t k = 0; k < kernels.size(); ++k) {
     const VariantParams& p = kernels[k];
@@ -253,7 +254,8 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
             join(std::vector<std::string>(graphs.begin(), graphs.end()), ", ");
     os << "  X(k" << k << ", " << p.tpr << ", " << p.fl << ", " << p.rpb << ", " << p.vec << ", "
        << p.tiles << ", " << p.epl << ", " << p.ilp << ", " << p.minb << ", " << p.smem << ", "
-       << (p.softmax == Softmax::online ? 1 : 0) << ", " << p.lpt << ", " << index_type(p.index) << ", "
+       << (p.softmax == Softmax::online ? 1 : 0) << ", " << p.lpt << ", " << (p.slices > 1 ? 1 : 0)
+       << ", " << index_type(p.index) << ", "
        << value_type(p.value) << ") /* " << comment_safe(note) << " */"
        << (k + 1 < kernels.size() ? " \\" : "") << "\n";
   }
@@ -262,7 +264,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
         "// {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,\n"
         "//  mean_degree_max, max_degree_min, max_degree_max, nodes_min, nodes_max, kernel, "
         "split,\n"
-        "//  variant_id, prefetch, block_merge}\n"
+        "//  variant_id, prefetch, block_merge, slices}\n"
         "inline constexpr Rule kRules[] = {\n";
   for (size_t i = 0; i < rules.size(); ++i) {
     const RuleChoice& r = rules[i];
@@ -279,7 +281,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
        << b.max_degree_min << ", " << i64_bound(b.max_degree_max) << ", " << b.nodes_min << ", "
        << i64_bound(b.nodes_max) << ", " << rule_kernel[i] << ", " << r.split << ", "
        << c_string(r.variant) << ", " << rule_params[i].prefetch << ", " << rule_params[i].bm
-       << "},\n";
+       << ", " << rule_params[i].slices << "},\n";
   }
   os << "};\n"
         "}  // namespace csrgat::tuned\n";

@@ -368,7 +368,7 @@ __device__ __forceinline__ void prefetch_inputs(const KernelArgs& a) {
   if (a.num_chunks > 0) prefetch_l2(a.chunks, a.num_chunks * sizeof(ChunkDesc), nb);
   prefetch_l2(a.col, e * sizeof(Index), nb);
   prefetch_l2(a.scores, e * h * sizeof(float), nb);
-  prefetch_l2(a.values, n * h * a.feat * sizeof(typename C::Value), nb);
+  prefetch_l2(a.values, n * h * (C::SLICED ? a.feat_ld : a.feat) * sizeof(typename C::Value), nb);
 }
 
 // q = x / d and r = x % d for the run-time head count d, with no division when d == 1 (one
@@ -385,7 +385,7 @@ __device__ __forceinline__ void div_heads(unsigned x, unsigned d, unsigned& q, u
 }
 
 template <int TPR_, int FL_, int RPB_, int VEC_, int TILES_, int EPL_, int ILP_, int SMEM_,
-          int ONLINE_, int LPT_, class Index_, class Value_>
+          int ONLINE_, int LPT_, class Index_, class Value_, int SLICED_ = 0>
 struct FusedConfig {
   static constexpr int TPR = TPR_;      // threads per task (row-head pair or chunk)
   static constexpr int FL = FL_;        // lanes along the feature axis
@@ -400,6 +400,11 @@ struct FusedConfig {
   static constexpr bool ASYNC = SMEM_ == 3;   // shuffles; gathers staged by cp.async
   static constexpr bool ONLINE = ONLINE_ != 0;
   static constexpr bool LPT = LPT_ != 0;  // row tasks follow KernelArgs::row_order
+  // The `.fs<T>` variants' kernels: a launch computes a slice of KernelArgs::feat features of
+  // rows KernelArgs::feat_ld long (the host launches T of them, every row's first slice before
+  // any row's second: the gathers' working set is 1 / T of the values, for L2 reuse). The
+  // others take rows feat long: their code is the same as before the parameter existed.
+  static constexpr bool SLICED = SLICED_ != 0;
   using Index = Index_;
   using Value = Value_;
   static constexpr int WARP_TPR = TPR < 32 ? TPR : 32;  // threads of a group inside one warp
@@ -425,7 +430,7 @@ struct FusedConfig {
   // code for the same executed path (the seed shape 2-5% slower warm, fifteenth session). Now
   // it is a kernel of its own (csrgat_fused_scalar_twin), which the host launches instead.
   using Scalar = FusedConfig<TPR_, FL_, RPB_, 1, 1, EPL_, 1, SMEM_ == 3 ? 0 : SMEM_, ONLINE_,
-                             LPT_, Index_, Value_>;
+                             LPT_, Index_, Value_, SLICED_>;
 };
 
 template <class C>
@@ -638,8 +643,9 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
   const Value* __restrict__ values = static_cast<const Value*>(a.values);
   const float* __restrict__ scores = a.scores;
   const int H = a.heads;
-  const int F = a.feat;
-  const long long row_stride = static_cast<long long>(H) * F;
+  const int F = a.feat;                       // the features this task computes
+  const int LD = C::SLICED ? a.feat_ld : F;  // and the length of a head's values row
+  const long long row_stride = static_cast<long long>(H) * LD;
 
   const int t = threadIdx.x % C::TPR;  // thread in group
   const int warp_in_group = t / C::WARP_TPR;
@@ -720,7 +726,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
 #pragma unroll
         for (int u = 0; u < U; ++u) {
           if (wj[u] != 0.f)
-            gather_fma<C>(values + cj[u] * row_stride + static_cast<long long>(h) * F, f0,
+            gather_fma<C>(values + cj[u] * row_stride + static_cast<long long>(h) * LD, f0,
                                    f_lane, F, wj[u], acc);
         }
       }
@@ -794,7 +800,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
                                for (int g = 0; g < C::ILP; ++g) {
                                  const bool ok = g * C::ES + slot < nb_pre;
                                  row_pieces<C>(values + row_offset<C>(ok ? cj[g] : 0, row_stride) +
-                                                   static_cast<long long>(h) * F,
+                                                   static_cast<long long>(h) * LD,
                                                f0, f_lane, F, piece0[g]);
                                }
                              }
@@ -811,7 +817,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
           for (int g = 0; g < C::ILP; ++g) {
             const long long cj = from_lane(ccol, g);
             const bool ok = g * C::ES + slot < nb;
-            load_row_early<C>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F,
+            load_row_early<C>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * LD,
                               f0, f_lane, F, v0[g]);
           }
         }
@@ -882,7 +888,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
               long long cj;
               float wj;
               const bool ok = entry(g * C::ILP + u, cj, wj);
-              const Value* src = values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F;
+              const Value* src = values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * LD;
 #pragma unroll
               for (int ti = 0; ti < C::TILES; ++ti) {
                 const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
@@ -926,7 +932,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
               long long cj;
               float wj;
               if (take(i0, cj, wj))
-                gather_fma<C>(values + cj * row_stride + static_cast<long long>(h) * F,
+                gather_fma<C>(values + cj * row_stride + static_cast<long long>(h) * LD,
                                        f0, f_lane, F, wj, acc);
             } else if (EARLY && i0 == 0) {
               // The gathers issued before the softmax: their weights now.
@@ -944,7 +950,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
                 float wj;
                 const bool ok = take(i0 + g, cj, wj);
                 wg[g] = ok ? wj : 0.f;
-                load_row<C>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * F,
+                load_row<C>(values + (ok ? cj : 0) * row_stride + static_cast<long long>(h) * LD,
                                      f0, f_lane, F, ok, v[g]);
               }
 #pragma unroll
@@ -1289,6 +1295,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   }
 #endif
   const long long F = a.feat;
+  const long long row_len = C::SLICED ? a.feat_ld : F;  // of a head's output row
   if (task < chunk_tasks) {
     const unsigned c = task / H;  // (div_heads here too cost the cp.async kernels 6 registers)
     const int h = static_cast<int>(task % H);
@@ -1337,7 +1344,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
       if (pad) return;
       if (in_block) {
         if (c == static_cast<unsigned>(cd.first)) {
-          float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
+          float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * row_len;
           // Every row merges in merge_block_chunks from shared memory; from global memory
           // those of at most GlobalPartials::kMaxChunks chunks.
           if (shared_part)
@@ -1383,7 +1390,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     }
     timeline_mark<C>(1);
     if (last_flag[g]) {
-      float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * F;
+      float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * row_len;
       merge_chunks<C, false>(a, cd, h, dst);
       if (t == 0) a.counters[static_cast<long long>(cd.first) * H + h] = 0u;
     }
@@ -1403,7 +1410,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   }
   const long long eb = rp[row], ee = rp[row + 1];
   if (a.split_threshold > 0 && ee - eb > a.split_threshold) return;  // done as chunks
-  float* dst = a.out + (row * static_cast<long long>(H) + h) * F;
+  float* dst = a.out + (row * static_cast<long long>(H) + h) * row_len;
 #if defined(CSRGAT_TEST_KNOBS)
   // (Test-only: the one write before the wait, an out-of-bounds crash. After run_task it kept
   // dst live across the task: +2 to +8 registers.)
@@ -1475,18 +1482,18 @@ __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
 // 128-thread kernel: 86 registers with it, 72 without). The two cases are two templates of one
 // name; the last template parameter (defaulted) lets exactly one of them exist per MINB.
 template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
-          int ONLINE, int LPT, class Index, class Value,
+          int ONLINE, int LPT, class Index, class Value, int SLICED = 0,
           typename csrgat::kern::EnableIf<MINB == 0>::type = 0>
 __global__ void csrgat_fused(const csrgat::KernelArgs a) {
-  csrgat::kern::kernel_body<
-      csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM, ONLINE, LPT, Index, Value>>(a);
+  csrgat::kern::kernel_body<csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM,
+                                                      ONLINE, LPT, Index, Value, SLICED>>(a);
 }
 template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
-          int ONLINE, int LPT, class Index, class Value,
+          int ONLINE, int LPT, class Index, class Value, int SLICED = 0,
           typename csrgat::kern::EnableIf<(MINB > 0)>::type = 0>
 __global__ void __launch_bounds__(TPR* RPB, MINB) csrgat_fused(const csrgat::KernelArgs a) {
-  csrgat::kern::kernel_body<
-      csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM, ONLINE, LPT, Index, Value>>(a);
+  csrgat::kern::kernel_body<csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM,
+                                                      ONLINE, LPT, Index, Value, SLICED>>(a);
 }
 
 #if !defined(__CUDACC_RTC__)
@@ -1495,14 +1502,15 @@ __global__ void __launch_bounds__(TPR* RPB, MINB) csrgat_fused(const csrgat::Ker
 // not VEC-aligned; the kernel itself when VEC is 1. The tuner names the same instantiation for
 // NVRTC (VariantParams::scalar_kernel_name).
 template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
-          int ONLINE, int LPT, class Index, class Value>
+          int ONLINE, int LPT, class Index, class Value, int SLICED = 0>
 constexpr void (*csrgat_fused_scalar_twin())(const csrgat::KernelArgs) {
   using S = typename csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM, ONLINE,
-                                               LPT, Index, Value>::Scalar;
+                                               LPT, Index, Value, SLICED>::Scalar;
   if constexpr (VEC == 1)
-    return &csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, Index, Value>;
+    return &csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, Index, Value,
+                         SLICED>;
   else
     return &csrgat_fused<S::TPR, S::FL, S::RPB, S::VEC, S::TILES, S::EPL, S::ILP, MINB, S::SMEM_MODE,
-                         ONLINE, LPT, Index, Value>;
+                         ONLINE, LPT, Index, Value, SLICED>;
 }
 #endif

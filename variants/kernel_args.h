@@ -18,11 +18,13 @@ struct ChunkDesc {
 // The field order is part of the kernels' speed. A kernel reads its parameters from constant
 // bank 0 (from offset 0x210 on sm_90, right after the driver's memory descriptor at 0x208), and
 // each 64-byte line of it that a warp touches is fetched once per launch per SM, the first warps
-// waiting for it. The row path reads only the fields up to delay_ns (0x210..0x273: two lines,
-// the first shared with the descriptor every global access needs); the prefetching thread adds
-// num_edges, the chunk path the three after it. (Until the thirteenth session `prefetch`, the
-// first read of every warp, and the test-only fields sat in a third line with row_order: the
-// lat_ladder tool puts a line at 0.02-0.045 us per launch, perf-notes.)
+// waiting for it. The row path reads only the fields up to delay_ns (0x210..0x27b: two lines,
+// the first shared with the descriptor every global access needs; 0x273 until feat_ld came in
+// the twenty-ninth session, which moved the offsets and nothing else of the shipped kernels'
+// SASS); the prefetching thread adds num_edges, the chunk path the three after it. (Until the
+// thirteenth session `prefetch`, the first read of every warp, and the test-only fields sat in
+// a third line with row_order: the lat_ladder tool puts a line at 0.02-0.045 us per launch,
+// perf-notes.)
 struct KernelArgs {
   const void* row_ptr;      // row_ptr: (N + 1), Index
   const void* col;          // col: (E), Index
@@ -31,7 +33,15 @@ struct KernelArgs {
   float* out;               // out: (N, H, F)
   long long num_rows;       // N
   int heads;                // H
-  int feat;                 // F
+  int feat;                 // F: the features this launch computes, of each head
+  // The length of each head's values and output rows (F of the problem): feat itself, except
+  // in a launch of a `.fs<T>` variant, which computes one slice of feat_ld / T features (its
+  // values and out pointers moved to the slice's first feature).
+  int feat_ld;
+  // 1 (the `.bm` variants): a row whose chunks all ran in one block (the plan packs them so,
+  // build_split_plan's per_block) merges there after a barrier; 0: every row through the
+  // counters. Read by the chunk path only.
+  int block_merge;
   // Long-row plan: rows of degree > split_threshold are skipped by row tasks and done as
   // chunks (tasks [0, num_chunks * H)), chunk task k = c * H + h writing its normalised row to
   // partials[k * F, (k + 1) * F) and its (max, sum) to partials[C * H * F + 2 * k, + 2); the
@@ -60,11 +70,6 @@ struct KernelArgs {
   unsigned int slow_percent;
   // Test-only slowdown: every group spins this many extra nanoseconds.
   unsigned int delay_ns;
-  // 1 (the `.bm` variants): a row whose chunks all ran in one block (the plan packs them so,
-  // build_split_plan's per_block) merges there after a barrier; 0: every row through the
-  // counters. Read by the chunk path only; it fills the 4 bytes before num_edges, so the
-  // struct keeps its 136 bytes (tests/unit/test_nvrtc_compile.cpp).
-  int block_merge;
   // E (the length of col, and of scores per head); the `.pf` prefetch's extent.
   long long num_edges;
   const ChunkDesc* chunks;    // (C)

@@ -72,4 +72,33 @@ inline cudaError_t launch_family_kernel(const void* fn, unsigned grid, unsigned 
   return cudaLaunchKernelExC(&c.config, fn, params);
 }
 
+// A `.fs<T>` variant's arguments (slices = T > 1): the launch computes F / T features (feat) of
+// rows F long (feat_ld); slice 0 first (launch_family_slices moves values and out to the others).
+// Call it before family_kernel_for: the vector kernel needs F / T to be a multiple of its vec.
+inline void slice_args(KernelArgs& args, int slices) {
+  args.feat_ld = args.feat;
+  if (slices > 1) args.feat /= slices;
+}
+
+// launch_family_kernel once per slice of slice_args' arguments (once for a variant without
+// slices): slice s with values and out moved to feature s * feat. Each slice after the first
+// overlaps the previous one where the device can: its blocks take the slots the previous slice's
+// last blocks leave and wait for it (pdl_wait) before they write, and they read nothing it writes.
+inline cudaError_t launch_family_slices(const void* fn, unsigned grid, unsigned block, size_t smem,
+                                        cudaStream_t stream, KernelArgs& args, int value_bytes,
+                                        int slices, bool overlap_previous) {
+  const KernelArgs first = args;
+  for (int s = 0; s < (slices > 1 ? slices : 1); ++s) {
+    args = first;
+    const long long offset = static_cast<long long>(s) * first.feat;
+    args.values = static_cast<const char*>(first.values) + offset * value_bytes;
+    args.out = first.out + offset;
+    if (const cudaError_t e =
+            launch_family_kernel(fn, grid, block, smem, stream, args, s > 0 || overlap_previous);
+        e != cudaSuccess)
+      return e;
+  }
+  return cudaSuccess;
+}
+
 }  // namespace csrgat

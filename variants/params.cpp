@@ -40,7 +40,8 @@ std::string VariantParams::id() const {
        << (epl != 1 ? ".e" + std::to_string(epl) : std::string())
        << (ilp != 1 ? ".g" + std::to_string(ilp) : std::string())
        << (minb != 0 ? ".mb" + std::to_string(minb) : std::string()) << ".smem" << smem << '.' << to_string(softmax) << ".split" << split
-       << (lpt ? ".lpt" : "") << (prefetch ? ".pf" : "") << (bm ? ".bm" : "");
+       << (lpt ? ".lpt" : "") << (prefetch ? ".pf" : "") << (bm ? ".bm" : "")
+       << (slices != 1 ? ".fs" + std::to_string(slices) : std::string());
   }
   os << '.' << to_string(index) << '.' << to_string(value);
   if (fault) os << ".fault" << fault;
@@ -105,6 +106,7 @@ VariantParams VariantParams::parse(const std::string& id) {
     else if (s == "bm" && p.family == Family::fused) p.bm = 1;
     else if (take_int(s, "tpr", v)) p.tpr = static_cast<int>(v);
     else if (take_int(s, "fl", v)) p.fl = static_cast<int>(v);
+    else if (take_int(s, "fs", v) && p.family == Family::fused) p.slices = static_cast<int>(v);
     else if (take_int(s, "rpb", v)) p.rpb = static_cast<int>(v);
     else if (take_int(s, "vec", v)) p.vec = static_cast<int>(v);
     else if (take_int(s, "smem", v)) p.smem = static_cast<int>(v);
@@ -128,7 +130,7 @@ std::string VariantParams::kernel_name() const {
     case Family::fused:
       os << "csrgat_fused<" << tpr << ", " << fl << ", " << rpb << ", " << vec << ", " << tiles
          << ", " << epl << ", " << ilp << ", " << minb << ", " << smem << ", " << (softmax == Softmax::online ? 1 : 0) << ", " << lpt << ", " << idx
-         << ", " << val << ">";
+         << ", " << val << (slices != 1 ? ", 1" : "") << ">";
       break;
     case Family::seed: os << "csrgat_seed<" << idx << ", " << val << ">"; break;
     case Family::cusparse: os << "csrgat_segment_softmax<" << idx << ">"; break;
@@ -191,6 +193,8 @@ std::string VariantParams::invalid_reason() const {
   if (prefetch != 0 && prefetch != 1) return "prefetch must be 0 or 1";
   if (bm != 0 && bm != 1) return "bm must be 0 or 1";
   if (bm == 1 && split == 0) return "bm (split rows merged inside their block) needs split > 0";
+  if (slices != 1 && slices != 2 && slices != 4 && slices != 8)
+    return "slices (.fs) must be 1, 2, 4 or 8";
   if (fault < 0 || fault > 2) return "fault must be 0, 1 or 2";
   return "";
 }
@@ -198,7 +202,7 @@ std::string VariantParams::invalid_reason() const {
 bool VariantParams::operator==(const VariantParams& o) const {
   return family == o.family && tpr == o.tpr && fl == o.fl && rpb == o.rpb && vec == o.vec &&
          tiles == o.tiles && epl == o.epl && ilp == o.ilp && minb == o.minb && smem == o.smem && softmax == o.softmax && split == o.split && lpt == o.lpt &&
-         prefetch == o.prefetch && bm == o.bm &&
+         prefetch == o.prefetch && bm == o.bm && slices == o.slices &&
          index == o.index && value == o.value && fault == o.fault && delay_ns == o.delay_ns;
 }
 

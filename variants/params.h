@@ -3,7 +3,7 @@
 // edges per lane other than 1 appear as .e2 after .t1, gathers in flight other than 1 as .g4
 // after that, launch bounds as .mb8 after that; rows in longest-first order as .lpt after
 // .split, inputs prefetched into L2 as .pf after that, split rows merged inside their block as
-// .bm after that). Host-only; the kernel sees the same values as template arguments (split,
+// .bm after that, feature slices as .fs<T> after that). Host-only; the kernel sees the same values as template arguments (split,
 // prefetch and bm as launch arguments).
 #pragma once
 
@@ -58,6 +58,12 @@ struct VariantParams {
                       // per_block); 0: every split row merges through a fence and an atomic.
                       // A launch-time flag (KernelArgs::block_merge), shown as .bm after
                       // .split<n>[.lpt][.pf]; needs split > 0
+  int slices = 1;     // T > 1 (`.fs<T>`, after .bm): the host launches the kernel T times, each
+                      // launch on F / T features of every row (slice s: features [s F / T,
+                      // (s + 1) F / T)), so that each launch's gathers have 1 / T of the values
+                      // as their working set, for L2 reuse on graphs whose values are a few
+                      // times L2 (twenty-ninth session). The kernel is compiled for it (its
+                      // SLICED template argument: rows KernelArgs::feat_ld long); 1, 2, 4 or 8
   IndexType index = IndexType::i32;
   ValueType value = ValueType::f32;
   // Test-only knobs, never emitted into a tuned header.

@@ -105,6 +105,9 @@ LaunchGeometry launch_geometry(const VariantParams& p, int64_t num_rows, int hea
   }
   if (!tasks_fit_32bit(tasks, g.grid))
     g.unsupported = std::to_string(tasks) + " tasks exceed the 2^31 the kernels index in 32 bits";
+  else if (p.family == Family::fused && p.slices > 1 && feat % p.slices != 0)
+    g.unsupported = "F = " + std::to_string(feat) + " is not a multiple of the variant's " +
+                    std::to_string(p.slices) + " feature slices (.fs" + std::to_string(p.slices) + ")";
   else if (p.family == Family::fused && p.index == IndexType::i32 && !row_stride_fits_32bit(heads, feat))
     g.unsupported = "H * F = " + std::to_string(static_cast<int64_t>(heads) * feat) +
                     " exceeds the 2^31 a values row's stride is held in";

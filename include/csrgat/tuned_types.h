@@ -1,6 +1,6 @@
 // Types of the generated tuned headers (include/csrgat/tuned/<arch>.h). A tuned header defines
 //   CSRGAT_TUNED_KERNELS(X): one X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT,
-//                              Index, Value)
+//                              SLICED, Index, Value)
 //                            per kernel the production library compiles;
 //   csrgat::tuned::kRules:   first match wins; each names a kernel and a long-row threshold.
 #pragma once
@@ -25,6 +25,8 @@ struct Rule {
                                    // and defaulted, so headers from before it still compile
   int block_merge = 0;             // 1: split rows merge inside their block (`.bm`); defaulted
                                    // for the same reason
+  int slices = 1;                  // T > 1 (`.fs<T>`): T launches of the kernel (compiled with
+                                   // SLICED 1), each on F / T features of every row
 };
 
 }  // namespace csrgat::tuned

@@ -213,6 +213,37 @@ TEST(GpuCorrectness, BlockMergedSplitRows) {
       for (const auto& f : run_all(g, feat, heads, {}, lab)) ADD_FAILURE() << f;
 }
 
+// Feature slices (.fs<T>): T launches, each on F / T features of every row, against the
+// reference: sub-warp and warp kernels, cp.async staging, long rows split with and without block
+// merges, rows longest first, 16-bit values, 64-bit indices, several heads (slices inside each
+// head's row), and slices that are not a whole vector (F = 24 at 8 slices: 3 features, the
+// scalar twins). F = 30 at 4 slices is refused (unsupported), never computed.
+TEST(GpuCorrectness, FeatureSlices) {
+  std::vector<VariantParams> vs;
+  for (const char* id : {"csrgat.tpr8.fl8.rpb16.vec4.t1.g4.smem3.online.split0.fs2.i32.f32",
+                         "csrgat.tpr8.fl8.rpb16.vec4.t1.g2.mb8.smem0.online.split64.lpt.fs2.i32.f32",
+                         "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem3.online.split0.fs4.i32.f32",
+                         "csrgat.tpr32.fl8.rpb4.vec4.t1.g4.smem0.online.split32.pf.bm.fs2.i32.f32",
+                         "csrgat.tpr16.fl8.rpb8.vec4.t1.g4.smem0.online.split16.lpt.pf.bm.fs8.i32.f32",
+                         "csrgat.tpr32.fl16.rpb1.vec4.t1.smem0.twopass.split0.fs2.i64.f32",
+                         "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split0.fs2.i32.bf16"}) {
+    vs.push_back(VariantParams::parse(id));
+  }
+  Lab lab(vs);
+  for (const auto& f : lab.compile_failures) ADD_FAILURE() << f;
+  ASSERT_EQ(lab.kernels.size(), vs.size());
+  const auto g = graphs::make_graph("powerlaw:n=4000,deg=6,alpha=2.1,maxdeg=600,seed=23");
+  for (int heads : {1, 3})
+    for (int feat : {64, 128, 24})
+      for (const auto& f : run_all(g, feat, heads, {}, lab)) ADD_FAILURE() << f;
+  graphs::Inputs in = graphs::make_inputs(g, 1, 30, fresh_seed());
+  DeviceProblem dp(g, in);
+  dp.set_reference(reference_aggregate(g, in));
+  const auto r = verify_variant(dp, *lab.kernels.at(vs[2].id()), vs[2], default_tolerance(vs[2].value));
+  EXPECT_EQ(r.status, TrialStatus::unsupported);
+  EXPECT_NE(r.detail.find("not a multiple of the variant's 4 feature slices"), std::string::npos) << r.detail;
+}
+
 TEST(GpuCorrectness, NegativeInfinityScores) {
   const auto g = graphs::make_graph("uniform:n=3000,deg=12,seed=13");
   expect_all_correct(g, 64, 1, [](graphs::Inputs& in) {

@@ -575,15 +575,15 @@ TEST(Emit, HeaderIsDeterministicAndWellFormed) {
            "#define CSRGAT_TUNED_SOURCE \"synthetic.sqlite run 1 (NVIDIA H200 (synthetic), "
            "2025-01-15, run 1)\"\n",
            "#define CSRGAT_TUNED_KERNELS(X) \\\n",
-           "  X(k0, 8, 8, 4, 4, 1, 1, 1, 0, 0, 0, 0, int, float) /* " + A,
-           "X(k2, 32, 16, 4, 4, 1, 1, 1, 0, 1, 0, 0, long long, float)",
-           "X(k3, 16, 16, 4, 8, 1, 1, 1, 0, 0, 1, 0, int, __nv_bfloat16)",
-           "    {0, 0, 49, 96, 1, 1, 0, 4, 0, 1024, 0, 50000, 0, 0, \"" + A + "\", 0, 0},\n",
+           "  X(k0, 8, 8, 4, 4, 1, 1, 1, 0, 0, 0, 0, 0, int, float) /* " + A,
+           "X(k2, 32, 16, 4, 4, 1, 1, 1, 0, 1, 0, 0, 0, long long, float)",
+           "X(k3, 16, 16, 4, 8, 1, 1, 1, 0, 0, 1, 0, 0, int, __nv_bfloat16)",
+           "    {0, 0, 49, 96, 1, 1, 0, 4, 0, 1024, 0, 50000, 0, 0, \"" + A + "\", 0, 0, 1},\n",
            "    {0, 1, 97, 192, 2, 1 << 30, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 2, 4096, "
            "\"" +
-               Ci + "\", 0, 0},\n",
+               Ci + "\", 0, 0, 1},\n",
            "    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 4, 0, \"" + B +
-               "\", 0, 0},\n",
+               "\", 0, 0, 1},\n",
            "[1,16] [17,48] [49,96] [97,192] [193,2^30]", "[0,50000) [50000,500000) [500000,inf)",
            "NVIDIA H200 (synthetic), 2025-01-15, run 1",
            "cora F64 H1: 10.00 us (q1..q3 9.96..10.05 us"})
@@ -741,10 +741,10 @@ TEST(Emit, ALongestRowsFirstWinnerGetsItsOwnLptKernel) {
   add("uniform", 64, 1, L, 2, "ok", 1049.0, 0.002);
   const std::string h = emit_header(s, run, "sm_90");
   // Same parameters but LPT: two kernels, one for each rule.
-  EXPECT_NE(h.find("X(k0, 8, 8, 16, 4, 2, 1, 1, 8, 0, 1, 0, int, float)"), std::string::npos) << h;
-  EXPECT_NE(h.find("X(k1, 8, 8, 16, 4, 2, 1, 1, 8, 0, 1, 1, int, float)"), std::string::npos) << h;
-  EXPECT_NE(h.find(", 512, \"" + L + "\", 0, 0},"), std::string::npos) << h;
-  EXPECT_NE(h.find(", 0, \"" + P + "\", 0, 0},"), std::string::npos) << h;
+  EXPECT_NE(h.find("X(k0, 8, 8, 16, 4, 2, 1, 1, 8, 0, 1, 0, 0, int, float)"), std::string::npos) << h;
+  EXPECT_NE(h.find("X(k1, 8, 8, 16, 4, 2, 1, 1, 8, 0, 1, 1, 0, int, float)"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 512, \"" + L + "\", 0, 0, 1},"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 0, \"" + P + "\", 0, 0, 1},"), std::string::npos) << h;
 }
 
 // A prefetching winner (.pf) shares its twin's kernel; its rule says prefetch 1. Likewise a
@@ -766,11 +766,33 @@ TEST(Emit, APrefetchWinnerSharesItsKernelAndSetsTheRuleFlag) {
     add("uniform", 64, 1, Q, 2, "ok", 900.0, 0.002);
     add("uniform", 64, 1, P, 2, "ok", 950.0, 0.002);
     const std::string h = emit_header(s, run, "sm_90");
-    EXPECT_NE(h.find("X(k0, 32, 8, 4, 4, 2, 1, 4, 0, 0, 1, 0, int, float)"), std::string::npos) << h;
+    EXPECT_NE(h.find("X(k0, 32, 8, 4, 4, 2, 1, 4, 0, 0, 1, 0, 0, int, float)"), std::string::npos) << h;
     EXPECT_EQ(h.find("X(k1,"), std::string::npos) << h;  // one kernel for both rules
-    EXPECT_NE(h.find(", 32, \"" + P + (bm ? "\", 0, 1}," : "\", 1, 0},")), std::string::npos) << h;
-    EXPECT_NE(h.find(", 32, \"" + Q + "\", 0, 0},"), std::string::npos) << h;
+    EXPECT_NE(h.find(", 32, \"" + P + (bm ? "\", 0, 1, 1}," : "\", 1, 0, 1},")), std::string::npos) << h;
+    EXPECT_NE(h.find(", 32, \"" + Q + "\", 0, 0, 1},"), std::string::npos) << h;
   }
+}
+
+// A winner in feature slices (.fs2) runs a kernel of its own (SLICED 1 in the X-macro), and its
+// rule says how many launches: 2; the unsliced twin keeps SLICED 0 and slices 1.
+TEST(Emit, ASlicedWinnerHasItsOwnKernelAndItsRuleSaysTheSlices) {
+  const fs::path dir = test_dir();
+  Store s((dir / "fs.sqlite").string());
+  const int64_t run = s.open_run(synthetic_run()).id;
+  put_features(s, run, "small", 3000, 12000, 150);
+  put_features(s, run, "uniform", 1000000, 16000000, 40);
+  const Adder add{s, run};
+  const std::string Q = "csrgat.tpr8.fl8.rpb16.vec4.t1.g4.smem3.online.split0.i32.f32";
+  const std::string P = "csrgat.tpr8.fl8.rpb16.vec4.t1.g4.smem3.online.split0.fs2.i32.f32";
+  add("small", 64, 1, Q, 2, "ok", 6.9, 0.002);
+  add("small", 64, 1, P, 2, "ok", 9.2, 0.002);
+  add("uniform", 64, 1, Q, 2, "ok", 900.0, 0.002);
+  add("uniform", 64, 1, P, 2, "ok", 850.0, 0.002);
+  const std::string h = emit_header(s, run, "sm_90");
+  EXPECT_NE(h.find("X(k0, 8, 8, 16, 4, 1, 1, 4, 0, 3, 1, 0, 0, int, float)"), std::string::npos) << h;
+  EXPECT_NE(h.find("X(k1, 8, 8, 16, 4, 1, 1, 4, 0, 3, 1, 0, 1, int, float)"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 0, \"" + Q + "\", 0, 0, 1},"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 0, \"" + P + "\", 0, 0, 2},"), std::string::npos) << h;
 }
 
 // A header says how its trials were timed when not the default (cold L2, single launches): one
@@ -814,10 +836,10 @@ TEST(Emit, HeaderKernelsInstantiateUnderNvcc) {
   write_header_file(emit_header(store, run, "sm_90"), (dir / "sm_90.h").string());
   write_text(dir / "kernels.cu",
              "#include \"variants/csrgat_fused.cuh\"\n#include \"sm_90.h\"\n"
-             "#define ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL) \\\n"
+             "#define ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, SLICED, IDX, VAL) \\\n"
              "  reinterpret_cast<const void*>(&csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, "
-             "ONLINE, LPT, IDX, VAL>), reinterpret_cast<const void*>(csrgat_fused_scalar_twin<TPR, FL, RPB, "
-             "VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL>()),\n"
+             "ONLINE, LPT, IDX, VAL, SLICED>), reinterpret_cast<const void*>(csrgat_fused_scalar_twin<TPR, FL, "
+             "RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, IDX, VAL, SLICED>()),\n"
              "const void* const kernels[] = {CSRGAT_TUNED_KERNELS(ENTRY)};\n"
              "static_assert(sizeof(kernels) / sizeof(kernels[0]) == 2 * 5, \"kernel count\");\n"
              "static_assert(sizeof(csrgat::tuned::kRules) / sizeof(csrgat::tuned::kRules[0]) == 7,"

@@ -492,6 +492,52 @@ TEST(Space, BlockMergeInTheIdAndTheSpace) {
   EXPECT_EQ(to_json(tiny("  tpr: [32]\n")).dump().find("\"bm\""), std::string::npos);
 }
 
+// Feature slices (.fs<T>): a launch-time count after .bm, on a kernel of its own (SLICED, the
+// last template argument: the same one for every T > 1); a space key and a constraint variable;
+// a problem whose F is not a multiple of T cannot run it.
+TEST(Space, FeatureSlicesInTheIdTheKernelAndTheSpace) {
+  const std::string plain = "csrgat.tpr8.fl8.rpb16.vec4.t1.g4.smem3.online.split0.i32.f32";
+  VariantParams p = VariantParams::parse(plain);
+  EXPECT_EQ(p.slices, 1);
+  p.slices = 2;
+  EXPECT_EQ(p.id(), "csrgat.tpr8.fl8.rpb16.vec4.t1.g4.smem3.online.split0.fs2.i32.f32");
+  EXPECT_EQ(VariantParams::parse(p.id()), p);
+  EXPECT_NE(p, VariantParams::parse(plain));
+  EXPECT_EQ(VariantParams::parse("csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.lpt.pf.bm.fs4.i64.bf16").slices, 4);
+  EXPECT_EQ(p.kernel_name(), "csrgat_fused<8, 8, 16, 4, 1, 1, 4, 0, 3, 1, 0, int, float, 1>");
+  EXPECT_EQ(VariantParams::parse(plain).kernel_name(), "csrgat_fused<8, 8, 16, 4, 1, 1, 4, 0, 3, 1, 0, int, float>");
+  VariantParams p8 = p;
+  p8.slices = 8;
+  EXPECT_EQ(p8.kernel_name(), p.kernel_name());
+  EXPECT_EQ(p.scalar_kernel_name(), "csrgat_fused<8, 8, 16, 1, 1, 1, 1, 0, 0, 1, 0, int, float, 1>");
+  EXPECT_EQ(p.invalid_reason(), "");
+  p.slices = 3;
+  EXPECT_EQ(p.invalid_reason(), "slices (.fs) must be 1, 2, 4 or 8");
+  p.slices = 0;
+  EXPECT_EQ(p.invalid_reason(), "slices (.fs) must be 1, 2, 4 or 8");
+  EXPECT_THROW(VariantParams::parse("seed.fs2.i32.f32"), std::invalid_argument);
+  // F / T features a launch: F = 60 takes 2 and 4 slices, not 8.
+  p.slices = 4;
+  EXPECT_EQ(launch_geometry(p, 1000, 1, 60, 0, 4, 0).unsupported, "");
+  p.slices = 8;
+  EXPECT_EQ(launch_geometry(p, 1000, 1, 60, 0, 4, 0).unsupported,
+            "F = 60 is not a multiple of the variant's 8 feature slices (.fs8)");
+  // In a space, with a constraint on the features a launch computes.
+  const Config c = tiny("  tpr: [8]\n  fl: [8]\n  rpb: [16]\n  tiles: [1, 2]\n  slices: [1, 2, 4]\n",
+                        "  - \"fl * vec * tiles * slices == feat\"\n");
+  const auto cands = enumerate(c, problems(c)[0]);
+  ASSERT_EQ(cands.size(), 6u);
+  EXPECT_EQ(ids(survivors(cands)),
+            (std::vector<std::string>{"csrgat.tpr8.fl8.rpb16.vec4.t1.smem0.twopass.split0.fs2.i32.f32",
+                                      "csrgat.tpr8.fl8.rpb16.vec4.t2.smem0.twopass.split0.i32.f32"}));
+  EXPECT_THROW(tiny("  slices: [3]\n"), ConfigError);
+  EXPECT_THROW(tiny("  slices: [16]\n"), ConfigError);
+  EXPECT_THROW(tiny("  slices: [2, 2]\n"), ConfigError);
+  // Without the key a config's JSON (and so its fingerprint) has none.
+  EXPECT_EQ(to_json(tiny("  tpr: [32]\n")).dump().find("\"slices\""), std::string::npos);
+  EXPECT_NE(to_json(c).dump().find("\"slices\""), std::string::npos);
+}
+
 // A vector kernel's scalar twin: vec 1, one tile, ilp 1, smem 3 as 0, the rest (launch bounds,
 // edges per lane, lpt, types) kept; none for vec 1 kernels and the other families.
 TEST(Space, ScalarTwinKernelName) {

@@ -7,14 +7,14 @@
 #define CSRGAT_TUNED_ARCH 90
 #define CSRGAT_TUNED_SOURCE "default (untuned)"
 
-// X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, Index, Value)
+// X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, SLICED, Index, Value)
 #define CSRGAT_TUNED_KERNELS(X)                     \
-  X(k0, 32, 16, 4, 4, 1, 1, 1, 0, 0, 0, 0, int, float)          \
-  X(k1, 32, 16, 4, 4, 1, 1, 1, 0, 0, 0, 0, long long, float)    \
-  X(k2, 32, 16, 4, 8, 1, 1, 1, 0, 0, 0, 0, int, __nv_bfloat16)  \
-  X(k3, 32, 16, 4, 8, 1, 1, 1, 0, 0, 0, 0, long long, __nv_bfloat16) \
-  X(k4, 32, 16, 4, 8, 1, 1, 1, 0, 0, 0, 0, int, __half)         \
-  X(k5, 32, 16, 4, 8, 1, 1, 1, 0, 0, 0, 0, long long, __half)
+  X(k0, 32, 16, 4, 4, 1, 1, 1, 0, 0, 0, 0, 0, int, float)          \
+  X(k1, 32, 16, 4, 4, 1, 1, 1, 0, 0, 0, 0, 0, long long, float)    \
+  X(k2, 32, 16, 4, 8, 1, 1, 1, 0, 0, 0, 0, 0, int, __nv_bfloat16)  \
+  X(k3, 32, 16, 4, 8, 1, 1, 1, 0, 0, 0, 0, 0, long long, __nv_bfloat16) \
+  X(k4, 32, 16, 4, 8, 1, 1, 1, 0, 0, 0, 0, 0, int, __half)         \
+  X(k5, 32, 16, 4, 8, 1, 1, 1, 0, 0, 0, 0, 0, long long, __half)
 
 namespace csrgat::tuned {
 inline constexpr Rule kRules[] = {

@@ -21,105 +21,105 @@
 #define CSRGAT_TUNED_ARCH 90
 #define CSRGAT_TUNED_SOURCE "h200.sqlite.gz run 16 (NVIDIA H200, 2026-12-02, run 16)"
 
-// X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, Index, Value)
+// X(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, SLICED, Index, Value)
 #define CSRGAT_TUNED_KERNELS(X) \
-  X(k0, 16, 8, 16, 4, 2, 1, 4, 0, 0, 1, 1, int, float) /* csrgat.tpr16.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32: citeseer F64 H1: 4.29 us (q1..q3 4.19..4.34 us, noise 0.39%, stage 2; winner 4.29 us); rules 0; NVIDIA H200, 2026-12-02, run 16; graphs citeseer */ \
-  X(k1, 32, 16, 8, 4, 1, 1, 4, 3, 0, 1, 0, int, float) /* csrgat.tpr32.fl16.rpb8.vec4.t1.g4.mb3.smem0.online.split24.pf.bm.i32.f32: cora F64 H1: 4.29 us (q1..q3 4.26..4.32 us, noise 0.20%, stage 2; winner 4.29 us); rules 1; NVIDIA H200, 2026-12-02, run 16; graphs cora */ \
-  X(k2, 8, 8, 16, 4, 2, 1, 2, 0, 0, 1, 1, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g2.smem0.online.split16.lpt.pf.bm.i32.f32: pubmed F64 H1: 8.19 us (q1..q3 8.13..8.26 us, noise 0.21%, stage 2; winner 8.19 us); rules 2; NVIDIA H200, 2026-12-02, run 16; graphs pubmed */ \
-  X(k3, 8, 8, 16, 4, 2, 1, 4, 7, 0, 1, 1, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb7.smem0.online.split64.lpt.pf.bm.i32.f32: soc-slashdot0902 F64 H1: 42.82 us (q1..q3 42.69..43.20 us, noise 0.12%, stage 2; winner 42.82 us); rules 3; NVIDIA H200, 2026-12-02, run 16; graphs soc-slashdot0902 */ \
-  X(k4, 32, 8, 4, 4, 2, 1, 4, 0, 0, 1, 1, int, float) /* csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split128.lpt.pf.bm.i32.f32: wiki-vote F64 H1: 7.71 us (q1..q3 7.68..7.83 us, noise 0.27%, stage 2; winner 7.71 us); rules 4; NVIDIA H200, 2026-12-02, run 16; graphs wiki-vote */ \
-  X(k5, 32, 8, 4, 4, 2, 1, 8, 0, 0, 1, 0, int, float) /* csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32: seed_384 F64 H1: 2.59 us (q1..q3 2.53..2.69 us, noise 0.65%, stage 2; winner 2.61 us); rules 5; NVIDIA H200, 2026-12-02, run 16; graphs seed_384 */ \
-  X(k6, 8, 8, 16, 4, 2, 1, 4, 6, 0, 1, 1, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split64.lpt.pf.bm.i32.f32: cit-hepph F64 H1: 19.17 us (q1..q3 18.96..19.39 us, noise 0.31%, stage 2; winner 19.17 us); rules 6, 7, 15; NVIDIA H200, 2026-12-02, run 16; graphs ca-astroph, cit-hepph, citeseer, cora, pubmed, seed_384, soc-slashdot0902, wiki-vote */ \
-  X(k7, 8, 8, 16, 4, 2, 1, 4, 0, 3, 1, 0, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem3.online.split256.i32.f32: uniform_1m_d16 F64 H1: 895.29 us (q1..q3 895.29..895.52 us, noise 0.02%, stage 0; winner 895.29 us); rules 8; NVIDIA H200, 2026-12-02, run 16; graphs uniform_1m_d16 */ \
-  X(k8, 8, 8, 16, 4, 2, 1, 2, 8, 3, 1, 1, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem3.online.split1024.lpt.i32.f32: powerlaw_1m_d16 F64 H1: 953.63 us (q1..q3 953.41..954.53 us, noise 0.05%, stage 1; winner 949.63 us) +1 more; rules 9; NVIDIA H200, 2026-12-02, run 16; graphs powerlaw_1m_d16, rmat_s20_ef16 */ \
-  X(k9, 8, 8, 16, 4, 2, 1, 2, 8, 0, 1, 1, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split64.lpt.pf.bm.i32.f32: pubmed F64 H8: 43.63 us (q1..q3 43.46..44.15 us, noise 0.16%, stage 2; winner 43.63 us); rules 10; NVIDIA H200, 2026-12-02, run 16; graphs pubmed */ \
-  X(k10, 16, 16, 8, 4, 2, 1, 4, 8, 3, 1, 0, int, float) /* csrgat.tpr16.fl16.rpb8.vec4.t2.g4.mb8.smem3.online.split0.i32.f32: uniform_2m_d32 F128 H1: 7590.60 us (q1..q3 7590.19..7590.76 us, noise 0.00%, stage 0; winner 7590.60 us); rules 11; NVIDIA H200, 2026-12-02, run 16; graphs uniform_2m_d32 */ \
-  X(k11, 8, 8, 16, 8, 1, 2, 4, 8, 3, 1, 0, int, __nv_bfloat16) /* csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16: uniform_1m_d16 F64 H1: 460.89 us (q1..q3 460.40..461.21 us, noise 0.02%, stage 2; winner 460.89 us); rules 12; NVIDIA H200, 2026-12-02, run 16; graphs uniform_1m_d16 */ \
-  X(k12, 8, 8, 16, 8, 1, 1, 4, 8, 3, 1, 1, int, __nv_bfloat16) /* csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16: powerlaw_1m_d16 F64 H1: 598.05 us (q1..q3 597.76..598.46 us, noise 0.02%, stage 2; winner 594.67 us) +1 more; rules 13, 16; NVIDIA H200, 2026-12-02, run 16; graphs powerlaw_1m_d16, rmat_s20_ef16, uniform_1m_d16 */ \
-  X(k13, 16, 16, 8, 8, 1, 2, 4, 8, 3, 1, 0, int, __nv_bfloat16) /* csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16: uniform_2m_d32 F128 H1: 3820.33 us (q1..q3 3819.69..3820.85 us, noise 0.00%, stage 2; winner 3820.33 us); rules 14; NVIDIA H200, 2026-12-02, run 16; graphs uniform_2m_d32 */
+  X(k0, 16, 8, 16, 4, 2, 1, 4, 0, 0, 1, 1, 0, int, float) /* csrgat.tpr16.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32: citeseer F64 H1: 4.29 us (q1..q3 4.19..4.34 us, noise 0.39%, stage 2; winner 4.29 us); rules 0; NVIDIA H200, 2026-12-02, run 16; graphs citeseer */ \
+  X(k1, 32, 16, 8, 4, 1, 1, 4, 3, 0, 1, 0, 0, int, float) /* csrgat.tpr32.fl16.rpb8.vec4.t1.g4.mb3.smem0.online.split24.pf.bm.i32.f32: cora F64 H1: 4.29 us (q1..q3 4.26..4.32 us, noise 0.20%, stage 2; winner 4.29 us); rules 1; NVIDIA H200, 2026-12-02, run 16; graphs cora */ \
+  X(k2, 8, 8, 16, 4, 2, 1, 2, 0, 0, 1, 1, 0, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g2.smem0.online.split16.lpt.pf.bm.i32.f32: pubmed F64 H1: 8.19 us (q1..q3 8.13..8.26 us, noise 0.21%, stage 2; winner 8.19 us); rules 2; NVIDIA H200, 2026-12-02, run 16; graphs pubmed */ \
+  X(k3, 8, 8, 16, 4, 2, 1, 4, 7, 0, 1, 1, 0, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb7.smem0.online.split64.lpt.pf.bm.i32.f32: soc-slashdot0902 F64 H1: 42.82 us (q1..q3 42.69..43.20 us, noise 0.12%, stage 2; winner 42.82 us); rules 3; NVIDIA H200, 2026-12-02, run 16; graphs soc-slashdot0902 */ \
+  X(k4, 32, 8, 4, 4, 2, 1, 4, 0, 0, 1, 1, 0, int, float) /* csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split128.lpt.pf.bm.i32.f32: wiki-vote F64 H1: 7.71 us (q1..q3 7.68..7.83 us, noise 0.27%, stage 2; winner 7.71 us); rules 4; NVIDIA H200, 2026-12-02, run 16; graphs wiki-vote */ \
+  X(k5, 32, 8, 4, 4, 2, 1, 8, 0, 0, 1, 0, 0, int, float) /* csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32: seed_384 F64 H1: 2.59 us (q1..q3 2.53..2.69 us, noise 0.65%, stage 2; winner 2.61 us); rules 5; NVIDIA H200, 2026-12-02, run 16; graphs seed_384 */ \
+  X(k6, 8, 8, 16, 4, 2, 1, 4, 6, 0, 1, 1, 0, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split64.lpt.pf.bm.i32.f32: cit-hepph F64 H1: 19.17 us (q1..q3 18.96..19.39 us, noise 0.31%, stage 2; winner 19.17 us); rules 6, 7, 15; NVIDIA H200, 2026-12-02, run 16; graphs ca-astroph, cit-hepph, citeseer, cora, pubmed, seed_384, soc-slashdot0902, wiki-vote */ \
+  X(k7, 8, 8, 16, 4, 2, 1, 4, 0, 3, 1, 0, 0, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem3.online.split256.i32.f32: uniform_1m_d16 F64 H1: 895.29 us (q1..q3 895.29..895.52 us, noise 0.02%, stage 0; winner 895.29 us); rules 8; NVIDIA H200, 2026-12-02, run 16; graphs uniform_1m_d16 */ \
+  X(k8, 8, 8, 16, 4, 2, 1, 2, 8, 3, 1, 1, 0, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem3.online.split1024.lpt.i32.f32: powerlaw_1m_d16 F64 H1: 953.63 us (q1..q3 953.41..954.53 us, noise 0.05%, stage 1; winner 949.63 us) +1 more; rules 9; NVIDIA H200, 2026-12-02, run 16; graphs powerlaw_1m_d16, rmat_s20_ef16 */ \
+  X(k9, 8, 8, 16, 4, 2, 1, 2, 8, 0, 1, 1, 0, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split64.lpt.pf.bm.i32.f32: pubmed F64 H8: 43.63 us (q1..q3 43.46..44.15 us, noise 0.16%, stage 2; winner 43.63 us); rules 10; NVIDIA H200, 2026-12-02, run 16; graphs pubmed */ \
+  X(k10, 16, 16, 8, 4, 2, 1, 4, 8, 3, 1, 0, 0, int, float) /* csrgat.tpr16.fl16.rpb8.vec4.t2.g4.mb8.smem3.online.split0.i32.f32: uniform_2m_d32 F128 H1: 7590.60 us (q1..q3 7590.19..7590.76 us, noise 0.00%, stage 0; winner 7590.60 us); rules 11; NVIDIA H200, 2026-12-02, run 16; graphs uniform_2m_d32 */ \
+  X(k11, 8, 8, 16, 8, 1, 2, 4, 8, 3, 1, 0, 0, int, __nv_bfloat16) /* csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16: uniform_1m_d16 F64 H1: 460.89 us (q1..q3 460.40..461.21 us, noise 0.02%, stage 2; winner 460.89 us); rules 12; NVIDIA H200, 2026-12-02, run 16; graphs uniform_1m_d16 */ \
+  X(k12, 8, 8, 16, 8, 1, 1, 4, 8, 3, 1, 1, 0, int, __nv_bfloat16) /* csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16: powerlaw_1m_d16 F64 H1: 598.05 us (q1..q3 597.76..598.46 us, noise 0.02%, stage 2; winner 594.67 us) +1 more; rules 13, 16; NVIDIA H200, 2026-12-02, run 16; graphs powerlaw_1m_d16, rmat_s20_ef16, uniform_1m_d16 */ \
+  X(k13, 16, 16, 8, 8, 1, 2, 4, 8, 3, 1, 0, 0, int, __nv_bfloat16) /* csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16: uniform_2m_d32 F128 H1: 3820.33 us (q1..q3 3819.69..3820.85 us, noise 0.00%, stage 2; winner 3820.33 us); rules 14; NVIDIA H200, 2026-12-02, run 16; graphs uniform_2m_d32 */
 
 namespace csrgat::tuned {
 // {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,
 //  mean_degree_max, max_degree_min, max_degree_max, nodes_min, nodes_max, kernel, split,
-//  variant_id, prefetch, block_merge}
+//  variant_id, prefetch, block_merge, slices}
 inline constexpr Rule kRules[] = {
     // rule 0 (f32 i32): F 49-96, H 1, mean degree [0, 3.28816), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr16.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 16
     //   citeseer F64 H1: 4.29 us (q1..q3 4.19..4.34 us, noise 0.39%, stage 2; winner 4.29 us)
     //   graphs: citeseer
-    {0, 0, 49, 96, 1, 1, 0, 3.288158571697505, 0, 1024, 0, 50000, 0, 8, "csrgat.tpr16.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32", 1, 1},
+    {0, 0, 49, 96, 1, 1, 0, 3.288158571697505, 0, 1024, 0, 50000, 0, 8, "csrgat.tpr16.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 1 (f32 i32): F 49-96, H 1, mean degree [3.28816, 4), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr32.fl16.rpb8.vec4.t1.g4.mb3.smem0.online.split24.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 16
     //   cora F64 H1: 4.29 us (q1..q3 4.26..4.32 us, noise 0.20%, stage 2; winner 4.29 us)
     //   graphs: cora
-    {0, 0, 49, 96, 1, 1, 3.288158571697505, 4, 0, 1024, 0, 50000, 1, 24, "csrgat.tpr32.fl16.rpb8.vec4.t1.g4.mb3.smem0.online.split24.pf.bm.i32.f32", 1, 1},
+    {0, 0, 49, 96, 1, 1, 3.288158571697505, 4, 0, 1024, 0, 50000, 1, 24, "csrgat.tpr32.fl16.rpb8.vec4.t1.g4.mb3.smem0.online.split24.pf.bm.i32.f32", 1, 1, 1},
     // rule 2 (f32 i32): F 49-96, H 1, mean degree [4, 12), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g2.smem0.online.split16.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 16
     //   pubmed F64 H1: 8.19 us (q1..q3 8.13..8.26 us, noise 0.21%, stage 2; winner 8.19 us)
     //   graphs: pubmed
-    {0, 0, 49, 96, 1, 1, 4, 12, 0, 1024, 0, 50000, 2, 16, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.smem0.online.split16.lpt.pf.bm.i32.f32", 1, 1},
+    {0, 0, 49, 96, 1, 1, 4, 12, 0, 1024, 0, 50000, 2, 16, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.smem0.online.split16.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 3 (f32 i32): F 49-96, H 1, mean degree [4, 12), max degree [1024, 16384), nodes [50000, 500000)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb7.smem0.online.split64.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 16
     //   soc-slashdot0902 F64 H1: 42.82 us (q1..q3 42.69..43.20 us, noise 0.12%, stage 2; winner 42.82 us)
     //   graphs: soc-slashdot0902
-    {0, 0, 49, 96, 1, 1, 4, 12, 1024, 16384, 50000, 500000, 3, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb7.smem0.online.split64.lpt.pf.bm.i32.f32", 1, 1},
+    {0, 0, 49, 96, 1, 1, 4, 12, 1024, 16384, 50000, 500000, 3, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb7.smem0.online.split64.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 4 (f32 i32): F 49-96, H 1, mean degree [12, 16.1928), max degree [0, 1024), nodes [0, 11287)
     //   csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split128.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 16
     //   wiki-vote F64 H1: 7.71 us (q1..q3 7.68..7.83 us, noise 0.27%, stage 2; winner 7.71 us)
     //   graphs: wiki-vote
-    {0, 0, 49, 96, 1, 1, 12, 16.192759847985833, 0, 1024, 0, 11287, 4, 128, "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split128.lpt.pf.bm.i32.f32", 1, 1},
+    {0, 0, 49, 96, 1, 1, 12, 16.192759847985833, 0, 1024, 0, 11287, 4, 128, "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split128.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 5 (f32 i32): F 49-96, H 1, mean degree [16.1928, 32), max degree [0, 1024), nodes [0, 11287)
     //   csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 16
     //   seed_384 F64 H1: 2.59 us (q1..q3 2.53..2.69 us, noise 0.65%, stage 2; winner 2.61 us)
     //   graphs: seed_384
-    {0, 0, 49, 96, 1, 1, 16.192759847985833, 32, 0, 1024, 0, 11287, 5, 0, "csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32", 1, 0},
+    {0, 0, 49, 96, 1, 1, 16.192759847985833, 32, 0, 1024, 0, 11287, 5, 0, "csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32", 1, 0, 1},
     // rule 6 (f32 i32): F 49-96, H 1, mean degree [12, 16.388), max degree [0, 1024), nodes [11287, 50000)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split64.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 16
     //   cit-hepph F64 H1: 19.17 us (q1..q3 18.96..19.39 us, noise 0.31%, stage 2; winner 19.17 us)
     //   graphs: cit-hepph
-    {0, 0, 49, 96, 1, 1, 12, 16.388037298906333, 0, 1024, 11287, 50000, 6, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split64.lpt.pf.bm.i32.f32", 1, 1},
+    {0, 0, 49, 96, 1, 1, 12, 16.388037298906333, 0, 1024, 11287, 50000, 6, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split64.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 7 (f32 i32): F 49-96, H 1, mean degree [16.388, 32), max degree [0, 1024), nodes [11287, 50000)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split48.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 16
     //   ca-astroph F64 H1: 15.98 us (q1..q3 15.82..16.19 us, noise 0.29%, stage 2; winner 16.03 us)
     //   graphs: ca-astroph
-    {0, 0, 49, 96, 1, 1, 16.388037298906333, 32, 0, 1024, 11287, 50000, 6, 48, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split48.lpt.pf.bm.i32.f32", 1, 1},
+    {0, 0, 49, 96, 1, 1, 16.388037298906333, 32, 0, 1024, 11287, 50000, 6, 48, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split48.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 8 (f32 i32): F 49-96, H 1, mean degree [12, 32), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem3.online.split256.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 16
     //   uniform_1m_d16 F64 H1: 895.29 us (q1..q3 895.29..895.52 us, noise 0.02%, stage 0; winner 895.29 us)
     //   graphs: uniform_1m_d16
-    {0, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 7, 256, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem3.online.split256.i32.f32", 0, 0},
+    {0, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 7, 256, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem3.online.split256.i32.f32", 0, 0, 1},
     // rule 9 (f32 i32): F 49-96, H 1, mean degree [12, 32), max degree [16384, inf), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem3.online.split1024.lpt.i32.f32: best on every problem of the bucket; geomean slowdown 1.002 over 2 of 2 problems; NVIDIA H200, 2026-12-02, run 16
     //   powerlaw_1m_d16 F64 H1: 953.63 us (q1..q3 953.41..954.53 us, noise 0.05%, stage 1; winner 949.63 us)
     //   rmat_s20_ef16 F64 H1: 628.08 us (q1..q3 627.94..628.49 us, noise 0.03%, stage 1; winner 628.08 us)
     //   graphs: powerlaw_1m_d16, rmat_s20_ef16
-    {0, 0, 49, 96, 1, 1, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 8, 1024, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem3.online.split1024.lpt.i32.f32", 0, 0},
+    {0, 0, 49, 96, 1, 1, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 8, 1024, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem3.online.split1024.lpt.i32.f32", 0, 0, 1},
     // rule 10 (f32 i32): F 49-96, H 2-inf, mean degree [4, 12), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split64.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 16
     //   pubmed F64 H8: 43.63 us (q1..q3 43.46..44.15 us, noise 0.16%, stage 2; winner 43.63 us)
     //   graphs: pubmed
-    {0, 0, 49, 96, 2, 1 << 30, 4, 12, 0, 1024, 0, 50000, 9, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split64.lpt.pf.bm.i32.f32", 1, 1},
+    {0, 0, 49, 96, 2, 1 << 30, 4, 12, 0, 1024, 0, 50000, 9, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split64.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 11 (f32 i32): F 97-192, H 1, mean degree [32, inf), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr16.fl16.rpb8.vec4.t2.g4.mb8.smem3.online.split0.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 16
     //   uniform_2m_d32 F128 H1: 7590.60 us (q1..q3 7590.19..7590.76 us, noise 0.00%, stage 0; winner 7590.60 us)
     //   graphs: uniform_2m_d32
-    {0, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 10, 0, "csrgat.tpr16.fl16.rpb8.vec4.t2.g4.mb8.smem3.online.split0.i32.f32", 0, 0},
+    {0, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 10, 0, "csrgat.tpr16.fl16.rpb8.vec4.t2.g4.mb8.smem3.online.split0.i32.f32", 0, 0, 1},
     // rule 12 (bf16 i32): F 49-96, H 1, mean degree [12, 32), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 16
     //   uniform_1m_d16 F64 H1: 460.89 us (q1..q3 460.40..461.21 us, noise 0.02%, stage 2; winner 460.89 us)
     //   graphs: uniform_1m_d16
-    {1, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 11, 0, "csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16", 0, 0},
+    {1, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 11, 0, "csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16", 0, 0, 1},
     // rule 13 (bf16 i32): F 49-96, H 1, mean degree [12, 32), max degree [16384, inf), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16: best on every problem of the bucket; geomean slowdown 1.003 over 2 of 2 problems; NVIDIA H200, 2026-12-02, run 16
     //   powerlaw_1m_d16 F64 H1: 598.05 us (q1..q3 597.76..598.46 us, noise 0.02%, stage 2; winner 594.67 us)
     //   rmat_s20_ef16 F64 H1: 517.18 us (q1..q3 516.83..517.59 us, noise 0.02%, stage 2; winner 517.18 us)
     //   graphs: powerlaw_1m_d16, rmat_s20_ef16
-    {1, 0, 49, 96, 1, 1, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 12, 1024, "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16", 0, 0},
+    {1, 0, 49, 96, 1, 1, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 12, 1024, "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16", 0, 0, 1},
     // rule 14 (bf16 i32): F 97-192, H 1, mean degree [32, inf), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-02, run 16
     //   uniform_2m_d32 F128 H1: 3820.33 us (q1..q3 3819.69..3820.85 us, noise 0.00%, stage 2; winner 3820.33 us)
     //   graphs: uniform_2m_d32
-    {1, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 13, 0, "csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16", 0, 0},
+    {1, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 13, 0, "csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16", 0, 0, 1},
     // rule 15 (f32 i32): catch-all, F 1-inf, H 1-inf, mean degree [0, inf), max degree [0, inf), nodes [0, inf)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split24.lpt.pf.bm.i32.f32: catch-all: best measured on at least half the problems; geomean slowdown 1.347 over 9 of 13 problems; NVIDIA H200, 2026-12-02, run 16
     //   ca-astroph F64 H1: 17.33 us (q1..q3 17.25..17.39 us, noise 0.27%, stage 1; winner 16.03 us)
@@ -132,13 +132,13 @@ inline constexpr Rule kRules[] = {
     //   soc-slashdot0902 F64 H1: 47.52 us (q1..q3 47.40..47.93 us, noise 0.22%, stage 1; winner 42.82 us)
     //   wiki-vote F64 H1: 12.67 us (q1..q3 12.64..12.73 us, noise 0.42%, stage 0; winner 7.71 us)
     //   graphs: ca-astroph, cit-hepph, citeseer, cora, pubmed, seed_384, soc-slashdot0902, wiki-vote
-    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 6, 24, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split24.lpt.pf.bm.i32.f32", 1, 1},
+    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 6, 24, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split24.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 16 (bf16 i32): catch-all, F 1-inf, H 1-inf, mean degree [0, inf), max degree [0, inf), nodes [0, inf)
     //   csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16: catch-all: best measured on at least half the problems; geomean slowdown 1.021 over 3 of 4 problems; NVIDIA H200, 2026-12-02, run 16
     //   powerlaw_1m_d16 F64 H1: 598.05 us (q1..q3 597.76..598.46 us, noise 0.02%, stage 2; winner 594.67 us)
     //   rmat_s20_ef16 F64 H1: 517.18 us (q1..q3 516.83..517.59 us, noise 0.02%, stage 2; winner 517.18 us)
     //   uniform_1m_d16 F64 H1: 487.49 us (q1..q3 487.18..487.77 us, noise 0.04%, stage 1; winner 460.89 us)
     //   graphs: powerlaw_1m_d16, rmat_s20_ef16, uniform_1m_d16
-    {1, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 12, 1024, "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16", 0, 0},
+    {1, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 12, 1024, "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16", 0, 0, 1},
 };
 }  // namespace csrgat::tuned
