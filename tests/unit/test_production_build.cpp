@@ -81,3 +81,20 @@ TEST(ProductionBuild, CallChecksItsArgumentsAtCreate) {
   csrgat::Call moved = std::move(call);
   EXPECT_EQ(moved.launch(nullptr), csrgat::Status::invalid_argument);
 }
+
+// A rule of a sliced variant (`.fs<T>`) holds only problems whose F is a multiple of T (each
+// launch computes F / T features): for any other F the dispatch goes on to the next rule. Over
+// the F range of the committed header's large-graph rules, without a Shape (no GPU needed).
+TEST(ProductionBuild, ASlicedRuleHoldsOnlyFeatureCountsItDivides) {
+  int dummy = 0;
+  const csrgat::GraphView g{&dummy, &dummy, 1000000, 16000000, csrgat::Index::i32};
+  int sliced = 0;
+  for (int feat = 33; feat <= 192; ++feat) {
+    const std::string id = csrgat::dispatch_variant(g, csrgat::Storage::f32, 1, feat);
+    const int slices = id.empty() ? 1 : csrgat::VariantParams::parse(id).slices;
+    EXPECT_EQ(feat % slices, 0) << "F = " << feat << " dispatched to " << id;
+    sliced += slices > 1;
+  }
+  if (sliced == 0) GTEST_SKIP() << "the tuned header has no sliced rule for this shape";
+  EXPECT_LT(sliced, 160);  // the odd F went elsewhere
+}
