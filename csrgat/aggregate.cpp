@@ -36,6 +36,7 @@ struct KernelEntry {
   int vec;
   int tpr, rpb;
   bool lpt;   // row tasks follow a row order (Shape builds it)
+  bool sliced;  // compiled for feature slices (SLICED): only `.fs<T>` rules may name it
   int value;  // 0 f32, 1 bf16, 2 f16
   int index;  // 0 int32, 1 int64
 };
@@ -50,7 +51,7 @@ constexpr int index_code() {
 
 // The header's kernels, in its order (the embedded table's first entries).
 #define CSRGAT_ENTRY(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, SLICED, IDX, VAL) \
-  KernelEntry{-1, VEC, TPR, RPB, LPT != 0, value_code<VAL>(), index_code<IDX>()},
+  KernelEntry{-1, VEC, TPR, RPB, LPT != 0, SLICED != 0, value_code<VAL>(), index_code<IDX>()},
 const KernelEntry kHeaderKernels[] = {CSRGAT_TUNED_KERNELS(CSRGAT_ENTRY)};
 #undef CSRGAT_ENTRY
 constexpr int kNumHeaderKernels = static_cast<int>(std::size(kHeaderKernels));
@@ -66,7 +67,8 @@ struct Tables {
     for (int v = 0; v < 3; ++v)
       for (int i = 0; i < 2; ++i) {
         const VariantParams p = VariantParams::parse(kFallbackIds[v][i]);
-        fallback[v][i] = KernelEntry{kNumHeaderKernels + 2 * v + i, p.vec, p.tpr, p.rpb, p.lpt != 0, v, i};
+        fallback[v][i] = KernelEntry{kNumHeaderKernels + 2 * v + i, p.vec, p.tpr, p.rpb, p.lpt != 0,
+                                     p.slices > 1, v, i};
       }
   }
 };
@@ -138,13 +140,15 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
   for (const auto& r : tuned::kRules) {
     if (r.value != value || r.index != index) continue;
     if (feat < r.feat_min || feat > r.feat_max || heads < r.heads_min || heads > r.heads_max) continue;
-    if (r.slices > 1 && feat % r.slices != 0) continue;  // F / T features a launch
     if (mean_deg < r.mean_degree_min || mean_deg >= r.mean_degree_max) continue;
     if (nodes < r.nodes_min || nodes >= r.nodes_max) continue;
     if (have_shape && (max_deg < r.max_degree_min || max_deg >= r.max_degree_max)) continue;
     if (r.kernel < 0 || r.kernel >= kNumHeaderKernels) continue;
     const KernelEntry& k = tables().tuned[r.kernel];
     if (k.value != value || k.index != index) continue;
+    // A sliced kernel for slices > 1 only (a header edited by hand could pair them wrongly: the
+    // kernel would take the slice for the row), and F that the slices suit (launch.h).
+    if ((r.slices > 1) != k.sliced || !slices_fit(r.slices, k.vec, feat)) continue;
     return {&k, have_shape ? r.split : 0, r.variant_id, r.prefetch, have_shape ? r.block_merge : 0,
             r.slices};
   }

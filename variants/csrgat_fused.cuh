@@ -368,7 +368,11 @@ __device__ __forceinline__ void prefetch_inputs(const KernelArgs& a) {
   if (a.num_chunks > 0) prefetch_l2(a.chunks, a.num_chunks * sizeof(ChunkDesc), nb);
   prefetch_l2(a.col, e * sizeof(Index), nb);
   prefetch_l2(a.scores, e * h * sizeof(float), nb);
-  prefetch_l2(a.values, n * h * (C::SLICED ? a.feat_ld : a.feat) * sizeof(typename C::Value), nb);
+  // A slice's values start feat * slice elements into the rows: its extent ends with the last
+  // row's slice, not feat_ld elements after it.
+  const unsigned long long values = C::SLICED ? (n * h > 0 ? (n * h - 1) * a.feat_ld + a.feat : 0)
+                                              : n * h * a.feat;
+  prefetch_l2(a.values, values * sizeof(typename C::Value), nb);
 }
 
 // q = x / d and r = x % d for the run-time head count d, with no division when d == 1 (one

@@ -72,6 +72,15 @@ inline cudaError_t launch_family_kernel(const void* fn, unsigned grid, unsigned 
   return cudaLaunchKernelExC(&c.config, fn, params);
 }
 
+// Whether `slices` launches of a kernel with vec-element loads suit F: F a multiple of the
+// slices, and slices that keep the vector loads F itself allows (F = 60 in two slices of a vec-4
+// kernel would run the scalar twin, F = 64 does not). The library's dispatch skips a `.fs<T>`
+// rule for an F that fails this (csrgat/aggregate.cpp), and the tests' copies of it do.
+inline bool slices_fit(int slices, int vec, int feat) {
+  if (slices <= 1) return true;
+  return feat % slices == 0 && !(feat % vec == 0 && (feat / slices) % vec != 0);
+}
+
 // A `.fs<T>` variant's arguments (slices = T > 1): the launch computes F / T features (feat) of
 // rows F long (feat_ld); slice 0 first (launch_family_slices moves values and out to the others).
 // Call it before family_kernel_for: the vector kernel needs F / T to be a multiple of its vec.
@@ -88,6 +97,10 @@ inline cudaError_t launch_family_slices(const void* fn, unsigned grid, unsigned 
                                         cudaStream_t stream, KernelArgs& args, int value_bytes,
                                         int slices, bool overlap_previous) {
   const KernelArgs first = args;
+  // slice_args' arguments: rows feat_ld long, slices x feat of them (a KernelArgs that skipped
+  // it would have the kernel read every row at stride 0).
+  if (first.feat_ld < first.feat || (slices > 1 && first.feat * slices != first.feat_ld))
+    return cudaErrorInvalidValue;
   for (int s = 0; s < (slices > 1 ? slices : 1); ++s) {
     args = first;
     const long long offset = static_cast<long long>(s) * first.feat;

@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "csrgat/aggregate.h"
+#include "variants/launch.h"
+#include "variants/params.h"
 #include "graphs/generate.h"
 #include "production_check.h"
 #include "tuner/emit.h"
@@ -64,12 +66,15 @@ TEST(Dispatch, TunedHeaderRoutesEveryTunedGraphToItsRule) {
     for (int64_t r = 0; r < g.num_nodes; ++r) max_deg = std::max(max_deg, g.degree(r));
     const double mean = g.num_nodes ? static_cast<double>(g.num_edges()) / g.num_nodes : 0;
     std::string expected;
-    for (const auto& r : rules)
+    for (const auto& r : rules) {
+      const VariantParams p = VariantParams::parse(r.variant);
       if (r.bucket.value == static_cast<int>(w.value) && r.bucket.index == static_cast<int>(w.index) &&
-          r.bucket.contains(w.feat, w.heads, mean, max_deg, g.num_nodes)) {
+          r.bucket.contains(w.feat, w.heads, mean, max_deg, g.num_nodes) &&
+          slices_fit(p.slices, p.vec, w.feat)) {  // as the library's choose()
         expected = r.variant;
         break;
       }
+    }
     ASSERT_FALSE(expected.empty()) << w.graph << ": no rule holds it";
     const Storage st = w.value == ValueType::f32 ? Storage::f32 : w.value == ValueType::bf16 ? Storage::bf16 : Storage::f16;
     Shape shape;

@@ -42,6 +42,11 @@ TEST(OverlapVariants, EveryKernelFormWaitsForALateProducer) {
       "csrgat.tpr16.fl16.rpb8.vec4.t1.g2.smem0.online.split0.i32.bf16",        // ilp 2, 8-byte vectors
       "csrgat.tpr128.fl8.rpb1.vec4.t2.smem0.online.split0.i32.f32",            // ilp 1, four warps
       "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem3.online.split256.i32.f32",        // cp.async
+      // Feature slices: every slice after the first overlaps the one before (launch.h), on
+      // split rows whose partials and counters each slice reuses; with the prefetch.
+      "csrgat.tpr8.fl8.rpb16.vec4.t1.g4.mb8.smem3.online.split0.fs2.i32.f32",
+      "csrgat.tpr32.fl8.rpb4.vec4.t1.g4.smem0.online.split32.lpt.pf.bm.fs2.i32.f32",
+      "csrgat.tpr16.fl8.rpb8.vec4.t1.smem0.online.split16.fs4.i32.f32",
   };
   const NvrtcCompiler compiler("sm_90", cache_dir());
   for (const char* spec : {"seed:n=384,deg=18,seed=1", "powerlaw:n=20000,deg=8,alpha=2.1,maxdeg=4000,seed=3"}) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "csrgat/aggregate.h"
+#include "variants/launch.h"
 #include "variants/params.h"
 #include "variants/plan.h"
 
@@ -83,17 +84,22 @@ TEST(ProductionBuild, CallChecksItsArgumentsAtCreate) {
 }
 
 // A rule of a sliced variant (`.fs<T>`) holds only problems whose F is a multiple of T (each
-// launch computes F / T features): for any other F the dispatch goes on to the next rule. Over
-// the F range of the committed header's large-graph rules, without a Shape (no GPU needed).
+// launch computes F / T features) and whose slices keep the vector loads F allows (F = 60 in two
+// slices of a vec-4 kernel would take the scalar twin): for any other F the dispatch goes on to
+// the next rule. Over the F range of the committed header's large-graph rules, without a Shape
+// (no GPU needed).
 TEST(ProductionBuild, ASlicedRuleHoldsOnlyFeatureCountsItDivides) {
   int dummy = 0;
   const csrgat::GraphView g{&dummy, &dummy, 1000000, 16000000, csrgat::Index::i32};
   int sliced = 0;
   for (int feat = 33; feat <= 192; ++feat) {
     const std::string id = csrgat::dispatch_variant(g, csrgat::Storage::f32, 1, feat);
-    const int slices = id.empty() ? 1 : csrgat::VariantParams::parse(id).slices;
-    EXPECT_EQ(feat % slices, 0) << "F = " << feat << " dispatched to " << id;
-    sliced += slices > 1;
+    const auto p = csrgat::VariantParams::parse(id);
+    EXPECT_EQ(feat % p.slices, 0) << "F = " << feat << " dispatched to " << id;
+    if (p.slices > 1 && feat % p.vec == 0)
+      EXPECT_EQ(feat / p.slices % p.vec, 0) << "F = " << feat << " dispatched to " << id;
+    EXPECT_EQ(csrgat::slices_fit(p.slices, p.vec, feat), true) << id;
+    sliced += p.slices > 1;
   }
   if (sliced == 0) GTEST_SKIP() << "the tuned header has no sliced rule for this shape";
   EXPECT_LT(sliced, 160);  // the odd F went elsewhere

@@ -25,6 +25,7 @@
 #include "tuner/emit.h"
 #include "tuner/select.h"
 #include "tuner/store.h"
+#include "variants/launch.h"
 #include "recorded.h"
 #include "scratch.h"
 
@@ -201,13 +202,17 @@ const Winner& find_winner(const std::vector<Winner>& ws, const std::string& grap
   throw std::runtime_error("no winner for " + graph);
 }
 
-// The rule the library's choose() would take (first match), replicated for checks in-process.
+// The rule the library's choose() would take (first match), replicated for checks in-process:
+// a `.fs<T>` rule holds only the F its slices suit (slices_fit).
 const RuleChoice* first_match(const std::vector<RuleChoice>& rules, ValueType v, IndexType i,
                               int feat, int heads, double mean, int64_t max_deg, int64_t nodes) {
-  for (const auto& r : rules)
-    if (r.bucket.value == static_cast<int>(v) && r.bucket.index == static_cast<int>(i) &&
-        r.bucket.contains(feat, heads, mean, max_deg, nodes))
-      return &r;
+  for (const auto& r : rules) {
+    if (r.bucket.value != static_cast<int>(v) || r.bucket.index != static_cast<int>(i) ||
+        !r.bucket.contains(feat, heads, mean, max_deg, nodes))
+      continue;
+    const VariantParams p = VariantParams::parse(r.variant);
+    if (slices_fit(p.slices, p.vec, feat)) return &r;
+  }
   return nullptr;
 }
 

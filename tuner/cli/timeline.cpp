@@ -46,6 +46,12 @@ struct Records {
 nlohmann::json timeline_one(DeviceProblem& dp, const graphs::Csr64& g, const VariantParams& p,
                             const TimelineOptions& o, profiler::Timer& timer) {
   if (p.family != Family::fused) throw std::invalid_argument(p.id() + ": only fused variants record a timeline");
+  // One record per task and launch: the T launches of a `.fs<T>` variant would each overwrite
+  // the last's.
+  if (p.slices > 1)
+    throw std::invalid_argument(p.id() + ": a variant in feature slices is " + std::to_string(p.slices) +
+                                " launches; its timeline would keep the last one only (time the "
+                                "variant without .fs" + std::to_string(p.slices) + ")");
   const std::string why = dp.unsupported_reason(p);
   if (!why.empty()) throw std::invalid_argument(p.id() + ": " + why);
   const LoadedKernel plain(NvrtcCompiler("sm_90", "").compile(p));
