@@ -694,10 +694,14 @@ TEST(Emit, HeaderCompilesAndRulesGeneralise) {
   };
   std::string tu =
       "#include <cstdio>\n#include \"sm_90.h\"\n"
+      "#define VEC_OF(name, TPR, FL, RPB, VEC, ...) VEC,\n"
+      "const int kVec[] = {CSRGAT_TUNED_KERNELS(VEC_OF)};\n"
       "const char* choose(int v, int i, int h, int f, long long n, double mean, long long maxd) {\n"
       "  for (const auto& r : csrgat::tuned::kRules) {\n"
       "    if (r.value != v || r.index != i) continue;\n"
       "    if (f < r.feat_min || f > r.feat_max || h < r.heads_min || h > r.heads_max) continue;\n"
+      "    const int vec = kVec[r.kernel];  // slices_fit (variants/launch.h)\n"
+      "    if (r.slices > 1 && (f % r.slices != 0 || (f % vec == 0 && f / r.slices % vec != 0))) continue;\n"
       "    if (mean < r.mean_degree_min || mean >= r.mean_degree_max) continue;\n"
       "    if (n < r.nodes_min || n >= r.nodes_max) continue;\n"
       "    if (maxd < r.max_degree_min || maxd >= r.max_degree_max) continue;\n"
