@@ -348,6 +348,14 @@ __device__ __forceinline__ void pdl_wait() {
 #endif
 }
 
+// The length of a head's values and output rows: KernelArgs::feat_ld in a `.fs<T>` kernel
+// (SLICED: a launch computes a slice of feat features of them), feat in every other kernel, which
+// so reads no more parameters than before slices existed.
+template <class C>
+__device__ __forceinline__ int row_length(const KernelArgs& a) {
+  return C::SLICED ? a.feat_ld : a.feat;
+}
+
 // The task's inputs, by the first min(grid, SMs) blocks' thread 0: the blocks of the first
 // wave, one per SM, so the slices go out from every SM at once at the kernel's start. Rows
 // longer than a chunk are read through the chunk table, rows in LPT order through the order.
@@ -370,6 +378,7 @@ __device__ __forceinline__ void prefetch_inputs(const KernelArgs& a) {
   prefetch_l2(a.scores, e * h * sizeof(float), nb);
   // A slice's values start feat * slice elements into the rows: its extent ends with the last
   // row's slice, not feat_ld elements after it.
+  // (n * h * feat unsliced: the same expression as before slices, so the same code.)
   const unsigned long long values = C::SLICED ? (n * h > 0 ? (n * h - 1) * a.feat_ld + a.feat : 0)
                                               : n * h * a.feat;
   prefetch_l2(a.values, values * sizeof(typename C::Value), nb);
@@ -648,7 +657,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
   const float* __restrict__ scores = a.scores;
   const int H = a.heads;
   const int F = a.feat;                       // the features this task computes
-  const int LD = C::SLICED ? a.feat_ld : F;  // and the length of a head's values row
+  const int LD = row_length<C>(a);           // and the length of a head's values row
   const long long row_stride = static_cast<long long>(H) * LD;
 
   const int t = threadIdx.x % C::TPR;  // thread in group
@@ -1299,7 +1308,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   }
 #endif
   const long long F = a.feat;
-  const long long row_len = C::SLICED ? a.feat_ld : F;  // of a head's output row
+  const long long row_len = row_length<C>(a);  // of a head's output row
   if (task < chunk_tasks) {
     const unsigned c = task / H;  // (div_heads here too cost the cp.async kernels 6 registers)
     const int h = static_cast<int>(task % H);
