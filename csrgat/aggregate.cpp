@@ -36,7 +36,7 @@ struct KernelEntry {
   int vec;
   int tpr, rpb;
   bool lpt;   // row tasks follow a row order (Shape builds it)
-  bool sliced;  // compiled for feature slices (SLICED): only `.fs<T>`, `.fsr<T>` rules name it
+  bool sliced;  // compiled for feature slices (SLICED): only `.fs<T>` rules may name it
   int value;  // 0 f32, 1 bf16, 2 f16
   int index;  // 0 int32, 1 int64
 };
@@ -131,7 +131,6 @@ struct Choice {
   int prefetch;
   int block_merge;  // split rows merge inside their block (the plan packs them: Shape::create)
   int slices;       // launches, each on F / slices features (`.fs<T>`; 1: one launch)
-  int slice_rows;   // 1 (`.fsr<T>`): the split rows' chunks in a launch of their own, over all F
 };
 
 // First tuned rule that matches; without a Shape only rules that need no split qualify, with
@@ -151,9 +150,9 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
     // kernel would take the slice for the row), and F that the slices suit (launch.h).
     if ((r.slices > 1) != k.sliced || !slices_fit(r.slices, k.vec, feat)) continue;
     return {&k, have_shape ? r.split : 0, r.variant_id, r.prefetch, have_shape ? r.block_merge : 0,
-            r.slices, r.slice_rows};
+            r.slices};
   }
-  return {&tables().fallback[value][index], 0, kFallbackIds[value][index], 0, 0, 1, 0};
+  return {&tables().fallback[value][index], 0, kFallbackIds[value][index], 0, 0, 1};
 }
 
 int code(Storage s) { return s == Storage::f32 ? 0 : s == Storage::bf16 ? 1 : 2; }
@@ -272,8 +271,6 @@ struct PreparedLaunch {
   unsigned grid = 0, block = 0;
   KernelArgs args{};  // of slice 0 when slices > 1 (slice_args)
   int slices = 1;
-  bool slice_rows = false;  // launch_family_row_slices, with rpb tasks per block
-  unsigned rpb = 1;
   int value_bytes = 4;
   bool overlap_previous = false;
   const char* variant_id = "";
@@ -333,8 +330,6 @@ Status prepare(const GraphView& g, const float* scores, const void* values, Stor
   p->grid = static_cast<unsigned>(grid);
   p->block = static_cast<unsigned>(c.kernel->tpr * c.kernel->rpb);
   p->slices = c.slices;
-  p->slice_rows = c.slice_rows != 0;
-  p->rpb = static_cast<unsigned>(c.kernel->rpb);
   p->value_bytes = value_bytes;
   p->overlap_previous = launch.overlap_previous;
   p->variant_id = c.id;
@@ -346,12 +341,10 @@ Status prepare(const GraphView& g, const float* scores, const void* values, Stor
 Status enqueue(const PreparedLaunch& p, cudaStream_t stream) {
   if (!p.fn) return Status::ok;
   KernelArgs a = p.args;
-  const cudaError_t e =
-      p.slice_rows ? launch_family_row_slices(p.fn, p.rpb, p.block, 0, stream, a, p.value_bytes,
-                                              p.slices, p.overlap_previous)
-                   : launch_family_slices(p.fn, p.grid, p.block, 0, stream, a, p.value_bytes,
-                                          p.slices, p.overlap_previous);
-  return e == cudaSuccess ? Status::ok : Status::cuda_error;
+  return launch_family_slices(p.fn, p.grid, p.block, 0, stream, a, p.value_bytes, p.slices,
+                              p.overlap_previous) == cudaSuccess
+             ? Status::ok
+             : Status::cuda_error;
 }
 
 }  // namespace

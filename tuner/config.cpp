@@ -369,7 +369,7 @@ std::vector<T> name_key(const Reader& r, const Item& at,
 SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
                      std::vector<std::string>* given = nullptr) {
   const auto f = r.fields(at, {"tpr", "fl", "rpb", "vec", "tiles", "epl", "ilp", "minb", "smem", "softmax",
-                               "split", "lpt", "prefetch", "bm", "slices", "slice_rows", "index", "value"});
+                               "split", "lpt", "prefetch", "bm", "slices", "index", "value"});
   if (given)
     for (const auto& kv : f) given->push_back(kv.first);
   auto pow2_up_to = [](int64_t hi) {
@@ -426,7 +426,6 @@ SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
   if (f.count("prefetch")) s.prefetch = int_key(r, f.at("prefetch"), 0, 1, {});
   if (f.count("bm")) s.bm = int_key(r, f.at("bm"), 0, 1, {});
   if (f.count("slices")) s.slices = int_key(r, f.at("slices"), 1, 8, pow2_up_to(8));
-  if (f.count("slice_rows")) s.slice_rows = int_key(r, f.at("slice_rows"), 0, 1, {});
   if (f.count("index")) s.index = name_key(r, f.at("index"), kIndexNames, "index type");
   if (f.count("value")) s.value = name_key(r, f.at("value"), kValueNames, "value type");
   return s;
@@ -774,7 +773,6 @@ nlohmann::json space_json(const SpaceSpec& s, bool every_key = false) {
   if (every_key || s.prefetch != std::vector<int>{0}) space["prefetch"] = s.prefetch;
   if (every_key || s.bm != std::vector<int>{0}) space["bm"] = s.bm;
   if (every_key || s.slices != std::vector<int>{1}) space["slices"] = s.slices;
-  if (every_key || s.slice_rows != std::vector<int>{0}) space["slice_rows"] = s.slice_rows;
   return space;
 }
 
@@ -892,8 +890,6 @@ std::string problem_fingerprint(const nlohmann::json& config, const std::string&
   if (space.contains("prefetch") && space["prefetch"] == json(std::vector<int>{0})) space.erase("prefetch");
   if (space.contains("bm") && space["bm"] == json(std::vector<int>{0})) space.erase("bm");
   if (space.contains("slices") && space["slices"] == json(std::vector<int>{1})) space.erase("slices");
-  if (space.contains("slice_rows") && space["slice_rows"] == json(std::vector<int>{0}))
-    space.erase("slice_rows");
   const json value = entry->contains("value") ? (*entry)["value"] : space.value("value", json::array());
   space.erase("value");  // the problem's own value types below
   const json test_only = config.value("test_only", json::object());

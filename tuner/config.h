@@ -80,7 +80,6 @@ struct SpaceSpec {
   std::vector<int> prefetch{0};  // 1: inputs prefetched into L2 (VariantParams::prefetch)
   std::vector<int> bm{0};  // 1: split rows merged inside their block (VariantParams::bm)
   std::vector<int> slices{1};  // feature slices, one launch each (VariantParams::slices)
-  std::vector<int> slice_rows{0};  // 1: only the row tasks in slices (VariantParams::slice_rows)
   std::vector<IndexType> index{IndexType::i32};
   std::vector<ValueType> value{ValueType::f32};
 };
@@ -112,7 +111,7 @@ struct GraphEntry {
 inline const std::vector<std::string> kConstraintVariables{
     "tpr",    "fl",    "rpb",   "vec",         "tiles",      "epl",  "ilp", "minb",
     "smem",   "online", "split", "feat", "heads", "value_bytes", "index_bytes", "lpt",
-    "prefetch", "bm", "slices", "slice_rows"};
+    "prefetch", "bm", "slices"};
 
 enum class StrategyKind { exhaustive, random, halving };
 const char* to_string(StrategyKind k);

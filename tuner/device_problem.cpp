@@ -289,13 +289,9 @@ void DeviceProblem::launch(const VariantParams& p, const LoadedKernel& k, cudaSt
     throw std::invalid_argument(p.id() + ": values rows of F = " + std::to_string(feat_) +
                                 " are not aligned for its vec " + std::to_string(p.vec) +
                                 " loads, and its module has no scalar twin");
-  if (p.family == Family::fused && p.slice_rows)  // `.fsr<T>`: the chunks, then the rows in slices
-    CSRGAT_CUDA_CHECK(launch_family_row_slices(fn, static_cast<unsigned>(p.rpb), g.block, g.dynamic_smem,
-                                               s, a, value_bytes(p.value), p.slices, overlap_previous));
-  else
-    CSRGAT_CUDA_CHECK(launch_family_slices(fn, static_cast<unsigned>(g.grid), g.block, g.dynamic_smem,
-                                           s, a, value_bytes(p.value),
-                                           p.family == Family::fused ? p.slices : 1, overlap_previous));
+  CSRGAT_CUDA_CHECK(launch_family_slices(fn, static_cast<unsigned>(g.grid), g.block, g.dynamic_smem,
+                                         s, a, value_bytes(p.value),
+                                         p.family == Family::fused ? p.slices : 1, overlap_previous));
   CSRGAT_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -158,7 +158,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
 
   // Distinct kernels in first-use order, with the rules that use each: variants that differ
   // only in launch-time options (split, prefetch, bm) are one compiled kernel (kernel_name());
-  // slices > 1 (`.fs<T>` and `.fsr<T>`) is a kernel of its own (SLICED), whatever T.
+  // slices > 1 (`.fs<T>`) is a kernel of its own (SLICED), whatever T.
   std::map<std::string, int> kernel_of;
   std::vector<VariantParams> kernels;
   std::vector<std::vector<int>> used_by;
@@ -264,7 +264,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
         "// {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,\n"
         "//  mean_degree_max, max_degree_min, max_degree_max, nodes_min, nodes_max, kernel, "
         "split,\n"
-        "//  variant_id, prefetch, block_merge, slices, slice_rows}\n"
+        "//  variant_id, prefetch, block_merge, slices}\n"
         "inline constexpr Rule kRules[] = {\n";
   for (size_t i = 0; i < rules.size(); ++i) {
     const RuleChoice& r = rules[i];
@@ -281,7 +281,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
        << b.max_degree_min << ", " << i64_bound(b.max_degree_max) << ", " << b.nodes_min << ", "
        << i64_bound(b.nodes_max) << ", " << rule_kernel[i] << ", " << r.split << ", "
        << c_string(r.variant) << ", " << rule_params[i].prefetch << ", " << rule_params[i].bm
-       << ", " << rule_params[i].slices << ", " << rule_params[i].slice_rows << "},\n";
+       << ", " << rule_params[i].slices << "},\n";
   }
   os << "};\n"
         "}  // namespace csrgat::tuned\n";

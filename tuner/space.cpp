@@ -59,8 +59,7 @@ std::vector<double> variables(const VariantParams& v, const Problem& p) {
           static_cast<double>(v.lpt),
           static_cast<double>(v.prefetch),
           static_cast<double>(v.bm),
-          static_cast<double>(v.slices),
-          static_cast<double>(v.slice_rows)};
+          static_cast<double>(v.slices)};
 }
 
 std::string file_of(const Config& c) {
@@ -134,13 +133,13 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
   };
   // The cross product as an odometer, the first key outermost (the order nested loops over tpr,
   // fl, ..., value give), one combination at a time: a product can reach hundreds of thousands.
-  const std::array<size_t, 18> sizes{s.tpr.size(),   s.fl.size(),    s.rpb.size(),   s.vec.size(),
+  const std::array<size_t, 17> sizes{s.tpr.size(),   s.fl.size(),    s.rpb.size(),   s.vec.size(),
                                      s.tiles.size(), s.epl.size(),   s.ilp.size(),   s.minb.size(),
                                      s.smem.size(),  s.softmax.size(), s.split.size(), s.lpt.size(),
                                      s.prefetch.size(), s.bm.size(), s.slices.size(),
-                                     s.slice_rows.size(), s.index.size(), values.size()};
+                                     s.index.size(), values.size()};
   const bool empty = std::find(sizes.begin(), sizes.end(), size_t{0}) != sizes.end();
-  for (std::array<size_t, 18> i{}; !empty;) {
+  for (std::array<size_t, 17> i{}; !empty;) {
     VariantParams v;
     v.family = Family::fused;
     v.tpr = s.tpr[i[0]];
@@ -158,9 +157,8 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
     v.prefetch = s.prefetch[i[12]];
     v.bm = s.bm[i[13]];
     v.slices = s.slices[i[14]];
-    v.slice_rows = s.slice_rows[i[15]];
-    v.index = s.index[i[16]];
-    v.value = values[i[17]];
+    v.index = s.index[i[15]];
+    v.value = values[i[16]];
     add(v, true);
     size_t k = sizes.size();
     while (k > 0 && ++i[k - 1] == sizes[k - 1]) i[--k] = 0;

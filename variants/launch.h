@@ -89,12 +89,6 @@ inline void slice_args(KernelArgs& args, int slices) {
   if (slices > 1) args.feat /= slices;
 }
 
-// Whether args are slice_args' for `slices`: rows feat_ld long, slices x feat of them (a
-// KernelArgs that skipped it would have the kernel read every row at stride 0).
-inline bool slice_args_made(const KernelArgs& args, int slices) {
-  return args.feat_ld >= args.feat && (slices <= 1 || args.feat * slices == args.feat_ld);
-}
-
 // launch_family_kernel once per slice of slice_args' arguments (once for a variant without
 // slices): slice s with values and out moved to feature s * feat. Each slice after the first
 // overlaps the previous one where the device can: its blocks take the slots the previous slice's
@@ -103,7 +97,10 @@ inline cudaError_t launch_family_slices(const void* fn, unsigned grid, unsigned 
                                         cudaStream_t stream, KernelArgs& args, int value_bytes,
                                         int slices, bool overlap_previous) {
   const KernelArgs first = args;
-  if (!slice_args_made(first, slices)) return cudaErrorInvalidValue;
+  // slice_args' arguments: rows feat_ld long, slices x feat of them (a KernelArgs that skipped
+  // it would have the kernel read every row at stride 0).
+  if (first.feat_ld < first.feat || (slices > 1 && first.feat * slices != first.feat_ld))
+    return cudaErrorInvalidValue;
   for (int s = 0; s < (slices > 1 ? slices : 1); ++s) {
     args = first;
     const long long offset = static_cast<long long>(s) * first.feat;
@@ -115,39 +112,6 @@ inline cudaError_t launch_family_slices(const void* fn, unsigned grid, unsigned 
       return e;
   }
   return cudaSuccess;
-}
-
-// A `.fsr<T>` variant's launches (slice_args' arguments, slices = T > 1): the chunk tasks alone
-// over all F first (num_rows 0: the split rows' chunks, merges and latency chains once, as
-// unsliced), then the row tasks alone in T slices as launch_family_slices' (num_chunks 0, with
-// split_threshold kept: the split rows' tasks return at once). Without chunks (no plan, or no
-// row over the threshold) it is launch_family_slices. rpb: tasks per block, for each launch's
-// grid. Each launch after the first overlaps the previous where the device can: the chunk
-// tasks write the split rows' outputs and the partials, the row tasks the other rows', and no
-// launch reads what another writes.
-inline cudaError_t launch_family_row_slices(const void* fn, unsigned rpb, unsigned block, size_t smem,
-                                            cudaStream_t stream, KernelArgs& args, int value_bytes,
-                                            int slices, bool overlap_previous) {
-  const KernelArgs first = args;
-  if (rpb == 0 || first.heads < 1 || !slice_args_made(first, slices)) return cudaErrorInvalidValue;
-  const auto grid_for = [&](long long tasks) {
-    return static_cast<unsigned>((tasks + rpb - 1) / rpb);
-  };
-  bool overlap = overlap_previous;
-  if (first.num_chunks > 0) {
-    args = first;
-    args.feat = first.feat_ld;
-    args.num_rows = 0;
-    if (const cudaError_t e = launch_family_kernel(fn, grid_for(first.num_chunks * first.heads), block,
-                                                   smem, stream, args, overlap);
-        e != cudaSuccess)
-      return e;
-    overlap = true;
-  }
-  args = first;
-  args.num_chunks = 0;
-  return launch_family_slices(fn, grid_for(first.num_rows * first.heads), block, smem, stream, args,
-                              value_bytes, slices, overlap);
 }
 
 }  // namespace csrgat

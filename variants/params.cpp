@@ -41,7 +41,7 @@ std::string VariantParams::id() const {
        << (ilp != 1 ? ".g" + std::to_string(ilp) : std::string())
        << (minb != 0 ? ".mb" + std::to_string(minb) : std::string()) << ".smem" << smem << '.' << to_string(softmax) << ".split" << split
        << (lpt ? ".lpt" : "") << (prefetch ? ".pf" : "") << (bm ? ".bm" : "")
-       << (slices != 1 ? (slice_rows ? ".fsr" : ".fs") + std::to_string(slices) : std::string());
+       << (slices != 1 ? ".fs" + std::to_string(slices) : std::string());
   }
   os << '.' << to_string(index) << '.' << to_string(value);
   if (fault) os << ".fault" << fault;
@@ -106,10 +106,6 @@ VariantParams VariantParams::parse(const std::string& id) {
     else if (s == "bm" && p.family == Family::fused) p.bm = 1;
     else if (take_int(s, "tpr", v)) p.tpr = static_cast<int>(v);
     else if (take_int(s, "fl", v)) p.fl = static_cast<int>(v);
-    else if (take_int(s, "fsr", v) && p.family == Family::fused) {
-      p.slices = static_cast<int>(v);
-      p.slice_rows = 1;
-    }
     else if (take_int(s, "fs", v) && p.family == Family::fused) p.slices = static_cast<int>(v);
     else if (take_int(s, "rpb", v)) p.rpb = static_cast<int>(v);
     else if (take_int(s, "vec", v)) p.vec = static_cast<int>(v);
@@ -199,11 +195,6 @@ std::string VariantParams::invalid_reason() const {
   if (bm == 1 && split == 0) return "bm (split rows merged inside their block) needs split > 0";
   if (slices != 1 && slices != 2 && slices != 4 && slices != 8)
     return "slices (.fs) must be 1, 2, 4 or 8";
-  if (slice_rows != 0 && slice_rows != 1) return "slice_rows must be 0 or 1";
-  if (slice_rows == 1 && slices == 1) return "slice_rows (.fsr) needs slices > 1";
-  if (slice_rows == 1 && split == 0)
-    return "slice_rows (.fsr: the row tasks alone in slices) needs split > 0 (without split rows "
-           "it is .fs)";
   if (fault < 0 || fault > 2) return "fault must be 0, 1 or 2";
   return "";
 }
@@ -211,7 +202,7 @@ std::string VariantParams::invalid_reason() const {
 bool VariantParams::operator==(const VariantParams& o) const {
   return family == o.family && tpr == o.tpr && fl == o.fl && rpb == o.rpb && vec == o.vec &&
          tiles == o.tiles && epl == o.epl && ilp == o.ilp && minb == o.minb && smem == o.smem && softmax == o.softmax && split == o.split && lpt == o.lpt &&
-         prefetch == o.prefetch && bm == o.bm && slices == o.slices && slice_rows == o.slice_rows &&
+         prefetch == o.prefetch && bm == o.bm && slices == o.slices &&
          index == o.index && value == o.value && fault == o.fault && delay_ns == o.delay_ns;
 }
 

@@ -3,7 +3,7 @@
 // edges per lane other than 1 appear as .e2 after .t1, gathers in flight other than 1 as .g4
 // after that, launch bounds as .mb8 after that; rows in longest-first order as .lpt after
 // .split, inputs prefetched into L2 as .pf after that, split rows merged inside their block as
-// .bm after that, feature slices as .fs<T> after that, or .fsr<T> for row-only slices). Host-only; the kernel sees the same values as template arguments (split,
+// .bm after that, feature slices as .fs<T> after that). Host-only; the kernel sees the same values as template arguments (split,
 // prefetch and bm as launch arguments).
 #pragma once
 
@@ -64,12 +64,6 @@ struct VariantParams {
                       // as their working set, for L2 reuse on graphs whose values are a few
                       // times L2 (twenty-ninth session). The kernel is compiled for it (its
                       // SLICED template argument: rows KernelArgs::feat_ld long); 1, 2, 4 or 8
-  int slice_rows = 0;  // 1 (`.fsr<T>` in place of `.fs<T>`): only the row tasks go in slices.
-                       // The split rows' chunk tasks run first in one launch over all F (a
-                       // split row's chunks, merge and latency chain once, not once per slice),
-                       // then T launches of the row tasks alone (launch_family_row_slices), for
-                       // skewed graphs whose short rows gain by the reuse (thirtieth session).
-                       // The same SLICED kernel as `.fs<T>`; needs slices > 1 and split > 0
   IndexType index = IndexType::i32;
   ValueType value = ValueType::f32;
   // Test-only knobs, never emitted into a tuned header.

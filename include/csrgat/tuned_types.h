@@ -27,8 +27,6 @@ struct Rule {
                                    // for the same reason
   int slices = 1;                  // T > 1 (`.fs<T>`): T launches of the kernel (compiled with
                                    // SLICED 1), each on F / T features of every row
-  int slice_rows = 0;              // 1 (`.fsr<T>`): the split rows' chunks first in one launch
-                                   // over all F, then only the row tasks in T slices
 };
 
 }  // namespace csrgat::tuned

@@ -47,10 +47,6 @@ TEST(OverlapVariants, EveryKernelFormWaitsForALateProducer) {
       "csrgat.tpr8.fl8.rpb16.vec4.t1.g4.mb8.smem3.online.split0.fs2.i32.f32",
       "csrgat.tpr32.fl8.rpb4.vec4.t1.g4.smem0.online.split32.lpt.pf.bm.fs2.i32.f32",
       "csrgat.tpr16.fl8.rpb8.vec4.t1.smem0.online.split16.fs4.i32.f32",
-      // Row-only slices: the chunk tasks' launch over all F, then the row slices overlapping it
-      // and each other.
-      "csrgat.tpr8.fl8.rpb16.vec4.t1.g2.mb8.smem3.online.split256.lpt.fsr2.i32.f32",
-      "csrgat.tpr32.fl8.rpb4.vec4.t1.g4.smem0.online.split32.pf.bm.fsr4.i32.f32",
   };
   const NvrtcCompiler compiler("sm_90", cache_dir());
   for (const char* spec : {"seed:n=384,deg=18,seed=1", "powerlaw:n=20000,deg=8,alpha=2.1,maxdeg=4000,seed=3"}) {

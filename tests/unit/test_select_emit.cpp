@@ -583,12 +583,12 @@ TEST(Emit, HeaderIsDeterministicAndWellFormed) {
            "  X(k0, 8, 8, 4, 4, 1, 1, 1, 0, 0, 0, 0, 0, int, float) /* " + A,
            "X(k2, 32, 16, 4, 4, 1, 1, 1, 0, 1, 0, 0, 0, long long, float)",
            "X(k3, 16, 16, 4, 8, 1, 1, 1, 0, 0, 1, 0, 0, int, __nv_bfloat16)",
-           "    {0, 0, 49, 96, 1, 1, 0, 4, 0, 1024, 0, 50000, 0, 0, \"" + A + "\", 0, 0, 1, 0},\n",
+           "    {0, 0, 49, 96, 1, 1, 0, 4, 0, 1024, 0, 50000, 0, 0, \"" + A + "\", 0, 0, 1},\n",
            "    {0, 1, 97, 192, 2, 1 << 30, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 2, 4096, "
            "\"" +
-               Ci + "\", 0, 0, 1, 0},\n",
+               Ci + "\", 0, 0, 1},\n",
            "    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 4, 0, \"" + B +
-               "\", 0, 0, 1, 0},\n",
+               "\", 0, 0, 1},\n",
            "[1,16] [17,48] [49,96] [97,192] [193,2^30]", "[0,50000) [50000,500000) [500000,inf)",
            "NVIDIA H200 (synthetic), 2025-01-15, run 1",
            "cora F64 H1: 10.00 us (q1..q3 9.96..10.05 us"})
@@ -752,8 +752,8 @@ TEST(Emit, ALongestRowsFirstWinnerGetsItsOwnLptKernel) {
   // Same parameters but LPT: two kernels, one for each rule.
   EXPECT_NE(h.find("X(k0, 8, 8, 16, 4, 2, 1, 1, 8, 0, 1, 0, 0, int, float)"), std::string::npos) << h;
   EXPECT_NE(h.find("X(k1, 8, 8, 16, 4, 2, 1, 1, 8, 0, 1, 1, 0, int, float)"), std::string::npos) << h;
-  EXPECT_NE(h.find(", 512, \"" + L + "\", 0, 0, 1, 0},"), std::string::npos) << h;
-  EXPECT_NE(h.find(", 0, \"" + P + "\", 0, 0, 1, 0},"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 512, \"" + L + "\", 0, 0, 1},"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 0, \"" + P + "\", 0, 0, 1},"), std::string::npos) << h;
 }
 
 // A prefetching winner (.pf) shares its twin's kernel; its rule says prefetch 1. Likewise a
@@ -777,8 +777,8 @@ TEST(Emit, APrefetchWinnerSharesItsKernelAndSetsTheRuleFlag) {
     const std::string h = emit_header(s, run, "sm_90");
     EXPECT_NE(h.find("X(k0, 32, 8, 4, 4, 2, 1, 4, 0, 0, 1, 0, 0, int, float)"), std::string::npos) << h;
     EXPECT_EQ(h.find("X(k1,"), std::string::npos) << h;  // one kernel for both rules
-    EXPECT_NE(h.find(", 32, \"" + P + (bm ? "\", 0, 1, 1, 0}," : "\", 1, 0, 1, 0},")), std::string::npos) << h;
-    EXPECT_NE(h.find(", 32, \"" + Q + "\", 0, 0, 1, 0},"), std::string::npos) << h;
+    EXPECT_NE(h.find(", 32, \"" + P + (bm ? "\", 0, 1, 1}," : "\", 1, 0, 1},")), std::string::npos) << h;
+    EXPECT_NE(h.find(", 32, \"" + Q + "\", 0, 0, 1},"), std::string::npos) << h;
   }
 }
 
@@ -800,30 +800,8 @@ TEST(Emit, ASlicedWinnerHasItsOwnKernelAndItsRuleSaysTheSlices) {
   const std::string h = emit_header(s, run, "sm_90");
   EXPECT_NE(h.find("X(k0, 8, 8, 16, 4, 1, 1, 4, 0, 3, 1, 0, 0, int, float)"), std::string::npos) << h;
   EXPECT_NE(h.find("X(k1, 8, 8, 16, 4, 1, 1, 4, 0, 3, 1, 0, 1, int, float)"), std::string::npos) << h;
-  EXPECT_NE(h.find(", 0, \"" + Q + "\", 0, 0, 1, 0},"), std::string::npos) << h;
-  EXPECT_NE(h.find(", 0, \"" + P + "\", 0, 0, 2, 0},"), std::string::npos) << h;
-}
-
-// A winner in row-only slices (.fsr2) runs the same SLICED kernel as .fs2 (one X-macro entry
-// for both) and its rule says so: slices 2, slice_rows 1.
-TEST(Emit, ARowOnlySlicedWinnerSharesTheSlicedKernelAndItsRuleSaysSo) {
-  const fs::path dir = test_dir();
-  Store s((dir / "fsr.sqlite").string());
-  const int64_t run = s.open_run(synthetic_run()).id;
-  put_features(s, run, "uniform", 1000000, 16000000, 40);
-  put_features(s, run, "skewed", 1000000, 16000000, 200000);
-  const Adder add{s, run};
-  const std::string F = "csrgat.tpr8.fl8.rpb16.vec4.t1.g4.smem3.online.split0.fs2.i32.f32";
-  const std::string R = "csrgat.tpr8.fl8.rpb16.vec4.t1.g4.smem3.online.split1024.fsr2.i32.f32";
-  add("uniform", 64, 1, F, 2, "ok", 850.0, 0.002);
-  add("uniform", 64, 1, R, 2, "ok", 900.0, 0.002);
-  add("skewed", 64, 1, F, 2, "ok", 1100.0, 0.002);
-  add("skewed", 64, 1, R, 2, "ok", 950.0, 0.002);
-  const std::string h = emit_header(s, run, "sm_90");
-  EXPECT_NE(h.find("X(k0, 8, 8, 16, 4, 1, 1, 4, 0, 3, 1, 0, 1, int, float)"), std::string::npos) << h;
-  EXPECT_EQ(h.find("X(k1,"), std::string::npos) << h;
-  EXPECT_NE(h.find(", 1024, \"" + R + "\", 0, 0, 2, 1},"), std::string::npos) << h;
-  EXPECT_NE(h.find(", 0, \"" + F + "\", 0, 0, 2, 0},"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 0, \"" + Q + "\", 0, 0, 1},"), std::string::npos) << h;
+  EXPECT_NE(h.find(", 0, \"" + P + "\", 0, 0, 2},"), std::string::npos) << h;
 }
 
 // A header says how its trials were timed when not the default (cold L2, single launches): one

@@ -538,48 +538,6 @@ TEST(Space, FeatureSlicesInTheIdTheKernelAndTheSpace) {
   EXPECT_NE(to_json(c).dump().find("\"slices\""), std::string::npos);
 }
 
-// Row-only slices (.fsr<T> in place of .fs<T>): the same SLICED kernel, launched as the chunk
-// tasks over all F and then the row tasks in T slices; only with slices > 1 and a split.
-TEST(Space, RowOnlySlicesInTheIdAndTheSpace) {
-  const std::string id = "csrgat.tpr8.fl8.rpb16.vec4.t1.g2.mb8.smem3.online.split1024.lpt.fsr2.i32.f32";
-  const VariantParams p = VariantParams::parse(id);
-  EXPECT_EQ(p.slices, 2);
-  EXPECT_EQ(p.slice_rows, 1);
-  EXPECT_EQ(p.id(), id);
-  EXPECT_EQ(p.invalid_reason(), "");
-  VariantParams fs = p;
-  fs.slice_rows = 0;
-  EXPECT_EQ(fs.id(), "csrgat.tpr8.fl8.rpb16.vec4.t1.g2.mb8.smem3.online.split1024.lpt.fs2.i32.f32");
-  EXPECT_NE(fs, p);
-  EXPECT_EQ(fs.kernel_name(), p.kernel_name());  // one compiled kernel for both launch plans
-  VariantParams q = p;
-  q.split = 0;
-  EXPECT_EQ(q.invalid_reason(),
-            "slice_rows (.fsr: the row tasks alone in slices) needs split > 0 (without split rows it is .fs)");
-  q = p;
-  q.slices = 1;
-  EXPECT_EQ(q.invalid_reason(), "slice_rows (.fsr) needs slices > 1");
-  q = p;
-  q.slice_rows = 2;
-  EXPECT_EQ(q.invalid_reason(), "slice_rows must be 0 or 1");
-  EXPECT_THROW(VariantParams::parse("seed.fsr2.i32.f32"), std::invalid_argument);
-  EXPECT_THROW(VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec4.t1.smem0.online.split64.fsrx.i32.f32"),
-               std::invalid_argument);
-  // In a space: slice_rows 1 survives only with slices > 1 and a split.
-  const Config c = tiny("  tpr: [8]\n  fl: [8]\n  rpb: [16]\n  split: [0, 256]\n  slices: [1, 2]\n"
-                        "  slice_rows: [0, 1]\n",
-                        "  - \"slice_rows == 0 || slices > 1\"\n");
-  EXPECT_EQ(ids(survivors(enumerate(c, problems(c)[0]))),
-            (std::vector<std::string>{"csrgat.tpr8.fl8.rpb16.vec4.t1.smem0.twopass.split0.i32.f32",
-                                      "csrgat.tpr8.fl8.rpb16.vec4.t1.smem0.twopass.split0.fs2.i32.f32",
-                                      "csrgat.tpr8.fl8.rpb16.vec4.t1.smem0.twopass.split256.i32.f32",
-                                      "csrgat.tpr8.fl8.rpb16.vec4.t1.smem0.twopass.split256.fs2.i32.f32",
-                                      "csrgat.tpr8.fl8.rpb16.vec4.t1.smem0.twopass.split256.fsr2.i32.f32"}));
-  EXPECT_THROW(tiny("  slice_rows: [2]\n"), ConfigError);
-  EXPECT_EQ(to_json(tiny("  tpr: [32]\n")).dump().find("\"slice_rows\""), std::string::npos);
-  EXPECT_NE(to_json(c).dump().find("\"slice_rows\""), std::string::npos);
-}
-
 // A vector kernel's scalar twin: vec 1, one tile, ilp 1, smem 3 as 0, the rest (launch bounds,
 // edges per lane, lpt, types) kept; none for vec 1 kernels and the other families.
 TEST(Space, ScalarTwinKernelName) {

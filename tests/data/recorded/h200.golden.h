@@ -41,85 +41,85 @@
 namespace csrgat::tuned {
 // {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,
 //  mean_degree_max, max_degree_min, max_degree_max, nodes_min, nodes_max, kernel, split,
-//  variant_id, prefetch, block_merge, slices, slice_rows}
+//  variant_id, prefetch, block_merge, slices}
 inline constexpr Rule kRules[] = {
     // rule 0 (f32 i32): F 49-96, H 1, mean degree [0, 3.28816), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr16.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-03, run 17
     //   citeseer F64 H1: 4.13 us (q1..q3 4.09..4.18 us, noise 0.31%, stage 2; winner 4.13 us)
     //   graphs: citeseer
-    {0, 0, 49, 96, 1, 1, 0, 3.288158571697505, 0, 1024, 0, 50000, 0, 8, "csrgat.tpr16.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32", 1, 1, 1, 0},
+    {0, 0, 49, 96, 1, 1, 0, 3.288158571697505, 0, 1024, 0, 50000, 0, 8, "csrgat.tpr16.fl8.rpb16.vec4.t2.g4.smem0.online.split8.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 1 (f32 i32): F 49-96, H 1, mean degree [3.28816, 4), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr32.fl16.rpb8.vec4.t1.g4.mb3.smem0.online.split24.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-03, run 17
     //   cora F64 H1: 4.29 us (q1..q3 4.26..4.35 us, noise 0.39%, stage 2; winner 4.29 us)
     //   graphs: cora
-    {0, 0, 49, 96, 1, 1, 3.288158571697505, 4, 0, 1024, 0, 50000, 1, 24, "csrgat.tpr32.fl16.rpb8.vec4.t1.g4.mb3.smem0.online.split24.pf.bm.i32.f32", 1, 1, 1, 0},
+    {0, 0, 49, 96, 1, 1, 3.288158571697505, 4, 0, 1024, 0, 50000, 1, 24, "csrgat.tpr32.fl16.rpb8.vec4.t1.g4.mb3.smem0.online.split24.pf.bm.i32.f32", 1, 1, 1},
     // rule 2 (f32 i32): F 49-96, H 1, mean degree [4, 12), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g2.smem0.online.split16.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-03, run 17
     //   pubmed F64 H1: 8.16 us (q1..q3 8.13..8.22 us, noise 0.10%, stage 2; winner 8.16 us)
     //   graphs: pubmed
-    {0, 0, 49, 96, 1, 1, 4, 12, 0, 1024, 0, 50000, 2, 16, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.smem0.online.split16.lpt.pf.bm.i32.f32", 1, 1, 1, 0},
+    {0, 0, 49, 96, 1, 1, 4, 12, 0, 1024, 0, 50000, 2, 16, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.smem0.online.split16.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 3 (f32 i32): F 49-96, H 1, mean degree [4, 12), max degree [1024, 16384), nodes [50000, 500000)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb7.smem0.online.split64.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-03, run 17
     //   soc-slashdot0902 F64 H1: 42.82 us (q1..q3 42.72..43.00 us, noise 0.08%, stage 2; winner 42.82 us)
     //   graphs: soc-slashdot0902
-    {0, 0, 49, 96, 1, 1, 4, 12, 1024, 16384, 50000, 500000, 3, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb7.smem0.online.split64.lpt.pf.bm.i32.f32", 1, 1, 1, 0},
+    {0, 0, 49, 96, 1, 1, 4, 12, 1024, 16384, 50000, 500000, 3, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb7.smem0.online.split64.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 4 (f32 i32): F 49-96, H 1, mean degree [12, 16.1928), max degree [0, 1024), nodes [0, 11287)
     //   csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split128.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-03, run 17
     //   wiki-vote F64 H1: 7.62 us (q1..q3 7.58..7.68 us, noise 0.11%, stage 2; winner 7.62 us)
     //   graphs: wiki-vote
-    {0, 0, 49, 96, 1, 1, 12, 16.192759847985833, 0, 1024, 0, 11287, 4, 128, "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split128.lpt.pf.bm.i32.f32", 1, 1, 1, 0},
+    {0, 0, 49, 96, 1, 1, 12, 16.192759847985833, 0, 1024, 0, 11287, 4, 128, "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split128.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 5 (f32 i32): F 49-96, H 1, mean degree [16.1928, 32), max degree [0, 1024), nodes [0, 11287)
     //   csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-03, run 17
     //   seed_384 F64 H1: 2.59 us (q1..q3 2.56..2.65 us, noise 0.33%, stage 2; winner 2.59 us)
     //   graphs: seed_384
-    {0, 0, 49, 96, 1, 1, 16.192759847985833, 32, 0, 1024, 0, 11287, 5, 0, "csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32", 1, 0, 1, 0},
+    {0, 0, 49, 96, 1, 1, 16.192759847985833, 32, 0, 1024, 0, 11287, 5, 0, "csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32", 1, 0, 1},
     // rule 6 (f32 i32): F 49-96, H 1, mean degree [12, 16.388), max degree [0, 1024), nodes [11287, 50000)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split64.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-03, run 17
     //   cit-hepph F64 H1: 19.17 us (q1..q3 18.98..19.33 us, noise 0.26%, stage 2; winner 19.17 us)
     //   graphs: cit-hepph
-    {0, 0, 49, 96, 1, 1, 12, 16.388037298906333, 0, 1024, 11287, 50000, 6, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split64.lpt.pf.bm.i32.f32", 1, 1, 1, 0},
+    {0, 0, 49, 96, 1, 1, 12, 16.388037298906333, 0, 1024, 11287, 50000, 6, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split64.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 7 (f32 i32): F 49-96, H 1, mean degree [16.388, 32), max degree [0, 1024), nodes [11287, 50000)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split48.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-03, run 17
     //   ca-astroph F64 H1: 15.87 us (q1..q3 15.74..16.00 us, noise 0.21%, stage 2; winner 15.87 us)
     //   graphs: ca-astroph
-    {0, 0, 49, 96, 1, 1, 16.388037298906333, 32, 0, 1024, 11287, 50000, 6, 48, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split48.lpt.pf.bm.i32.f32", 1, 1, 1, 0},
+    {0, 0, 49, 96, 1, 1, 16.388037298906333, 32, 0, 1024, 11287, 50000, 6, 48, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split48.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 8 (f32 i32): F 49-96, H 1, mean degree [12, 32), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec4.t1.g4.mb8.smem3.online.split0.fs2.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-03, run 17
     //   uniform_1m_d16 F64 H1: 861.98 us (q1..q3 861.47..862.62 us, noise 0.04%, stage 1; winner 861.98 us)
     //   graphs: uniform_1m_d16
-    {0, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 7, 0, "csrgat.tpr8.fl8.rpb16.vec4.t1.g4.mb8.smem3.online.split0.fs2.i32.f32", 0, 0, 2, 0},
+    {0, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 7, 0, "csrgat.tpr8.fl8.rpb16.vec4.t1.g4.mb8.smem3.online.split0.fs2.i32.f32", 0, 0, 2},
     // rule 9 (f32 i32): F 49-96, H 1, mean degree [12, 32), max degree [16384, inf), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem3.online.split1024.lpt.i32.f32: best on every problem of the bucket; geomean slowdown 1.003 over 2 of 2 problems; NVIDIA H200, 2026-12-03, run 17
     //   powerlaw_1m_d16 F64 H1: 954.78 us (q1..q3 953.78..955.01 us, noise 0.04%, stage 1; winner 948.20 us)
     //   rmat_s20_ef16 F64 H1: 628.19 us (q1..q3 627.45..628.60 us, noise 0.06%, stage 1; winner 628.19 us)
     //   graphs: powerlaw_1m_d16, rmat_s20_ef16
-    {0, 0, 49, 96, 1, 1, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 8, 1024, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem3.online.split1024.lpt.i32.f32", 0, 0, 1, 0},
+    {0, 0, 49, 96, 1, 1, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 8, 1024, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem3.online.split1024.lpt.i32.f32", 0, 0, 1},
     // rule 10 (f32 i32): F 49-96, H 2-inf, mean degree [4, 12), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split48.lpt.pf.bm.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-03, run 17
     //   pubmed F64 H8: 43.70 us (q1..q3 43.53..44.40 us, noise 0.14%, stage 2; winner 43.71 us)
     //   graphs: pubmed
-    {0, 0, 49, 96, 2, 1 << 30, 4, 12, 0, 1024, 0, 50000, 9, 48, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split48.lpt.pf.bm.i32.f32", 1, 1, 1, 0},
+    {0, 0, 49, 96, 2, 1 << 30, 4, 12, 0, 1024, 0, 50000, 9, 48, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split48.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 11 (f32 i32): F 97-192, H 1, mean degree [32, inf), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem3.online.split0.fs2.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-03, run 17
     //   uniform_2m_d32 F128 H1: 7476.10 us (q1..q3 7474.41..7476.45 us, noise 0.01%, stage 0; winner 7476.10 us)
     //   graphs: uniform_2m_d32
-    {0, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 10, 0, "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem3.online.split0.fs2.i32.f32", 0, 0, 2, 0},
+    {0, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 10, 0, "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem3.online.split0.fs2.i32.f32", 0, 0, 2},
     // rule 12 (bf16 i32): F 49-96, H 1, mean degree [12, 32), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-03, run 17
     //   uniform_1m_d16 F64 H1: 460.76 us (q1..q3 459.82..461.08 us, noise 0.03%, stage 2; winner 460.76 us)
     //   graphs: uniform_1m_d16
-    {1, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 11, 0, "csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16", 0, 0, 1, 0},
+    {1, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 11, 0, "csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16", 0, 0, 1},
     // rule 13 (bf16 i32): F 49-96, H 1, mean degree [12, 32), max degree [16384, inf), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16: best on every problem of the bucket; geomean slowdown 1.003 over 2 of 2 problems; NVIDIA H200, 2026-12-03, run 17
     //   powerlaw_1m_d16 F64 H1: 597.39 us (q1..q3 597.02..597.84 us, noise 0.02%, stage 2; winner 593.82 us)
     //   rmat_s20_ef16 F64 H1: 516.30 us (q1..q3 515.84..516.66 us, noise 0.02%, stage 2; winner 516.30 us)
     //   graphs: powerlaw_1m_d16, rmat_s20_ef16
-    {1, 0, 49, 96, 1, 1, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 12, 1024, "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16", 0, 0, 1, 0},
+    {1, 0, 49, 96, 1, 1, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 12, 1024, "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16", 0, 0, 1},
     // rule 14 (bf16 i32): F 97-192, H 1, mean degree [32, inf), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-03, run 17
     //   uniform_2m_d32 F128 H1: 3820.28 us (q1..q3 3819.53..3821.45 us, noise 0.01%, stage 2; winner 3820.28 us)
     //   graphs: uniform_2m_d32
-    {1, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 13, 0, "csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16", 0, 0, 1, 0},
+    {1, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 13, 0, "csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16", 0, 0, 1},
     // rule 15 (f32 i32): catch-all, F 1-inf, H 1-inf, mean degree [0, inf), max degree [0, inf), nodes [0, inf)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split24.lpt.pf.bm.i32.f32: catch-all: best measured on at least half the problems; geomean slowdown 1.364 over 9 of 13 problems; NVIDIA H200, 2026-12-03, run 17
     //   ca-astroph F64 H1: 17.34 us (q1..q3 17.29..17.45 us, noise 0.22%, stage 1; winner 15.87 us)
@@ -132,13 +132,13 @@ inline constexpr Rule kRules[] = {
     //   soc-slashdot0902 F64 H1: 47.44 us (q1..q3 47.25..47.60 us, noise 0.26%, stage 1; winner 42.82 us)
     //   wiki-vote F64 H1: 13.31 us (q1..q3 13.28..13.34 us, noise 0.20%, stage 0; winner 7.62 us)
     //   graphs: ca-astroph, cit-hepph, citeseer, cora, pubmed, seed_384, soc-slashdot0902, wiki-vote
-    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 6, 24, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split24.lpt.pf.bm.i32.f32", 1, 1, 1, 0},
+    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 6, 24, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split24.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 16 (bf16 i32): catch-all, F 1-inf, H 1-inf, mean degree [0, inf), max degree [0, inf), nodes [0, inf)
     //   csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16: catch-all: best measured on at least half the problems; geomean slowdown 1.021 over 3 of 4 problems; NVIDIA H200, 2026-12-03, run 17
     //   powerlaw_1m_d16 F64 H1: 597.39 us (q1..q3 597.02..597.84 us, noise 0.02%, stage 2; winner 593.82 us)
     //   rmat_s20_ef16 F64 H1: 516.30 us (q1..q3 515.84..516.66 us, noise 0.02%, stage 2; winner 516.30 us)
     //   uniform_1m_d16 F64 H1: 486.88 us (q1..q3 486.40..487.76 us, noise 0.09%, stage 1; winner 460.76 us)
     //   graphs: powerlaw_1m_d16, rmat_s20_ef16, uniform_1m_d16
-    {1, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 12, 1024, "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16", 0, 0, 1, 0},
+    {1, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 12, 1024, "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16", 0, 0, 1},
 };
 }  // namespace csrgat::tuned

@@ -30,29 +30,29 @@
 namespace csrgat::tuned {
 // {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,
 //  mean_degree_max, max_degree_min, max_degree_max, nodes_min, nodes_max, kernel, split,
-//  variant_id, prefetch, block_merge, slices, slice_rows}
+//  variant_id, prefetch, block_merge, slices}
 inline constexpr Rule kRules[] = {
     // rule 0 (f32 i32): F 49-96, H 1, mean degree [12, 32), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr32.fl16.rpb4.vec4.t1.smem0.online.split0.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-11-30, run 1
     //   seed_384 F64 H1: 5.89 us (q1..q3 5.86..5.95 us, noise 0.29%, stage 2; winner 5.89 us)
     //   graphs: seed_384
-    {0, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 0, 50000, 0, 0, "csrgat.tpr32.fl16.rpb4.vec4.t1.smem0.online.split0.i32.f32", 0, 0, 1, 0},
+    {0, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 0, 50000, 0, 0, "csrgat.tpr32.fl16.rpb4.vec4.t1.smem0.online.split0.i32.f32", 0, 0, 1},
     // rule 1 (f32 i32): F 49-96, H 1, mean degree [12, 32), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr16.fl16.rpb8.vec4.t1.smem0.twopass.split0.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-11-30, run 1
     //   uniform_1m_d16 F64 H1: 1263.41 us (q1..q3 1262.76..1264.16 us, noise 0.01%, stage 2; winner 1263.41 us)
     //   graphs: uniform_1m_d16
-    {0, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 1, 0, "csrgat.tpr16.fl16.rpb8.vec4.t1.smem0.twopass.split0.i32.f32", 0, 0, 1, 0},
+    {0, 0, 49, 96, 1, 1, 12, 32, 0, 1024, 500000, INT64_MAX, 1, 0, "csrgat.tpr16.fl16.rpb8.vec4.t1.smem0.twopass.split0.i32.f32", 0, 0, 1},
     // rule 2 (f32 i32): F 49-96, H 2-inf, mean degree [12, 32), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr16.fl16.rpb8.vec4.t1.smem0.online.split0.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-11-30, run 1
     //   uniform_4k_d16 F64 H4: 15.55 us (q1..q3 15.46..15.65 us, noise 0.16%, stage 2; winner 15.55 us)
     //   graphs: uniform_4k_d16
-    {0, 0, 49, 96, 2, 1 << 30, 12, 32, 0, 1024, 0, 50000, 2, 0, "csrgat.tpr16.fl16.rpb8.vec4.t1.smem0.online.split0.i32.f32", 0, 0, 1, 0},
+    {0, 0, 49, 96, 2, 1 << 30, 12, 32, 0, 1024, 0, 50000, 2, 0, "csrgat.tpr16.fl16.rpb8.vec4.t1.smem0.online.split0.i32.f32", 0, 0, 1},
     // rule 3 (f32 i32): catch-all, F 1-inf, H 1-inf, mean degree [0, inf), max degree [0, inf), nodes [0, inf)
     //   csrgat.tpr16.fl16.rpb8.vec4.t1.smem0.online.split0.i32.f32: catch-all: best measured on at least half the problems; geomean slowdown 1.200 over 3 of 3 problems; NVIDIA H200, 2026-11-30, run 1
     //   seed_384 F64 H1: 9.95 us (q1..q3 9.84..10.02 us, noise 0.38%, stage 1; winner 5.89 us)
     //   uniform_1m_d16 F64 H1: 1292.32 us (q1..q3 1292.01..1292.63 us, noise 0.01%, stage 2; winner 1263.41 us)
     //   uniform_4k_d16 F64 H4: 15.55 us (q1..q3 15.46..15.65 us, noise 0.16%, stage 2; winner 15.55 us)
     //   graphs: seed_384, uniform_1m_d16, uniform_4k_d16
-    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 2, 0, "csrgat.tpr16.fl16.rpb8.vec4.t1.smem0.online.split0.i32.f32", 0, 0, 1, 0},
+    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 2, 0, "csrgat.tpr16.fl16.rpb8.vec4.t1.smem0.online.split0.i32.f32", 0, 0, 1},
 };
 }  // namespace csrgat::tuned

@@ -32,45 +32,45 @@
 namespace csrgat::tuned {
 // {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,
 //  mean_degree_max, max_degree_min, max_degree_max, nodes_min, nodes_max, kernel, split,
-//  variant_id, prefetch, block_merge, slices, slice_rows}
+//  variant_id, prefetch, block_merge, slices}
 inline constexpr Rule kRules[] = {
     // rule 0 (f32 i32): F 49-96, H 1, mean degree [0, 4), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr8.fl8.rpb4.vec4.t1.smem0.twopass.split0.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 2 of 2 problems; NVIDIA H200 (synthetic), 2025-01-15, run 1
     //   citeseer F64 H1: 8.60 us (q1..q3 8.57..8.63 us, noise 0.30%, stage 1; winner 8.65 us)
     //   cora F64 H1: 10.00 us (q1..q3 9.96..10.05 us, noise 0.40%, stage 2; winner 10.00 us)
     //   graphs: citeseer, cora
-    {0, 0, 49, 96, 1, 1, 0, 4, 0, 1024, 0, 50000, 0, 0, "csrgat.tpr8.fl8.rpb4.vec4.t1.smem0.twopass.split0.i32.f32", 0, 0, 1, 0},
+    {0, 0, 49, 96, 1, 1, 0, 4, 0, 1024, 0, 50000, 0, 0, "csrgat.tpr8.fl8.rpb4.vec4.t1.smem0.twopass.split0.i32.f32", 0, 0, 1},
     // rule 1 (f32 i32): F 49-96, H 1, mean degree [4, 12), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr32.fl32.rpb2.vec2.t1.smem0.twopass.split0.i32.f32: no variant measured on all 2 problems: winner of the largest (pubmed F80 H1); geomean slowdown 1.000 over 1 of 2 problems; NVIDIA H200 (synthetic), 2025-01-15, run 1
     //   pubmed F80 H1: 31.00 us (q1..q3 30.94..31.06 us, noise 0.20%, stage 2; winner 31.00 us)
     //   graphs: pubmed
-    {0, 0, 49, 96, 1, 1, 4, 12, 0, 1024, 0, 50000, 1, 0, "csrgat.tpr32.fl32.rpb2.vec2.t1.smem0.twopass.split0.i32.f32", 0, 0, 1, 0},
+    {0, 0, 49, 96, 1, 1, 4, 12, 0, 1024, 0, 50000, 1, 0, "csrgat.tpr32.fl32.rpb2.vec2.t1.smem0.twopass.split0.i32.f32", 0, 0, 1},
     // rule 2 (f32 i64): F 97-192, H 2-inf, mean degree [12, 32), max degree [16384, inf), nodes [500000, inf)
     //   csrgat.tpr32.fl16.rpb4.vec4.t1.smem1.twopass.split4096.i64.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200 (synthetic), 2025-01-15, run 1
     //   powerlaw F128 H4: 900.00 us (q1..q3 897.30..902.70 us, noise 0.30%, stage 2; winner 900.00 us)
     //   graphs: powerlaw
-    {0, 1, 97, 192, 2, 1 << 30, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 2, 4096, "csrgat.tpr32.fl16.rpb4.vec4.t1.smem1.twopass.split4096.i64.f32", 0, 0, 1, 0},
+    {0, 1, 97, 192, 2, 1 << 30, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 2, 4096, "csrgat.tpr32.fl16.rpb4.vec4.t1.smem1.twopass.split4096.i64.f32", 0, 0, 1},
     // rule 3 (bf16 i32): F 49-96, H 1, mean degree [4, 12), max degree [0, 1024), nodes [0, 50000)
     //   csrgat.tpr16.fl16.rpb4.vec8.t1.smem0.online.split0.i32.bf16: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200 (synthetic), 2025-01-15, run 1
     //   pubmed F64 H1: 16.50 us (q1..q3 16.42..16.58 us, noise 0.50%, stage 2; winner 16.50 us)
     //   graphs: pubmed
-    {1, 0, 49, 96, 1, 1, 4, 12, 0, 1024, 0, 50000, 3, 0, "csrgat.tpr16.fl16.rpb4.vec8.t1.smem0.online.split0.i32.bf16", 0, 0, 1, 0},
+    {1, 0, 49, 96, 1, 1, 4, 12, 0, 1024, 0, 50000, 3, 0, "csrgat.tpr16.fl16.rpb4.vec8.t1.smem0.online.split0.i32.bf16", 0, 0, 1},
     // rule 4 (f32 i32): catch-all, F 1-inf, H 1-inf, mean degree [0, inf), max degree [0, inf), nodes [0, inf)
     //   csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.online.split0.i32.f32: catch-all: best measured on at least half the problems; geomean slowdown 1.000 over 3 of 4 problems; NVIDIA H200 (synthetic), 2025-01-15, run 1
     //   citeseer F64 H1: 8.65 us (q1..q3 8.62..8.68 us, noise 0.30%, stage 2; winner 8.65 us)
     //   cora F64 H1: 9.98 us (q1..q3 9.94..10.10 us, noise 0.40%, stage 2; winner 10.00 us)
     //   pubmed F64 H1: 26.00 us (q1..q3 25.95..26.05 us, noise 0.20%, stage 2; winner 26.00 us)
     //   graphs: citeseer, cora, pubmed
-    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 4, 0, "csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.online.split0.i32.f32", 0, 0, 1, 0},
+    {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 4, 0, "csrgat.tpr16.fl16.rpb4.vec4.t1.smem0.online.split0.i32.f32", 0, 0, 1},
     // rule 5 (f32 i64): catch-all, F 1-inf, H 1-inf, mean degree [0, inf), max degree [0, inf), nodes [0, inf)
     //   csrgat.tpr32.fl16.rpb4.vec4.t1.smem1.twopass.split4096.i64.f32: catch-all: best measured on at least half the problems; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200 (synthetic), 2025-01-15, run 1
     //   powerlaw F128 H4: 900.00 us (q1..q3 897.30..902.70 us, noise 0.30%, stage 2; winner 900.00 us)
     //   graphs: powerlaw
-    {0, 1, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 2, 4096, "csrgat.tpr32.fl16.rpb4.vec4.t1.smem1.twopass.split4096.i64.f32", 0, 0, 1, 0},
+    {0, 1, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 2, 4096, "csrgat.tpr32.fl16.rpb4.vec4.t1.smem1.twopass.split4096.i64.f32", 0, 0, 1},
     // rule 6 (bf16 i32): catch-all, F 1-inf, H 1-inf, mean degree [0, inf), max degree [0, inf), nodes [0, inf)
     //   csrgat.tpr16.fl16.rpb4.vec8.t1.smem0.online.split0.i32.bf16: catch-all: best measured on at least half the problems; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200 (synthetic), 2025-01-15, run 1
     //   pubmed F64 H1: 16.50 us (q1..q3 16.42..16.58 us, noise 0.50%, stage 2; winner 16.50 us)
     //   graphs: pubmed
-    {1, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 3, 0, "csrgat.tpr16.fl16.rpb4.vec8.t1.smem0.online.split0.i32.bf16", 0, 0, 1, 0},
+    {1, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 3, 0, "csrgat.tpr16.fl16.rpb4.vec8.t1.smem0.online.split0.i32.bf16", 0, 0, 1},
 };
 }  // namespace csrgat::tuned
