@@ -31,6 +31,16 @@
 namespace csrgat {
 namespace {
 
+// The CUDA error behind this thread's latest Status::cuda_error (last_cuda_error()).
+thread_local cudaError_t t_last_cuda_error = cudaSuccess;
+// Status::cuda_error for a failed CUDA call e, kept for last_cuda_error(); the runtime's own
+// last error is taken too, so that it does not surface in the caller's next check.
+Status cuda_failed(cudaError_t e) {
+  t_last_cuda_error = e;
+  cudaGetLastError();
+  return Status::cuda_error;
+}
+
 struct KernelEntry {
   int slot;  // its code: embedded::kKernels[slot]
   int vec;
@@ -95,7 +105,7 @@ Status load_kernel(const KernelEntry& e, KernelFns* out) {
   static std::map<std::pair<int, int>, KernelFns> loaded;
   cudaError_t err;
   const int arch = device_arch(&err);
-  if (err != cudaSuccess) return Status::cuda_error;
+  if (err != cudaSuccess) return cuda_failed(err);
   std::lock_guard<std::mutex> lock(m);
   const auto key = std::make_pair(e.slot, arch);
   if (auto it = loaded.find(key); it != loaded.end()) {
@@ -109,15 +119,20 @@ Status load_kernel(const KernelEntry& e, KernelFns* out) {
     if (cb.arch == arch) c = &cb;
   if (!c) return Status::unsupported;  // built without this architecture (compiled_archs)
   cudaLibrary_t lib;
-  if (cudaLibraryLoadData(&lib, c->begin, nullptr, nullptr, 0, nullptr, nullptr, 0) != cudaSuccess)
-    return Status::cuda_error;
+  if (const cudaError_t le = cudaLibraryLoadData(&lib, c->begin, nullptr, nullptr, 0, nullptr, nullptr, 0);
+      le != cudaSuccess)
+    return cuda_failed(le);
   KernelFns f;
   cudaKernel_t kv, ks;
-  if (cudaLibraryGetKernel(&kv, lib, k.lowered) != cudaSuccess) return Status::cuda_error;
+  cudaError_t ge = cudaLibraryGetKernel(&kv, lib, k.lowered);
   f.vector = reinterpret_cast<const void*>(kv);
-  if (k.scalar_lowered[0] != '\0') {
-    if (cudaLibraryGetKernel(&ks, lib, k.scalar_lowered) != cudaSuccess) return Status::cuda_error;
+  if (ge == cudaSuccess && k.scalar_lowered[0] != '\0') {
+    ge = cudaLibraryGetKernel(&ks, lib, k.scalar_lowered);
     f.scalar = reinterpret_cast<const void*>(ks);
+  }
+  if (ge != cudaSuccess) {  // a build whose names do not match its cubins: nothing kept loaded
+    cudaLibraryUnload(lib);
+    return cuda_failed(ge);
   }
   loaded.emplace(key, f);
   *out = f;
@@ -133,8 +148,9 @@ struct Choice {
   int slices;       // launches, each on F / slices features (`.fs<T>`; 1: one launch)
 };
 
-// First tuned rule that matches; without a Shape only rules that need no split qualify, with
-// the graph's mean degree as its only degree statistic.
+// First tuned rule that matches. Without a Shape the graph's mean degree is its only degree
+// statistic (max-degree bounds are skipped) and the rule's split and block merge are not
+// applied: its kernel takes every row whole (and in index order: there is no row order).
 Choice choose(int value, int index, int heads, int feat, int64_t nodes, double mean_deg,
               int64_t max_deg, bool have_shape) {
   for (const auto& r : tuned::kRules) {
@@ -166,6 +182,7 @@ bool row_stride_fits(Index index, int heads, int feat) {
 }  // namespace
 
 struct Shape::Impl {
+  int device = -1;  // the device it was created on: its buffers' and its kernel's
   int64_t nodes = 0, edges = 0, max_deg = 0;
   double mean_deg = 0;
   int heads = 1, feat = 0;
@@ -200,15 +217,54 @@ const char* status_string(Status s) {
     case Status::invalid_argument: return "invalid argument";
     case Status::unsupported: return "unsupported";
     case Status::cuda_error: return "CUDA error";
+    case Status::host_error: return "host error";
   }
   return "unknown status";
 }
 
-Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
-                     Storage storage, Index index, Shape* out) {
-  if (!host_row_ptr || !out || num_nodes < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
-  if (!row_stride_fits(index, heads, feat)) return Status::unsupported;
-  auto impl = std::make_unique<Impl>();
+namespace {
+
+// Copies host bytes to device memory and zeroes device memory on a stream of the library's own,
+// and waits for both: a Shape's buffers are complete when create() returns, whatever stream
+// the caller launches on (the legacy default stream's cudaMemcpy from pageable memory and
+// cudaMemset may still be in flight then, and a non-blocking stream does not wait for them).
+class Uploads {
+ public:
+  Uploads() { err_ = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking); }
+  ~Uploads() {
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+  Uploads(const Uploads&) = delete;
+  Uploads& operator=(const Uploads&) = delete;
+  void copy(void* dst, const void* src, size_t bytes) {
+    if (err_ == cudaSuccess) err_ = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream_);
+  }
+  void zero(void* dst, size_t bytes) {
+    if (err_ == cudaSuccess) err_ = cudaMemsetAsync(dst, 0, bytes, stream_);
+  }
+  // The first failure, after waiting for what was enqueued (the host buffers may go then).
+  cudaError_t finish() {
+    if (stream_) {
+      const cudaError_t e = cudaStreamSynchronize(stream_);
+      if (err_ == cudaSuccess) err_ = e;
+    }
+    return err_;
+  }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+  cudaError_t err_ = cudaSuccess;
+};
+
+// Whether (N + chunks) * H stays below the 2^31 tasks the kernels number in 32 bits, for a
+// plan of at most `chunks` chunks; no product here overflows.
+bool tasks_fit(int64_t nodes, int64_t chunks, int heads) {
+  const int64_t limit = ((int64_t{1} << 31) - 1) / heads;  // the most tasks per head; heads >= 1
+  return nodes <= limit && chunks <= limit - nodes;
+}
+
+Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
+                    Storage storage, Index index, Shape::Impl* impl) {
   impl->nodes = num_nodes;
   impl->edges = host_row_ptr[num_nodes];
   impl->heads = heads;
@@ -220,39 +276,75 @@ Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, 
     if (d < 0) return Status::invalid_argument;
     impl->max_deg = std::max(impl->max_deg, d);
   }
+  if (!tasks_fit(num_nodes, 0, heads)) return Status::unsupported;
+  // The host's checks first: the device is asked for only once they pass.
+  if (const cudaError_t e = cudaGetDevice(&impl->device); e != cudaSuccess) return cuda_failed(e);
   impl->mean_deg = num_nodes ? static_cast<double>(impl->edges) / num_nodes : 0;
   impl->choice = choose(impl->value, impl->index, heads, feat, num_nodes, impl->mean_deg,
                         impl->max_deg, true);
   if (const Status st = load_kernel(*impl->choice.kernel, &impl->fns); st != Status::ok) return st;
-  const bool split = impl->choice.split > 0 && impl->max_deg > impl->choice.split;
+  const int64_t split_at = impl->choice.split;
+  const bool split = split_at > 0 && impl->max_deg > split_at;
   const bool lpt = impl->choice.kernel->lpt && num_nodes > 0;
+  Uploads up;
   // The host planners take row_ptr as a vector: one copy serves both.
   std::vector<int64_t> rp;
   if (split || lpt) rp.assign(host_row_ptr, host_row_ptr + num_nodes + 1);
+  std::vector<ChunkDesc> plan;
   if (split) {
     impl->chunks_per_block = chunks_per_block(impl->choice.block_merge, impl->choice.kernel->tpr,
                                               impl->choice.kernel->rpb, heads);
-    const auto plan = build_split_plan(rp, impl->choice.split, impl->chunks_per_block);
+    // The plan's size before it is built: each split row's chunks, and at most per_block - 1
+    // padding entries before each packed row (build_split_plan), so that neither its 32-bit
+    // chunk numbers nor the tasks can overflow.
+    int64_t chunks = 0;
+    for (int64_t r = 0; r < num_nodes; ++r)
+      if (const int64_t d = rp[r + 1] - rp[r]; d > split_at) chunks += (d + split_at - 1) / split_at;
+    const int64_t pack = std::max(impl->chunks_per_block, 1);
+    if (!tasks_fit(num_nodes, chunks, heads) ||
+        (pack > 1 && !tasks_fit(num_nodes, chunks * pack, heads)))
+      return Status::unsupported;
+    plan = build_split_plan(rp, split_at, impl->chunks_per_block);
     impl->num_chunks = static_cast<int64_t>(plan.size());
     const size_t parts = plan.size() * heads * (static_cast<size_t>(feat) + 2);
-    if (cudaMalloc(&impl->chunks, plan.size() * sizeof(ChunkDesc)) != cudaSuccess ||
-        cudaMalloc(&impl->partials, parts * sizeof(float)) != cudaSuccess ||
-        cudaMalloc(&impl->counters, plan.size() * heads * sizeof(unsigned)) != cudaSuccess ||
-        cudaMemcpy(impl->chunks, plan.data(), plan.size() * sizeof(ChunkDesc),
-                   cudaMemcpyHostToDevice) != cudaSuccess ||
-        cudaMemset(impl->counters, 0, plan.size() * heads * sizeof(unsigned)) != cudaSuccess)
-      return Status::cuda_error;
+    const size_t counters = plan.size() * heads * sizeof(unsigned);
+    if (const cudaError_t e = cudaMalloc(&impl->chunks, plan.size() * sizeof(ChunkDesc)); e != cudaSuccess)
+      return cuda_failed(e);
+    if (const cudaError_t e = cudaMalloc(&impl->partials, parts * sizeof(float)); e != cudaSuccess)
+      return cuda_failed(e);
+    if (const cudaError_t e = cudaMalloc(&impl->counters, counters); e != cudaSuccess)
+      return cuda_failed(e);
+    up.copy(impl->chunks, plan.data(), plan.size() * sizeof(ChunkDesc));
+    up.zero(impl->counters, counters);
   }
+  std::vector<unsigned char> order;
   if (lpt) {
     // Rows the kernel skips (done as chunks) go last, as in the tuner's DeviceProblem.
-    const int64_t skip = impl->num_chunks > 0 ? impl->choice.split : 0;
-    const auto bytes = row_order_bytes(rp, skip, impl->index == 1);
-    if (cudaMalloc(&impl->row_order, bytes.size()) != cudaSuccess ||
-        cudaMemcpy(impl->row_order, bytes.data(), bytes.size(), cudaMemcpyHostToDevice) != cudaSuccess)
-      return Status::cuda_error;
+    order = row_order_bytes(rp, impl->num_chunks > 0 ? split_at : 0, impl->index == 1);
+    if (const cudaError_t e = cudaMalloc(&impl->row_order, order.size()); e != cudaSuccess)
+      return cuda_failed(e);
+    up.copy(impl->row_order, order.data(), order.size());
   }
-  out->impl_ = std::move(impl);
+  if (const cudaError_t e = up.finish(); e != cudaSuccess) return cuda_failed(e);
   return Status::ok;
+}
+
+}  // namespace
+
+Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
+                     Storage storage, Index index, Shape* out) {
+  if (!host_row_ptr || !out || num_nodes < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
+  if (!row_stride_fits(index, heads, feat)) return Status::unsupported;
+  try {
+    auto impl = std::make_unique<Impl>();
+    if (const Status st = create_shape(host_row_ptr, num_nodes, heads, feat, storage, index, impl.get());
+        st != Status::ok)
+      return st;  // ~Impl frees what was allocated
+    out->impl_ = std::move(impl);
+    return Status::ok;
+  } catch (const std::exception&) {  // a host allocation (row_ptr's copy, the plan)
+    return Status::host_error;
+  }
 }
 
 const char* dispatch_variant(const GraphView& g, Storage storage, int heads, int feat,
@@ -274,12 +366,13 @@ struct PreparedLaunch {
   int value_bytes = 4;
   bool overlap_previous = false;
   const char* variant_id = "";
+  int device = -1;  // where its buffers are (the current device at prepare)
 };
 
 // aggregate()'s checks and dispatch, up to the launch, into a fresh (value-initialized) *p.
-Status prepare(const GraphView& g, const float* scores, const void* values, Storage storage,
-               int heads, int feat, float* out, const Shape* shape, const LaunchOptions& launch,
-               PreparedLaunch* p) {
+Status prepare_launch(const GraphView& g, const float* scores, const void* values, Storage storage,
+                      int heads, int feat, float* out, const Shape* shape,
+                      const LaunchOptions& launch, PreparedLaunch* p) {
   if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
   if (!row_stride_fits(g.index, heads, feat)) return Status::unsupported;
   if (g.num_nodes == 0) return Status::ok;
@@ -289,6 +382,8 @@ Status prepare(const GraphView& g, const float* scores, const void* values, Stor
   if (s && (s->nodes != g.num_nodes || s->edges != g.num_edges || s->heads != heads ||
             s->feat != feat || s->value != code(storage) || s->index != code(g.index)))
     return Status::invalid_argument;
+  if (const cudaError_t e = cudaGetDevice(&p->device); e != cudaSuccess) return cuda_failed(e);
+  if (s && s->device != p->device) return Status::invalid_argument;  // its buffers are elsewhere
   const double mean = static_cast<double>(g.num_edges) / g.num_nodes;
   const Choice c = s ? s->choice
                      : choose(code(storage), code(g.index), heads, feat, g.num_nodes, mean, 0, false);
@@ -315,6 +410,7 @@ Status prepare(const GraphView& g, const float* scores, const void* values, Stor
     // block of chunks (RPB / H < 2 or not whole) launches without block merges.
     a.block_merge = s->chunks_per_block > 0;
   }
+  if (!tasks_fit(g.num_nodes, a.num_chunks, heads)) return Status::unsupported;
   const int64_t tasks = (g.num_nodes + a.num_chunks) * heads;
   const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;
   if (!tasks_fit_32bit(tasks, grid)) return Status::unsupported;
@@ -336,15 +432,27 @@ Status prepare(const GraphView& g, const float* scores, const void* values, Stor
   return Status::ok;
 }
 
+// prepare_launch, with a host failure (an allocation, the kernel table's lock) as a Status.
+Status prepare(const GraphView& g, const float* scores, const void* values, Storage storage,
+               int heads, int feat, float* out, const Shape* shape, const LaunchOptions& launch,
+               PreparedLaunch* p) {
+  try {
+    return prepare_launch(g, scores, values, storage, heads, feat, out, shape, launch, p);
+  } catch (const std::exception&) {
+    return Status::host_error;
+  }
+}
+
 // Enqueues a prepared launch, one per slice (args is copied: the launch sets its `overlapped`
 // field, and moves values and out to each slice).
 Status enqueue(const PreparedLaunch& p, cudaStream_t stream) {
   if (!p.fn) return Status::ok;
   KernelArgs a = p.args;
-  return launch_family_slices(p.fn, p.grid, p.block, 0, stream, a, p.value_bytes, p.slices,
-                              p.overlap_previous) == cudaSuccess
-             ? Status::ok
-             : Status::cuda_error;
+  if (const cudaError_t e = launch_family_slices(p.fn, p.grid, p.block, 0, stream, a, p.value_bytes,
+                                                 p.slices, p.overlap_previous);
+      e != cudaSuccess)
+    return cuda_failed(e);
+  return Status::ok;
 }
 
 }  // namespace
@@ -378,7 +486,12 @@ Status Call::create(const GraphView& g, const float* scores, const void* values,
                     Call* call) {
   if (!call) return Status::invalid_argument;
   call->impl_.reset();
-  auto impl = std::make_unique<Impl>();
+  std::unique_ptr<Impl> impl;
+  try {
+    impl = std::make_unique<Impl>();
+  } catch (const std::exception&) {
+    return Status::host_error;
+  }
   if (const Status st = prepare(g, scores, values, storage, heads, feat, out, shape, launch, &impl->launch);
       st != Status::ok)
     return st;
@@ -387,8 +500,17 @@ Status Call::create(const GraphView& g, const float* scores, const void* values,
 }
 
 Status Call::launch(cudaStream_t stream) const {
-  return impl_ ? enqueue(impl_->launch, stream) : Status::invalid_argument;
+  if (!impl_) return Status::invalid_argument;
+  const PreparedLaunch& p = impl_->launch;
+  if (p.fn) {  // its buffers are on the device it was created on
+    int dev = -1;
+    if (const cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return cuda_failed(e);
+    if (dev != p.device) return Status::invalid_argument;
+  }
+  return enqueue(p, stream);
 }
+
+cudaError_t last_cuda_error() { return t_last_cuda_error; }
 
 const char* Call::variant_id() const { return impl_ ? impl_->launch.variant_id : ""; }
 

@@ -18,7 +18,8 @@ namespace {
 static_assert(CSRGAT_OK == static_cast<int>(csrgat::Status::ok) &&
                   CSRGAT_INVALID_ARGUMENT == static_cast<int>(csrgat::Status::invalid_argument) &&
                   CSRGAT_UNSUPPORTED == static_cast<int>(csrgat::Status::unsupported) &&
-                  CSRGAT_CUDA_ERROR == static_cast<int>(csrgat::Status::cuda_error),
+                  CSRGAT_CUDA_ERROR == static_cast<int>(csrgat::Status::cuda_error) &&
+                  CSRGAT_HOST_ERROR == static_cast<int>(csrgat::Status::host_error),
               "the C status codes are csrgat::Status's values");
 
 bool to_storage(int s, csrgat::Storage* out) {
@@ -138,9 +139,15 @@ void csrgat_call_destroy(csrgat_call* call) { delete call; }
 const char* csrgat_call_variant(const csrgat_call* call) { return call ? call->call.variant_id() : ""; }
 
 const char* csrgat_status_string(int status) {
-  if (status == CSRGAT_HOST_ERROR) return "host error";
-  if (status < CSRGAT_OK || status > CSRGAT_CUDA_ERROR) return "unknown status";
+  if (status < CSRGAT_OK || status > CSRGAT_HOST_ERROR) return "unknown status";
   return csrgat::status_string(static_cast<csrgat::Status>(status));
+}
+
+int csrgat_last_cuda_error(void) { return static_cast<int>(csrgat::last_cuda_error()); }
+
+const char* csrgat_last_cuda_error_string(void) {
+  const cudaError_t e = csrgat::last_cuda_error();
+  return e == cudaSuccess ? "no error" : cudaGetErrorString(e);
 }
 
 const char* csrgat_compiled_archs(void) { return csrgat::compiled_archs(); }

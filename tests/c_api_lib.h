@@ -30,6 +30,8 @@ struct CApiLib {
   decltype(&csrgat_call_variant) call_variant = nullptr;
   decltype(&csrgat_status_string) status_string = nullptr;
   decltype(&csrgat_compiled_archs) compiled_archs = nullptr;
+  decltype(&csrgat_last_cuda_error) last_cuda_error = nullptr;
+  decltype(&csrgat_last_cuda_error_string) last_cuda_error_string = nullptr;
 
   CApiLib() {
     path = where();
@@ -42,7 +44,9 @@ struct CApiLib {
               sym(shape_variant, "csrgat_shape_variant") && sym(aggregate, "csrgat_aggregate") &&
               sym(call_create, "csrgat_call_create") && sym(call_launch, "csrgat_call_launch") &&
               sym(call_destroy, "csrgat_call_destroy") && sym(call_variant, "csrgat_call_variant") &&
-              sym(status_string, "csrgat_status_string") && sym(compiled_archs, "csrgat_compiled_archs");
+              sym(status_string, "csrgat_status_string") && sym(compiled_archs, "csrgat_compiled_archs") &&
+              sym(last_cuda_error, "csrgat_last_cuda_error") &&
+              sym(last_cuda_error_string, "csrgat_last_cuda_error_string");
     if (!ok) aggregate = nullptr;
   }
   ~CApiLib() {

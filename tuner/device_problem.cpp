@@ -247,7 +247,7 @@ KernelArgs DeviceProblem::base_args(const VariantParams& p) {
   a.num_rows = n_;
   a.heads = heads_;
   a.feat = feat_;
-  slice_args(a, p.family == Family::fused ? p.slices : 1);  // F / T features a launch (`.fs<T>`)
+  slice_args(a, p.launch_slices());  // F / T features a launch (`.fs<T>`)
   a.fault = p.fault;
   a.delay_ns = p.delay_ns;
   a.slow_percent = p.family == Family::fused ? slow_percent_ : 0;
@@ -290,8 +290,8 @@ void DeviceProblem::launch(const VariantParams& p, const LoadedKernel& k, cudaSt
                                 " are not aligned for its vec " + std::to_string(p.vec) +
                                 " loads, and its module has no scalar twin");
   CSRGAT_CUDA_CHECK(launch_family_slices(fn, static_cast<unsigned>(g.grid), g.block, g.dynamic_smem,
-                                         s, a, value_bytes(p.value),
-                                         p.family == Family::fused ? p.slices : 1, overlap_previous));
+                                         s, a, value_bytes(p.value), p.launch_slices(),
+                                         overlap_previous));
   CSRGAT_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -2,6 +2,8 @@
 // the tuner (NVRTC kernels through the runtime API) and the production library (nvcc kernels).
 #pragma once
 
+#include <atomic>
+
 #include <cuda_runtime_api.h>
 
 #include "variants/kernel_args.h"
@@ -9,14 +11,24 @@
 namespace csrgat {
 
 // Whether the current device can overlap a kernel with the previous one (programmatic
-// dependent launch: compute capability 9.0 and later).
+// dependent launch: compute capability 9.0 and later). Asked on every overlapped launch, so the
+// answer is kept per device (the first kDevices ordinals; a device's capability never changes
+// while the process runs): one cudaGetDevice per launch after the first.
 inline bool device_overlaps_launches() {
+  constexpr int kDevices = 64;
+  static std::atomic<signed char> known[kDevices] = {};  // 0: not asked yet, 1: no, 2: yes
   int dev = 0, major = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+  if (cudaGetDevice(&dev) != cudaSuccess) {
     cudaGetLastError();
     return false;
   }
+  if (dev >= 0 && dev < kDevices)
+    if (const signed char k = known[dev].load(std::memory_order_relaxed); k != 0) return k == 2;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+    cudaGetLastError();
+    return false;  // not kept: a later call may succeed
+  }
+  if (dev >= 0 && dev < kDevices) known[dev].store(major >= 9 ? 2 : 1, std::memory_order_relaxed);
   return major >= 9;
 }
 

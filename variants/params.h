@@ -71,6 +71,8 @@ struct VariantParams {
   unsigned delay_ns = 0;  // extra spin per task
 
   int block_threads() const;
+  // The launches that make one call of this variant: its feature slices (fused), else 1.
+  int launch_slices() const { return family == Family::fused ? slices : 1; }
   int features_per_pass() const { return fl * vec * tiles; }
   // Readable id; parse() is its inverse and throws std::invalid_argument naming the bad part.
   std::string id() const;

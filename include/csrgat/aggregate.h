@@ -28,9 +28,14 @@ enum class Status {
   ok = 0,
   invalid_argument,  // a null pointer, negative size, or shapes that do not agree
   unsupported,       // no compiled kernel can run this combination (or this device)
-  cuda_error,        // a CUDA call failed; cudaGetLastError() has the details
+  cuda_error,        // a CUDA call failed; last_cuda_error() says which error
+  host_error,        // a host allocation failed (or another C++ exception inside the library)
 };
 const char* status_string(Status s);
+// The CUDA error behind this thread's latest Status::cuda_error (cudaSuccess when there was
+// none). The library takes it from the runtime's last error as well, so a caller sharing the
+// runtime does not see it again in its next cudaGetLastError().
+cudaError_t last_cuda_error();
 
 enum class Index { i32, i64 };
 enum class Storage { f32, bf16, f16 };
@@ -49,13 +54,26 @@ struct GraphView {
 // workspace, and the row order of a longest-rows-first (`.lpt`) variant. Without a Shape,
 // aggregate() still computes the right answer but cannot split long rows or reorder them
 // (the chosen kernel then takes rows in index order).
+//
+// A Shape belongs to
+// - one graph: its plan names that row_ptr's rows (aggregate() checks N, E, H, F and the
+//   types, not the rows: another graph of the same sizes gets wrong sums);
+// - the device current at create(): aggregate() and Call::launch on another device return
+//   Status::invalid_argument;
+// - one stream at a time: a call that splits rows uses the Shape's workspace (the chunks'
+//   partials and merge counters) while it runs, so calls with one Shape (and Calls made with
+//   it) must not run concurrently: enqueue them on one stream, or order their streams. Use one
+//   Shape per stream for concurrent calls on one graph.
+// create() returns once the Shape's device buffers are written, so its first call may go on
+// any stream.
 class Shape {
  public:
   Shape();
   ~Shape();
   Shape(Shape&&) noexcept;
   Shape& operator=(Shape&&) noexcept;
-  // host_row_ptr: (N+1) int64 values on the host.
+  // host_row_ptr: (N+1) int64 values on the host. Status::unsupported when (N + chunks) * H
+  // would reach 2^31 (see aggregate()).
   static Status create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
                        Storage storage, Index index, Shape* out);
   int64_t max_degree() const;
@@ -83,8 +101,8 @@ struct LaunchOptions {
 
 // Enqueues the aggregation on `stream`. `shape` may be null (see Shape). Status::unsupported
 // when (N + chunks) * H reaches 2^31 (the kernels number their tasks in 32 bits) or, with
-// 32-bit indices, when H * F does (a values row's stride is a 32-bit operand there); Shape::create
-// refuses the latter too.
+// 32-bit indices, when H * F does (a values row's stride is a 32-bit operand there);
+// Shape::create refuses both.
 Status aggregate(const GraphView& graph, const float* scores, const void* values,
                  Storage storage, int heads, int feat, float* out, cudaStream_t stream,
                  const Shape* shape = nullptr);
@@ -110,7 +128,8 @@ class Call {
                        Storage storage, int heads, int feat, float* out, const Shape* shape,
                        const LaunchOptions& launch, Call* call);
   // Enqueues the prepared kernel on `stream`: invalid_argument on an empty Call (never
-  // created, or moved from), cuda_error when the launch fails.
+  // created, or moved from) or on a device other than create()'s, cuda_error when the launch
+  // fails.
   Status launch(cudaStream_t stream) const;
   // The variant id it launches ("" for an empty Call or an empty graph's).
   const char* variant_id() const;
@@ -121,7 +140,9 @@ class Call {
   std::unique_ptr<Impl> impl_;
 };
 
-// The variant id aggregate() would use for this problem (no launch).
+// The variant id aggregate() would use for this problem (no launch): its rule's id. Without a
+// Shape the rule's split, block merge (`.bm`) and row order (`.lpt`) are not applied: the
+// kernel of that id runs every row whole, in index order.
 const char* dispatch_variant(const GraphView& graph, Storage storage, int heads, int feat,
                              const Shape* shape = nullptr);
 

@@ -22,7 +22,9 @@ enum {
   CSRGAT_INVALID_ARGUMENT = 1, /* a null pointer, a negative size, an unknown enumeration value,
                                   or shapes that do not agree */
   CSRGAT_UNSUPPORTED = 2,      /* no compiled kernel can run this combination (or device) */
-  CSRGAT_CUDA_ERROR = 3,       /* a CUDA call failed; cudaGetLastError() has the details */
+  CSRGAT_CUDA_ERROR = 3,       /* a CUDA call failed: csrgat_last_cuda_error() says which error
+                                  (the CUDA runtime inside this library is its own: the
+                                  caller's cudaGetLastError() does not see it) */
   CSRGAT_HOST_ERROR = 4        /* a host allocation failed (or another C++ exception) */
 };
 enum { CSRGAT_STORAGE_F32 = 0, CSRGAT_STORAGE_BF16 = 1, CSRGAT_STORAGE_F16 = 2 };
@@ -31,7 +33,10 @@ enum { CSRGAT_INDEX_I32 = 0, CSRGAT_INDEX_I64 = 1 };
 typedef struct csrgat_shape csrgat_shape;
 
 /* csrgat::Shape::create: host_row_ptr holds num_nodes + 1 int64 values on the host. On
- * CSRGAT_OK *out owns a shape (device memory included) until csrgat_shape_destroy. */
+ * CSRGAT_OK *out owns a shape (device memory included) until csrgat_shape_destroy. As in C++,
+ * a shape belongs to one graph (one row_ptr), to the device current at its creation, and to
+ * one stream at a time: the calls that use it (and the calls made with it) hold its workspace
+ * while they run, so two of them must not run concurrently. */
 int csrgat_shape_create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
                         int storage, int index, csrgat_shape** out);
 /* Frees a shape (null: nothing). No launch that uses it may still be running. */
@@ -57,16 +62,21 @@ int csrgat_call_create(const void* row_ptr, const void* col, int64_t num_nodes, 
                        int feat, float* out, const csrgat_shape* shape, int overlap_previous,
                        csrgat_call** call);
 /* Enqueues the call on `stream` (a cudaStream_t; 0: the legacy default stream).
- * CSRGAT_INVALID_ARGUMENT for a null call. */
+ * CSRGAT_INVALID_ARGUMENT for a null call, or when the current device is not the one the call
+ * was created on. */
 int csrgat_call_launch(const csrgat_call* call, void* stream);
 /* Frees a call (null: nothing); launches already enqueued are not affected. */
 void csrgat_call_destroy(csrgat_call* call);
 /* The variant id the call launches ("" for null or an empty graph). */
 const char* csrgat_call_variant(const csrgat_call* call);
 
-/* A status code's name: csrgat::status_string's ("ok", "invalid argument", ...), "host error",
+/* A status code's name: csrgat::status_string's ("ok", "invalid argument", ..., "host error"),
  * or "unknown status". */
 const char* csrgat_status_string(int status);
+/* The CUDA error (a cudaError_t value) behind this thread's latest CSRGAT_CUDA_ERROR (0 when
+ * there was none), and its description: csrgat::last_cuda_error. */
+int csrgat_last_cuda_error(void);
+const char* csrgat_last_cuda_error_string(void);
 /* csrgat::compiled_archs: the architectures the library carries machine code for ("900"). */
 const char* csrgat_compiled_archs(void);
 

@@ -47,3 +47,50 @@ TEST(Production, BadArgumentsReturnStatus) {
   Shape s;
   EXPECT_EQ(Shape::create(nullptr, 10, 1, 64, Storage::f32, Index::i32, &s), Status::invalid_argument);
 }
+
+// A Shape is complete when create() returns: its first call may go on a stream that does not
+// wait for the legacy default stream (PyTorch's side streams are non-blocking), here on a graph
+// whose long rows are split (the chunk table and the zeroed merge counters are the Shape's).
+// Every Shape is made on fresh memory, so counters left over from a freed one would show.
+TEST(Production, AShapeIsReadyForANonBlockingStream) {
+  const auto g = graphs::make_graph("powerlaw:n=50000,deg=16,alpha=2.1,maxdeg=40000,seed=3");
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  for (int round = 0; round < 3; ++round) {
+    ProductionProblem p(g, 1, 64, Storage::f32);
+    Shape shape;
+    ASSERT_EQ(Shape::create(g.row_ptr.data(), g.num_nodes, 1, 64, Storage::f32, Index::i32, &shape),
+              Status::ok);
+    ASSERT_EQ(aggregate(p.graph(), p.scores(), p.values(), Storage::f32, 1, 64, p.out(), s, &shape),
+              Status::ok);
+    ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    p.check(std::string("non-blocking stream, round ") + std::to_string(round) + ", " + shape.variant_id());
+  }
+  EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
+  EXPECT_EQ(last_cuda_error(), cudaSuccess);  // nothing failed in this thread
+}
+
+// A Shape and a Call belong to the device current at their creation: on another device the
+// library refuses them rather than launch on the first device's buffers.
+TEST(Production, AShapeAndACallStayOnTheirDevice) {
+  int devices = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
+  if (devices < 2) GTEST_SKIP() << "needs two GPUs (this machine has " << devices << ")";
+  const auto g = graphs::make_graph("seed:n=384,deg=18,seed=1");
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  ProductionProblem p(g, 1, 64, Storage::f32);
+  Shape shape;
+  ASSERT_EQ(Shape::create(g.row_ptr.data(), g.num_nodes, 1, 64, Storage::f32, Index::i32, &shape),
+            Status::ok);
+  Call call;
+  ASSERT_EQ(Call::create(p.graph(), p.scores(), p.values(), Storage::f32, 1, 64, p.out(), &shape,
+                         LaunchOptions{}, &call),
+            Status::ok);
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  EXPECT_EQ(aggregate(p.graph(), p.scores(), p.values(), Storage::f32, 1, 64, p.out(), nullptr, &shape),
+            Status::invalid_argument);
+  EXPECT_EQ(call.launch(nullptr), Status::invalid_argument);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  EXPECT_EQ(call.launch(nullptr), Status::ok);
+  p.check("the Call back on its device");
+}

@@ -32,6 +32,49 @@ TEST(CApi, StatusStrings) {
   EXPECT_STREQ(lib.status_string(CSRGAT_HOST_ERROR), "host error");
   EXPECT_STREQ(lib.status_string(-1), "unknown status");
   EXPECT_STREQ(lib.status_string(99), "unknown status");
+  EXPECT_STREQ(csrgat::status_string(csrgat::Status::host_error), "host error");
+}
+
+// A shape whose tasks would pass the kernels' 32-bit numbering is refused before any CUDA call
+// ((N + chunks) * H >= 2^31: here N * H = 2^31 on its own).
+TEST(CApi, ShapeOverTheTaskLimitIsUnsupported) {
+  CApiLib lib;
+  ASSERT_TRUE(lib.loaded()) << lib.error;
+  const int64_t n = 2048;
+  const int heads = 1 << 20;
+  std::vector<int64_t> rp(n + 1);
+  for (int64_t i = 0; i <= n; ++i) rp[i] = i;
+  csrgat_shape* s = nullptr;
+  EXPECT_EQ(lib.shape_create(rp.data(), n, heads, 1, CSRGAT_STORAGE_F32, CSRGAT_INDEX_I64, &s),
+            CSRGAT_UNSUPPORTED);
+  EXPECT_EQ(s, nullptr);
+  EXPECT_EQ(lib.shape_create(rp.data(), n, heads - 1, 1, CSRGAT_STORAGE_F32, CSRGAT_INDEX_I64, &s) ==
+                CSRGAT_UNSUPPORTED,
+            false);  // one head fewer fits (ok on a GPU, a CUDA error without one)
+  lib.shape_destroy(s);
+  csrgat::Shape cs;
+  EXPECT_EQ(csrgat::Shape::create(rp.data(), n, heads, 1, csrgat::Storage::f32, csrgat::Index::i64, &cs),
+            csrgat::Status::unsupported);
+}
+
+// The CUDA error behind a CSRGAT_CUDA_ERROR is the library's to tell (its runtime is its own):
+// without a GPU, the first call that needs the device fails with one, and it stays readable.
+TEST(CApi, LastCudaErrorNamesTheFailure) {
+  CApiLib lib;
+  ASSERT_TRUE(lib.loaded()) << lib.error;
+  const std::vector<int64_t> rp = {0, 2, 3};
+  csrgat_shape* s = nullptr;
+  const int st = lib.shape_create(rp.data(), 2, 1, 64, CSRGAT_STORAGE_F32, CSRGAT_INDEX_I32, &s);
+  if (st == CSRGAT_OK) {  // a machine with a GPU: nothing failed
+    EXPECT_EQ(lib.last_cuda_error(), 0);
+    EXPECT_STREQ(lib.last_cuda_error_string(), "no error");
+    lib.shape_destroy(s);
+    return;
+  }
+  EXPECT_EQ(st, CSRGAT_CUDA_ERROR);
+  EXPECT_NE(lib.last_cuda_error(), 0);
+  EXPECT_STRNE(lib.last_cuda_error_string(), "no error");
+  EXPECT_STRNE(lib.last_cuda_error_string(), "");
 }
 
 // Arguments refused before any CUDA call: no device needed.

@@ -96,8 +96,9 @@ TEST(ProductionBuild, ASlicedRuleHoldsOnlyFeatureCountsItDivides) {
     const std::string id = csrgat::dispatch_variant(g, csrgat::Storage::f32, 1, feat);
     const auto p = csrgat::VariantParams::parse(id);
     EXPECT_EQ(feat % p.slices, 0) << "F = " << feat << " dispatched to " << id;
-    if (p.slices > 1 && feat % p.vec == 0)
+    if (p.slices > 1 && feat % p.vec == 0) {
       EXPECT_EQ(feat / p.slices % p.vec, 0) << "F = " << feat << " dispatched to " << id;
+    }
     EXPECT_EQ(csrgat::slices_fit(p.slices, p.vec, feat), true) << id;
     sliced += p.slices > 1;
   }
