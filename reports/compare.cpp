@@ -26,7 +26,39 @@ nlohmann::json finite_or_null(double v) {
 std::string run_line(const LoadedRun& r) {
   return "run " + std::to_string(r.run.id) + " `" + r.run.name + "` from `" + r.source +
          "`: " + r.run.gpu_name + " (`" + r.run.gpu_uuid + "`), driver " + r.run.driver +
-         ", commit `" + r.run.commit + "`, started " + r.run.started;
+         ", commit `" + r.run.commit + "`, started " + r.run.started +
+         (r.run.finished.empty() ? " (**not finished**)" : ", finished " + r.run.finished);
+}
+
+// GPU UUID sets per problem ("graph F=.. H=.."), from the trials' own records (RunData::gpus):
+// a run continued or extended on another GPU measured some problems there.
+std::map<std::string, std::set<std::string>> gpus_by_problem(const RunData& d) {
+  std::map<std::string, std::set<std::string>> out;
+  for (const auto& [uuid, problems] : d.gpus)
+    for (const auto& p : problems) out[p].insert(uuid);
+  return out;
+}
+
+std::string join_set(const std::set<std::string>& s) {
+  std::string out;
+  for (const auto& x : s) out += (out.empty() ? "" : ", ") + x;
+  return out;
+}
+
+// Why two runs' problems of one graph are not the same graph ("" when they are): the graph's
+// source hash where both runs stored it, else its node and edge counts. (Not the spec: a file's
+// path differs between machines.)
+std::string graph_changed(const ProblemResults& b, const ProblemResults& n) {
+  const auto text = [](const nlohmann::json& f, const char* k) {
+    return f.contains(k) ? f[k].dump() : std::string();
+  };
+  const std::string hb = text(b.features, "source_hash"), hn = text(n.features, "source_hash");
+  if (!hb.empty() && !hn.empty() && hb != hn) return "source hash " + hb + " -> " + hn;
+  for (const char* k : {"num_nodes", "num_edges"}) {
+    const std::string xb = text(b.features, k), xn = text(n.features, k);
+    if (!xb.empty() && !xn.empty() && xb != xn) return std::string(k) + " " + xb + " -> " + xn;
+  }
+  return "";
 }
 
 nlohmann::json run_json(const LoadedRun& r) {
@@ -88,8 +120,18 @@ Verdict classify(double base_us, double base_rel_noise, double new_us, double ne
   v.diff_us = new_us - base_us;
   const double nb = base_us * base_rel_noise, nn = new_us * new_rel_noise;
   v.noise_us = 2 * std::sqrt(nb * nb + nn * nn);
-  if (!std::isfinite(v.noise_us) || !std::isfinite(v.ratio) || base_us <= 0 || new_us <= 0) {
+  if (!std::isfinite(v.ratio) || base_us <= 0 || new_us <= 0) {  // no time to compare
     v.noise_us = INFINITY;
+    return v;
+  }
+  // A noise not known (one sample) leaves the threshold alone to decide: a tuned choice ten
+  // times slower is a regression whatever its sample count.
+  if (!std::isfinite(v.noise_us)) {
+    v.noise_us = INFINITY;
+    if (new_us > base_us * (1 + threshold))
+      v.change = Change::slower;
+    else if (base_us > new_us * (1 + threshold))
+      v.change = Change::faster;
     return v;
   }
   if (new_us > base_us * (1 + threshold) && v.diff_us > v.noise_us)
@@ -105,8 +147,10 @@ std::string rule_text(double threshold) {
          "error of each "
          "median over the median), noise = 2*sqrt((rb*b)^2 + (rn*n)^2); **slower** when n > b*(1+" +
          t + ") and n - b > noise, **faster** when b > n*(1+" + t +
-         ") and b - n > noise, else **same** (also when a "
-         "noise is unknown). Each variant's evidence is its highest stage (2 interleaved final, 1 "
+         ") and b - n > noise, else **same**; when a noise is unknown (one sample) the "
+         "threshold alone decides. A tuned choice in base that new lacks (no correct "
+         "trial, or a run that stopped) counts as a regression; problems whose graph differs "
+         "(its source hash, or its size) are not compared. Each variant's evidence is its highest stage (2 interleaved final, 1 "
          "full, 0 "
          "screening); tuned choices are select_winners' per problem on each side, compared by the "
          "winners' "
@@ -118,10 +162,28 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   CompareResult r;
   std::string warning;
   std::vector<std::string> why;
-  if (base.run.gpu_uuid != fresh.run.gpu_uuid)
+  const RunData b = load_run(*base.store, base.run_id);
+  const RunData n = load_run(*fresh.store, fresh.run_id);
+  if (base.run.gpu_uuid != fresh.run.gpu_uuid) {
     why.push_back("the runs are on different GPUs: base " + base.run.gpu_name + " (" +
                   base.run.gpu_uuid + "), new " + fresh.run.gpu_name + " (" + fresh.run.gpu_uuid +
                   ")");
+  } else {
+    // The same run GPU, but a problem measured elsewhere on one side (a run continued or
+    // reused from another GPU's).
+    const auto gb = gpus_by_problem(b), gn = gpus_by_problem(n);
+    std::vector<std::string> differ;
+    for (const auto& [problem, set] : gb)
+      if (const auto it = gn.find(problem); it != gn.end() && it->second != set)
+        differ.push_back(problem + " (base " + join_set(set) + ", new " + join_set(it->second) + ")");
+    if (!differ.empty()) {
+      std::string list;
+      for (size_t i = 0; i < differ.size() && i < 5; ++i) list += (i ? "; " : "") + differ[i];
+      if (differ.size() > 5) list += "; " + std::to_string(differ.size() - 5) + " more";
+      why.push_back(std::to_string(differ.size()) + " problem" + (differ.size() == 1 ? " was" : "s were") +
+                    " measured on different GPUs in the two runs: " + list);
+    }
+  }
   if (base.run.driver != fresh.run.driver)
     why.push_back("the runs are on different drivers: base " + base.run.driver + ", new " +
                   fresh.run.driver);
@@ -148,8 +210,6 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   if (!why.empty())
     warning = "**Warning**: " + reason + " (compared anyway: --allow-different-gpu).";
 
-  const RunData b = load_run(*base.store, base.run_id);
-  const RunData n = load_run(*fresh.store, fresh.run_id);
   std::map<ProblemKey, const ProblemResults*> bp, np;
   for (const auto& p : b.problems) bp[p.key] = &p;
   for (const auto& p : n.problems) np[p.key] = &p;
@@ -159,10 +219,16 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
 
   std::vector<TunedRow> tuned;
   std::vector<VariantRow> variants;
-  std::vector<std::string> broken, only_base, only_new;
+  std::vector<std::string> broken, only_base, only_new, changed_graphs;
   for (const auto& k : keys) {
     const ProblemResults* pb = bp.count(k) ? bp[k] : nullptr;
     const ProblemResults* pn = np.count(k) ? np[k] : nullptr;
+    if (pb && pn) {
+      if (const std::string why_not = graph_changed(*pb, *pn); !why_not.empty()) {
+        changed_graphs.push_back(k.label() + " (" + why_not + ")");
+        continue;  // another graph under the same name: its times say nothing about the code
+      }
+    }
     const bool wb = pb && pb->winner, wn = pn && pn->winner;
     if (wb || wn) {
       TunedRow t;
@@ -187,6 +253,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
           ++r.tuned_same;
       } else {
         t.status = wb ? "only in base" : "only in new";
+        if (wb) ++r.tuned_lost;  // new has no correct trial of it, or never measured it
       }
       tuned.push_back(std::move(t));
     }
@@ -220,7 +287,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
       }
     }
   }
-  r.exit_code = r.tuned_slower > 0 ? 1 : 0;
+  r.exit_code = r.tuned_slower > 0 || r.tuned_lost > 0 ? 1 : 0;
 
   // Markdown: the summary line, tuned choices that moved, then per-variant changes.
   std::stable_sort(tuned.begin(), tuned.end(), [](const TunedRow& x, const TunedRow& y) {
@@ -234,20 +301,28 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   int switched = 0;
   for (const auto& t : tuned) switched += t.status == "compared" && t.new_variant != t.base_variant;
   const bool moved_any = switched || r.variants_slower || r.variants_faster || !broken.empty();
-  const std::string verdict = r.tuned_slower   ? "REGRESSION"
+  const std::string verdict = r.tuned_slower || r.tuned_lost ? "REGRESSION"
                               : r.tuned_faster ? "improved"
                               : moved_any      ? "no regression"
                                                : "no change";
   md << "## csrgat compare: " << verdict << "\n\n";
   md << "**" << r.tuned_slower << " tuned choice" << (r.tuned_slower == 1 ? "" : "s")
      << " slower**, " << r.tuned_faster << " faster, " << r.tuned_same << " same (" << switched
-     << " with another variant); per variant: " << r.variants_slower << " slower, "
+     << " with another variant)";
+  if (r.tuned_lost)
+    md << ", **" << r.tuned_lost << " lost** (a tuned choice in base, none in new)";
+  md << "; per variant: " << r.variants_slower << " slower, "
      << r.variants_faster << " faster, " << r.variants_same << " same";
   if (!broken.empty()) md << ", " << broken.size() << " broken (wrong or crashed in new)";
   if (!only_base.empty() || !only_new.empty())
     md << ", " << only_base.size() << " only in base, " << only_new.size() << " only in new";
   md << " (threshold " << fmt(opt.threshold * 100, 1) << "%).\n\n";
   if (!warning.empty()) md << warning << "\n\n";
+  if (!changed_graphs.empty()) {
+    md << "**Not compared: the graph differs between the runs** (" << changed_graphs.size() << "): ";
+    for (size_t i = 0; i < changed_graphs.size(); ++i) md << (i ? ", " : "") << changed_graphs[i];
+    md << ".\n\n";
+  }
   md << "- base: " << run_line(base) << "\n- new: " << run_line(fresh) << "\n\n";
 
   // Slower first, then faster, then choices that kept their time with another variant.
@@ -366,6 +441,8 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
               {"variants_slower", r.variants_slower},
               {"variants_faster", r.variants_faster},
               {"variants_same", r.variants_same},
+              {"tuned_lost", r.tuned_lost},
+              {"graph_changed", changed_graphs},
               {"broken", broken},
               {"only_in_base", only_base},
               {"only_in_new", only_new}}},

@@ -23,7 +23,8 @@ struct Verdict {
 };
 
 // slower: new > base * (1 + threshold) and new - base > noise_us; faster: base > new * (1 +
-// threshold) and base - new > noise_us; else same (also when a noise is unknown, i.e. not finite).
+// threshold) and base - new > noise_us; else same. When a noise is unknown (not finite: one
+// sample) the threshold alone decides; a time that is not positive and finite is same.
 Verdict classify(double base_us, double base_rel_noise, double new_us, double new_rel_noise,
                  double threshold);
 std::string rule_text(double threshold);
@@ -34,9 +35,10 @@ struct CompareOptions {
 };
 
 struct CompareResult {
-  int exit_code = 0;    // 0: no tuned choice slower; 1: one or more slower; 2: refused
+  int exit_code = 0;    // 0: no tuned choice slower or lost; 1: one or more; 2: refused
   std::string refusal;  // why, when exit_code == 2
   int tuned_slower = 0, tuned_faster = 0, tuned_same = 0;
+  int tuned_lost = 0;  // a tuned choice in base and none in new: counted as a regression
   int variants_slower = 0, variants_faster = 0, variants_same = 0;
   std::string markdown;  // compare.md
   nlohmann::json json;   // compare.json

@@ -306,6 +306,7 @@ std::string rules_table(const std::vector<RuleChoice>& rules) {
 }
 
 void write_header_file(const std::string& text, const std::string& path) {
+  refuse_to_overwrite_store(path, "the header");
   const fs::path target(path);
   std::error_code ec;
   if (target.has_parent_path()) {

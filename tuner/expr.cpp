@@ -77,8 +77,11 @@ class Parser {
   }
 
  private:
-  // Deep nesting would otherwise overflow the stack on hostile input.
+  // Deep nesting would otherwise overflow the stack on hostile input; so would a long chain of
+  // one operator (a + a + ... builds, binds and frees a tree as deep as the chain), which the
+  // token count bounds.
   static constexpr int kMaxDepth = 200;
+  static constexpr size_t kMaxTokens = 4096;
 
   [[noreturn]] void fail(const Token& at, const std::string& expected) const {
     throw ExprError("'" + text_ + "' column " + std::to_string(at.column) + ": expected " +
@@ -152,6 +155,11 @@ class Parser {
         i += t.text.size();
       }
       tokens_.push_back(t);
+      if (tokens_.size() > kMaxTokens)
+        throw ExprError("'" + text_.substr(0, 60) + "...' column " + std::to_string(t.column) +
+                            ": expression too long (more than " + std::to_string(kMaxTokens) +
+                            " tokens)",
+                        t.column);
     }
     Token end;
     end.column = static_cast<int>(n) + 1;

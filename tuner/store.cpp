@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <fstream>
 #include <ctime>
 #include <set>
 #include <stdexcept>
@@ -185,6 +186,22 @@ bool is_gzip_path(const std::string& path) {
 }
 
 }  // namespace
+
+void refuse_to_overwrite_store(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return;  // nothing there (or nothing readable to lose)
+  char head[16] = {};
+  in.read(head, sizeof head);
+  static const char kMagic[] = "SQLite format 3";  // 16 bytes with its terminating zero
+  const bool sqlite = in.gcount() == 16 && std::memcmp(head, kMagic, sizeof kMagic) == 0;
+  const bool gz_store = in.gcount() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
+                        static_cast<unsigned char>(head[1]) == 0x8b && path.size() > 10 &&
+                        path.compare(path.size() - 10, 10, ".sqlite.gz") == 0;
+  if (sqlite || gz_store)
+    throw std::runtime_error("refusing to write " + what + " to '" + path +
+                             "': it is a results store, and writing would destroy its runs; give "
+                             "another output path");
+}
 
 std::string now_iso8601() {
   const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());

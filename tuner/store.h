@@ -199,6 +199,11 @@ std::string stored_graph_source(const Store& store, int64_t run_id, const std::s
 // (a run that stored none matches nothing).
 bool same_graph_source(const Store& store, int64_t from, const FinishedProblem& f, const GraphSources& sources);
 
+// Throws std::runtime_error when `path` is an existing results store (an SQLite file, or a
+// gzip file named .sqlite.gz): a command's output (`what`: "the exported run", "the header")
+// must never replace the measurements it was made from.
+void refuse_to_overwrite_store(const std::string& path, const std::string& what);
+
 nlohmann::json to_json(const TrialRecord& t);
 TrialRecord trial_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const RunInfo& r);

@@ -597,6 +597,16 @@ TEST(Expr, ParseErrorsNameTheColumnAndWhatWasExpected) {
   EXPECT_NE(m10.find("nested too deeply"), std::string::npos) << m10;
   auto [c11, m11] = err("1e+");
   EXPECT_NE(m11.find("exponent"), std::string::npos) << m11;
+  // A long chain of one operator: refused by its length, not a stack overflow (40000 terms
+  // crashed the parser's recursion before).
+  std::string chain = "tpr";
+  for (int i = 0; i < 40000; ++i) chain += " + 1";
+  auto [c12, m12] = err(chain + " > 0");
+  EXPECT_NE(m12.find("expression too long (more than 4096 tokens)"), std::string::npos) << m12.substr(0, 200);
+  EXPECT_LT(m12.size(), 200u);
+  std::string fits = "tpr";
+  for (int i = 0; i < 1000; ++i) fits += " + 1";
+  EXPECT_NO_THROW(Expr::parse(fits + " > 0"));
 }
 
 TEST(Expr, EvaluationErrorsNameTheIdentifier) {

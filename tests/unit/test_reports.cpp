@@ -12,6 +12,7 @@
 #include "variants/params.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -530,7 +531,13 @@ TEST(Compare, ClassifyNeedsThresholdAndNoise) {
   EXPECT_EQ(classify(110, 0.001, 100, 0.001, 0.03).change, Change::faster);
   EXPECT_EQ(classify(100, 0.001, 102, 0.001, 0.03).change, Change::same);  // within the threshold
   EXPECT_EQ(classify(100, 0.05, 110, 0.05, 0.03).change, Change::same);  // within 2 sigma of noise
-  EXPECT_EQ(classify(100, INFINITY, 200, 0.001, 0.03).change, Change::same);  // unknown noise
+  // A noise not known (one sample): the threshold alone decides.
+  EXPECT_EQ(classify(100, INFINITY, 200, 0.001, 0.03).change, Change::slower);
+  EXPECT_EQ(classify(100, INFINITY, 1000, INFINITY, 0.03).change, Change::slower);
+  EXPECT_EQ(classify(200, INFINITY, 100, 0.001, 0.03).change, Change::faster);
+  EXPECT_EQ(classify(100, INFINITY, 102, 0.001, 0.03).change, Change::same);
+  EXPECT_EQ(classify(0, 0.001, 100, 0.001, 0.03).change, Change::same);  // no time to compare
+  EXPECT_EQ(classify(100, 0.001, NAN, 0.001, 0.03).change, Change::same);
   const Verdict v = classify(100, 0.01, 120, 0.01, 0.03);
   EXPECT_NEAR(v.noise_us, 2 * std::sqrt(1.0 + 1.44), 1e-12);
   EXPECT_NEAR(v.ratio, 1.2, 1e-12);
@@ -588,6 +595,62 @@ TEST(Compare, TenPercentSlowerWinnerIsARegression) {
             0);
 }
 
+// SQL on a store file a test wrote (a trial's status, a graph's features).
+void edit_store(const fs::path& p, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(p.c_str(), &db), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  sqlite3_close(db);
+}
+
+// A tuned choice that the new run lacks (its fused trials wrong or crashed, or a run that
+// stopped before the problem) fails the gate: it is a regression, not "improved".
+TEST(Compare, ALostTunedChoiceIsARegression) {
+  const TempDir dir("cmp_lost");
+  {
+    tuner::Store a((dir / "a.sqlite").string()), b((dir / "b.sqlite").string());
+    fill_run(a, run_info());
+    fill_run(b, run_info(), 0.5, "big_u1m");  // faster on the other graph
+  }
+  edit_store(dir / "b.sqlite",
+             "UPDATE trials SET status = 'crashed' WHERE graph = 'small_u1k' AND variant LIKE 'csrgat%'");
+  const auto r = compare_runs(load_run_source((dir / "a.sqlite").string()),
+                              load_run_source((dir / "b.sqlite").string()), {});
+  EXPECT_EQ(r.tuned_lost, 1);
+  EXPECT_EQ(r.tuned_faster, 1);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.markdown, "## csrgat compare: REGRESSION")) << r.markdown;
+  EXPECT_TRUE(contains(r.markdown, "**1 lost**")) << r.markdown;
+  EXPECT_EQ(r.json["summary"]["tuned_lost"], 1);
+  // The other way round, a choice only in new is no failure.
+  const auto back = compare_runs(load_run_source((dir / "b.sqlite").string()),
+                                 load_run_source((dir / "a.sqlite").string()), {});
+  EXPECT_EQ(back.tuned_lost, 0);
+  EXPECT_EQ(back.exit_code, 1);  // big_u1m is slower that way
+}
+
+// Problems whose graph is another one under the same name (its source hash or size changed)
+// are left out of the comparison and named.
+TEST(Compare, AChangedGraphIsNotCompared) {
+  const TempDir dir("cmp_graph");
+  {
+    tuner::Store a((dir / "a.sqlite").string()), b((dir / "b.sqlite").string());
+    fill_run(a, run_info());
+    fill_run(b, run_info(), 0.25, "big_u1m");  // "4x faster": a smaller graph
+  }
+  edit_store(dir / "b.sqlite",
+             "UPDATE graphs SET features_json = json_set(features_json, '$.num_nodes', 250000) "
+             "WHERE graph = 'big_u1m'");
+  const auto r = compare_runs(load_run_source((dir / "a.sqlite").string()),
+                              load_run_source((dir / "b.sqlite").string()), {});
+  EXPECT_EQ(r.tuned_faster, 0);
+  EXPECT_EQ(r.tuned_same, 1);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(contains(r.markdown, "Not compared: the graph differs between the runs")) << r.markdown;
+  EXPECT_TRUE(contains(r.markdown, "num_nodes 1000000 -> 250000")) << r.markdown;
+  ASSERT_EQ(r.json["summary"]["graph_changed"].size(), 1u);
+}
+
 TEST(Compare, DifferentGpuOrDriverIsRefused) {
   const TempDir dir("cmp_gpu");
   {
@@ -605,6 +668,20 @@ TEST(Compare, DifferentGpuOrDriverIsRefused) {
   const auto d = compare_runs(a, load_run_source((dir / "c.sqlite").string()), {});
   EXPECT_EQ(d.exit_code, 2);
   EXPECT_TRUE(contains(d.refusal, "different drivers"));
+  // The same run GPU, but one problem's trials measured on another GPU (a run continued or
+  // reused from another machine's): refused too, naming the problem.
+  {
+    tuner::Store e((dir / "e.sqlite").string());
+    fill_run(e, run_info());
+  }
+  edit_store(dir / "e.sqlite", "UPDATE trials SET raw_json = json_object('gpu_uuid', 'GPU-11111111-2222')");
+  edit_store(dir / "a.sqlite", "UPDATE trials SET raw_json = json_object('gpu_uuid', "
+                               "CASE graph WHEN 'small_u1k' THEN 'GPU-other' ELSE 'GPU-11111111-2222' END)");
+  const auto mixed = compare_runs(load_run_source((dir / "a.sqlite").string()),
+                                  load_run_source((dir / "e.sqlite").string()), {});
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_TRUE(contains(mixed.refusal, "1 problem was measured on different GPUs")) << mixed.refusal;
+  EXPECT_TRUE(contains(mixed.refusal, "small_u1k")) << mixed.refusal;
   CompareOptions allow;
   allow.allow_different_gpu = true;
   const auto ok = compare_runs(a, load_run_source((dir / "b.sqlite").string()), allow);

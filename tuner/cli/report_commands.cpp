@@ -113,6 +113,7 @@ void add_export(CLI::App& app) {
         std::cout << text;
         return 0;
       }
+      tuner::refuse_to_overwrite_store(out, "the exported run");
       std::ofstream f(out);
       f << text;
       if (!f) throw std::runtime_error("cannot write " + out);
