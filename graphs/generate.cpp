@@ -491,10 +491,18 @@ Csr64 make_graph(const std::string& spec) {
   const ParsedSpec p = parse_spec(spec);
   if (p.kind == "file") return read_graph_file(p.path);
   const auto ideg = static_cast<int64_t>(p.deg);
-  if (p.kind == "seed") return generate_seed_shape(p.n, ideg, p.seed);
-  if (p.kind == "uniform") return generate_uniform(p.n, ideg, p.seed);
-  if (p.kind == "powerlaw") return generate_powerlaw(p.n, p.deg, p.alpha, p.maxdeg, p.seed);
-  return generate_rmat(static_cast<int>(p.scale), p.ef, p.a, p.b, p.c, p.seed);
+  try {
+    if (p.kind == "seed") return generate_seed_shape(p.n, ideg, p.seed);
+    if (p.kind == "uniform") return generate_uniform(p.n, ideg, p.seed);
+    if (p.kind == "powerlaw") return generate_powerlaw(p.n, p.deg, p.alpha, p.maxdeg, p.seed);
+    return generate_rmat(static_cast<int>(p.scale), p.ef, p.a, p.b, p.c, p.seed);
+  } catch (const std::bad_alloc&) {
+    // A spec's size is the user's to choose; what it costs is ours to say.
+    throw std::runtime_error("graph spec '" + spec + "': not enough host memory to generate it (~" +
+                             std::to_string(estimate_edges(spec)) + " edges, ~" +
+                             std::to_string((estimate_edges(spec) * 16 + (1 << 29)) >> 30) +
+                             " GiB as int64 edge pairs)");
+  }
 }
 
 int64_t estimate_edges(const std::string& spec) {

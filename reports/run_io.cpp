@@ -100,8 +100,13 @@ LoadedRun load_sqlite(const std::string& source, const std::string& path, int64_
   if (!fs::is_regular_file(path)) throw std::runtime_error("no results store at '" + path + "'");
   LoadedRun r;
   r.source = source;
-  r.store = std::make_unique<tuner::Store>(path, true);
-  std::optional<tuner::RunInfo> run = run_id > 0 ? r.store->run(run_id) : r.store->latest_run();
+  std::optional<tuner::RunInfo> run;
+  try {
+    r.store = std::make_unique<tuner::Store>(path, true);
+    run = run_id > 0 ? r.store->run(run_id) : r.store->latest_run();
+  } catch (const std::exception& e) {
+    throw std::runtime_error("'" + path + "' is not a readable results store: " + e.what());
+  }
   if (!run)
     throw std::runtime_error(run_id > 0 ? "'" + path + "' has no run " + std::to_string(run_id)
                                         : "'" + path + "' holds no runs");
@@ -212,7 +217,11 @@ LoadedRun load_run_source(const std::string& source, int64_t run_id) {
     const std::string tail = source.substr(colon + 1);
     if (!tail.empty() && tail.find_first_not_of("0123456789") == std::string::npos) {
       path = source.substr(0, colon);
-      if (run_id <= 0) run_id = std::stoll(tail);
+      if (run_id <= 0) {
+        if (tail.size() > 18)
+          throw std::runtime_error("'" + source + "': run id '" + tail + "' is out of range");
+        run_id = std::stoll(tail);
+      }
     }
   }
   if (fs::is_directory(path)) path = (fs::path(path) / "results.sqlite").string();

@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "graphs/generate.h"
 #include "graphs/hash.h"
 
 namespace csrgat::tuner {
@@ -466,7 +467,7 @@ std::string resolve_spec(const Reader& r, const Item& at, const std::string& spe
       const std::string near = closest_match(kind, kinds);
       r.fail(at, "unknown graph kind '" + kind + "'" +
                      (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; known: " +
-                     join(kinds) + ", or a path ending in .mtx, .mtx.gz, .txt, .txt.gz or .el");
+                     join(kinds) + ", or a path ending in .mtx, .mtx.gz, .txt, .txt.gz, .el or .el.gz");
     }
     std::stringstream ss(body);
     std::string part;
@@ -475,16 +476,23 @@ std::string resolve_spec(const Reader& r, const Item& at, const std::string& spe
       if (eq == std::string::npos || eq == 0 || eq + 1 == part.size())
         r.fail(at, "graph spec '" + spec + "': expected key=value, found '" + part + "'");
     }
+    // The generator's own checks (keys it knows, values in range), so that a bad spec stops
+    // the config here rather than fail after the run measured every other graph.
+    try {
+      graphs::estimate_edges(spec);
+    } catch (const std::exception& e) {
+      r.fail(at, e.what());
+    }
     return spec;
   }
   bool known_ext = false;
-  for (const char* ext : {".mtx", ".mtx.gz", ".txt", ".txt.gz", ".el"})
+  for (const char* ext : {".mtx", ".mtx.gz", ".txt", ".txt.gz", ".el", ".el.gz"})
     known_ext |= ends_with(spec, ext);
   if (!known_ext)
     r.fail(at, "graph spec '" + spec +
                    "' is neither a generator (seed:, uniform:, powerlaw:, rmat:) "
-                   "nor a path ending in .mtx, .mtx.gz, .txt, .txt.gz or .el (write file:PATH for "
-                   "others)");
+                   "nor a path ending in .mtx, .mtx.gz, .txt, .txt.gz, .el or .el.gz (write "
+                   "file:PATH for others)");
   return resolve(base, spec);
 }
 

@@ -117,6 +117,7 @@ int arch_number(const std::string& arch) {
   size_t j = i;
   while (j < arch.size() && std::isdigit(static_cast<unsigned char>(arch[j]))) ++j;
   if (i == j) throw std::invalid_argument("architecture '" + arch + "' has no number (want sm_90)");
+  if (j - i > 4) throw std::invalid_argument("architecture '" + arch + "' has no such number (want sm_90)");
   return std::stoi(arch.substr(i, j - i));
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <sstream>
 
@@ -92,6 +93,16 @@ const SpaceSpec& space_for(const Config& c, const Problem& p) {
   return g ? space_of(c, *g) : c.space;
 }
 
+// At most this many combinations of a space's keys per problem (the largest space in configs/,
+// the small graphs' of h200.yaml, has 884736).
+constexpr size_t kMaxCombinations = size_t{1} << 22;
+
+std::string fmt_count(double n) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, n < 1e15 ? "%.0f" : "%.3g", n);
+  return buf;
+}
+
 }  // namespace
 
 std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
@@ -139,6 +150,19 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
                                      s.prefetch.size(), s.bm.size(), s.slices.size(),
                                      s.index.size(), values.size()};
   const bool empty = std::find(sizes.begin(), sizes.end(), size_t{0}) != sizes.end();
+  // Every combination is kept (a pruned one with its reason, for `tuner list`): ~300 bytes
+  // each, so a product past kMaxCombinations would take gigabytes before anything ran.
+  double product = 1;
+  for (const size_t n : sizes) product *= static_cast<double>(n);
+  if (product > static_cast<double>(kMaxCombinations)) {
+    const GraphEntry* g = graph_of(c, p);
+    const bool own = g && g->space;
+    throw ConfigError(file_of(c), own ? "graphs[" + std::to_string(p.graph_index) + "].space" : "space",
+                      own ? g->at.line : c.space_at.line, own ? g->at.column : c.space_at.column,
+                      "the space has " + fmt_count(product) + " combinations of its keys for " + p.key() +
+                          ", over the " + std::to_string(kMaxCombinations) +
+                          " a problem may enumerate: give its keys fewer values");
+  }
   for (std::array<size_t, 17> i{}; !empty;) {
     VariantParams v;
     v.family = Family::fused;

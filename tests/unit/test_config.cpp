@@ -206,7 +206,7 @@ TEST(Config, HashIsStableAndFollowsTheContent) {
 // config without either keeps its hash.
 TEST(Config, AGraphSearchesItsOwnSpaceAndConstraints) {
   const std::string two = replace(kGood, "feat: [64]}",
-                                  "feat: [64]}\n  - {name: h, spec: 'seed:n=64', feat: [64], "
+                                  "feat: [64]}\n  - {name: h, spec: 'seed:n=64,deg=4', feat: [64], "
                                   "space: {tpr: [32], rpb: [1, 2, 4]}, constraints: ['rpb >= 2']}");
   const Config c = parse_config(two, "/one/place/a.yaml");
   ASSERT_EQ(c.graphs.size(), 2u);
@@ -257,7 +257,7 @@ TEST(Config, AGraphSearchesItsOwnSpaceAndConstraints) {
 // The problem fingerprint (tuner run --reuse): what measuring one problem depends on.
 TEST(Config, ProblemFingerprintFollowsOnlyWhatTheProblemMeasures) {
   const std::string two = replace(kGood, "feat: [64]}",
-                                  "feat: [64]}\n  - {name: h, spec: 'seed:n=64', feat: [64, 128]}");
+                                  "feat: [64]}\n  - {name: h, spec: 'seed:n=64,deg=4', feat: [64, 128]}");
   const nlohmann::json a = to_json(parse_config(two, "/one/place/a.yaml"));
   const std::string g = problem_fingerprint(a, "g", 64, 1), h = problem_fingerprint(a, "h", 64, 1);
   EXPECT_EQ(g.size(), 16u);
@@ -313,7 +313,7 @@ TEST(Config, ProblemFingerprintFollowsOnlyWhatTheProblemMeasures) {
             config_hash(parse_config(replay, "/one/place/a.yaml")));
   // A graph's position seeds its inputs (problem_input_seed): another graph before it changes it.
   const nlohmann::json moved = to_json(parse_config(
-      replace(two, "  - {name: g,", "  - {name: first, spec: 'seed:n=32', feat: [64]}\n  - {name: g,"),
+      replace(two, "  - {name: g,", "  - {name: first, spec: 'seed:n=32,deg=4', feat: [64]}\n  - {name: g,"),
       "/one/place/a.yaml"));
   EXPECT_NE(problem_fingerprint(moved, "g", 64, 1), g);
 }
@@ -401,7 +401,7 @@ TEST(ConfigErrors, WrongTypes) {
   expect_error(kGood + "timing: {overlap_previous: true}\n", "timing.overlap_previous", 11,
                "needs graph_replay: true");
   expect_error(kGood + "counters: [true]\n", "counters", 11, "found a list");
-  expect_error("arch: sm_90\ngraphs: [{name: g, spec: 'seed:n=8', feat: [8]}]\nspace: [1]\n",
+  expect_error("arch: sm_90\ngraphs: [{name: g, spec: 'seed:n=8,deg=4', feat: [8]}]\nspace: [1]\n",
                "space", 3, "expected a map");
   expect_error(replace(kGood, "tpr: [8, 32]", "tpr: [8, [32]]"), "space.tpr[1]", 6, "found a list");
 }
@@ -470,7 +470,7 @@ TEST(ConfigErrors, UnknownNames) {
 TEST(ConfigErrors, MissingRequiredKeys) {
   expect_error(replace(kGood, "arch: sm_90\n", ""), "arch", 1, "missing required key 'arch'");
   expect_error("arch: sm_90\nspace: {}\n", "graphs", 1, "missing required key 'graphs'");
-  expect_error("arch: sm_90\ngraphs: [{name: g, spec: 'seed:n=8', feat: [8]}]\n", "space", 1,
+  expect_error("arch: sm_90\ngraphs: [{name: g, spec: 'seed:n=8,deg=4', feat: [8]}]\n", "space", 1,
                "missing required key 'space'");
   expect_error(replace(kGood, "{name: g, ", "{"), "graphs[0]", 4, "missing required key 'name'");
   expect_error(replace(kGood, ", feat: [64]", ""), "graphs[0]", 4, "missing required key 'feat'");
@@ -479,7 +479,7 @@ TEST(ConfigErrors, MissingRequiredKeys) {
 
 TEST(ConfigErrors, MoreStructuralMistakes) {
   expect_error(
-      replace(kGood, "feat: [64]}", "feat: [64]}\n  - {name: g, spec: 'seed:n=8', feat: [8]}"),
+      replace(kGood, "feat: [64]}", "feat: [64]}\n  - {name: g, spec: 'seed:n=8,deg=4', feat: [8]}"),
       "graphs[1]", 5, "duplicate graph name 'g'");
   expect_error(kGood + "strategy: {kind: random}\n", "strategy.budget", 11, "needs budget > 0");
   // A YAML syntax error has no key path, but still its line.
@@ -500,7 +500,7 @@ TEST(ConfigErrors, ConstraintsThatDoNotParse) {
 TEST(ConfigErrors, ImpossibleConstraintsNameTheGraphAndF) {
   const Config c =
       parse_config(replace(kGood, "feat: [64]}",
-                           "feat: [64]}\n  - {name: tiny, spec: 'seed:n=8', feat: [64, 3]}") +
+                           "feat: [64]}\n  - {name: tiny, spec: 'seed:n=8,deg=4', feat: [64, 3]}") +
                        "  - \"fl * vec <= feat\"\n",
                    "/tmp/cfg/bad.yaml");
   try {

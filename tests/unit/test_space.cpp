@@ -37,8 +37,8 @@ std::vector<std::string> ids(const std::vector<VariantParams>& v) {
 
 TEST(Space, ProblemsAreGraphTimesFeatTimesHeadsInOrder) {
   const Config c = tiny("  tpr: [32]\n", "",
-                        "  - {name: a, spec: 'seed:n=8', feat: [8, 16], heads: [1, 2]}\n"
-                        "  - {name: b, spec: 'seed:n=8', feat: [4], value: [bf16]}\n");
+                        "  - {name: a, spec: 'seed:n=8,deg=4', feat: [8, 16], heads: [1, 2]}\n"
+                        "  - {name: b, spec: 'seed:n=8,deg=4', feat: [4], value: [bf16]}\n");
   const auto ps = problems(c);
   ASSERT_EQ(ps.size(), 5u);
   std::vector<std::string> keys;
@@ -71,7 +71,7 @@ TEST(Space, EnumeratesTheProductInAFixedOrder) {
 TEST(Space, ConstraintsPruneWithTheirTextAndUseTheProblemShape) {
   const Config c = tiny("  tpr: [32]\n  fl: [8, 16, 32]\n  rpb: [1]\n  vec: [2, 4]\n",
                         "  - \"fl * vec <= feat\"\n  - \"fl >= 16\"\n",
-                        "  - {name: g, spec: 'seed:n=8', feat: [64, 32]}\n");
+                        "  - {name: g, spec: 'seed:n=8,deg=4', feat: [64, 32]}\n");
   const auto ps = problems(c);
   const auto f64 = enumerate(c, ps[0]);
   ASSERT_EQ(f64.size(), 6u);
@@ -109,7 +109,7 @@ TEST(Space, InvalidCombinationsCarryTheInvalidReasonText) {
 TEST(Space, TestOnlyVariantsSkipConstraintsAndDuplicatesAreDropped) {
   const Config c = tiny(
       "  tpr: [32]\n  rpb: [1]\n", "  - \"tpr == 16\"\n",
-      "  - {name: g, spec: 'seed:n=8', feat: [64]}\n",
+      "  - {name: g, spec: 'seed:n=8,deg=4', feat: [64]}\n",
       "test_only:\n"
       "  fault_variants: [csrgat.tpr32.fl16.rpb1.vec4.t1.smem0.twopass.split0.i32.f32.fault1,\n"
       "                   csrgat.tpr32.fl16.rpb1.vec4.t1.smem0.twopass.split0.i32.f32.fault1]\n"
@@ -141,8 +141,8 @@ TEST(Space, ImpossibleWithoutConstraintsBlamesTheSpace) {
 
 TEST(Space, BaselinesAndUniqueVariants) {
   const Config c = tiny("  tpr: [32]\n  rpb: [1, 4]\n  index: [i32, i64]\n", "",
-                        "  - {name: a, spec: 'seed:n=8', feat: [64, 128]}\n"
-                        "  - {name: b, spec: 'seed:n=8', feat: [64], value: [f32, bf16]}\n",
+                        "  - {name: a, spec: 'seed:n=8,deg=4', feat: [64, 128]}\n"
+                        "  - {name: b, spec: 'seed:n=8,deg=4', feat: [64], value: [f32, bf16]}\n",
                         "test_only: {fault_variants: "
                         "[csrgat.tpr32.fl16.rpb1.vec4.t1.smem0.twopass.split0.i32.f32.fault2]}\n");
   const auto ps = problems(c);
@@ -162,7 +162,7 @@ TEST(Space, BaselinesAndUniqueVariants) {
   EXPECT_EQ(all.back().fault, 2);
   EXPECT_TRUE(seen.count("csrgat.tpr32.fl16.rpb4.vec4.t1.smem0.twopass.split0.i64.bf16"));
   const Config none =
-      tiny("  tpr: [32]\n", "", "  - {name: a, spec: 'seed:n=8', feat: [64]}\n", "baselines: []\n");
+      tiny("  tpr: [32]\n", "", "  - {name: a, spec: 'seed:n=8,deg=4', feat: [64]}\n", "baselines: []\n");
   EXPECT_TRUE(baseline_variants(none, problems(none)[0]).empty());
 }
 
@@ -375,8 +375,8 @@ TEST(Space, RandomStrategyIsDeterministicPerSeedAndProblem) {
       "  tpr: [8, 16, 32]\n  fl: [8]\n  rpb: [4, 8]\n  vec: [1, 2, 4]\n"
       "  softmax: [twopass, online]\n";
   const std::string graphs =
-      "  - {name: a, spec: 'seed:n=8', feat: [64]}\n"
-      "  - {name: b, spec: 'seed:n=8', feat: [64]}\n";
+      "  - {name: a, spec: 'seed:n=8,deg=4', feat: [64]}\n"
+      "  - {name: b, spec: 'seed:n=8,deg=4', feat: [64]}\n";
   const Config c = tiny(space, "", graphs, "strategy: {kind: random, budget: 7, seed: 42}\n");
   const auto ps = problems(c);
   const auto all = survivors(enumerate(c, ps[0]));
@@ -691,6 +691,22 @@ TEST(Space, RowOrderIsLongestBucketFirstStableAndSkippedRowsLast) {
   std::vector<int64_t> o64(9);
   std::memcpy(o64.data(), b64.data(), b64.size());
   EXPECT_EQ(o64, build_row_order(rp64, 100));
+}
+
+// A space whose product would take gigabytes to enumerate is refused before anything runs,
+// naming the space and the count.
+TEST(Space, AnOversizedProductIsAConfigError) {
+  const Config c = tiny("  split: {from: 0, to: 4095, step: 1}\n  rpb: {from: 1, to: 1024, step: 1}\n  minb: [0, 1]\n");
+  try {
+    enumerate(c, problems(c)[0]);
+    ADD_FAILURE() << "enumerated";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key_path(), "space");
+    EXPECT_NE(std::string(e.what()).find("the space has 8388608 combinations of its keys for g.f64.h1, "
+                                         "over the 4194304"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -300,8 +300,8 @@ TEST(StoreContinue, OlderStoresReadAsTheyAreAndAreUpgradedForWriting) {
 // Two graphs; `pubmed_space` is pubmed's own space map ("" for none).
 Config two_graphs(const std::string& pubmed_space) {
   return parse_config("arch: sm_90\ngraphs:\n"
-                      "  - {name: cora, spec: 'seed:n=64', feat: [64]}\n"
-                      "  - {name: pubmed, spec: 'seed:n=96', feat: [64]" +
+                      "  - {name: cora, spec: 'seed:n=64,deg=4', feat: [64]}\n"
+                      "  - {name: pubmed, spec: 'seed:n=96,deg=4', feat: [64]" +
                           (pubmed_space.empty() ? std::string() : ", space: " + pubmed_space) +
                           "}\n"
                           "space: {tpr: [8, 32], fl: [8], rpb: [4]}\n",

@@ -1,5 +1,7 @@
 // tuner report, compare and export: the commands that read stored results and need no GPU.
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -69,7 +71,13 @@ void add_compare(CLI::App& app) {
       ->required();
   cmd->add_option("--threshold", threshold,
                   "relative change that counts, besides the noise (default 0.03)")
-      ->check(CLI::Range(0.0, 10.0));
+      ->check(CLI::Range(0.0, 10.0))
+      ->check(CLI::Validator(
+          [](std::string& v) {  // CLI::Range lets nan through: every change would read "same"
+            return std::isfinite(std::strtod(v.c_str(), nullptr)) ? std::string()
+                                                                  : "not a finite number: " + v;
+          },
+          "FINITE"));
   cmd->add_flag("--allow-different-gpu", allow_other,
                 "compare runs of different GPUs or drivers anyway");
   cmd->add_option("-o,--output", out, "folder for compare.md and compare.json (default: .)");
