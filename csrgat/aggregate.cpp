@@ -230,17 +230,17 @@ namespace {
 // cudaMemset may still be in flight then, and a non-blocking stream does not wait for them).
 class Uploads {
  public:
-  Uploads() { err_ = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking); }
+  Uploads() = default;
   ~Uploads() {
     if (stream_) cudaStreamDestroy(stream_);
   }
   Uploads(const Uploads&) = delete;
   Uploads& operator=(const Uploads&) = delete;
   void copy(void* dst, const void* src, size_t bytes) {
-    if (err_ == cudaSuccess) err_ = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream_);
+    if (ready()) err_ = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream_);
   }
   void zero(void* dst, size_t bytes) {
-    if (err_ == cudaSuccess) err_ = cudaMemsetAsync(dst, 0, bytes, stream_);
+    if (ready()) err_ = cudaMemsetAsync(dst, 0, bytes, stream_);
   }
   // The first failure, after waiting for what was enqueued (the host buffers may go then).
   cudaError_t finish() {
@@ -252,6 +252,12 @@ class Uploads {
   }
 
  private:
+  // The stream, made on first use (a Shape with nothing to upload makes none); false after a
+  // failure.
+  bool ready() {
+    if (err_ == cudaSuccess && !stream_) err_ = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+    return err_ == cudaSuccess;
+  }
   cudaStream_t stream_ = nullptr;
   cudaError_t err_ = cudaSuccess;
 };
