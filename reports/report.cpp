@@ -799,6 +799,18 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
              jstr(peers.meta, "torch") + ", torch_geometric " +
              jstr(peers.meta, "torch_geometric") +
              "): f32 inputs of their own generation; matched by graph name and F.");
+  if (!peers.results.empty()) {
+    // Ratios over peers measured elsewhere compare two machines as much as two codes.
+    const auto bare = [](std::string u) { return u.rfind("GPU-", 0) == 0 ? u.substr(4) : u; };
+    const std::string pg = jstr(peers.meta, "gpu"), pu = bare(jstr(peers.meta, "gpu_uuid"));
+    const std::string rg = d.run.gpu_name, ru = bare(d.run.gpu_uuid);
+    if (!pg.empty() && !rg.empty() && pg != rg)
+      doc.para("**Warning**: the peers were measured on " + pg + ", this run on " + rg +
+               ": their ratios compare two GPUs, not two implementations on one.");
+    else if (!pu.empty() && !ru.empty() && pu != ru)
+      doc.para("Note: the peers were measured on another " + pg + " (`" + pu + "`) than this run (`" +
+               ru + "`).");
+  }
 
   doc.heading(2, "Charts");
   if (plot.ok) {

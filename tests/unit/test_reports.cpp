@@ -479,6 +479,14 @@ TEST(Report, PeersAreFoldedInByGraphAndFeat) {
   EXPECT_NEAR(j["problems"][1]["winner"]["speedup_peers"]["pyg"].get<double>(), 4.0, 1e-9);
   EXPECT_THROW(write_report(s, run, (dir / "r2").string(), (dir / "missing.json").string()),
                std::runtime_error);
+  EXPECT_FALSE(contains(md, "the peers were measured on"));
+  // Peers from another GPU model: the report says so beside the ratios.
+  nlohmann::json other = peers;
+  other["meta"]["gpu"] = "NVIDIA A100-SXM4-80GB";
+  std::ofstream((dir / "a100.json").string()) << other.dump();
+  write_report(s, run, (dir / "r3").string(), (dir / "a100.json").string());
+  EXPECT_TRUE(contains(slurp(dir / "r3" / "report.md"),
+                       "**Warning**: the peers were measured on NVIDIA A100-SXM4-80GB, this run on NVIDIA H200"));
 }
 
 TEST(Report, ChartsDrawnWhenMatplotlibExistsElseSkipNote) {
