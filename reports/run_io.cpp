@@ -80,13 +80,16 @@ LoadedRun load_export(const std::string& source, const std::string& path, int64_
                              std::to_string(run_id));
   // An in-memory store, so selection reads an export exactly as it reads a results file.
   r.store = std::make_unique<tuner::Store>(":memory:");
-  tuner::RunInfo want = r.run;
-  const tuner::RunInfo made = r.store->open_run(want);
-  r.run_id = made.id;
+  r.store->name_as(path);
+  r.run_id = r.store->import_run(r.run).id;  // its recorded id, start and finish
   if (j.contains("graphs"))
     for (const auto& g : j["graphs"])
       r.store->put_graph(r.run_id, g.value("name", ""), g.value("spec", ""),
                          g.value("features", nlohmann::json()));
+  if (j.contains("problems") && j["problems"].is_array())
+    for (const auto& f : j["problems"])
+      r.store->finish_problem(r.run_id, f.value("graph", ""), f.value("feat", 0), f.value("heads", 1),
+                              f.value("gpu_uuid", ""), f.value("prepare_s", -1.0));
   for (const auto& s : j["states"]) {
     if (!s.contains("trial")) continue;
     tuner::TrialRecord t = decode_trial(s["trial"]);
@@ -175,6 +178,15 @@ nlohmann::json export_run(const tuner::Store& store, int64_t run_id) {
       }
     graphs.push_back({{"name", g}, {"spec", spec}, {"features", store.graph_features(run_id, g)}});
   }
+  // Each problem's finish mark: the GPU that measured it and its build time (the report's).
+  nlohmann::json problems = nlohmann::json::array();
+  for (const auto& f : store.finished_problems(run_id))
+    problems.push_back({{"graph", f.graph},
+                        {"feat", f.feat},
+                        {"heads", f.heads},
+                        {"gpu_uuid", f.gpu_uuid},
+                        {"finished", f.finished},
+                        {"prepare_s", f.prepare_s}});
   return {{"meta",
            {{"format", "csrgat-run-export"},
             {"version", kExportFormat},
@@ -184,6 +196,7 @@ nlohmann::json export_run(const tuner::Store& store, int64_t run_id) {
             {"run", tuner::to_json(*run)}}},
           {"devices", nlohmann::json::array({device})},
           {"graphs", graphs},
+          {"problems", problems},
           {"states", states}};
 }
 

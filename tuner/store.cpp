@@ -330,6 +330,23 @@ RunInfo Store::open_run(const RunInfo& want) {
   return insert_run(want, 0);
 }
 
+RunInfo Store::import_run(const RunInfo& r) {
+  const RunInfo made = insert_run(r, 0);
+  int64_t id = made.id;
+  if (r.id > 0 && r.id != made.id && !run(r.id)) {
+    Stmt up(db_, "UPDATE runs SET id = ? WHERE id = ?");
+    up.bind(1, r.id).bind(2, made.id);
+    up.step();
+    id = r.id;
+  }
+  if (!r.finished.empty()) {
+    Stmt fin(db_, "UPDATE runs SET finished = ? WHERE id = ?");
+    fin.bind(1, r.finished).bind(2, id);
+    fin.step();
+  }
+  return *run(id);
+}
+
 RunInfo Store::insert_run(const RunInfo& want, int64_t continued_from) {
   Stmt ins(db_,
            "INSERT INTO runs (name, started, config_hash, config_json, gpu_name, gpu_uuid, driver, "

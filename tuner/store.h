@@ -87,6 +87,9 @@ class Store {
   std::optional<RunInfo> resumable_run(const RunInfo& want) const;
   // That run, or a new one (recording want.continued_from, which tuner run leaves 0).
   RunInfo open_run(const RunInfo& want);
+  // A recorded run as it was (an export read back): its id (when > 0 and free), start and
+  // finish; not resumed, and continuing nothing (the run it continued is not in this store).
+  RunInfo import_run(const RunInfo& r);
   // The newest unfinished run of want's config begun on another GPU that a run on want's GPU
   // may continue, or nullopt with *why_not saying why none may (no such run, or the first
   // field that differs: GPU model, driver, CUDA runtime, NVRTC, target, kernel sources).
@@ -136,7 +139,10 @@ class Store {
                  const nlohmann::json& features);
   nlohmann::json graph_features(int64_t run_id, const std::string& graph) const;
 
+  // Where its runs come from, for messages and reports: the file it opened, or what an
+  // in-memory store was filled from (name_as).
   const std::string& path() const { return path_; }
+  void name_as(const std::string& source) { path_ = source; }
 
  private:
   void exec(const std::string& sql) const;

@@ -724,6 +724,12 @@ TEST(Compare, ExportRoundTripsAndRunSuffixSelectsRun) {
   EXPECT_EQ(from_json.run.kernels_hash, "0123456789abcdef");
   EXPECT_EQ(from_json.store->run(from_json.run_id)->kernels_hash, "0123456789abcdef");
   EXPECT_EQ(from_json.store->run(from_json.run_id)->continued_from, 0);
+  // Read back as recorded: its id and its finish (a report of it says "run N", finished), and
+  // the store names the file it came from.
+  EXPECT_EQ(from_json.run_id, first);
+  EXPECT_EQ(from_json.store->run(from_json.run_id)->finished, from_json.run.finished);
+  EXPECT_FALSE(from_json.run.finished.empty());
+  EXPECT_EQ(from_json.store->path(), (dir / "run1.json").string());
   const auto run1 = load_run_source((dir / "a.sqlite").string() + ":" + std::to_string(first));
   EXPECT_EQ(run1.run_id, first);
   EXPECT_EQ(from_json.store->trials(from_json.run_id).size(),
