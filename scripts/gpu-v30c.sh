@@ -9,6 +9,12 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 out_dir v30c
+# The old library travels xz-compressed beside the staged binaries (gpu-env.sh unpacks $BIN/*.xz).
+z="$BIN/old/libcsrgat_c.so.xz"
+if [ -f "$z" ]; then
+  python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[1][:-3], "wb"))' "$z" && rm -f "$z"
+fi
+ls -la "$BIN/old"
 step tests timeout 200 "$BIN/gpu_tests" --gtest_filter='Production.*:CApi.*:Dispatch.*' > "$W/tests.log" 2>&1
 grep -E "^\[ +(OK|FAILED|PASSED|SKIPPED) |Failure" "$W/tests.log" | head -30
 step memcheck timeout -k 5 200 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/gpu_tests" \
