@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <ctime>
@@ -321,8 +322,15 @@ std::optional<RunInfo> Store::resumable_run(const RunInfo& want) const {
   Stmt q(db_, select_runs("WHERE config_hash = ? AND gpu_uuid = ? AND IFNULL(kernels_hash, '') = ? AND " +
                           std::string(kOpenRun) + " ORDER BY id DESC LIMIT 1").c_str());
   q.bind(1, want.config_hash).bind(2, want.gpu_uuid).bind(3, want.kernels_hash);
-  if (q.step()) return read_run(q);
-  return std::nullopt;
+  if (!q.step()) return std::nullopt;
+  RunInfo r = read_run(q);
+  // The same GPU since upgraded (driver, CUDA runtime, NVRTC): its measurements would not
+  // compare with the rerun's, so the rerun is a new run rather than a resumption. (The kernels
+  // hash, which covers the sources and NVRTC's options, the query matched.)
+  if (r.gpu_name != want.gpu_name || r.driver != want.driver || r.cuda_runtime != want.cuda_runtime ||
+      r.nvrtc != want.nvrtc || r.arch != want.arch)
+    return std::nullopt;
+  return r;
 }
 
 RunInfo Store::open_run(const RunInfo& want) {
@@ -672,6 +680,15 @@ nlohmann::json to_json(const TrialRecord& t) {
           {"raw", t.raw}, {"created", t.created}};
 }
 
+namespace {
+// A number of a trial's JSON, `missing` when absent or not a number. JSON has no infinity or
+// NaN: a non-finite double is written as null (nlohmann), and j.value(key, 0.0) throws on it.
+double number_or(const nlohmann::json& j, const char* key, double missing) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : missing;
+}
+}  // namespace
+
 TrialRecord trial_from_json(const nlohmann::json& j) {
   TrialRecord t;
   t.run_id = j.value("run_id", int64_t{0});
@@ -683,16 +700,17 @@ TrialRecord trial_from_json(const nlohmann::json& j) {
   t.stage = j.value("stage", 0);
   t.status = j.value("status", "");
   t.detail = j.value("detail", "");
-  t.rel_error = j.value("rel_error", 0.0);
-  t.median_us = j.value("median_us", 0.0);
-  t.q1_us = j.value("q1_us", 0.0);
-  t.q3_us = j.value("q3_us", 0.0);
-  t.min_us = j.value("min_us", 0.0);
-  t.max_us = j.value("max_us", 0.0);
-  t.mean_us = j.value("mean_us", 0.0);
-  t.stddev_us = j.value("stddev_us", 0.0);
-  t.rel_noise = j.value("rel_noise", 0.0);
-  t.event_median_us = j.value("event_median_us", 0.0);
+  t.rel_error = number_or(j, "rel_error", 0.0);
+  t.median_us = number_or(j, "median_us", 0.0);
+  t.q1_us = number_or(j, "q1_us", 0.0);
+  t.q3_us = number_or(j, "q3_us", 0.0);
+  t.min_us = number_or(j, "min_us", 0.0);
+  t.max_us = number_or(j, "max_us", 0.0);
+  t.mean_us = number_or(j, "mean_us", 0.0);
+  t.stddev_us = number_or(j, "stddev_us", 0.0);
+  // A noise written as null was not finite: unknown (one sample), as summarize() left it.
+  t.rel_noise = j.contains("rel_noise") ? number_or(j, "rel_noise", INFINITY) : 0.0;
+  t.event_median_us = number_or(j, "event_median_us", 0.0);
   t.samples = j.value("samples", 0);
   t.timer = j.value("timer", "");
   t.throttled = j.value("throttled", false);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -402,13 +403,21 @@ WorkerProcess::WorkerProcess(int device, std::string executable)
 WorkerProcess::~WorkerProcess() { stop(false); }
 
 void WorkerProcess::start() {
+  // Close-on-exec: a worker started later does not inherit this one's pipe ends (which kept
+  // its death from showing as end of file, and made every shutdown wait for the kill).
   int in[2], out[2];
-  if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe() failed for a worker");
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
+    throw std::runtime_error("pipe2() failed for a worker");
   const char* exe = executable_.c_str();
   const std::string dev = std::to_string(device_);
+  const pid_t parent = getpid();
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork() failed for a worker");
   if (pid_ == 0) {
+    // A worker outlives no tuner: killed when the thread that started it ends (the tuner killed,
+    // or done with it), so a hung kernel does not keep the GPU from the next run.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);  // the tuner died before the line above
     dup2(in[0], STDIN_FILENO);
     dup2(out[1], STDOUT_FILENO);
     close(in[0]); close(in[1]); close(out[0]); close(out[1]);

@@ -227,7 +227,8 @@ class Runner {
             t.max_us = num("max");
             t.mean_us = num("mean");
             t.stddev_us = num("stddev");
-            t.rel_noise = num("rel_noise");
+            // null: not finite (JSON has no infinity), the noise unknown
+            t.rel_noise = s.contains("rel_noise") && !s["rel_noise"].is_number() ? INFINITY : num("rel_noise");
             t.samples = static_cast<int>(num("n"));
             t.timer = "interleaved";
             t.raw = {{"gpu_uuid", rep.json->value("gpu_uuid", w.known_gpu_uuid())}};
@@ -280,9 +281,23 @@ class Runner {
     req["rel_tol"] = tolerance(cfg_, p);
     req["timing"] = timing_json(cfg_.timing, stage == 0);
     req["counters"] = cfg_.counters && counters && stage >= 1;
-    const auto rep = w.call(req, cfg_.timing.timeout_seconds);
+    auto rep = w.call(req, cfg_.timing.timeout_seconds);
+    std::string counters_lost;  // why the counters are missing when a retry without them timed it
+    if (req["counters"].get<bool>() && !(rep.json && rep.json->value("ok", false)) &&
+        !(rep.json && !rep.json->value("fatal", false))) {
+      // A timeout or crash with counters asked for (the leaders, which passed screening): the
+      // counter replay may be what failed (CUPTI, a slow collection). Time the variant again
+      // without them, on a fresh worker, rather than lose a good measurement.
+      counters_lost = std::string(rep.timed_out ? "timed out" : "crashed") +
+                      " with counters (" + rep.failure.substr(0, 200) + "); timed again without them";
+      if (!rep.json || rep.json->value("fatal", false)) prepare(w, base);
+      req["counters"] = false;
+      rep = w.call(req, cfg_.timing.timeout_seconds);
+    }
     if (rep.json && rep.json->value("ok", false)) {
       t = trial_from_json((*rep.json)["trial"]);
+      if (!counters_lost.empty() && t.status == "ok")
+        t.counters = {{"ok", false}, {"reason", counters_lost}};
     } else {
       t = record_for(pr, p.id(), stage);
       if (rep.timed_out) {
