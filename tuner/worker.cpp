@@ -192,8 +192,12 @@ nlohmann::json trial(const nlohmann::json& r) {
     t.status = to_string(TrialStatus::compile_failed);
     t.detail = std::string(e.what()) + "\n" + e.log();
   } catch (const std::exception& e) {
-    t.status = to_string(TrialStatus::launch_failed);
+    // A context lost earlier (by another variant) fails every load after it: restart the
+    // worker rather than blame each following variant.
+    const bool lost = context_lost();
+    t.status = to_string(lost ? TrialStatus::crashed : TrialStatus::launch_failed);
     t.detail = e.what();
+    if (lost) reply["fatal"] = true;
   }
   if (k) {
     const double tol = r.value("rel_tol", default_tolerance(p.value));
@@ -250,6 +254,10 @@ nlohmann::json trial(const nlohmann::json& r) {
         profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::counters);
         t.counters = profiler::to_json(collect_counters(
             *st.counters, p.family, [&](cudaStream_t s) { res.device->launch(p, *k, s); }));
+        if (context_lost()) {  // the timing stands; the worker does not
+          t.counters = {{"ok", false}, {"reason", "the CUDA context was lost during the counter replay"}};
+          reply["fatal"] = true;
+        }
       }
     }
   }
