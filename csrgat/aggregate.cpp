@@ -262,13 +262,6 @@ class Uploads {
   cudaError_t err_ = cudaSuccess;
 };
 
-// Whether (N + chunks) * H stays below the 2^31 tasks the kernels number in 32 bits, for a
-// plan of at most `chunks` chunks; no product here overflows.
-bool tasks_fit(int64_t nodes, int64_t chunks, int heads) {
-  const int64_t limit = ((int64_t{1} << 31) - 1) / heads;  // the most tasks per head; heads >= 1
-  return nodes <= limit && chunks <= limit - nodes;
-}
-
 Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
                     Storage storage, Index index, Shape::Impl* impl) {
   impl->nodes = num_nodes;
@@ -282,7 +275,7 @@ Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, i
     if (d < 0) return Status::invalid_argument;
     impl->max_deg = std::max(impl->max_deg, d);
   }
-  if (!tasks_fit(num_nodes, 0, heads)) return Status::unsupported;
+  if (!tasks_fit_32bit(num_nodes, 0, heads)) return Status::unsupported;
   // The host's checks first: the device is asked for only once they pass.
   if (const cudaError_t e = cudaGetDevice(&impl->device); e != cudaSuccess) return cuda_failed(e);
   impl->mean_deg = num_nodes ? static_cast<double>(impl->edges) / num_nodes : 0;
@@ -300,15 +293,8 @@ Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, i
   if (split) {
     impl->chunks_per_block = chunks_per_block(impl->choice.block_merge, impl->choice.kernel->tpr,
                                               impl->choice.kernel->rpb, heads);
-    // The plan's size before it is built: each split row's chunks, and at most per_block - 1
-    // padding entries before each packed row (build_split_plan), so that neither its 32-bit
-    // chunk numbers nor the tasks can overflow.
-    int64_t chunks = 0;
-    for (int64_t r = 0; r < num_nodes; ++r)
-      if (const int64_t d = rp[r + 1] - rp[r]; d > split_at) chunks += (d + split_at - 1) / split_at;
-    const int64_t pack = std::max(impl->chunks_per_block, 1);
-    if (!tasks_fit(num_nodes, chunks, heads) ||
-        (pack > 1 && !tasks_fit(num_nodes, chunks * pack, heads)))
+    // Refused before it is built: neither its 32-bit chunk numbers nor the tasks may overflow.
+    if (!tasks_fit_32bit(num_nodes, split_plan_size_bound(rp, split_at, impl->chunks_per_block), heads))
       return Status::unsupported;
     plan = build_split_plan(rp, split_at, impl->chunks_per_block);
     impl->num_chunks = static_cast<int64_t>(plan.size());
@@ -416,10 +402,9 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
     // block of chunks (RPB / H < 2 or not whole) launches without block merges.
     a.block_merge = s->chunks_per_block > 0;
   }
-  if (!tasks_fit(g.num_nodes, a.num_chunks, heads)) return Status::unsupported;
+  if (!tasks_fit_32bit(g.num_nodes, a.num_chunks, heads)) return Status::unsupported;
   const int64_t tasks = (g.num_nodes + a.num_chunks) * heads;
   const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;
-  if (!tasks_fit_32bit(tasks, grid)) return Status::unsupported;
   const int value_bytes = storage == Storage::f32 ? 4 : 2;
   KernelFns fns;
   if (s) {

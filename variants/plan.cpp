@@ -5,6 +5,11 @@
 
 namespace csrgat {
 
+namespace {
+// The chunks of a row of degree d over the threshold: `threshold` edges each, the last shorter.
+int64_t row_chunks(int64_t d, int64_t threshold) { return (d + threshold - 1) / threshold; }
+}  // namespace
+
 template <class Index>
 std::vector<ChunkDesc> build_split_plan(const std::vector<Index>& row_ptr, int64_t threshold,
                                         int per_block) {
@@ -19,7 +24,7 @@ std::vector<ChunkDesc> build_split_plan(const std::vector<Index>& row_ptr, int64
   for (int64_t r = 0; r < n; ++r) {
     const int64_t b = row_ptr[r], e = row_ptr[r + 1];
     if (e - b <= threshold) continue;
-    const int count = static_cast<int>((e - b + threshold - 1) / threshold);
+    const int count = static_cast<int>(row_chunks(e - b, threshold));
     if (pack && count <= per_block &&
         static_cast<int>(plan.size() % per_block) + count > per_block)
       pad_to_block();
@@ -34,6 +39,14 @@ std::vector<ChunkDesc> build_split_plan(const std::vector<Index>& row_ptr, int64
 }
 template std::vector<ChunkDesc> build_split_plan(const std::vector<int32_t>&, int64_t, int);
 template std::vector<ChunkDesc> build_split_plan(const std::vector<int64_t>&, int64_t, int);
+
+int64_t split_plan_size_bound(const std::vector<int64_t>& row_ptr, int64_t threshold, int per_block) {
+  if (threshold <= 0 || row_ptr.size() < 2) return 0;
+  int64_t chunks = 0;
+  for (size_t r = 0; r + 1 < row_ptr.size(); ++r)
+    if (const int64_t d = row_ptr[r + 1] - row_ptr[r]; d > threshold) chunks += row_chunks(d, threshold);
+  return chunks * std::max(per_block, 1);
+}
 
 template <class Index>
 std::vector<Index> build_row_order(const std::vector<Index>& row_ptr, int64_t split_threshold) {

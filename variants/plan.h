@@ -21,6 +21,10 @@ namespace csrgat {
 template <class Index>
 std::vector<ChunkDesc> build_split_plan(const std::vector<Index>& row_ptr, int64_t threshold,
                                         int per_block = 0);
+// At least build_split_plan's size, computed without building it (its chunks, times per_block
+// where it packs: the padding before a packed row is under per_block entries): so that a caller
+// can refuse a plan whose 32-bit chunk numbers or tasks would overflow before it is built.
+int64_t split_plan_size_bound(const std::vector<int64_t>& row_ptr, int64_t threshold, int per_block);
 
 // build_split_plan's per_block for a launch: the chunks one block of a fused kernel runs (with
 // all their heads) when it merges split rows inside blocks (`.bm`, block_merge): RPB / H where
@@ -58,6 +62,12 @@ std::vector<unsigned char> row_order_bytes(const std::vector<int64_t>& row_ptr,
 // kernels take a values row's offset as one 32 x 32-bit product (row_offset), so H * F too.
 inline bool tasks_fit_32bit(int64_t tasks, int64_t grid) {
   return grid <= 0x7fffffffLL && tasks < (int64_t{1} << 31);
+}
+// The same for (rows + chunks) * heads tasks, with no product that can overflow (sizes from a
+// caller; heads >= 1). Its grid, at least one task a block, fits when the tasks do.
+inline bool tasks_fit_32bit(int64_t rows, int64_t chunks, int64_t heads) {
+  const int64_t limit = ((int64_t{1} << 31) - 1) / heads;  // the most tasks per head
+  return rows <= limit && chunks <= limit - rows;
 }
 inline bool row_stride_fits_32bit(int64_t heads, int64_t feat) {
   return heads * feat < (int64_t{1} << 31);

@@ -625,6 +625,26 @@ TEST(Space, SplitPlanCutsLongRowsIntoConsecutiveChunks) {
   EXPECT_TRUE(build_split_plan(rp, 300).empty());
 }
 
+// The bound a caller checks before building a plan (Shape::create) holds for every packing:
+// the chunks exactly without one, the chunks times per_block with one.
+TEST(Space, SplitPlanSizeBoundIsNeverBelowThePlan) {
+  const std::vector<int64_t> rp{0, 1, 6, 6, 9, 17, 19, 319, 328, 332};
+  EXPECT_EQ(split_plan_size_bound(rp, 4, 0), 82);
+  EXPECT_EQ(split_plan_size_bound(rp, 4, 1), 82);
+  for (int per_block : {2, 3, 4, 8}) {
+    const auto built = static_cast<int64_t>(build_split_plan(rp, 4, per_block).size());
+    EXPECT_GE(split_plan_size_bound(rp, 4, per_block), built) << per_block;
+    EXPECT_EQ(split_plan_size_bound(rp, 4, per_block), 82 * per_block);
+  }
+  EXPECT_EQ(split_plan_size_bound(rp, 0, 4), 0);
+  EXPECT_EQ(split_plan_size_bound(rp, 300, 4), 0);
+  // (rows + chunks) * heads against the kernels' 2^31 tasks, with no product overflowing.
+  EXPECT_TRUE(tasks_fit_32bit(int64_t{2048}, int64_t{0}, int64_t{(1 << 20) - 1}));
+  EXPECT_FALSE(tasks_fit_32bit(int64_t{2048}, int64_t{0}, int64_t{1} << 20));
+  EXPECT_FALSE(tasks_fit_32bit(int64_t{1}, int64_t{1} << 62, int64_t{4}));
+  EXPECT_FALSE(tasks_fit_32bit((int64_t{1} << 62) + 1, int64_t{0}, int64_t{4}));
+}
+
 TEST(Space, SplitPlanPacksShortRowsIntoOneBlockAndEndsOnABlock) {
   const std::vector<int32_t> rp{0, 1, 6, 6, 9, 17, 19, 319, 328, 332};
   for (int per_block : {2, 3, 4, 8}) {
