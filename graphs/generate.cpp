@@ -498,10 +498,10 @@ Csr64 make_graph(const std::string& spec) {
     return generate_rmat(static_cast<int>(p.scale), p.ef, p.a, p.b, p.c, p.seed);
   } catch (const std::bad_alloc&) {
     // A spec's size is the user's to choose; what it costs is ours to say.
+    const int64_t edges = estimate_edges(spec);
     throw std::runtime_error("graph spec '" + spec + "': not enough host memory to generate it (~" +
-                             std::to_string(estimate_edges(spec)) + " edges, ~" +
-                             std::to_string((estimate_edges(spec) * 16 + (1 << 29)) >> 30) +
-                             " GiB as int64 edge pairs)");
+                             std::to_string(edges) + " edges, ~" +
+                             std::to_string((edges * 16 + (1 << 29)) >> 30) + " GiB as int64 edge pairs)");
   }
 }
 

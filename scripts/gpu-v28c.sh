@@ -8,7 +8,8 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O/check"
 lscpu 2>/dev/null | grep -E "^Model name" | tr -s " "
-GTEST_FILTER=-GpuCorrectness.OneRowOfAMillionEdges SKIP_BENCH=1 SKIP_PROF=1 OUT="$O/check" \
+# SKIP_BENCH=0 keeps the smoke tuning run and its --continue/--reuse checks (gpu-v30d.sh).
+GTEST_FILTER=-GpuCorrectness.OneRowOfAMillionEdges SKIP_BENCH="${SKIP_BENCH:-1}" SKIP_PROF=1 OUT="$O/check" \
   bash "$ROOT/scripts/gpu-check.sh" 2>&1 | tail -n 12
 "$BIN/gpu_tests" --gtest_filter=GpuCorrectness.OneRowOfAMillionEdges > "$O/check/million.log" 2>&1
 grep -E "^\[ +(OK|FAILED|PASSED) |Failure" "$O/check/million.log"

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -112,13 +113,12 @@ std::string status_summary(const Store& store, int64_t run_id) {
 }  // namespace
 
 int arch_number(const std::string& arch) {
-  size_t i = 0;
-  while (i < arch.size() && !std::isdigit(static_cast<unsigned char>(arch[i]))) ++i;
-  size_t j = i;
-  while (j < arch.size() && std::isdigit(static_cast<unsigned char>(arch[j]))) ++j;
-  if (i == j) throw std::invalid_argument("architecture '" + arch + "' has no number (want sm_90)");
-  if (j - i > 4) throw std::invalid_argument("architecture '" + arch + "' has no such number (want sm_90)");
-  return std::stoi(arch.substr(i, j - i));
+  // The whole form, since the name also becomes the header's file name and goes into its text.
+  static const std::regex kArch("sm_([0-9]{2,4})[a-z]?");
+  std::smatch m;
+  if (!std::regex_match(arch, m, kArch))
+    throw std::invalid_argument("architecture '" + arch + "' is not of the form sm_90 (sm_ and a number)");
+  return std::stoi(m[1].str());
 }
 
 std::string default_arch(const RunInfo& run) {

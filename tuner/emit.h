@@ -34,7 +34,8 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
 
 // The architecture a run was tuned for ("sm_90"), or sm_90 when the run does not say.
 std::string default_arch(const RunInfo& run);
-// "sm_90a" -> 90; throws std::invalid_argument for text without a number.
+// "sm_90a" -> 90; throws std::invalid_argument for anything but sm_, 2-4 digits and an optional
+// letter (the header's file name is made of it).
 int arch_number(const std::string& arch);
 
 // A fixed-width table of the rules, one line each, for the terminal.

@@ -10,8 +10,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <ctime>
+#include <fstream>
 #include <set>
 #include <stdexcept>
 
@@ -127,6 +127,12 @@ std::vector<std::string> columns_of(sqlite3* db, const std::string& table) {
   return out;
 }
 
+// Whether `n` bytes at `data` begin as an SQLite database file does.
+bool sqlite_header(const void* data, size_t n) {
+  static const char kMagic[] = "SQLite format 3";  // 16 bytes with its terminating zero
+  return n >= sizeof kMagic && std::memcmp(data, kMagic, sizeof kMagic) == 0;
+}
+
 // The whole of a gzip-compressed store, inflated into memory that SQLite will own (it frees it
 // when the connection closes). Throws naming the file on a read error, a truncated stream or
 // content that is not an SQLite database.
@@ -169,8 +175,7 @@ Inflated inflate_store(const std::string& path) {
     throw std::runtime_error("compressed results store '" + path + "' is truncated or corrupt (zlib " +
                              std::to_string(closed) + ")");
   }
-  static const char kMagic[] = "SQLite format 3";  // 16 bytes with its terminating zero
-  if (out.size < 100 || std::memcmp(out.data, kMagic, sizeof kMagic) != 0) {
+  if (out.size < 100 || !sqlite_header(out.data, static_cast<size_t>(out.size))) {
     sqlite3_free(out.data);
     throw std::runtime_error("'" + path + "' inflates to something that is not an SQLite results store");
   }
@@ -193,12 +198,11 @@ void refuse_to_overwrite_store(const std::string& path, const std::string& what)
   if (!in) return;  // nothing there (or nothing readable to lose)
   char head[16] = {};
   in.read(head, sizeof head);
-  static const char kMagic[] = "SQLite format 3";  // 16 bytes with its terminating zero
-  const bool sqlite = in.gcount() == 16 && std::memcmp(head, kMagic, sizeof kMagic) == 0;
-  const bool gz_store = in.gcount() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
+  const size_t got = static_cast<size_t>(in.gcount());
+  const bool gz_store = got >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
                         static_cast<unsigned char>(head[1]) == 0x8b && path.size() > 10 &&
                         path.compare(path.size() - 10, 10, ".sqlite.gz") == 0;
-  if (sqlite || gz_store)
+  if (sqlite_header(head, got) || gz_store)
     throw std::runtime_error("refusing to write " + what + " to '" + path +
                              "': it is a results store, and writing would destroy its runs; give "
                              "another output path");
@@ -680,14 +684,14 @@ nlohmann::json to_json(const TrialRecord& t) {
           {"raw", t.raw}, {"created", t.created}};
 }
 
-namespace {
-// A number of a trial's JSON, `missing` when absent or not a number. JSON has no infinity or
-// NaN: a non-finite double is written as null (nlohmann), and j.value(key, 0.0) throws on it.
-double number_or(const nlohmann::json& j, const char* key, double missing) {
+double json_number(const nlohmann::json& j, const char* key, double missing) {
   const auto it = j.find(key);
   return it != j.end() && it->is_number() ? it->get<double>() : missing;
 }
-}  // namespace
+
+double json_rel_noise(const nlohmann::json& j, const char* key) {
+  return j.contains(key) ? json_number(j, key, INFINITY) : 0.0;
+}
 
 TrialRecord trial_from_json(const nlohmann::json& j) {
   TrialRecord t;
@@ -700,17 +704,16 @@ TrialRecord trial_from_json(const nlohmann::json& j) {
   t.stage = j.value("stage", 0);
   t.status = j.value("status", "");
   t.detail = j.value("detail", "");
-  t.rel_error = number_or(j, "rel_error", 0.0);
-  t.median_us = number_or(j, "median_us", 0.0);
-  t.q1_us = number_or(j, "q1_us", 0.0);
-  t.q3_us = number_or(j, "q3_us", 0.0);
-  t.min_us = number_or(j, "min_us", 0.0);
-  t.max_us = number_or(j, "max_us", 0.0);
-  t.mean_us = number_or(j, "mean_us", 0.0);
-  t.stddev_us = number_or(j, "stddev_us", 0.0);
-  // A noise written as null was not finite: unknown (one sample), as summarize() left it.
-  t.rel_noise = j.contains("rel_noise") ? number_or(j, "rel_noise", INFINITY) : 0.0;
-  t.event_median_us = number_or(j, "event_median_us", 0.0);
+  t.rel_error = json_number(j, "rel_error", 0.0);
+  t.median_us = json_number(j, "median_us", 0.0);
+  t.q1_us = json_number(j, "q1_us", 0.0);
+  t.q3_us = json_number(j, "q3_us", 0.0);
+  t.min_us = json_number(j, "min_us", 0.0);
+  t.max_us = json_number(j, "max_us", 0.0);
+  t.mean_us = json_number(j, "mean_us", 0.0);
+  t.stddev_us = json_number(j, "stddev_us", 0.0);
+  t.rel_noise = json_rel_noise(j, "rel_noise");
+  t.event_median_us = json_number(j, "event_median_us", 0.0);
   t.samples = j.value("samples", 0);
   t.timer = j.value("timer", "");
   t.throttled = j.value("throttled", false);

@@ -210,6 +210,14 @@ bool same_graph_source(const Store& store, int64_t from, const FinishedProblem& 
 // must never replace the measurements it was made from.
 void refuse_to_overwrite_store(const std::string& path, const std::string& what);
 
+// A number of a JSON record (a trial, a worker's summary): `missing` when absent or not a
+// number. JSON has no infinity or NaN: a non-finite double is written as null (nlohmann), and
+// j.value(key, 0.0) throws on it.
+double json_number(const nlohmann::json& j, const char* key, double missing);
+// A relative noise of a JSON record: null is one that was not finite, the noise unknown (one
+// sample, as summarize() leaves it): +inf; absent (records from before it was kept): 0.
+double json_rel_noise(const nlohmann::json& j, const char* key);
+
 nlohmann::json to_json(const TrialRecord& t);
 TrialRecord trial_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const RunInfo& r);

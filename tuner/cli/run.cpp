@@ -116,6 +116,14 @@ size_t planned_trials(const Config& cfg, size_t n) {
   return cfg.strategy.kind == StrategyKind::halving && n > 4 ? n + n / cfg.strategy.eta + 3 : n;
 }
 
+// Whether a worker answered `ok`.
+bool reply_ok(const WorkerProcess::Reply& rep) { return rep.json && rep.json->value("ok", false); }
+// Whether the worker behind a reply was restarted (no reply: it died or was killed; or it said
+// its state is fatal): it needs its problem again before the next trial.
+bool worker_restarted(const WorkerProcess::Reply& rep) {
+  return !rep.json || rep.json->value("fatal", false);
+}
+
 struct ProblemJob {
   Problem problem;
   std::vector<VariantParams> fused;     // after constraints, resources and strategy
@@ -180,12 +188,11 @@ class Runner {
       for (size_t i = 0; i < counted; ++i) req["variants"].push_back(finalists[i].id());
       for (const auto& p : job.baselines) req["variants"].push_back(p.id());
       const auto rep = w.call(req, 120);
-      if (!rep.json || !rep.json->value("ok", false))
+      if (!reply_ok(rep))
         progress.line("  " + label(pr) + ": keep_kernels: " +
                       (rep.json ? rep.json->value("error", std::string("?")) : rep.failure) +
                       " (the trials go on with every kernel loaded)");
-      // A restarted worker (no reply, or a fatal one) needs the problem again before the trials.
-      if (!rep.json || rep.json->value("fatal", false)) prepare(w, base);
+      if (worker_restarted(rep)) prepare(w, base);
     }
     std::vector<std::pair<double, VariantParams>> full;
     const auto full_trial = [&](size_t i) {
@@ -213,13 +220,13 @@ class Runner {
         req["samples_per_round"] = 10;
         req["timing"] = timing_json(cfg_.timing, false);
         const auto rep = w.call(req, cfg_.timing.timeout_seconds * 20 + 60);
-        if (rep.json && rep.json->value("ok", false)) {
+        if (reply_ok(rep)) {
           for (const auto& r : (*rep.json)["results"]) {
             TrialRecord t = record_for(pr, r["variant"].get<std::string>(), 2);
             t.status = "ok";
             t.detail = "interleaved with the other leaders";
             const auto& s = r["summary"];
-            auto num = [&](const char* k) { return s.contains(k) && s[k].is_number() ? s[k].get<double>() : 0.0; };
+            auto num = [&](const char* k) { return json_number(s, k, 0.0); };
             t.median_us = num("median");
             t.q1_us = num("q1");
             t.q3_us = num("q3");
@@ -227,8 +234,7 @@ class Runner {
             t.max_us = num("max");
             t.mean_us = num("mean");
             t.stddev_us = num("stddev");
-            // null: not finite (JSON has no infinity), the noise unknown
-            t.rel_noise = s.contains("rel_noise") && !s["rel_noise"].is_number() ? INFINITY : num("rel_noise");
+            t.rel_noise = json_rel_noise(s, "rel_noise");
             t.samples = static_cast<int>(num("n"));
             t.timer = "interleaved";
             t.raw = {{"gpu_uuid", rep.json->value("gpu_uuid", w.known_gpu_uuid())}};
@@ -283,18 +289,17 @@ class Runner {
     req["counters"] = cfg_.counters && counters && stage >= 1;
     auto rep = w.call(req, cfg_.timing.timeout_seconds);
     std::string counters_lost;  // why the counters are missing when a retry without them timed it
-    if (req["counters"].get<bool>() && !(rep.json && rep.json->value("ok", false)) &&
-        !(rep.json && !rep.json->value("fatal", false))) {
+    if (req["counters"].get<bool>() && !reply_ok(rep) && worker_restarted(rep)) {
       // A timeout or crash with counters asked for (the leaders, which passed screening): the
       // counter replay may be what failed (CUPTI, a slow collection). Time the variant again
       // without them, on a fresh worker, rather than lose a good measurement.
       counters_lost = std::string(rep.timed_out ? "timed out" : "crashed") +
                       " with counters (" + rep.failure.substr(0, 200) + "); timed again without them";
-      if (!rep.json || rep.json->value("fatal", false)) prepare(w, base);
+      prepare(w, base);
       req["counters"] = false;
       rep = w.call(req, cfg_.timing.timeout_seconds);
     }
-    if (rep.json && rep.json->value("ok", false)) {
+    if (reply_ok(rep)) {
       t = trial_from_json((*rep.json)["trial"]);
       if (!counters_lost.empty() && t.status == "ok")
         t.counters = {{"ok", false}, {"reason", counters_lost}};
@@ -319,7 +324,7 @@ class Runner {
     ++measured;
     // A killed or crashed worker comes back empty: rebuild its problem under the long limit,
     // so the next trial's time limit is not spent on the graph and the reference.
-    if (!rep.json || rep.json->value("fatal", false)) prepare(w, base);
+    if (worker_restarted(rep)) prepare(w, base);
     if (t.status != "ok" && t.status != "unsupported")
       progress.line("  " + pr.graph_name + " F=" + std::to_string(pr.feat) + " " + p.id() + ": " + t.status +
                     ": " + t.detail.substr(0, 160));
@@ -482,7 +487,7 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   // Device description and ceilings from a worker, so this process never holds a context.
   WorkerProcess probe(0);
   const auto info = probe.call({{"op", "info"}, {"cache_dir", cfg.output}}, 600);
-  if (!info.json || !info.json->value("ok", false))
+  if (!reply_ok(info))
     throw std::runtime_error("cannot describe GPU 0: " + (info.json ? info.json->value("error", std::string("?")) : info.failure));
   const auto& dev = (*info.json)["device"];
   const std::string want_cc = cfg.arch.size() > 3 ? cfg.arch.substr(3) : "";
