@@ -21,6 +21,7 @@
 #include "profiler/check.h"
 #include "profiler/counters.h"
 #include "profiler/timer.h"
+#include "profiler/tools/uniform_graph.cuh"
 
 #include <cmath>
 #include <cstdio>
@@ -31,113 +32,9 @@
 #include <vector>
 
 namespace prof = csrgat::profiler;
+using namespace csrgat::probe;
 
 namespace {
-
-__device__ __forceinline__ unsigned hash32(unsigned long long x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return static_cast<unsigned>(x);
-}
-
-// A uniform random graph of degree d: row r holds edges [r d, (r + 1) d), random sources,
-// scores in [-4, 4), values in [-1, 1).
-__global__ void make_graph(int n, int d, long long feat, int* row_ptr, int* col, float* scores,
-                           float* values) {
-  const long long e_total = static_cast<long long>(n) * d;
-  const long long v_total = static_cast<long long>(n) * feat;
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-       i < e_total || i < v_total || i <= n; i += stride) {
-    if (i <= n) row_ptr[i] = static_cast<int>(i * d);
-    if (i < e_total) {
-      col[i] = static_cast<int>(hash32(2 * i + 1) % static_cast<unsigned>(n));
-      scores[i] = (hash32(3 * i + 7) >> 8) * (8.f / 16777216.f) - 4.f;
-    }
-    if (i < v_total) values[i] = (hash32(5 * i + 11) >> 8) * (2.f / 16777216.f) - 1.f;
-  }
-}
-
-struct Args {
-  const int* row_ptr;
-  const int* col;
-  const float* scores;
-  const float4* values;  // (n, f4)
-  float4* out;           // (n, f4)
-  int n;
-  int f4;                // F / 4
-  int slices;            // T: each (row, slice) is G = f4 / T float4s
-  int blocks_per_slice;
-  int slice_major;
-};
-
-template <int G, int U>
-__global__ void __launch_bounds__(256) sliced_gather(const Args a) {
-  constexpr int kRows = 256 / G;
-  int slice, rb;
-  if (a.slice_major) {
-    slice = blockIdx.x / a.blocks_per_slice;
-    rb = blockIdx.x - slice * a.blocks_per_slice;
-  } else {
-    slice = blockIdx.x % a.slices;
-    rb = blockIdx.x / a.slices;
-  }
-  const int row = rb * kRows + static_cast<int>(threadIdx.x) / G;
-  if (row >= a.n) return;
-  const int f = slice * G + static_cast<int>(threadIdx.x) % G;
-  const int eb = a.row_ptr[row], ee = a.row_ptr[row + 1];
-  float m = -INFINITY, l = 0.f;
-  float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-  for (int e = eb; e < ee; e += U) {
-    int c[U];
-    float s[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const bool ok = e + u < ee;
-      c[u] = ok ? __ldg(a.col + e + u) : 0;
-      s[u] = ok ? __ldg(a.scores + e + u) : -INFINITY;
-    }
-    float4 v[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-      v[u] = __ldg(a.values + static_cast<long long>(c[u]) * a.f4 + f);  // row 0 when not ok
-    float bm = s[0];
-#pragma unroll
-    for (int u = 1; u < U; ++u) bm = fmaxf(bm, s[u]);
-    const float mn = fmaxf(m, bm);
-    const float scale = __expf(m - mn);  // 0 on the first batch (m = -inf)
-    l *= scale;
-    acc.x *= scale;
-    acc.y *= scale;
-    acc.z *= scale;
-    acc.w *= scale;
-    m = mn;
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const float w = __expf(s[u] - m);  // 0 for the missing entries (s = -inf)
-      l += w;
-      acc.x += w * v[u].x;
-      acc.y += w * v[u].y;
-      acc.z += w * v[u].z;
-      acc.w += w * v[u].w;
-    }
-  }
-  const float inv = l > 0.f ? 1.f / l : 0.f;
-  a.out[static_cast<long long>(row) * a.f4 + f] =
-      make_float4(acc.x * inv, acc.y * inv, acc.z * inv, acc.w * inv);
-}
-
-// max |x - y| over n floats, as the bits of a non-negative float.
-__global__ void max_abs_diff(const float* x, const float* y, long long n, unsigned* out) {
-  float mine = 0.f;
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x)
-    mine = fmaxf(mine, fabsf(x[i] - y[i]));
-  atomicMax(out, __float_as_uint(mine));
-}
 
 struct Kernel {
   int g, u;

@@ -1,0 +1,496 @@
+// colblock_probe: can the gathers of a DRAM-bound uniform random graph reuse L2 if all resident
+// warps sweep the sources in step? (Target 2 of issue 7 asks the uniform 2M graph, F = 128, for
+// 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
+//   colblock_probe <out.json> [--device N]
+//
+// The model. Every warp keeps the accumulators of R rows on chip (shared memory) for a whole
+// sweep over the sources, cut into P partitions of S rows; in step p it gathers only the sources
+// of partition p for its rows (its edges bucketed by partition once per batch of rows). A soft
+// grid barrier (a warp starts step s once every warp has finished step s - lag; it only orders
+// the schedule, the results do not depend on it) keeps the resident warps within lag + 1
+// partitions, a window that fits in L2. Then each batch of B = (resident warps) x R rows reads a
+// source row from DRAM once however many of its rows gather it: per batch N (1 - exp(-B d / N))
+// distinct rows instead of B d gathers, so the gathers' DRAM bytes fall by the factor
+// (1 - exp(-x)) / x, x = B d / N. Uniform 2M, d 32, F 128 with B ~ 34K rows (256 rows an SM):
+// x = 0.54, 0.77x the gather bytes (32.8 -> 25.3 GB). Without the barrier (lag < 0) the same
+// buckets give no reuse: the warps drift apart.
+//
+// The baseline is the probes' plain kernel (uniform_graph.cuh, one slice) on the same graph,
+// whose columns are sorted within each row here (the sweep needs no order; sorting only makes
+// the bucketing cheap to reason about and costs the baseline nothing). Each configuration: cold
+// GPU time (CUPTI; the counters' memset is inside the sample), DRAM and L2 bytes from the
+// counters, the barrier's timeouts (a warp that waited spin_limit polls goes on), and its
+// largest difference from the baseline's output.
+// Exit: 0 done, 1 error, 3 no CUDA device, 64 usage.
+#include "profiler/check.h"
+#include "profiler/counters.h"
+#include "profiler/timer.h"
+#include "profiler/tools/uniform_graph.cuh"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace prof = csrgat::profiler;
+using namespace csrgat::probe;
+
+namespace {
+
+// Sorts each row's (col, score) pairs by column; rows of at most kMax edges.
+template <int kMax>
+__global__ void sort_rows(int n, const int* row_ptr, int* col, float* scores) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= n) return;
+  const int eb = row_ptr[row], len = min(row_ptr[row + 1] - eb, kMax);
+  int c[kMax];
+  float s[kMax];
+  for (int i = 0; i < len; ++i) {
+    c[i] = col[eb + i];
+    s[i] = scores[eb + i];
+  }
+  for (int i = 1; i < len; ++i) {
+    const int ck = c[i];
+    const float sk = s[i];
+    int j = i - 1;
+    for (; j >= 0 && c[j] > ck; --j) {
+      c[j + 1] = c[j];
+      s[j + 1] = s[j];
+    }
+    c[j + 1] = ck;
+    s[j + 1] = sk;
+  }
+  for (int i = 0; i < len; ++i) {
+    col[eb + i] = c[i];
+    scores[eb + i] = s[i];
+  }
+}
+
+struct SweepArgs {
+  const int* row_ptr;
+  const int* col;
+  const float* scores;
+  const float4* values;  // (n, f4)
+  float4* out;           // (n, f4)
+  int n;
+  int f4;
+  int rows_per_warp;     // R (at most 255)
+  int part_rows;         // S: sources per partition
+  int parts;             // P
+  int cap;               // items a warp can bucket: the most edges of R consecutive rows
+  int lag;               // a warp starts step s once all finished s - lag; < 0: never waits
+  int total_warps;
+  int batches;
+  unsigned* step_done;   // batches x parts counters, zero before the launch
+  unsigned* timeouts;    // waits given up after spin_limit polls
+  int spin_limit;
+};
+
+// One warp's shared memory: kSlots x R x G float4 accumulators, R row maxima and 1 / sums,
+// P + 1 bucket offsets, P + 1 bucket cursors (the last unused), cap items (col | row << 24, weight).
+__host__ __device__ inline size_t warp_smem_bytes(const SweepArgs& a, int slots, int g) {
+  const size_t acc = static_cast<size_t>(slots) * a.rows_per_warp * g * 16;
+  const size_t stats = 2 * static_cast<size_t>(a.rows_per_warp) * 4;
+  const size_t buckets = (2 * static_cast<size_t>(a.parts) + 2) * 4;  // keeps items 8-aligned
+  const size_t items = static_cast<size_t>(a.cap) * 8;
+  return (acc + stats + buckets + items + 15) / 16 * 16;
+}
+
+__device__ __forceinline__ float warp_max(float v) {
+  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+__device__ __forceinline__ float warp_sum(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+
+// G threads per row (G = f4: one float4 of the row each), 32 / G item slots per warp, each with
+// its own accumulators; U items in flight per slot.
+template <int G, int U>
+__global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
+  constexpr int kSlots = 32 / G;
+  extern __shared__ float4 smem4[];
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int warp_in_block = static_cast<int>(threadIdx.x) >> 5;
+  const int gw = blockIdx.x * (blockDim.x >> 5) + warp_in_block;
+  const int slot = lane / G, f = lane % G;
+  const int R = a.rows_per_warp, P = a.parts;
+  unsigned char* base = reinterpret_cast<unsigned char*>(smem4) +
+                        warp_in_block * warp_smem_bytes(a, kSlots, G);
+  float4* acc = reinterpret_cast<float4*>(base);
+  float* row_max = reinterpret_cast<float*>(acc + kSlots * R * G);
+  float* row_inv = row_max + R;
+  int* off = reinterpret_cast<int*>(row_inv + R);
+  int* cur = off + P + 1;
+  uint2* items = reinterpret_cast<uint2*>(cur + P + 1);
+
+  for (int b = 0; b < a.batches; ++b) {
+    const long long r0 = (static_cast<long long>(b) * a.total_warps + gw) * R;
+    const int nr = static_cast<int>(max(0LL, min(static_cast<long long>(R), a.n - r0)));
+    const int e_first = nr > 0 ? a.row_ptr[r0] : 0;
+    const int e_last = nr > 0 ? a.row_ptr[r0 + nr] : 0;
+    const bool fits = e_last - e_first <= a.cap;  // else the warp skips its rows (out untouched)
+    for (int i = lane; i < kSlots * R * G; i += 32) acc[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int i = lane; i < P; i += 32) cur[i] = 0;
+    __syncwarp();
+    // Softmax statistics and bucket sizes, row by row.
+    for (int r = 0; r < nr && fits; ++r) {
+      const int eb = a.row_ptr[r0 + r], ee = a.row_ptr[r0 + r + 1];
+      float mx = -INFINITY;
+      for (int e = eb + lane; e < ee; e += 32) mx = fmaxf(mx, __ldg(a.scores + e));
+      mx = warp_max(mx);
+      float sum = 0.f;
+      for (int e = eb + lane; e < ee; e += 32) {
+        sum += __expf(__ldg(a.scores + e) - mx);
+        atomicAdd(&cur[__ldg(a.col + e) / a.part_rows], 1);
+      }
+      sum = warp_sum(sum);
+      if (lane == 0) {
+        row_max[r] = mx;
+        row_inv[r] = sum > 0.f ? 1.f / sum : 0.f;
+      }
+    }
+    __syncwarp();
+    // Exclusive scan of the bucket sizes: each lane a run of consecutive buckets.
+    {
+      const int per = (P + 31) / 32, lo = min(P, lane * per), hi = min(P, lo + per);
+      int run = 0;
+      for (int i = lo; i < hi; ++i) run += cur[i];
+      int incl = run;
+      for (int o = 1; o < 32; o <<= 1) {
+        const int up = __shfl_up_sync(0xffffffffu, incl, o);
+        if (lane >= o) incl += up;
+      }
+      int pos = incl - run;
+      __syncwarp();
+      for (int i = lo; i < hi; ++i) {
+        const int sz = cur[i];
+        off[i] = pos;
+        cur[i] = pos;
+        pos += sz;
+      }
+      if (lane == 31) off[P] = incl;
+    }
+    __syncwarp();
+    // Bucket the edges: (col | row << 24, softmax weight).
+    for (int r = 0; r < nr && fits; ++r) {
+      const int eb = a.row_ptr[r0 + r], ee = a.row_ptr[r0 + r + 1];
+      const float mx = row_max[r], inv = row_inv[r];
+      for (int e = eb + lane; e < ee; e += 32) {
+        const int c = __ldg(a.col + e);
+        const int at = atomicAdd(&cur[c / a.part_rows], 1);
+        items[at] = make_uint2(static_cast<unsigned>(c) | (static_cast<unsigned>(r) << 24),
+                               __float_as_uint(__expf(__ldg(a.scores + e) - mx) * inv));
+      }
+    }
+    __syncwarp();
+    for (int p = 0; p < P; ++p) {
+      const int s = b * P + p;
+      if (a.lag >= 0 && s >= a.lag) {
+        if (lane == 0) {
+          const volatile unsigned* done = a.step_done + (s - a.lag);
+          int spins = 0;
+          while (*done < static_cast<unsigned>(a.total_warps)) {
+            if (++spins > a.spin_limit) {
+              atomicAdd(a.timeouts, 1u);
+              break;
+            }
+            __nanosleep(100);
+          }
+        }
+        __syncwarp();
+      }
+      const int ie = off[p + 1];
+      for (int i = off[p] + slot; i < ie; i += kSlots * U) {
+        float4 v[U];
+        float w[U];
+        int rr[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          const int idx = i + u * kSlots;
+          rr[u] = -1;
+          w[u] = 0.f;
+          v[u] = make_float4(0.f, 0.f, 0.f, 0.f);
+          if (idx < ie) {
+            const uint2 it = items[idx];
+            rr[u] = static_cast<int>(it.x >> 24);
+            w[u] = __uint_as_float(it.y);
+            v[u] = __ldg(a.values + static_cast<long long>(it.x & 0xffffffu) * a.f4 + f);
+          }
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+          if (rr[u] >= 0) {
+            float4& A = acc[(slot * R + rr[u]) * G + f];
+            A.x += w[u] * v[u].x;
+            A.y += w[u] * v[u].y;
+            A.z += w[u] * v[u].z;
+            A.w += w[u] * v[u].w;
+          }
+      }
+      __syncwarp();
+      if (lane == 0) atomicAdd(a.step_done + s, 1u);
+    }
+    for (int i = lane; i < nr * G && fits; i += 32) {
+      const int r = i / G, ff = i % G;
+      float4 t = acc[r * G + ff];
+      for (int sl = 1; sl < kSlots; ++sl) {
+        const float4 o = acc[(sl * R + r) * G + ff];
+        t.x += o.x;
+        t.y += o.y;
+        t.z += o.z;
+        t.w += o.w;
+      }
+      a.out[(r0 + r) * a.f4 + ff] = t;
+    }
+    __syncwarp();
+  }
+}
+
+struct Problem {
+  const char* name;
+  int n, d, feat;
+};
+
+struct Config {
+  int rows_per_warp;
+  double part_mb;  // S x F x 4 bytes
+  int lag;
+  int u;
+};
+
+template <int G, int U>
+const void* sweep_kernel() {
+  return reinterpret_cast<const void*>(&sweep_gather<G, U>);
+}
+
+const void* find_sweep(int g, int u) {
+  if (g == 32 && u == 4) return sweep_kernel<32, 4>();
+  if (g == 32 && u == 8) return sweep_kernel<32, 8>();
+  if (g == 16 && u == 4) return sweep_kernel<16, 4>();
+  if (g == 16 && u == 8) return sweep_kernel<16, 8>();
+  return nullptr;
+}
+
+int run(const std::string& out_path, int device) {
+  prof::Timer timer(device);
+  const prof::DeviceInfo info = prof::device_info(device, timer.nvml());
+  std::printf("device %d: %s, %d SMs, L2 %.1f MB, driver %s\n", device, info.name.c_str(),
+              info.sm_count, info.l2_bytes / 1e6, info.driver.c_str());
+  prof::CounterSession counters(device, {"dram__bytes_read.sum", "dram__bytes_write.sum",
+                                         "lts__t_bytes.sum", "gpu__time_duration.sum"});
+  if (!counters.available())
+    std::printf("counters unavailable: %s\n", counters.why_unavailable().c_str());
+  prof::TimingOptions opt;
+  opt.cache = prof::CacheMode::cold;
+  opt.stop.max_samples = 11;
+  opt.stop.max_seconds = 1.0;
+  constexpr int kThreads = 128, kWarps = kThreads / 32;
+
+  const std::vector<Problem> problems = {{"uniform 2M, d32, F=128", 2000000, 32, 128},
+                                         {"uniform 1M, d16, F=64", 1000000, 16, 64}};
+  std::vector<Config> configs;
+  for (int r : {8, 16, 24})
+    for (const auto& [mb, lag] : std::vector<std::pair<double, int>>{
+             {4, 3}, {8, 2}, {8, 1}, {16, 1}, {16, -1}})
+      configs.push_back({r, mb, lag, 8});
+  configs.push_back({16, 8, 1, 4});
+  configs.push_back({16, 24, 1, 8});
+  configs.push_back({16, 32, 1, 8});
+
+  nlohmann::json out{{"device", prof::to_json(info)},
+                     {"timing", prof::to_json(opt)},
+                     {"problems", nlohmann::json::array()}};
+  for (const Problem& p : problems) {
+    const long long edges = static_cast<long long>(p.n) * p.d;
+    const long long elems = static_cast<long long>(p.n) * p.feat;
+    const int f4 = p.feat / 4;
+    int *row_ptr = nullptr, *col = nullptr;
+    float *scores = nullptr, *values = nullptr, *ref = nullptr, *res = nullptr;
+    unsigned *diff = nullptr, *steps = nullptr, *timeouts = nullptr;
+    const size_t max_steps = 1 << 20;
+    CSRGAT_CUDA_CHECK(cudaMalloc(&row_ptr, (p.n + 1) * sizeof(int)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&col, edges * sizeof(int)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&scores, edges * sizeof(float)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&values, elems * sizeof(float)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&ref, elems * sizeof(float)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&res, elems * sizeof(float)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&diff, sizeof(unsigned)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&steps, max_steps * sizeof(unsigned)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&timeouts, sizeof(unsigned)));
+    make_graph<<<4 * info.sm_count, 256>>>(p.n, p.d, p.feat, row_ptr, col, scores, values);
+    CSRGAT_CUDA_CHECK(cudaGetLastError());
+    sort_rows<32><<<(p.n + 255) / 256, 256>>>(p.n, row_ptr, col, scores);
+    CSRGAT_CUDA_CHECK(cudaGetLastError());
+    CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
+    std::printf("\n%s: values %.0f MB (L2 %.0f MB), columns sorted within rows\n", p.name,
+                elems * 4 / 1e6, info.l2_bytes / 1e6);
+    nlohmann::json pj{{"name", p.name}, {"nodes", p.n}, {"degree", p.d}, {"feat", p.feat},
+                      {"configs", nlohmann::json::array()}};
+    auto measure = [&](const std::function<void(cudaStream_t)>& launch, float* dst, bool check,
+                       nlohmann::json row) {
+      const prof::TimingResult t = timer.measure([&](cudaStream_t s, int) { launch(s); }, opt);
+      double dram = NAN, lts = NAN;
+      if (counters.available()) {
+        const prof::CounterResult c = counters.collect(launch);
+        dram = prof::dram_bytes(c);
+        if (c.values.count("lts__t_bytes.sum")) lts = c.values.at("lts__t_bytes.sum");
+      }
+      float max_diff = 0.f;
+      if (check) {
+        CSRGAT_CUDA_CHECK(cudaMemset(diff, 0, sizeof(unsigned)));
+        max_abs_diff<<<4 * info.sm_count, 256>>>(ref, dst, elems, diff);
+        unsigned bits = 0;
+        CSRGAT_CUDA_CHECK(cudaMemcpy(&bits, diff, sizeof(unsigned), cudaMemcpyDeviceToHost));
+        std::memcpy(&max_diff, &bits, sizeof(float));
+      }
+      row["timer"] = t.timer;
+      row["median_us"] = t.gpu.median;
+      row["q1_us"] = t.gpu.q1;
+      row["q3_us"] = t.gpu.q3;
+      row["n"] = t.gpu.n;
+      row["dram_bytes"] = dram;
+      row["lts_bytes"] = lts;
+      row["max_abs_diff_vs_baseline"] = max_diff;
+      std::printf("%-60s %9.1f us (q1 %.1f, q3 %.1f)  DRAM %6.2f GB  L2 %6.2f GB  diff %.1e\n",
+                  row.value("label", std::string()).c_str(), t.gpu.median, t.gpu.q1, t.gpu.q3,
+                  dram / 1e9, lts / 1e9, max_diff);
+      return row;
+    };
+    // Baselines: the plain kernel, one slice, U = 4 and 8; the first is the reference.
+    for (int u : {4, 8}) {
+      Args a{row_ptr, col, scores, reinterpret_cast<const float4*>(values),
+             reinterpret_cast<float4*>(u == 4 ? ref : res), p.n, f4, 1,
+             (p.n + 256 / f4 - 1) / (256 / f4), 1};
+      const void* fn = u == 4 ? (f4 == 32 ? reinterpret_cast<const void*>(&sliced_gather<32, 4>)
+                                          : reinterpret_cast<const void*>(&sliced_gather<16, 4>))
+                              : (f4 == 32 ? reinterpret_cast<const void*>(&sliced_gather<32, 8>)
+                                          : reinterpret_cast<const void*>(&sliced_gather<16, 8>));
+      auto launch = [&, a, fn](cudaStream_t s) {
+        Args copy = a;
+        void* params[] = {&copy};
+        CSRGAT_CUDA_CHECK(cudaLaunchKernel(fn, dim3(a.blocks_per_slice), dim3(256), params, 0, s));
+      };
+      nlohmann::json row{{"kind", "baseline"}, {"edges_in_flight", u},
+                         {"label", "baseline U=" + std::to_string(u)}};
+      pj["configs"].push_back(measure(launch, u == 4 ? ref : res, u != 4, row));
+    }
+    for (const Config& c : configs) {
+      const void* fn = find_sweep(f4, c.u);
+      if (!fn) continue;
+      SweepArgs a{};
+      a.row_ptr = row_ptr;
+      a.col = col;
+      a.scores = scores;
+      a.values = reinterpret_cast<const float4*>(values);
+      a.out = reinterpret_cast<float4*>(res);
+      a.n = p.n;
+      a.f4 = f4;
+      a.rows_per_warp = c.rows_per_warp;
+      a.part_rows = std::max(1, static_cast<int>(c.part_mb * 1e6 / (p.feat * 4.0)));
+      a.parts = (p.n + a.part_rows - 1) / a.part_rows;
+      a.cap = c.rows_per_warp * p.d;
+      a.lag = c.lag;
+      a.spin_limit = 5000;  // x ~100 ns: ~0.5 ms before a warp gives up waiting
+      const size_t smem = kWarps * warp_smem_bytes(a, 32 / f4, f4);
+      CSRGAT_CUDA_CHECK(
+          cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+      int per_sm = 0;
+      CSRGAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kThreads, smem));
+      if (per_sm == 0) {
+        std::printf("R=%d S=%.0f MB: %zu bytes of shared memory do not fit\n", c.rows_per_warp,
+                    c.part_mb, smem);
+        continue;
+      }
+      const int blocks = per_sm * info.sm_count;
+      a.total_warps = blocks * kWarps;
+      const long long rows_per_batch = static_cast<long long>(a.total_warps) * a.rows_per_warp;
+      a.batches = static_cast<int>((p.n + rows_per_batch - 1) / rows_per_batch);
+      const size_t nsteps = static_cast<size_t>(a.batches) * a.parts;
+      if (nsteps > max_steps) continue;
+      a.step_done = steps;
+      a.timeouts = timeouts;
+      CSRGAT_CUDA_CHECK(cudaMemset(timeouts, 0, sizeof(unsigned)));
+      auto launch = [&, a, fn, smem, blocks, nsteps](cudaStream_t s) {
+        CSRGAT_CUDA_CHECK(cudaMemsetAsync(a.step_done, 0, nsteps * sizeof(unsigned), s));
+        SweepArgs copy = a;
+        void* params[] = {&copy};
+        CSRGAT_CUDA_CHECK(cudaLaunchKernel(fn, dim3(blocks), dim3(kThreads), params, smem, s));
+      };
+      const double x = static_cast<double>(rows_per_batch) * p.d / p.n;
+      char label[160];
+      std::snprintf(label, sizeof label, "sweep R=%d S=%.0fMB(P=%d) lag=%d U=%d B=%lld x=%.2f",
+                    c.rows_per_warp, c.part_mb, a.parts, c.lag, c.u, rows_per_batch, x);
+      nlohmann::json row{{"kind", "sweep"},          {"rows_per_warp", c.rows_per_warp},
+                         {"partition_mb", c.part_mb}, {"partitions", a.parts},
+                         {"lag", c.lag},              {"edges_in_flight", c.u},
+                         {"blocks_per_sm", per_sm},   {"smem_per_block", smem},
+                         {"rows_per_batch", rows_per_batch}, {"batches", a.batches},
+                         {"x", x},                    {"label", label}};
+      row = measure(launch, res, true, row);
+      unsigned timed_out = 0;
+      CSRGAT_CUDA_CHECK(cudaMemcpy(&timed_out, timeouts, sizeof(unsigned), cudaMemcpyDeviceToHost));
+      row["barrier_timeouts"] = timed_out;
+      if (timed_out) std::printf("  barrier timeouts over all launches: %u\n", timed_out);
+      // The model: the gathers' distinct rows per batch, plus the streams (col, scores, out).
+      const double row_bytes = p.feat * 4.0;
+      row["model_gather_bytes"] =
+          a.batches * p.n * (1.0 - std::exp(-x)) * row_bytes;
+      pj["configs"].push_back(row);
+    }
+    out["problems"].push_back(pj);
+    for (void* ptr : {static_cast<void*>(row_ptr), static_cast<void*>(col),
+                      static_cast<void*>(scores), static_cast<void*>(values),
+                      static_cast<void*>(ref), static_cast<void*>(res), static_cast<void*>(diff),
+                      static_cast<void*>(steps), static_cast<void*>(timeouts)})
+      cudaFree(ptr);
+  }
+  std::ofstream f(out_path);
+  f << out.dump(1) << "\n";
+  if (!f) {
+    std::fprintf(stderr, "colblock_probe: cannot write %s\n", out_path.c_str());
+    return 1;
+  }
+  std::printf("wrote %s\n", out_path.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out_path;
+  int device = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--device" && i + 1 < argc) {
+      device = std::atoi(argv[++i]);
+      continue;
+    }
+    if (a.rfind("--", 0) == 0 || !out_path.empty()) {
+      std::fprintf(stderr, "usage: colblock_probe <out.json> [--device N]\n");
+      return 64;
+    }
+    out_path = a;
+  }
+  if (out_path.empty()) {
+    std::fprintf(stderr, "usage: colblock_probe <out.json> [--device N]\n");
+    return 64;
+  }
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::fprintf(stderr, "colblock_probe: no CUDA device\n");
+    return 3;
+  }
+  try {
+    return run(out_path, device);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "colblock_probe: %s\n", e.what());
+    return 1;
+  }
+}
