@@ -4,11 +4,11 @@
 //   colblock_probe <out.json> [--device N]
 //
 // The model. Every warp keeps the accumulators of R rows on chip (shared memory) for a whole
-// sweep over the sources, cut into P partitions of S rows; in step p it gathers only the sources
-// of partition p for its rows (its edges bucketed by partition once per batch of rows). A soft
-// grid barrier (a warp starts step s once every warp has finished step s - lag; it only orders
-// the schedule, the results do not depend on it) keeps the resident warps within lag + 1
-// partitions, a window that fits in L2. Then each batch of B = (resident warps) x R rows reads a
+// sweep over the sources, cut into P partitions of S rows, and gathers its rows' sources in
+// partition order (its edges bucketed by partition once per batch of rows), U a round. A soft
+// grid barrier (a warp gathers from partition p once every warp has finished partition p - lag;
+// it only orders the schedule, the results do not depend on it) keeps the resident warps within
+// lag + 1 partitions, a window that fits in L2. Then each batch of B = (resident warps) x R rows reads a
 // source row from DRAM once however many of its rows gather it: per batch N (1 - exp(-B d / N))
 // distinct rows instead of B d gathers, so the gathers' DRAM bytes fall by the factor
 // (1 - exp(-x)) / x, x = B d / N. Uniform 2M, d 32, F 128 with B ~ 34K rows (256 rows an SM):
@@ -83,77 +83,130 @@ struct SweepArgs {
   int part_rows;         // S: sources per partition
   int parts;             // P
   int cap;               // items a warp can bucket: the most edges of R consecutive rows
-  int lag;               // a warp starts step s once all finished s - lag; < 0: never waits
+  int lag;               // a warp gathers from partition p once all finished p - lag; < 0: never waits
   int total_warps;
   int batches;
-  unsigned* step_done;   // batches x parts counters, zero before the launch
+  unsigned* step_done;   // batches x parts x kLines counters, one 128-byte line each, zeroed
   unsigned* timeouts;    // waits given up after spin_limit polls
   int spin_limit;
 };
 
-// One warp's shared memory: kSlots x R x G float4 accumulators, R row maxima and 1 / sums,
-// P + 1 bucket offsets, P + 1 bucket cursors (the last unused), cap items (col | row << 24, weight).
+// A step's counter is spread over kLines lines (warp w adds to line w % kLines), so that the
+// warps' additions and polls do not all queue on one L2 line.
+constexpr int kLines = 8;
+constexpr int kLineWords = 32;
+
+// One warp's shared memory: kSlots x R x G float4 accumulators, R row maxima and sums, R + 1 row
+// bounds, P + 1 bucket offsets, P + 1 bucket cursors, cap items (col | row << 24, weight).
 __host__ __device__ inline size_t warp_smem_bytes(const SweepArgs& a, int slots, int g) {
   const size_t acc = static_cast<size_t>(slots) * a.rows_per_warp * g * 16;
-  const size_t stats = 2 * static_cast<size_t>(a.rows_per_warp) * 4;
-  const size_t buckets = (2 * static_cast<size_t>(a.parts) + 2) * 4;  // keeps items 8-aligned
+  const size_t words = 3 * static_cast<size_t>(a.rows_per_warp) + 1 + 2 * (a.parts + 1);
   const size_t items = static_cast<size_t>(a.cap) * 8;
-  return (acc + stats + buckets + items + 15) / 16 * 16;
+  return (acc + (words + 1) / 2 * 8 + items + 15) / 16 * 16;
 }
 
-__device__ __forceinline__ float warp_max(float v) {
-  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
-  return v;
-}
-__device__ __forceinline__ float warp_sum(float v) {
+__device__ __forceinline__ int warp_sum_int(int v) {
   for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
   return v;
 }
 
+// Float max in shared memory through the integer order of IEEE floats.
+__device__ __forceinline__ void atomic_max_float(float* addr, float v) {
+  if (v >= 0.f)
+    atomicMax(reinterpret_cast<int*>(addr), __float_as_int(v));
+  else
+    atomicMin(reinterpret_cast<unsigned*>(addr), __float_as_uint(v));
+}
+
+// The row of edge e among the warp's rows: the last r with rp[r] <= e.
+__device__ __forceinline__ int row_of(const int* rp, int nr, int e) {
+  int lo = 0, hi = nr;
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) >> 1;
+    if (rp[mid] <= e) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
 // G threads per row (G = f4: one float4 of the row each), 32 / G item slots per warp, each with
-// its own accumulators; U items in flight per slot.
+// its own accumulators; U gathers in flight a slot. Each batch: the warp's R rows' edges are
+// bucketed by source partition (two passes, all edges' loads in flight at once), then gathered
+// in bucket order, U a round; before a round the warp waits until every warp has finished the
+// partition lag below the round's last; after it, it reports the partitions it has finished.
 template <int G, int U>
 __global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
-  constexpr int kSlots = 32 / G;
+  constexpr int kSlots = 32 / G, kRound = kSlots * U, kPass = 8;  // kPass: edges a lane loads at once
   extern __shared__ float4 smem4[];
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int warp_in_block = static_cast<int>(threadIdx.x) >> 5;
   const int gw = blockIdx.x * (blockDim.x >> 5) + warp_in_block;
   const int slot = lane / G, f = lane % G;
-  const int R = a.rows_per_warp, P = a.parts;
+  const int R = a.rows_per_warp, P = a.parts, S = a.part_rows;
   unsigned char* base = reinterpret_cast<unsigned char*>(smem4) +
                         warp_in_block * warp_smem_bytes(a, kSlots, G);
   float4* acc = reinterpret_cast<float4*>(base);
   float* row_max = reinterpret_cast<float*>(acc + kSlots * R * G);
-  float* row_inv = row_max + R;
-  int* off = reinterpret_cast<int*>(row_inv + R);
+  float* row_sum = row_max + R;
+  int* rp = reinterpret_cast<int*>(row_sum + R);
+  int* off = rp + R + 1;
   int* cur = off + P + 1;
-  uint2* items = reinterpret_cast<uint2*>(cur + P + 1);
+  uint2* items = reinterpret_cast<uint2*>(
+      base + static_cast<size_t>(kSlots) * R * G * 16 +
+      (3 * static_cast<size_t>(R) + 1 + 2 * (P + 1) + 1) / 2 * 8);
+  unsigned* my_line = a.step_done + (gw % kLines) * kLineWords;
+  int cleared = -1;  // the highest step every warp is known to have finished
+
+  auto signal = [&](int step) {
+    if (lane == 0) atomicAdd(my_line + static_cast<size_t>(step) * kLines * kLineWords, 1u);
+  };
+  auto wait_for = [&](int step) {
+    if (step <= cleared) return;
+    const volatile unsigned* line =
+        a.step_done + (static_cast<size_t>(step) * kLines + lane) * kLineWords;
+    unsigned pause = 64;
+    for (int spins = 0;; ++spins) {
+      const int done = warp_sum_int(lane < kLines ? static_cast<int>(*line) : 0);
+      if (done >= a.total_warps) break;
+      if (spins >= a.spin_limit) {
+        if (lane == 0) atomicAdd(a.timeouts, 1u);
+        break;
+      }
+      __nanosleep(pause);
+      pause = min(pause * 2, 1024u);
+    }
+    cleared = step;
+  };
 
   for (int b = 0; b < a.batches; ++b) {
     const long long r0 = (static_cast<long long>(b) * a.total_warps + gw) * R;
     const int nr = static_cast<int>(max(0LL, min(static_cast<long long>(R), a.n - r0)));
-    const int e_first = nr > 0 ? a.row_ptr[r0] : 0;
-    const int e_last = nr > 0 ? a.row_ptr[r0 + nr] : 0;
-    const bool fits = e_last - e_first <= a.cap;  // else the warp skips its rows (out untouched)
+    for (int i = lane; i <= nr; i += 32) rp[i] = a.row_ptr[r0 + i];
     for (int i = lane; i < kSlots * R * G; i += 32) acc[i] = make_float4(0.f, 0.f, 0.f, 0.f);
-    for (int i = lane; i < P; i += 32) cur[i] = 0;
+    for (int i = lane; i < R; i += 32) {
+      row_max[i] = -INFINITY;
+      row_sum[i] = 0.f;
+    }
+    for (int i = lane; i <= P; i += 32) cur[i] = 0;
     __syncwarp();
-    // Softmax statistics and bucket sizes, row by row.
-    for (int r = 0; r < nr && fits; ++r) {
-      const int eb = a.row_ptr[r0 + r], ee = a.row_ptr[r0 + r + 1];
-      float mx = -INFINITY;
-      for (int e = eb + lane; e < ee; e += 32) mx = fmaxf(mx, __ldg(a.scores + e));
-      mx = warp_max(mx);
-      float sum = 0.f;
-      for (int e = eb + lane; e < ee; e += 32) {
-        sum += __expf(__ldg(a.scores + e) - mx);
-        atomicAdd(&cur[__ldg(a.col + e) / a.part_rows], 1);
+    const int e_first = nr > 0 ? rp[0] : 0;
+    const bool fits = nr > 0 && rp[nr] - e_first <= a.cap;  // else out untouched (the check shows)
+    const int e_last = fits ? rp[nr] : e_first;
+    // Pass 1: row maxima and bucket sizes.
+    for (int e0 = e_first + lane; e0 < e_last; e0 += 32 * kPass) {
+      int c[kPass];
+      float sc[kPass];
+#pragma unroll
+      for (int k = 0; k < kPass; ++k) {
+        const int e = e0 + 32 * k;
+        c[k] = e < e_last ? __ldg(a.col + e) : 0;
+        sc[k] = e < e_last ? __ldg(a.scores + e) : 0.f;
       }
-      sum = warp_sum(sum);
-      if (lane == 0) {
-        row_max[r] = mx;
-        row_inv[r] = sum > 0.f ? 1.f / sum : 0.f;
+#pragma unroll
+      for (int k = 0; k < kPass; ++k) {
+        const int e = e0 + 32 * k;
+        if (e >= e_last) break;
+        atomic_max_float(&row_max[row_of(rp, nr, e)], sc[k]);
+        atomicAdd(&cur[c[k] / S], 1);
       }
     }
     __syncwarp();
@@ -178,65 +231,71 @@ __global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
       if (lane == 31) off[P] = incl;
     }
     __syncwarp();
-    // Bucket the edges: (col | row << 24, softmax weight).
-    for (int r = 0; r < nr && fits; ++r) {
-      const int eb = a.row_ptr[r0 + r], ee = a.row_ptr[r0 + r + 1];
-      const float mx = row_max[r], inv = row_inv[r];
-      for (int e = eb + lane; e < ee; e += 32) {
-        const int c = __ldg(a.col + e);
-        const int at = atomicAdd(&cur[c / a.part_rows], 1);
-        items[at] = make_uint2(static_cast<unsigned>(c) | (static_cast<unsigned>(r) << 24),
-                               __float_as_uint(__expf(__ldg(a.scores + e) - mx) * inv));
+    // Pass 2: the items, with their unnormalised softmax weights; the rows' sums.
+    for (int e0 = e_first + lane; e0 < e_last; e0 += 32 * kPass) {
+      int c[kPass];
+      float sc[kPass];
+#pragma unroll
+      for (int k = 0; k < kPass; ++k) {
+        const int e = e0 + 32 * k;
+        c[k] = e < e_last ? __ldg(a.col + e) : 0;
+        sc[k] = e < e_last ? __ldg(a.scores + e) : 0.f;
+      }
+#pragma unroll
+      for (int k = 0; k < kPass; ++k) {
+        const int e = e0 + 32 * k;
+        if (e >= e_last) break;
+        const int r = row_of(rp, nr, e);
+        const float w = __expf(sc[k] - row_max[r]);
+        atomicAdd(&row_sum[r], w);
+        const int at = atomicAdd(&cur[c[k] / S], 1);
+        items[at] = make_uint2(static_cast<unsigned>(c[k]) | (static_cast<unsigned>(r) << 24),
+                               __float_as_uint(w));
       }
     }
     __syncwarp();
-    for (int p = 0; p < P; ++p) {
-      const int s = b * P + p;
-      if (a.lag >= 0 && s >= a.lag) {
-        if (lane == 0) {
-          const volatile unsigned* done = a.step_done + (s - a.lag);
-          int spins = 0;
-          while (*done < static_cast<unsigned>(a.total_warps)) {
-            if (++spins > a.spin_limit) {
-              atomicAdd(a.timeouts, 1u);
-              break;
-            }
-            __nanosleep(100);
-          }
-        }
-        __syncwarp();
+    const int total = e_last - e_first;
+    const int step0 = b * P;
+    int reported = -1;  // partitions of this batch this warp has reported finished
+    auto part = [&](int idx) { return static_cast<int>((items[idx].x & 0xffffffu) / S); };
+    for (int i0 = 0; i0 < total;) {
+      // The round: at most kRound items, and with a barrier only partitions below
+      // first + lag, so that the partition it waits for (its last's - lag) is one this warp
+      // has finished itself.
+      int end = min(total, i0 + kRound);
+      if (a.lag > 0) {
+        end = min(end, off[min(P, part(i0) + a.lag)]);
+        const int step = step0 + part(end - 1) - a.lag;
+        if (step >= 0) wait_for(step);
       }
-      const int ie = off[p + 1];
-      for (int i = off[p] + slot; i < ie; i += kSlots * U) {
-        float4 v[U];
-        float w[U];
-        int rr[U];
+      float4 v[U];
 #pragma unroll
-        for (int u = 0; u < U; ++u) {
-          const int idx = i + u * kSlots;
-          rr[u] = -1;
-          w[u] = 0.f;
-          v[u] = make_float4(0.f, 0.f, 0.f, 0.f);
-          if (idx < ie) {
-            const uint2 it = items[idx];
-            rr[u] = static_cast<int>(it.x >> 24);
-            w[u] = __uint_as_float(it.y);
-            v[u] = __ldg(a.values + static_cast<long long>(it.x & 0xffffffu) * a.f4 + f);
-          }
+      for (int u = 0; u < U; ++u) {
+        const int idx = i0 + slot + u * kSlots;
+        v[u] = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (idx < end)
+          v[u] = __ldg(a.values + static_cast<long long>(items[idx].x & 0xffffffu) * a.f4 + f);
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const int idx = i0 + slot + u * kSlots;
+        if (idx < end) {
+          const uint2 it = items[idx];
+          const float w = __uint_as_float(it.y);
+          float4& A = acc[(slot * R + static_cast<int>(it.x >> 24)) * G + f];
+          A.x += w * v[u].x;
+          A.y += w * v[u].y;
+          A.z += w * v[u].z;
+          A.w += w * v[u].w;
         }
-#pragma unroll
-        for (int u = 0; u < U; ++u)
-          if (rr[u] >= 0) {
-            float4& A = acc[(slot * R + rr[u]) * G + f];
-            A.x += w[u] * v[u].x;
-            A.y += w[u] * v[u].y;
-            A.z += w[u] * v[u].z;
-            A.w += w[u] * v[u].w;
-          }
       }
       __syncwarp();
-      if (lane == 0) atomicAdd(a.step_done + s, 1u);
+      const int next = end < total ? part(end) : P;  // every partition below it is finished
+      for (int q = reported + 1; q < next; ++q) signal(step0 + q);
+      reported = max(reported, next - 1);
+      i0 = end;
     }
+    for (int q = reported + 1; q < P; ++q) signal(step0 + q);
     for (int i = lane; i < nr * G && fits; i += 32) {
       const int r = i / G, ff = i % G;
       float4 t = acc[r * G + ff];
@@ -247,7 +306,8 @@ __global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
         t.z += o.z;
         t.w += o.w;
       }
-      a.out[(r0 + r) * a.f4 + ff] = t;
+      const float inv = row_sum[r] > 0.f ? 1.f / row_sum[r] : 0.f;
+      a.out[(r0 + r) * a.f4 + ff] = make_float4(t.x * inv, t.y * inv, t.z * inv, t.w * inv);
     }
     __syncwarp();
   }
@@ -275,6 +335,8 @@ const void* find_sweep(int g, int u) {
   if (g == 32 && u == 8) return sweep_kernel<32, 8>();
   if (g == 16 && u == 4) return sweep_kernel<16, 4>();
   if (g == 16 && u == 8) return sweep_kernel<16, 8>();
+  if (g == 32 && u == 16) return sweep_kernel<32, 16>();
+  if (g == 16 && u == 16) return sweep_kernel<16, 16>();
   return nullptr;
 }
 
@@ -291,18 +353,15 @@ int run(const std::string& out_path, int device) {
   opt.cache = prof::CacheMode::cold;
   opt.stop.max_samples = 11;
   opt.stop.max_seconds = 1.0;
-  constexpr int kThreads = 128, kWarps = kThreads / 32;
 
   const std::vector<Problem> problems = {{"uniform 2M, d32, F=128", 2000000, 32, 128},
                                          {"uniform 1M, d16, F=64", 1000000, 16, 64}};
-  std::vector<Config> configs;
-  for (int r : {8, 16, 24})
-    for (const auto& [mb, lag] : std::vector<std::pair<double, int>>{
-             {4, 3}, {8, 2}, {8, 1}, {16, 1}, {16, -1}})
-      configs.push_back({r, mb, lag, 8});
-  configs.push_back({16, 8, 1, 4});
-  configs.push_back({16, 24, 1, 8});
-  configs.push_back({16, 32, 1, 8});
+  // (R, partition MB, lag, U); lag 0 would wait on the warp's own partition.
+  const std::vector<Config> configs_f128 = {
+      {16, 8, 2, 16},  {16, 8, 3, 16}, {16, 8, 4, 16},  {16, 16, 1, 16}, {16, 16, 2, 16},
+      {16, 16, -1, 16}, {24, 8, 3, 16}, {32, 8, 3, 16}, {8, 8, 3, 16}};
+  const std::vector<Config> configs_f64 = {
+      {16, 8, 2, 16}, {16, 8, 3, 16}, {16, 16, -1, 16}, {24, 8, 3, 16}};
 
   nlohmann::json out{{"device", prof::to_json(info)},
                      {"timing", prof::to_json(opt)},
@@ -314,7 +373,7 @@ int run(const std::string& out_path, int device) {
     int *row_ptr = nullptr, *col = nullptr;
     float *scores = nullptr, *values = nullptr, *ref = nullptr, *res = nullptr;
     unsigned *diff = nullptr, *steps = nullptr, *timeouts = nullptr;
-    const size_t max_steps = 1 << 20;
+    const size_t max_steps = 1 << 16;  // x kLines lines of 128 bytes: 64 MB of counters
     CSRGAT_CUDA_CHECK(cudaMalloc(&row_ptr, (p.n + 1) * sizeof(int)));
     CSRGAT_CUDA_CHECK(cudaMalloc(&col, edges * sizeof(int)));
     CSRGAT_CUDA_CHECK(cudaMalloc(&scores, edges * sizeof(float)));
@@ -322,7 +381,7 @@ int run(const std::string& out_path, int device) {
     CSRGAT_CUDA_CHECK(cudaMalloc(&ref, elems * sizeof(float)));
     CSRGAT_CUDA_CHECK(cudaMalloc(&res, elems * sizeof(float)));
     CSRGAT_CUDA_CHECK(cudaMalloc(&diff, sizeof(unsigned)));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&steps, max_steps * sizeof(unsigned)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&steps, max_steps * kLines * kLineWords * sizeof(unsigned)));
     CSRGAT_CUDA_CHECK(cudaMalloc(&timeouts, sizeof(unsigned)));
     make_graph<<<4 * info.sm_count, 256>>>(p.n, p.d, p.feat, row_ptr, col, scores, values);
     CSRGAT_CUDA_CHECK(cudaGetLastError());
@@ -381,9 +440,9 @@ int run(const std::string& out_path, int device) {
                          {"label", "baseline U=" + std::to_string(u)}};
       pj["configs"].push_back(measure(launch, u == 4 ? ref : res, u != 4, row));
     }
-    for (const Config& c : configs) {
+    for (const Config& c : p.feat == 128 ? configs_f128 : configs_f64) {
       const void* fn = find_sweep(f4, c.u);
-      if (!fn) continue;
+      if (!fn || c.lag == 0) continue;  // lag 0: a warp would wait for its own partition
       SweepArgs a{};
       a.row_ptr = row_ptr;
       a.col = col;
@@ -397,19 +456,33 @@ int run(const std::string& out_path, int device) {
       a.parts = (p.n + a.part_rows - 1) / a.part_rows;
       a.cap = c.rows_per_warp * p.d;
       a.lag = c.lag;
-      a.spin_limit = 5000;  // x ~100 ns: ~0.5 ms before a warp gives up waiting
-      const size_t smem = kWarps * warp_smem_bytes(a, 32 / f4, f4);
-      CSRGAT_CUDA_CHECK(
-          cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-      int per_sm = 0;
-      CSRGAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kThreads, smem));
+      a.spin_limit = 5000;  // polls 64-1024 ns apart: ~5 ms before a warp gives up waiting
+      // Warps a block (4, 2 or 1): the most resident warps an SM, fewer a block on a tie.
+      int warps = 0, per_sm = 0;
+      size_t smem = 0;
+      for (int w : {1, 2, 4}) {
+        const size_t bytes = w * warp_smem_bytes(a, 32 / f4, f4);
+        if (bytes > info.smem_per_block_optin) continue;
+        CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(bytes)));
+        int blocks_sm = 0;
+        CSRGAT_CUDA_CHECK(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_sm, fn, 32 * w, bytes));
+        if (blocks_sm * w > per_sm * warps || (warps == 0 && blocks_sm > 0)) {
+          warps = w;
+          per_sm = blocks_sm;
+          smem = bytes;
+        }
+      }
       if (per_sm == 0) {
-        std::printf("R=%d S=%.0f MB: %zu bytes of shared memory do not fit\n", c.rows_per_warp,
-                    c.part_mb, smem);
+        std::printf("R=%d S=%.0f MB: %zu bytes of shared memory a warp do not fit\n",
+                    c.rows_per_warp, c.part_mb, warp_smem_bytes(a, 32 / f4, f4));
         continue;
       }
+      CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(smem)));
       const int blocks = per_sm * info.sm_count;
-      a.total_warps = blocks * kWarps;
+      a.total_warps = blocks * warps;
       const long long rows_per_batch = static_cast<long long>(a.total_warps) * a.rows_per_warp;
       a.batches = static_cast<int>((p.n + rows_per_batch - 1) / rows_per_batch);
       const size_t nsteps = static_cast<size_t>(a.batches) * a.parts;
@@ -417,11 +490,12 @@ int run(const std::string& out_path, int device) {
       a.step_done = steps;
       a.timeouts = timeouts;
       CSRGAT_CUDA_CHECK(cudaMemset(timeouts, 0, sizeof(unsigned)));
-      auto launch = [&, a, fn, smem, blocks, nsteps](cudaStream_t s) {
-        CSRGAT_CUDA_CHECK(cudaMemsetAsync(a.step_done, 0, nsteps * sizeof(unsigned), s));
+      auto launch = [&, a, fn, smem, blocks, warps, nsteps](cudaStream_t s) {
+        CSRGAT_CUDA_CHECK(cudaMemsetAsync(
+            a.step_done, 0, nsteps * kLines * kLineWords * sizeof(unsigned), s));
         SweepArgs copy = a;
         void* params[] = {&copy};
-        CSRGAT_CUDA_CHECK(cudaLaunchKernel(fn, dim3(blocks), dim3(kThreads), params, smem, s));
+        CSRGAT_CUDA_CHECK(cudaLaunchKernel(fn, dim3(blocks), dim3(32 * warps), params, smem, s));
       };
       const double x = static_cast<double>(rows_per_batch) * p.d / p.n;
       char label[160];
@@ -430,7 +504,8 @@ int run(const std::string& out_path, int device) {
       nlohmann::json row{{"kind", "sweep"},          {"rows_per_warp", c.rows_per_warp},
                          {"partition_mb", c.part_mb}, {"partitions", a.parts},
                          {"lag", c.lag},              {"edges_in_flight", c.u},
-                         {"blocks_per_sm", per_sm},   {"smem_per_block", smem},
+                         {"blocks_per_sm", per_sm},   {"warps_per_block", warps},
+                         {"smem_per_block", smem},
                          {"rows_per_batch", rows_per_batch}, {"batches", a.batches},
                          {"x", x},                    {"label", label}};
       row = measure(launch, res, true, row);
