@@ -1,7 +1,9 @@
 // colblock_probe: can the gathers of a DRAM-bound uniform random graph reuse L2 if all resident
 // warps sweep the sources in step? (Target 2 of issue 7 asks the uniform 2M graph, F = 128, for
 // 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
-//   colblock_probe <out.json> [--device N]
+//   colblock_probe <out.json> [--device N] [--config R,MB,LAG,U [--once]]
+// --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
+// untimed and without counters (for ncu).
 //
 // The model. Every warp keeps the accumulators of R rows on chip (shared memory) for a whole
 // sweep over the sources, cut into P partitions of S rows, and gathers its rows' sources in
@@ -344,7 +346,15 @@ const void* find_sweep(int g, int u) {
   return nullptr;
 }
 
-int run(const std::string& out_path, int device) {
+struct Options {
+  int device = 0;
+  bool only = false;  // --config: one sweep configuration on uniform 2M (plus the reference)
+  Config config{};
+  bool once = false;  // --once: launch each kernel once, untimed (under ncu)
+};
+
+int run(const std::string& out_path, const Options& o) {
+  const int device = o.device;
   prof::Timer timer(device);
   const prof::DeviceInfo info = prof::device_info(device, timer.nvml());
   std::printf("device %d: %s, %d SMs, L2 %.1f MB, driver %s\n", device, info.name.c_str(),
@@ -362,14 +372,16 @@ int run(const std::string& out_path, int device) {
                                          {"uniform 1M, d16, F=64", 1000000, 16, 64}};
   // (R, partition MB, lag, U); lag 0 would wait on the warp's own partition.
   const std::vector<Config> configs_f128 = {
-      {16, 8, 2, 16}, {16, 8, 3, 16},  {16, 16, 1, 16}, {16, 16, 2, 16},
-      {16, 16, -1, 16}, {24, 8, 3, 16}, {32, 8, 3, 16}, {16, 8, 3, 8}};
+      {16, 16, -1, 16}, {16, 16, 2, 16}, {16, 8, 4, 16}, {16, 4, 6, 16},
+      {16, 4, 8, 16},   {16, 2, 12, 16}, {16, 2, 16, 16}, {32, 4, 8, 16}};
   const std::vector<Config> configs_f64 = {{16, 8, 2, 16}, {16, 16, -1, 16}, {24, 8, 3, 16}};
+  const std::vector<Config> configs_only = {o.config};
 
   nlohmann::json out{{"device", prof::to_json(info)},
                      {"timing", prof::to_json(opt)},
                      {"problems", nlohmann::json::array()}};
   for (const Problem& p : problems) {
+    if (o.only && p.feat != 128) continue;
     const long long edges = static_cast<long long>(p.n) * p.d;
     const long long elems = static_cast<long long>(p.n) * p.feat;
     const int f4 = p.feat / 4;
@@ -397,9 +409,15 @@ int run(const std::string& out_path, int device) {
                       {"configs", nlohmann::json::array()}};
     auto measure = [&](const std::function<void(cudaStream_t)>& launch, float* dst, bool check,
                        nlohmann::json row) {
-      const prof::TimingResult t = timer.measure([&](cudaStream_t s, int) { launch(s); }, opt);
+      prof::TimingResult t{};
+      if (o.once) {  // under a profiler: one launch, untimed
+        launch(nullptr);
+        CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
+      } else {
+        t = timer.measure([&](cudaStream_t s, int) { launch(s); }, opt);
+      }
       double dram = NAN, lts = NAN;
-      if (counters.available()) {
+      if (counters.available() && !o.once) {
         const prof::CounterResult c = counters.collect(launch);
         dram = prof::dram_bytes(c);
         if (c.values.count("lts__t_bytes.sum")) lts = c.values.at("lts__t_bytes.sum");
@@ -427,6 +445,7 @@ int run(const std::string& out_path, int device) {
     };
     // Baselines: the plain kernel, one slice, U = 4 and 8; the first is the reference.
     for (int u : {4, 8}) {
+      if (u == 8 && o.only) continue;
       Args a{row_ptr, col, scores, reinterpret_cast<const float4*>(values),
              reinterpret_cast<float4*>(u == 4 ? ref : res), p.n, f4, 1,
              (p.n + 256 / f4 - 1) / (256 / f4), 1};
@@ -443,7 +462,7 @@ int run(const std::string& out_path, int device) {
                          {"label", "baseline U=" + std::to_string(u)}};
       pj["configs"].push_back(measure(launch, u == 4 ? ref : res, u != 4, row));
     }
-    for (const Config& c : p.feat == 128 ? configs_f128 : configs_f64) {
+    for (const Config& c : o.only ? configs_only : p.feat == 128 ? configs_f128 : configs_f64) {
       const void* fn = find_sweep(f4, c.u);
       if (!fn || c.lag == 0) continue;  // lag 0: a warp would wait for its own partition
       SweepArgs a{};
@@ -542,22 +561,41 @@ int run(const std::string& out_path, int device) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const char* usage =
+      "usage: colblock_probe <out.json> [--device N] [--config R,MB,LAG,U [--once]]\n";
   std::string out_path;
-  int device = 0;
+  Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--device" && i + 1 < argc) {
-      device = std::atoi(argv[++i]);
+      o.device = std::atoi(argv[++i]);
+      continue;
+    }
+    if (a == "--config" && i + 1 < argc) {
+      double mb = 0;
+      if (std::sscanf(argv[++i], "%d,%lf,%d,%d", &o.config.rows_per_warp, &mb, &o.config.lag,
+                      &o.config.u) != 4 || o.config.rows_per_warp < 1 ||
+          o.config.rows_per_warp > 255 || !(mb > 0)) {
+        std::fprintf(stderr, "colblock_probe: --config wants R,MB,LAG,U (R 1-255, MB > 0): %s\n",
+                     argv[i]);
+        return 64;
+      }
+      o.config.part_mb = mb;
+      o.only = true;
+      continue;
+    }
+    if (a == "--once") {
+      o.once = true;
       continue;
     }
     if (a.rfind("--", 0) == 0 || !out_path.empty()) {
-      std::fprintf(stderr, "usage: colblock_probe <out.json> [--device N]\n");
+      std::fprintf(stderr, "%s", usage);
       return 64;
     }
     out_path = a;
   }
-  if (out_path.empty()) {
-    std::fprintf(stderr, "usage: colblock_probe <out.json> [--device N]\n");
+  if (out_path.empty() || (o.once && !o.only)) {
+    std::fprintf(stderr, "%s", usage);
     return 64;
   }
   int count = 0;
@@ -566,7 +604,7 @@ int main(int argc, char** argv) {
     return 3;
   }
   try {
-    return run(out_path, device);
+    return run(out_path, o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "colblock_probe: %s\n", e.what());
     return 1;
