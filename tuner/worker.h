@@ -65,6 +65,9 @@ class WorkerProcess {
   // problem on one GPU across a resume, and for records of trials that got no reply.)
   const std::string& gpu_uuid();
   const std::string& known_gpu_uuid() const { return gpu_uuid_; }
+  // Ends the worker now, releasing its GPU context (the next call starts a new one); says how
+  // it ended, as stop() below.
+  std::string end() { return stop(false); }
 
  private:
   void start();

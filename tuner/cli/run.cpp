@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -24,6 +25,7 @@
 #include "graphs/source.h"
 #include "tuner/cli/commands.h"
 #include "tuner/config.h"
+#include "tuner/job_queue.h"
 #include "tuner/cli/run_support.h"
 #include "tuner/space.h"
 #include "tuner/store.h"
@@ -487,6 +489,9 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   // Device description and ceilings from a worker, so this process never holds a context.
   WorkerProcess probe(0);
   const auto info = probe.call({{"op", "info"}, {"cache_dir", cfg.output}}, 600);
+  // It ends before the run's workers start: a GPU in EXCLUSIVE_PROCESS compute mode admits one
+  // context, and GPU 0's worker needs it.
+  probe.end();
   if (!reply_ok(info))
     throw std::runtime_error("cannot describe GPU 0: " + (info.json ? info.json->value("error", std::string("?")) : info.failure));
   const auto& dev = (*info.json)["device"];
@@ -621,7 +626,6 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   Progress progress;
   progress.total = total;
   Runner runner(cfg, store, run, compiled);
-  std::atomic<size_t> next{0};
   const int workers = std::max(1, ndev);
   // Each problem is measured wholly on one GPU. Problems go to whichever worker is free, longest
   // first (estimated), except one that a stopped run had started: it goes back to the GPU that
@@ -661,6 +665,9 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
       shared_jobs.push_back(i);
     }
   }
+  // A problem that cannot be prepared on one GPU goes to the others; a GPU that fails three
+  // preparations in a row takes no more (unless it is the last one).
+  JobQueue queue(pinned, shared_jobs);
   std::vector<std::thread> pool;
   std::mutex err_mu;
   std::vector<std::string> errors;
@@ -668,13 +675,8 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
     pool.emplace_back([&, d] {
       try {
         WorkerProcess& w = *procs[d];
-        size_t k_pinned = 0;
-        auto take = [&]() -> size_t {
-          if (k_pinned < pinned[d].size()) return pinned[d][k_pinned++];
-          const size_t k = next++;
-          return k < shared_jobs.size() ? shared_jobs[k] : jobs.size();
-        };
-        for (size_t i = take(); i < jobs.size(); i = take()) {
+        while (const std::optional<size_t> job = queue.take(d)) {
+          const size_t i = *job;
           const auto& pr = jobs[i].problem;
           progress.line(head(i) + " on GPU " + std::to_string(d) + ": " + std::to_string(jobs[i].fused.size()) + " variants");
           nlohmann::json features;
@@ -683,9 +685,14 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
           const double prepare_s =
               std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prepare).count();
           if (!failed.empty()) {
-            progress.line("  cannot prepare " + pr.graph_name + ": " + failed);
+            queue.failed(d);
+            progress.line("  cannot prepare " + pr.graph_name + " on GPU " + std::to_string(d) + ": " + failed +
+                          (workers > 1 ? " (left to the other GPUs)" : ""));
+            if (queue.retired(d))
+              progress.line("  GPU " + std::to_string(d) + " takes no more problems: its last preparations all failed");
             continue;
           }
+          queue.prepared(d);
           if (!features.is_null()) {
             // What the run measured this graph from (a later --continue or --reuse compares it).
             const auto src = sources.find(pr.graph_name);
@@ -695,8 +702,9 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
           runner.run_problem(w, jobs[i], progress, prepare_s);
         }
       } catch (const std::exception& e) {
+        queue.quit(d);  // what it held and its pinned problems go to the other GPUs
         std::lock_guard<std::mutex> lock(err_mu);
-        errors.push_back(e.what());
+        errors.push_back("GPU " + std::to_string(d) + ": " + e.what());
       }
     });
   }
