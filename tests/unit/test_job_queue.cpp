@@ -7,22 +7,40 @@
 #include <chrono>
 #include <future>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "tuner/job_queue.h"
 
 using csrgat::tuner::JobQueue;
 
+namespace {
+
+// Worker w takes each (worker, expected problem) in turn and prepares it or fails it.
+void expect_takes(JobQueue& q, const std::vector<std::pair<int, size_t>>& steps, bool prepare) {
+  for (const auto& [w, job] : steps) {
+    EXPECT_EQ(q.take(w), job) << "worker " << w;
+    if (prepare) q.prepared(w);
+    else q.failed(w);
+  }
+}
+
+// Everything worker w takes from now on, prepared, sorted.
+std::vector<size_t> take_all(JobQueue& q, int w) {
+  std::vector<size_t> done;
+  while (auto j = q.take(w)) {
+    done.push_back(*j);
+    q.prepared(w);
+  }
+  std::sort(done.begin(), done.end());
+  return done;
+}
+
+}  // namespace
+
 TEST(JobQueue, PinnedProblemsFirstThenEachSharedOneOnce) {
   JobQueue q({{7}, {}}, {1, 2, 3});
-  EXPECT_EQ(q.take(0), 7u);
-  q.prepared(0);
-  EXPECT_EQ(q.take(1), 1u);
-  q.prepared(1);
-  EXPECT_EQ(q.take(0), 2u);
-  q.prepared(0);
-  EXPECT_EQ(q.take(0), 3u);
-  q.prepared(0);
+  expect_takes(q, {{0, 7}, {1, 1}, {0, 2}, {0, 3}}, true);
   EXPECT_EQ(q.take(1), std::nullopt);
   EXPECT_EQ(q.take(0), std::nullopt);
   EXPECT_TRUE(q.dropped().empty());
@@ -56,46 +74,25 @@ TEST(JobQueue, ABrokenGpuIsRetiredAndCannotDrainTheQueue) {
   // Worker 0 fails everything it takes; after three in a row it takes no more, and worker 1
   // measures every problem, the three it failed included.
   JobQueue q({{9}, {}}, {1, 2, 3, 4, 5, 6}, 3);
-  EXPECT_EQ(q.take(0), 9u);
-  q.failed(0);
-  EXPECT_EQ(q.take(0), 1u);
-  q.failed(0);
-  EXPECT_EQ(q.take(0), 2u);
-  q.failed(0);
+  expect_takes(q, {{0, 9}, {0, 1}, {0, 2}}, false);
   EXPECT_TRUE(q.retired(0));
   EXPECT_EQ(q.take(0), std::nullopt);
-  std::vector<size_t> done;
-  while (auto j = q.take(1)) {
-    done.push_back(*j);
-    q.prepared(1);
-  }
-  std::sort(done.begin(), done.end());
-  EXPECT_EQ(done, (std::vector<size_t>{1, 2, 3, 4, 5, 6, 9}));
+  EXPECT_EQ(take_all(q, 1), (std::vector<size_t>{1, 2, 3, 4, 5, 6, 9}));
   EXPECT_TRUE(q.dropped().empty());
 }
 
 TEST(JobQueue, ASuccessResetsTheFailuresInARow) {
   JobQueue q({{}, {}}, {1, 2, 3, 4, 5}, 3);
-  for (size_t want : {1u, 2u}) {
-    EXPECT_EQ(q.take(0), want);
-    q.failed(0);
-  }
-  EXPECT_EQ(q.take(0), 3u);
-  q.prepared(0);
-  for (size_t want : {4u, 5u}) {
-    EXPECT_EQ(q.take(0), want);
-    q.failed(0);
-  }
+  expect_takes(q, {{0, 1}, {0, 2}}, false);
+  expect_takes(q, {{0, 3}}, true);
+  expect_takes(q, {{0, 4}, {0, 5}}, false);
   EXPECT_FALSE(q.retired(0));
 }
 
 TEST(JobQueue, TheLastGpuTakingProblemsIsNeverRetired) {
   // One GPU: each problem that cannot be prepared is dropped, and the others still measured.
   JobQueue q({{}}, {1, 2, 3, 4, 5}, 2);
-  for (size_t j = 1; j <= 4; ++j) {
-    EXPECT_EQ(q.take(0), j);
-    q.failed(0);
-  }
+  expect_takes(q, {{0, 1}, {0, 2}, {0, 3}, {0, 4}}, false);
   EXPECT_FALSE(q.retired(0));
   EXPECT_EQ(q.take(0), 5u);
   q.prepared(0);
@@ -130,12 +127,6 @@ TEST(JobQueue, AWorkerThatQuitsHandsOverWhatItHeldAndItsPinnedProblems) {
   JobQueue q({{5, 6}, {}}, {});
   EXPECT_EQ(q.take(0), 5u);
   q.quit(0);
-  std::vector<size_t> done;
-  while (auto j = q.take(1)) {
-    done.push_back(*j);
-    q.prepared(1);
-  }
-  std::sort(done.begin(), done.end());
-  EXPECT_EQ(done, (std::vector<size_t>{5, 6}));
+  EXPECT_EQ(take_all(q, 1), (std::vector<size_t>{5, 6}));
   EXPECT_EQ(q.take(0), std::nullopt);
 }
