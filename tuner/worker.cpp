@@ -285,17 +285,28 @@ nlohmann::json interleaved(const nlohmann::json& r) {
   std::vector<VariantParams> vs;
   for (const auto& v : r.at("variants")) vs.push_back(VariantParams::parse(v.get<std::string>()));
   std::vector<std::vector<double>> samples(vs.size());
+  // What a variant's rounds had between them: any throttling, the timers they used (a round
+  // can fall back from CUPTI to events), their notes.
+  std::vector<bool> throttled(vs.size(), false);
+  std::vector<std::set<std::string>> timers(vs.size()), notes(vs.size());
   for (int round = 0; round < rounds; ++round) {
     for (size_t i = 0; i < vs.size(); ++i) {
       const LoadedKernel& k = kernel_for(vs[i], r);
       const bool ov = overlapped(timing, vs[i]);
       const auto tr = st.timer->measure([&](cudaStream_t s, int) { res.device->launch(vs[i], k, s, ov); }, opts);
       for (const auto& smp : tr.samples) samples[i].push_back(smp.gpu_us);
+      throttled[i] = throttled[i] || tr.throttled_any;
+      timers[i].insert(tr.timer);
+      if (!tr.note.empty()) notes[i].insert(tr.note);
     }
   }
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < vs.size(); ++i)
-    out.push_back({{"variant", vs[i].id()}, {"summary", profiler::to_json(profiler::summarize(samples[i]))}});
+    out.push_back({{"variant", vs[i].id()},
+                   {"summary", profiler::to_json(profiler::summarize(samples[i]))},
+                   {"throttled", static_cast<bool>(throttled[i])},
+                   {"timers", timers[i]},
+                   {"notes", notes[i]}});
   return {{"ok", true}, {"results", out}, {"gpu_uuid", gpu_uuid_of_worker()}};
 }
 

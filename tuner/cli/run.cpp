@@ -238,8 +238,17 @@ class Runner {
             t.stddev_us = num("stddev");
             t.rel_noise = json_rel_noise(s, "rel_noise");
             t.samples = static_cast<int>(num("n"));
+            // The timers of its rounds ("cupti", or "cupti+events" when one fell back), and
+            // whether any round ran throttled; a worker from before these fields says neither.
             t.timer = "interleaved";
+            if (r.contains("timers") && r["timers"].is_array() && !r["timers"].empty()) {
+              t.timer.clear();
+              for (const auto& n : r["timers"])
+                t.timer += (t.timer.empty() ? "" : "+") + (n.is_string() ? n.get<std::string>() : std::string("?"));
+            }
+            t.throttled = r.value("throttled", false);
             t.raw = {{"gpu_uuid", rep.json->value("gpu_uuid", w.known_gpu_uuid())}};
+            if (r.contains("notes") && !r["notes"].empty()) t.raw["notes"] = r["notes"];
             store_.put_trial(t);
           }
         } else {
