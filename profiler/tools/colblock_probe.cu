@@ -405,8 +405,9 @@ int run(const std::string& out_path, const Options& o) {
                                          {"uniform 1M, d16, F=64", 1000000, 16, 64}};
   // (R, partition MB, lag, U); lag 0 would wait on the warp's own partition.
   const std::vector<Config> configs_f128 = {
-      {16, 16, -1, 16}, {16, 16, 2, 16}, {16, 8, 3, 16}, {32, 8, 3, 16}};
-  const std::vector<Config> configs_f64 = {{16, 8, 2, 16}, {16, 16, -1, 16}, {24, 8, 3, 16}};
+      {16, 16, -1, 16}, {16, 16, 8, 16}, {16, 16, 15, 16}, {16, 32, 4, 16},
+      {16, 32, 8, 16},  {16, 64, 2, 16}, {32, 16, 8, 16}};
+  const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 8, 8, 16}, {16, 16, 4, 16}};
   const std::vector<Config> configs_only = {o.config};
 
   nlohmann::json out{{"device", prof::to_json(info)},
