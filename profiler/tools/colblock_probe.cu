@@ -95,6 +95,12 @@ struct SweepArgs {
   // the waits (their polls included), everything else (the rounds, the outputs); then the
   // rounds, the waits, the waits that slept. Null: not recorded.
   unsigned long long* profile;  // kProfileFields
+  // The partition order of a graph's edges belongs to the graph, not to a call: with `plan`, a
+  // batch's items (col | row << 24, the edge's offset in the warp's edges) come from a plan
+  // built once, cap a warp and batch, and the weights from the scores staged in shared memory;
+  // with `plan_out`, the kernel only buckets, writes the plan and gathers nothing.
+  const uint2* plan;
+  uint2* plan_out;
 };
 constexpr int kProfileFields = 6;
 
@@ -113,7 +119,7 @@ constexpr int kLineWords = 32;
 __host__ __device__ inline size_t warp_smem_bytes(const SweepArgs& a, int slots, int g) {
   const size_t acc = static_cast<size_t>(slots) * a.rows_per_warp * g * 16;
   const size_t words = 3 * static_cast<size_t>(a.rows_per_warp) + 1 + 2 * (a.parts + 1);
-  const size_t items = static_cast<size_t>(a.cap) * 8;
+  const size_t items = static_cast<size_t>(a.cap) * (a.plan ? 12 : 8);  // + the scores
   return (acc + (words + 1) / 2 * 8 + items + 15) / 16 * 16;
 }
 
@@ -165,6 +171,8 @@ __global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
   uint2* items = reinterpret_cast<uint2*>(
       base + static_cast<size_t>(kSlots) * R * G * 16 +
       (3 * static_cast<size_t>(R) + 1 + 2 * (P + 1) + 1) / 2 * 8);
+  float* staged = reinterpret_cast<float*>(items + a.cap);  // the batch's scores (with a plan)
+  auto part = [&](int idx) { return static_cast<int>((items[idx].x & 0xffffffu) / S); };
   unsigned* my_line = a.step_done + (gw % kLines) * kLineWords;
   int cleared = -1;  // the highest step every warp is known to have finished
 
@@ -215,74 +223,104 @@ __global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
     const int e_first = nr > 0 ? rp[0] : 0;
     const bool fits = nr > 0 && rp[nr] - e_first <= a.cap;  // else out untouched (the check shows)
     const int e_last = fits ? rp[nr] : e_first;
-    // Pass 1: row maxima and bucket sizes.
-    for (int e0 = e_first + lane; e0 < e_last; e0 += 32 * kPass) {
-      int c[kPass];
-      float sc[kPass];
-#pragma unroll
-      for (int k = 0; k < kPass; ++k) {
-        const int e = e0 + 32 * k;
-        c[k] = e < e_last ? __ldg(a.col + e) : 0;
-        sc[k] = e < e_last ? __ldg(a.scores + e) : 0.f;
+    if (a.plan) {
+      // The batch's items from the plan, its scores staged; row statistics a lane a row; the
+      // bucket offsets where the items' partitions change.
+      const int n_items = e_last - e_first;
+      const uint2* src = a.plan + (static_cast<size_t>(b) * a.total_warps + gw) * a.cap;
+      for (int i = lane; i < n_items; i += 32) {
+        items[i] = src[i];
+        staged[i] = __ldg(a.scores + e_first + i);
       }
-#pragma unroll
-      for (int k = 0; k < kPass; ++k) {
-        const int e = e0 + 32 * k;
-        if (e >= e_last) break;
-        atomic_max_float(&row_max[row_of(rp, nr, e)], sc[k]);
-        atomicAdd(&cur[c[k] / S], 1);
-      }
-    }
-    __syncwarp();
-    // Exclusive scan of the bucket sizes: each lane a run of consecutive buckets.
-    {
-      const int per = (P + 31) / 32, lo = min(P, lane * per), hi = min(P, lo + per);
-      int run = 0;
-      for (int i = lo; i < hi; ++i) run += cur[i];
-      int incl = run;
-      for (int o = 1; o < 32; o <<= 1) {
-        const int up = __shfl_up_sync(0xffffffffu, incl, o);
-        if (lane >= o) incl += up;
-      }
-      int pos = incl - run;
       __syncwarp();
-      for (int i = lo; i < hi; ++i) {
-        const int sz = cur[i];
-        off[i] = pos;
-        cur[i] = pos;
-        pos += sz;
+      for (int r = lane; r < nr; r += 32) {
+        const int lo = rp[r] - e_first, hi = rp[r + 1] - e_first;
+        float mx = -INFINITY, sum = 0.f;
+        for (int i = lo; i < hi; ++i) mx = fmaxf(mx, staged[i]);
+        for (int i = lo; i < hi; ++i) sum += __expf(staged[i] - mx);
+        row_max[r] = mx;
+        row_sum[r] = sum;
       }
-      if (lane == 31) off[P] = incl;
-    }
-    __syncwarp();
-    // Pass 2: the items, with their unnormalised softmax weights; the rows' sums.
-    for (int e0 = e_first + lane; e0 < e_last; e0 += 32 * kPass) {
-      int c[kPass];
-      float sc[kPass];
+      for (int i = lane; i < n_items; i += 32)
+        for (int q = (i > 0 ? part(i - 1) : -1) + 1; q <= part(i); ++q) off[q] = i;
+      if (lane == 0)
+        for (int q = (n_items > 0 ? part(n_items - 1) : -1) + 1; q <= P; ++q) off[q] = n_items;
+      __syncwarp();
+    } else {
+      // Pass 1: row maxima and bucket sizes.
+      for (int e0 = e_first + lane; e0 < e_last; e0 += 32 * kPass) {
+        int c[kPass];
+        float sc[kPass];
 #pragma unroll
-      for (int k = 0; k < kPass; ++k) {
-        const int e = e0 + 32 * k;
-        c[k] = e < e_last ? __ldg(a.col + e) : 0;
-        sc[k] = e < e_last ? __ldg(a.scores + e) : 0.f;
-      }
+        for (int k = 0; k < kPass; ++k) {
+          const int e = e0 + 32 * k;
+          c[k] = e < e_last ? __ldg(a.col + e) : 0;
+          sc[k] = e < e_last ? __ldg(a.scores + e) : 0.f;
+        }
 #pragma unroll
-      for (int k = 0; k < kPass; ++k) {
-        const int e = e0 + 32 * k;
-        if (e >= e_last) break;
-        const int r = row_of(rp, nr, e);
-        const float w = __expf(sc[k] - row_max[r]);
-        atomicAdd(&row_sum[r], w);
-        const int at = atomicAdd(&cur[c[k] / S], 1);
-        items[at] = make_uint2(static_cast<unsigned>(c[k]) | (static_cast<unsigned>(r) << 24),
-                               __float_as_uint(w));
+        for (int k = 0; k < kPass; ++k) {
+          const int e = e0 + 32 * k;
+          if (e >= e_last) break;
+          atomic_max_float(&row_max[row_of(rp, nr, e)], sc[k]);
+          atomicAdd(&cur[c[k] / S], 1);
+        }
       }
+      __syncwarp();
+      // Exclusive scan of the bucket sizes: each lane a run of consecutive buckets.
+      {
+        const int per = (P + 31) / 32, lo = min(P, lane * per), hi = min(P, lo + per);
+        int run = 0;
+        for (int i = lo; i < hi; ++i) run += cur[i];
+        int incl = run;
+        for (int o = 1; o < 32; o <<= 1) {
+          const int up = __shfl_up_sync(0xffffffffu, incl, o);
+          if (lane >= o) incl += up;
+        }
+        int pos = incl - run;
+        __syncwarp();
+        for (int i = lo; i < hi; ++i) {
+          const int sz = cur[i];
+          off[i] = pos;
+          cur[i] = pos;
+          pos += sz;
+        }
+        if (lane == 31) off[P] = incl;
+      }
+      __syncwarp();
+      // Pass 2: the items, with their unnormalised softmax weights; the rows' sums.
+      for (int e0 = e_first + lane; e0 < e_last; e0 += 32 * kPass) {
+        int c[kPass];
+        float sc[kPass];
+#pragma unroll
+        for (int k = 0; k < kPass; ++k) {
+          const int e = e0 + 32 * k;
+          c[k] = e < e_last ? __ldg(a.col + e) : 0;
+          sc[k] = e < e_last ? __ldg(a.scores + e) : 0.f;
+        }
+#pragma unroll
+        for (int k = 0; k < kPass; ++k) {
+          const int e = e0 + 32 * k;
+          if (e >= e_last) break;
+          const int r = row_of(rp, nr, e);
+          const float w = __expf(sc[k] - row_max[r]);
+          atomicAdd(&row_sum[r], w);
+          const int at = atomicAdd(&cur[c[k] / S], 1);
+          items[at] = make_uint2(static_cast<unsigned>(c[k]) | (static_cast<unsigned>(r) << 24),
+                                 a.plan_out ? static_cast<unsigned>(e - e_first) : __float_as_uint(w));
+        }
+      }
+      __syncwarp();
     }
-    __syncwarp();
     t_bucket += clock64() - t_batch;
     const int total = e_last - e_first;
+    if (a.plan_out) {  // building the plan: this batch's items, then the next batch
+      uint2* dst = a.plan_out + (static_cast<size_t>(b) * a.total_warps + gw) * a.cap;
+      for (int i = lane; i < total; i += 32) dst[i] = items[i];
+      __syncwarp();
+      continue;
+    }
     const int step0 = b * P;
     int reported = -1;  // partitions of this batch this warp has reported finished
-    auto part = [&](int idx) { return static_cast<int>((items[idx].x & 0xffffffu) / S); };
     for (int i0 = 0; i0 < total;) {
       // The round: at most kRound items, and with a barrier only partitions below
       // first + lag, so that the partition it waits for (its last's - lag) is one this warp
@@ -311,7 +349,7 @@ __global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
         const int idx = i0 + slot + u * kSlots;
         if (idx < end) {
           const uint2 it = items[idx];
-          const float w = __uint_as_float(it.y);
+          const float w = a.plan ? __expf(staged[it.y] - row_max[it.x >> 24]) : __uint_as_float(it.y);
           float4& A = acc[(slot * R + static_cast<int>(it.x >> 24)) * G + f];
           A.x += w * v[u].x;
           A.y += w * v[u].y;
@@ -362,6 +400,7 @@ struct Config {
   double part_mb;  // S x F x 4 bytes
   int lag;
   int u;
+  bool planned = false;  // the batches' items from a plan built once, untimed
 };
 
 template <int G, int U>
@@ -405,9 +444,10 @@ int run(const std::string& out_path, const Options& o) {
                                          {"uniform 1M, d16, F=64", 1000000, 16, 64}};
   // (R, partition MB, lag, U); lag 0 would wait on the warp's own partition.
   const std::vector<Config> configs_f128 = {
-      {16, 16, -1, 16}, {16, 16, 8, 16}, {16, 16, 15, 16}, {16, 32, 4, 16},
-      {16, 32, 8, 16},  {16, 64, 2, 16}, {32, 16, 8, 16}};
-  const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 8, 8, 16}, {16, 16, 4, 16}};
+      {16, 16, -1, 16},       {16, 16, 8, 16},        {16, 16, -1, 16, true}, {16, 16, 8, 16, true},
+      {16, 16, 15, 16, true}, {16, 32, 8, 16, true},  {8, 16, 8, 8, true},    {8, 16, 15, 8, true}};
+  const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
+                                           {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
 
   nlohmann::json out{{"device", prof::to_json(info)},
@@ -515,6 +555,10 @@ int run(const std::string& out_path, const Options& o) {
       a.parts = (p.n + a.part_rows - 1) / a.part_rows;
       a.cap = c.rows_per_warp * p.d;
       a.lag = c.lag;
+      // The occupancy below must be the planned kernel's (its shared memory holds the scores
+      // too); the plan's address is set once it is built.
+      const uint2 plan_placeholder{};
+      a.plan = c.planned ? &plan_placeholder : nullptr;
       a.spin_limit = 5000;  // polls 64-1024 ns apart: ~5 ms before a warp gives up waiting
       // Warps a block (4, 2 or 1): the most resident warps an SM, fewer a block on a tie.
       int warps = 0, per_sm = 0;
@@ -549,6 +593,20 @@ int run(const std::string& out_path, const Options& o) {
       a.step_done = steps;
       a.timeouts = timeouts;
       CSRGAT_CUDA_CHECK(cudaMemset(timeouts, 0, sizeof(unsigned)));
+      uint2* plan = nullptr;
+      if (c.planned) {
+        // The plan: the same grid and batches bucket the edges once and write their items.
+        const size_t plan_items = static_cast<size_t>(a.batches) * a.total_warps * a.cap;
+        CSRGAT_CUDA_CHECK(cudaMalloc(&plan, plan_items * sizeof(uint2)));
+        SweepArgs build = a;
+        build.plan = nullptr;
+        build.plan_out = plan;
+        build.lag = -1;
+        void* params[] = {&build};
+        CSRGAT_CUDA_CHECK(cudaLaunchKernel(fn, dim3(blocks), dim3(32 * warps), params, smem, nullptr));
+        CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
+        a.plan = plan;
+      }
       auto launch = [&, a, fn, smem, blocks, warps, counter_bytes](cudaStream_t s) {
         CSRGAT_CUDA_CHECK(cudaMemsetAsync(a.step_done, 0, counter_bytes, s));
         SweepArgs copy = a;
@@ -557,9 +615,11 @@ int run(const std::string& out_path, const Options& o) {
       };
       const double x = static_cast<double>(rows_per_batch) * p.d / p.n;
       char label[160];
-      std::snprintf(label, sizeof label, "sweep R=%d S=%.0fMB(P=%d) lag=%d U=%d B=%lld x=%.2f",
-                    c.rows_per_warp, c.part_mb, a.parts, c.lag, c.u, rows_per_batch, x);
-      nlohmann::json row{{"kind", "sweep"},          {"rows_per_warp", c.rows_per_warp},
+      std::snprintf(label, sizeof label, "sweep%s R=%d S=%.0fMB(P=%d) lag=%d U=%d B=%lld x=%.2f",
+                    c.planned ? "+plan" : "", c.rows_per_warp, c.part_mb, a.parts, c.lag, c.u,
+                    rows_per_batch, x);
+      nlohmann::json row{{"kind", c.planned ? "sweep with plan" : "sweep"},
+                         {"rows_per_warp", c.rows_per_warp},
                          {"partition_mb", c.part_mb}, {"partitions", a.parts},
                          {"lag", c.lag},              {"edges_in_flight", c.u},
                          {"blocks_per_sm", per_sm},   {"warps_per_block", warps},
@@ -599,6 +659,7 @@ int run(const std::string& out_path, const Options& o) {
       row["model_gather_bytes"] =
           a.batches * p.n * (1.0 - std::exp(-x)) * row_bytes;
       pj["configs"].push_back(row);
+      if (plan) CSRGAT_CUDA_CHECK(cudaFree(plan));
     }
     out["problems"].push_back(pj);
     for (void* ptr : {static_cast<void*>(row_ptr), static_cast<void*>(col),
