@@ -247,24 +247,27 @@ __global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
         for (int q = (n_items > 0 ? part(n_items - 1) : -1) + 1; q <= P; ++q) off[q] = n_items;
       __syncwarp();
     } else {
+      // Each of the batch's edges once, kPass a lane at a time with all their loads in flight.
+      auto for_batch_edges = [&](auto&& visit) {
+        for (int e0 = e_first + lane; e0 < e_last; e0 += 32 * kPass) {
+          int c[kPass];
+          float sc[kPass];
+#pragma unroll
+          for (int k = 0; k < kPass; ++k) {
+            const int e = e0 + 32 * k;
+            c[k] = e < e_last ? __ldg(a.col + e) : 0;
+            sc[k] = e < e_last ? __ldg(a.scores + e) : 0.f;
+          }
+#pragma unroll
+          for (int k = 0; k < kPass; ++k)
+            if (e0 + 32 * k < e_last) visit(e0 + 32 * k, c[k], sc[k]);
+        }
+      };
       // Pass 1: row maxima and bucket sizes.
-      for (int e0 = e_first + lane; e0 < e_last; e0 += 32 * kPass) {
-        int c[kPass];
-        float sc[kPass];
-#pragma unroll
-        for (int k = 0; k < kPass; ++k) {
-          const int e = e0 + 32 * k;
-          c[k] = e < e_last ? __ldg(a.col + e) : 0;
-          sc[k] = e < e_last ? __ldg(a.scores + e) : 0.f;
-        }
-#pragma unroll
-        for (int k = 0; k < kPass; ++k) {
-          const int e = e0 + 32 * k;
-          if (e >= e_last) break;
-          atomic_max_float(&row_max[row_of(rp, nr, e)], sc[k]);
-          atomicAdd(&cur[c[k] / S], 1);
-        }
-      }
+      for_batch_edges([&](int e, int c, float sc) {
+        atomic_max_float(&row_max[row_of(rp, nr, e)], sc);
+        atomicAdd(&cur[c / S], 1);
+      });
       __syncwarp();
       // Exclusive scan of the bucket sizes: each lane a run of consecutive buckets.
       {
@@ -288,27 +291,14 @@ __global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
       }
       __syncwarp();
       // Pass 2: the items, with their unnormalised softmax weights; the rows' sums.
-      for (int e0 = e_first + lane; e0 < e_last; e0 += 32 * kPass) {
-        int c[kPass];
-        float sc[kPass];
-#pragma unroll
-        for (int k = 0; k < kPass; ++k) {
-          const int e = e0 + 32 * k;
-          c[k] = e < e_last ? __ldg(a.col + e) : 0;
-          sc[k] = e < e_last ? __ldg(a.scores + e) : 0.f;
-        }
-#pragma unroll
-        for (int k = 0; k < kPass; ++k) {
-          const int e = e0 + 32 * k;
-          if (e >= e_last) break;
-          const int r = row_of(rp, nr, e);
-          const float w = __expf(sc[k] - row_max[r]);
-          atomicAdd(&row_sum[r], w);
-          const int at = atomicAdd(&cur[c[k] / S], 1);
-          items[at] = make_uint2(static_cast<unsigned>(c[k]) | (static_cast<unsigned>(r) << 24),
-                                 a.plan_out ? static_cast<unsigned>(e - e_first) : __float_as_uint(w));
-        }
-      }
+      for_batch_edges([&](int e, int c, float sc) {
+        const int r = row_of(rp, nr, e);
+        const float w = __expf(sc - row_max[r]);
+        atomicAdd(&row_sum[r], w);
+        const int at = atomicAdd(&cur[c / S], 1);
+        items[at] = make_uint2(static_cast<unsigned>(c) | (static_cast<unsigned>(r) << 24),
+                               a.plan_out ? static_cast<unsigned>(e - e_first) : __float_as_uint(w));
+      });
       __syncwarp();
     }
     t_bucket += clock64() - t_batch;
