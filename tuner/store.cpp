@@ -563,6 +563,12 @@ bool Store::drop_empty_run(int64_t run_id) {
   return sqlite3_changes(db_) > 0;
 }
 
+void Store::forget_trials(int64_t run_id, const std::string& graph, int feat, int heads) {
+  Stmt q(db_, "DELETE FROM trials WHERE run_id = ? AND graph = ? AND feat = ? AND heads = ?");
+  q.bind(1, run_id).bind(2, graph).bind(3, feat).bind(4, heads);
+  q.step();
+}
+
 void Store::forget_graph(int64_t run_id, const std::string& graph) {
   in_transaction([&] {
     for (const char* table : {"trials", "problems", "graphs"}) {

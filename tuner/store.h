@@ -116,6 +116,9 @@ class Store {
   // Deletes, in one transaction, what run_id holds of `graph`: its trials, finish marks and
   // graph row (a resumed run whose graph changed under it measures the graph again).
   void forget_graph(int64_t run_id, const std::string& graph);
+  // Deletes what run_id holds of one problem's trials (not its graph row, nor a finish mark):
+  // a resumed problem that must be measured again on another GPU.
+  void forget_trials(int64_t run_id, const std::string& graph, int feat, int heads);
   std::vector<RunInfo> runs() const;
   std::optional<RunInfo> run(int64_t id) const;
   // Latest run (highest id).

@@ -423,6 +423,20 @@ TEST(StoreSources, ChangedGraphsAreFoundAndForgotten) {
   EXPECT_EQ(unknown, std::vector<std::string>{"pubmed"});
 }
 
+// A resumed problem measured again on another GPU: its trials go, the rest of the run stays.
+TEST(StoreSources, AProblemsTrialsAreForgottenAlone) {
+  const fs::path dir = test_dir();
+  Store s((dir / "results.sqlite").string());
+  const int64_t a = stopped_run(s);
+  put(s, a, "pubmed", 128, "v1", 0, "GPU-A", 60);  // the same graph, another F
+  s.forget_trials(a, "pubmed", 64, 1);
+  const auto left = s.trials(a);
+  EXPECT_EQ(count_of(left, "pubmed"), 1u);
+  EXPECT_EQ(count_of(left, "cora"), 7u);
+  EXPECT_FALSE(s.graph_features(a, "pubmed").is_null());
+  EXPECT_EQ(s.finished_problems(a).size(), 1u);  // cora's mark stays
+}
+
 // A run from before sources were kept carries nothing into a continuation.
 TEST(StoreSources, ARunWithoutSourcesCarriesNothing) {
   const fs::path dir = test_dir();

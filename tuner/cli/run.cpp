@@ -143,6 +143,12 @@ class Runner {
     return "";
   }
   size_t stored_trials(const Problem& pr) { return cached_trials(pr).size(); }
+  // Drops a problem's stored trials (it is measured again from the start).
+  void forget_trials(const Problem& pr) {
+    std::lock_guard<std::mutex> lock(mu_);
+    store_.forget_trials(run_.id, pr.graph_name, pr.feat, pr.heads);
+    existing_[pr.key()].clear();
+  }
   Runner(const Config& cfg, Store& store, const RunInfo& run, const std::map<std::string, CompileOutcome>& compiled)
       : cfg_(cfg), store_(store), run_(run), compiled_(compiled) {}
 
@@ -670,7 +676,7 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
     } else {
       if (!gpu.empty())
         progress.line("  " + jobs[i].problem.graph_name + ": its GPU " + gpu +
-                      " (before the stop) is not here; it continues on another GPU");
+                      " (before the stop) is not here; another GPU measures it again");
       shared_jobs.push_back(i);
     }
   }
@@ -688,6 +694,15 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
           const size_t i = *job;
           const auto& pr = jobs[i].problem;
           progress.line(head(i) + " on GPU " + std::to_string(d) + ": " + std::to_string(jobs[i].fused.size()) + " variants");
+          // A problem is measured wholly on one GPU: what a stopped run measured of it on
+          // another (its GPU is not here, or could not prepare it) is measured again here.
+          const std::string before = runner.gpu_of(pr);
+          if (!before.empty() && before != w.known_gpu_uuid()) {
+            const size_t n = runner.stored_trials(pr);
+            runner.forget_trials(pr);
+            progress.line("  " + std::to_string(n) + " trials of it measured on GPU " + before +
+                          " are dropped: it is measured again here");
+          }
           nlohmann::json features;
           const auto t_prepare = std::chrono::steady_clock::now();
           const std::string failed = runner.prepare(w, runner.base_request(pr), &features);
