@@ -1,6 +1,7 @@
 #include "tuner/job_queue.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <stdexcept>
 #include <utility>
 
@@ -13,7 +14,8 @@ JobQueue::JobQueue(std::vector<std::vector<size_t>> pinned, std::vector<size_t> 
       shared_(std::move(shared)),
       retired_(pinned_.size(), false),
       exited_(pinned_.size(), false),
-      failures_in_a_row_(pinned_.size(), 0),
+      waiting_(pinned_.size(), false),
+      streak_(pinned_.size()),
       holding_(pinned_.size()),
       failed_on_(pinned_.size()),
       retire_after_(std::max(1, retire_after)) {
@@ -42,18 +44,26 @@ std::optional<size_t> JobQueue::next_for(int w) {
 
 std::optional<size_t> JobQueue::take(int w) {
   std::unique_lock<std::mutex> lock(mu_);
+  waiting_[w] = true;
+  cv_.notify_all();  // w is no longer busy: a worker waiting on it may decide
   for (;;) {
-    if (!taking(w)) return std::nullopt;
+    if (!taking(w)) {
+      waiting_[w] = false;
+      return std::nullopt;
+    }
     if (auto job = next_for(w)) {
+      waiting_[w] = false;
       holding_[w] = job;
       return job;
     }
-    // Nothing for w now; a problem another worker is preparing may still come back.
-    bool preparing = false;
+    // Nothing for w now; a busy worker may still give problems back.
+    bool busy = false;
     for (int v = 0; v < static_cast<int>(pinned_.size()); ++v)
-      if (v != w && holding_[v]) preparing = true;
-    if (!preparing) {
+      if (v != w && taking(v) && !waiting_[v]) busy = true;
+    if (!busy) {
+      waiting_[w] = false;
       exited_[w] = true;
+      drop_unwanted();
       cv_.notify_all();
       return std::nullopt;
     }
@@ -61,10 +71,26 @@ std::optional<size_t> JobQueue::take(int w) {
   }
 }
 
+void JobQueue::retire_if_broken(int w) {
+  if (retired_[w] || exited_[w] || static_cast<int>(streak_[w].size()) < retire_after_) return;
+  bool prepared_elsewhere = false;
+  for (const size_t job : streak_[w])
+    if (prepared_.count(job)) prepared_elsewhere = true;
+  if (!prepared_elsewhere || !others_taking(w)) return;
+  retired_[w] = true;
+  hand_over_pinned(w);
+  drop_unwanted();
+}
+
 void JobQueue::prepared(int w) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (holding_[w]) {
+    prepared_.insert(*holding_[w]);
+    for (int v = 0; v < static_cast<int>(pinned_.size()); ++v)
+      if (v != w) retire_if_broken(v);
+  }
   holding_[w].reset();
-  failures_in_a_row_[w] = 0;
+  streak_[w].clear();
   cv_.notify_all();
 }
 
@@ -74,18 +100,7 @@ void JobQueue::hand_over_pinned(int w) {
   next_pinned_[w] = pinned_[w].size();
 }
 
-void JobQueue::release(int w) {
-  if (holding_[w]) {
-    std::set<int> failed_on = std::move(failed_on_[w]);
-    failed_on.insert(w);
-    bool wanted = false;
-    for (int v = 0; v < static_cast<int>(pinned_.size()); ++v)
-      if (taking(v) && !failed_on.count(v)) wanted = true;
-    if (wanted) retry_.push_back({*holding_[w], std::move(failed_on)});
-    else dropped_.push_back(*holding_[w]);
-    holding_[w].reset();
-  }
-  // Problems no worker still taking problems can try any more.
+void JobQueue::drop_unwanted() {
   for (auto it = retry_.begin(); it != retry_.end();) {
     bool wanted = false;
     for (int v = 0; v < static_cast<int>(pinned_.size()); ++v)
@@ -97,23 +112,40 @@ void JobQueue::release(int w) {
       it = retry_.erase(it);
     }
   }
-  cv_.notify_all();
 }
 
-void JobQueue::failed(int w) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (++failures_in_a_row_[w] >= retire_after_ && others_taking(w)) {
-    retired_[w] = true;
-    hand_over_pinned(w);
+bool JobQueue::release(int w) {
+  bool dropped = false;
+  if (holding_[w]) {
+    std::set<int> failed_on = std::move(failed_on_[w]);
+    failed_on.insert(w);
+    retry_.push_back({*holding_[w], std::move(failed_on)});
+    const size_t job = *holding_[w];
+    holding_[w].reset();
+    const size_t before = dropped_.size();
+    drop_unwanted();
+    dropped = std::find(dropped_.begin() + static_cast<std::ptrdiff_t>(before), dropped_.end(), job) !=
+              dropped_.end();
   }
-  release(w);
+  cv_.notify_all();
+  return dropped;
+}
+
+bool JobQueue::failed(int w) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (holding_[w]) streak_[w].insert(*holding_[w]);
+  retire_if_broken(w);
+  return release(w);
 }
 
 void JobQueue::quit(int w) {
   std::lock_guard<std::mutex> lock(mu_);
   exited_[w] = true;
+  waiting_[w] = false;
   hand_over_pinned(w);
   release(w);
+  drop_unwanted();
+  cv_.notify_all();
 }
 
 bool JobQueue::retired(int w) const {

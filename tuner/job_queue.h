@@ -3,13 +3,17 @@
 // Problems a stopped run had started are pinned to the GPU that measured them; the rest are
 // shared, handed out in the order given (longest first). A problem whose preparation fails on a
 // GPU (the worker could not build it there: out of memory, a lost context, a broken device)
-// goes back to the queue for the other GPUs, and is dropped (left unfinished, the run says so)
-// once every GPU still taking problems has failed it. A GPU that fails `retire_after`
-// preparations in a row stops taking problems, unless it is the last one taking them, so a
-// broken GPU cannot drain the shared queue; its pinned problems go to the others.
+// goes back to the queue for the other GPUs, and is dropped (left unfinished; dropped() says
+// which) once every GPU still taking problems has failed it.
 //
-// take() blocks while nothing is left for the caller but another worker holds a problem whose
-// preparation might still fail and come back. Thread-safe.
+// A GPU is retired (takes no more problems; its pinned ones go to the others) once it has
+// failed `retire_after` preparations in a row and another GPU has prepared one of those same
+// problems: the evidence that the GPU, not the problem, is at fault. Problems no GPU can
+// prepare (too large for any) retire nobody. The last GPU taking problems is never retired.
+//
+// take() returns nothing only when nothing is left for the caller and no other worker still
+// taking problems is busy (preparing or measuring), since a busy worker may yet give problems
+// back (a failed preparation, a worker that quits); until then it waits. Thread-safe.
 #pragma once
 
 #include <condition_variable>
@@ -28,26 +32,30 @@ class JobQueue {
            int retire_after = 3);
 
   // The next problem for worker w, or none when nothing is left for it (or it is retired).
+  // Worker w is busy from a problem's take() to its next take() (or quit()).
   std::optional<size_t> take(int w);
-  // Worker w prepared its problem (whatever the trials do next).
+  // Worker w prepared the problem it holds (whatever the trials do next).
   void prepared(int w);
   // Worker w could not prepare the problem it holds: it goes to the other workers still taking
-  // problems.
-  void failed(int w);
-  // Worker w stops (its thread failed): the problem it holds, if any, is treated as failed, and
-  // its pinned problems go to the others.
+  // problems. True when it was dropped instead (every one of them has failed it).
+  bool failed(int w);
+  // Worker w stops (its thread failed): the problem it holds unprepared, if any, is treated as
+  // failed, and its pinned problems go to the others. (One it had prepared is not given back:
+  // its trials may have been what failed.)
   void quit(int w);
 
   bool retired(int w) const;
-  // Problems every worker still taking problems has failed (in the order they were dropped).
+  // Problems every worker still taking problems has failed, in the order they were dropped.
   std::vector<size_t> dropped() const;
 
  private:
   bool taking(int v) const { return !retired_[v] && !exited_[v]; }
   bool others_taking(int w) const;
   std::optional<size_t> next_for(int w);
-  void release(int w);  // the held problem back to the others, or dropped; wakes the waiters
+  bool release(int w);  // the held problem back to the others, or dropped (true)
+  void drop_unwanted();  // retry entries no worker still taking problems can try
   void hand_over_pinned(int w);
+  void retire_if_broken(int w);
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
@@ -60,8 +68,9 @@ class JobQueue {
     std::set<int> failed_on;
   };
   std::vector<Retry> retry_;
-  std::vector<bool> retired_, exited_;
-  std::vector<int> failures_in_a_row_;
+  std::vector<bool> retired_, exited_, waiting_;
+  std::vector<std::set<size_t>> streak_;  // problems failed in a row, since the last prepared
+  std::set<size_t> prepared_;             // problems some worker prepared
   std::vector<size_t> dropped_;
   std::vector<std::optional<size_t>> holding_;  // taken, not yet prepared or failed
   std::vector<std::set<int>> failed_on_;        // where the held problem failed before

@@ -1,11 +1,15 @@
 // tuner run's job queue: pinned problems first, the shared ones once each, a problem whose
-// preparation failed handed to the other GPUs, a GPU that keeps failing retired (never the
-// last), and take() waiting for a problem another worker may still give back.
+// preparation failed handed to the other GPUs, a GPU that keeps failing problems others can
+// prepare retired (never the last, never for problems no GPU can prepare), and take() waiting
+// while another worker is busy. Calls that may block run on their own thread with a deadline,
+// so that a wrong block fails the test instead of hanging it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <future>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -16,10 +20,34 @@ using csrgat::tuner::JobQueue;
 
 namespace {
 
+// take(w) on its own thread: its answer, or a failure if it is still blocked after 10 s.
+std::optional<size_t> take_within(JobQueue& q, int w) {
+  auto f = std::async(std::launch::async, [&] { return q.take(w); });
+  if (f.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    ADD_FAILURE() << "take(" << w << ") still blocked after 10 s";
+    std::abort();  // the thread would block the test binary's exit
+  }
+  return f.get();
+}
+
+// Every worker named asks at once, as their threads would at the end of a run; all must get
+// nothing (a worker idle in take() is not busy, so together they leave).
+void expect_all_leave(JobQueue& q, const std::vector<int>& workers) {
+  std::vector<std::future<std::optional<size_t>>> asks;
+  for (const int w : workers) asks.push_back(std::async(std::launch::async, [&q, w] { return q.take(w); }));
+  for (size_t k = 0; k < asks.size(); ++k) {
+    if (asks[k].wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+      ADD_FAILURE() << "take(" << workers[k] << ") still blocked after 10 s";
+      std::abort();
+    }
+    EXPECT_EQ(asks[k].get(), std::nullopt) << "worker " << workers[k];
+  }
+}
+
 // Worker w takes each (worker, expected problem) in turn and prepares it or fails it.
 void expect_takes(JobQueue& q, const std::vector<std::pair<int, size_t>>& steps, bool prepare) {
   for (const auto& [w, job] : steps) {
-    EXPECT_EQ(q.take(w), job) << "worker " << w;
+    EXPECT_EQ(take_within(q, w), job) << "worker " << w;
     if (prepare) q.prepared(w);
     else q.failed(w);
   }
@@ -28,7 +56,7 @@ void expect_takes(JobQueue& q, const std::vector<std::pair<int, size_t>>& steps,
 // Everything worker w takes from now on, prepared, sorted.
 std::vector<size_t> take_all(JobQueue& q, int w) {
   std::vector<size_t> done;
-  while (auto j = q.take(w)) {
+  while (auto j = take_within(q, w)) {
     done.push_back(*j);
     q.prepared(w);
   }
@@ -41,44 +69,51 @@ std::vector<size_t> take_all(JobQueue& q, int w) {
 TEST(JobQueue, PinnedProblemsFirstThenEachSharedOneOnce) {
   JobQueue q({{7}, {}}, {1, 2, 3});
   expect_takes(q, {{0, 7}, {1, 1}, {0, 2}, {0, 3}}, true);
-  EXPECT_EQ(q.take(1), std::nullopt);
-  EXPECT_EQ(q.take(0), std::nullopt);
+  expect_all_leave(q, {0, 1});
   EXPECT_TRUE(q.dropped().empty());
 }
 
 TEST(JobQueue, AFailedPreparationGoesToAnotherGpuNotBackToItsOwn) {
   JobQueue q({{}, {}}, {1, 2});
-  EXPECT_EQ(q.take(0), 1u);
-  q.failed(0);
-  EXPECT_EQ(q.take(0), 2u);  // problem 1 is not for worker 0 any more
-  q.prepared(0);
-  EXPECT_EQ(q.take(1), 1u);  // worker 1 gets it
-  q.prepared(1);
-  EXPECT_EQ(q.take(0), std::nullopt);
-  EXPECT_EQ(q.take(1), std::nullopt);
+  expect_takes(q, {{0, 1}}, false);
+  expect_takes(q, {{0, 2}}, true);  // problem 1 is not for worker 0 any more
+  expect_takes(q, {{1, 1}}, true);  // worker 1 gets it
+  expect_all_leave(q, {0, 1});
   EXPECT_TRUE(q.dropped().empty());
 }
 
 TEST(JobQueue, AProblemEveryGpuFailedIsDropped) {
   JobQueue q({{}, {}}, {1});
-  EXPECT_EQ(q.take(0), 1u);
-  q.failed(0);
-  EXPECT_EQ(q.take(1), 1u);
-  q.failed(1);
+  EXPECT_EQ(take_within(q, 0), 1u);
+  EXPECT_FALSE(q.failed(0));  // worker 1 may still prepare it
+  EXPECT_EQ(take_within(q, 1), 1u);
+  EXPECT_TRUE(q.failed(1));
   EXPECT_EQ(q.dropped(), std::vector<size_t>{1});
-  EXPECT_EQ(q.take(0), std::nullopt);
-  EXPECT_EQ(q.take(1), std::nullopt);
+  expect_all_leave(q, {0, 1});
 }
 
 TEST(JobQueue, ABrokenGpuIsRetiredAndCannotDrainTheQueue) {
-  // Worker 0 fails everything it takes; after three in a row it takes no more, and worker 1
-  // measures every problem, the three it failed included.
+  // Worker 0 fails everything it takes; once it has failed three in a row and worker 1 has
+  // prepared one of them, it takes no more, and worker 1 measures every problem.
   JobQueue q({{9}, {}}, {1, 2, 3, 4, 5, 6}, 3);
   expect_takes(q, {{0, 9}, {0, 1}, {0, 2}}, false);
+  EXPECT_FALSE(q.retired(0));  // no evidence yet that the GPU, not the problems, is at fault
+  expect_takes(q, {{1, 9}}, true);
   EXPECT_TRUE(q.retired(0));
-  EXPECT_EQ(q.take(0), std::nullopt);
-  EXPECT_EQ(take_all(q, 1), (std::vector<size_t>{1, 2, 3, 4, 5, 6, 9}));
+  EXPECT_EQ(take_within(q, 0), std::nullopt);
+  EXPECT_EQ(take_all(q, 1), (std::vector<size_t>{1, 2, 3, 4, 5, 6}));
   EXPECT_TRUE(q.dropped().empty());
+}
+
+TEST(JobQueue, ProblemsNoGpuCanPrepareRetireNobody) {
+  // The three largest problems fit no GPU: both GPUs fail them, they are dropped, and both
+  // GPUs go on with the rest.
+  JobQueue q({{}, {}}, {1, 2, 3, 4, 5, 6}, 3);
+  expect_takes(q, {{0, 1}, {0, 2}, {0, 3}, {1, 1}, {1, 2}, {1, 3}}, false);
+  EXPECT_FALSE(q.retired(0));
+  EXPECT_FALSE(q.retired(1));
+  EXPECT_EQ(q.dropped(), (std::vector<size_t>{1, 2, 3}));
+  expect_takes(q, {{0, 4}, {1, 5}, {0, 6}}, true);
 }
 
 TEST(JobQueue, ASuccessResetsTheFailuresInARow) {
@@ -86,6 +121,7 @@ TEST(JobQueue, ASuccessResetsTheFailuresInARow) {
   expect_takes(q, {{0, 1}, {0, 2}}, false);
   expect_takes(q, {{0, 3}}, true);
   expect_takes(q, {{0, 4}, {0, 5}}, false);
+  expect_takes(q, {{1, 1}}, true);  // prepared elsewhere, but 0 failed only two in a row since
   EXPECT_FALSE(q.retired(0));
 }
 
@@ -94,39 +130,64 @@ TEST(JobQueue, TheLastGpuTakingProblemsIsNeverRetired) {
   JobQueue q({{}}, {1, 2, 3, 4, 5}, 2);
   expect_takes(q, {{0, 1}, {0, 2}, {0, 3}, {0, 4}}, false);
   EXPECT_FALSE(q.retired(0));
-  EXPECT_EQ(q.take(0), 5u);
-  q.prepared(0);
-  EXPECT_EQ(q.take(0), std::nullopt);
+  expect_takes(q, {{0, 5}}, true);
+  EXPECT_EQ(take_within(q, 0), std::nullopt);
   EXPECT_EQ(q.dropped(), (std::vector<size_t>{1, 2, 3, 4}));
 }
 
 TEST(JobQueue, TakeWaitsForAProblemAnotherGpuMayGiveBack) {
   JobQueue q({{}, {}}, {1});
-  EXPECT_EQ(q.take(0), 1u);
+  EXPECT_EQ(take_within(q, 0), 1u);
   auto waiting = std::async(std::launch::async, [&] { return q.take(1); });
   EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
   q.failed(0);  // worker 1 must now get it
   ASSERT_EQ(waiting.wait_for(std::chrono::seconds(10)), std::future_status::ready);
   EXPECT_EQ(waiting.get(), 1u);
   q.prepared(1);
-  EXPECT_EQ(q.take(0), std::nullopt);
-  EXPECT_EQ(q.take(1), std::nullopt);
+  expect_all_leave(q, {0, 1});
 }
 
-TEST(JobQueue, TakeReturnsNothingOnceTheOtherGpuHasPrepared) {
+TEST(JobQueue, AnIdleWorkerWaitsForOneStillMeasuring) {
+  // Worker 1 is measuring pinned problem 10 with 11 still to come; worker 0 has nothing left
+  // but must not leave: 11 fails on worker 1 and is worker 0's to prepare.
+  JobQueue q({{}, {10, 11}}, {1});
+  expect_takes(q, {{0, 1}, {1, 10}}, true);
+  auto waiting = std::async(std::launch::async, [&] { return q.take(0); });
+  EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+  EXPECT_EQ(take_within(q, 1), 11u);
+  EXPECT_FALSE(q.failed(1));
+  ASSERT_EQ(waiting.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_EQ(waiting.get(), 11u);
+  q.prepared(0);
+  expect_all_leave(q, {0, 1});
+  EXPECT_TRUE(q.dropped().empty());
+}
+
+TEST(JobQueue, TakeReturnsNothingOnceTheOtherGpuIsIdleToo) {
   JobQueue q({{}, {}}, {1});
-  EXPECT_EQ(q.take(0), 1u);
+  EXPECT_EQ(take_within(q, 0), 1u);
   auto waiting = std::async(std::launch::async, [&] { return q.take(1); });
   EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
-  q.prepared(0);
+  q.prepared(0);  // worker 0 still measures: 1 waits on
+  EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+  EXPECT_EQ(take_within(q, 0), std::nullopt);  // both idle: both leave
   ASSERT_EQ(waiting.wait_for(std::chrono::seconds(10)), std::future_status::ready);
   EXPECT_EQ(waiting.get(), std::nullopt);
 }
 
 TEST(JobQueue, AWorkerThatQuitsHandsOverWhatItHeldAndItsPinnedProblems) {
   JobQueue q({{5, 6}, {}}, {});
-  EXPECT_EQ(q.take(0), 5u);
+  EXPECT_EQ(take_within(q, 0), 5u);
   q.quit(0);
   EXPECT_EQ(take_all(q, 1), (std::vector<size_t>{5, 6}));
-  EXPECT_EQ(q.take(0), std::nullopt);
+  EXPECT_EQ(take_within(q, 0), std::nullopt);
+}
+
+TEST(JobQueue, WhatOnlyAWorkerThatQuitCouldTakeIsDropped) {
+  // Three workers: problem 1 failed on workers 1 and 2; worker 0 quits before taking it.
+  JobQueue q({{}, {}, {}}, {1});
+  expect_takes(q, {{1, 1}, {2, 1}}, false);
+  q.quit(0);
+  EXPECT_EQ(q.dropped(), std::vector<size_t>{1});
+  expect_all_leave(q, {1, 2});
 }

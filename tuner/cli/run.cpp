@@ -252,7 +252,7 @@ class Runner {
               for (const auto& n : r["timers"])
                 t.timer += (t.timer.empty() ? "" : "+") + (n.is_string() ? n.get<std::string>() : std::string("?"));
             }
-            t.throttled = r.value("throttled", false);
+            t.throttled = r.contains("throttled") && r["throttled"].is_boolean() && r["throttled"].get<bool>();
             t.raw = {{"gpu_uuid", rep.json->value("gpu_uuid", w.known_gpu_uuid())}};
             if (r.contains("notes") && !r["notes"].empty()) t.raw["notes"] = r["notes"];
             store_.put_trial(t);
@@ -694,6 +694,21 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
           const size_t i = *job;
           const auto& pr = jobs[i].problem;
           progress.line(head(i) + " on GPU " + std::to_string(d) + ": " + std::to_string(jobs[i].fused.size()) + " variants");
+          nlohmann::json features;
+          const auto t_prepare = std::chrono::steady_clock::now();
+          const std::string failed = runner.prepare(w, runner.base_request(pr), &features);
+          const double prepare_s =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prepare).count();
+          if (!failed.empty()) {
+            const bool dropped = queue.failed(d);
+            progress.line("  cannot prepare " + pr.graph_name + " on GPU " + std::to_string(d) + ": " + failed +
+                          (dropped ? " (no other GPU left to try it: it stays unfinished)" : " (left to the other GPUs)"));
+            if (queue.retired(d))
+              progress.line("  GPU " + std::to_string(d) + " takes no more problems: its last preparations all "
+                            "failed, and another GPU prepared one of those problems");
+            continue;
+          }
+          queue.prepared(d);
           // A problem is measured wholly on one GPU: what a stopped run measured of it on
           // another (its GPU is not here, or could not prepare it) is measured again here.
           const std::string before = runner.gpu_of(pr);
@@ -703,20 +718,6 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
             progress.line("  " + std::to_string(n) + " trials of it measured on GPU " + before +
                           " are dropped: it is measured again here");
           }
-          nlohmann::json features;
-          const auto t_prepare = std::chrono::steady_clock::now();
-          const std::string failed = runner.prepare(w, runner.base_request(pr), &features);
-          const double prepare_s =
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prepare).count();
-          if (!failed.empty()) {
-            queue.failed(d);
-            progress.line("  cannot prepare " + pr.graph_name + " on GPU " + std::to_string(d) + ": " + failed +
-                          (workers > 1 ? " (left to the other GPUs)" : ""));
-            if (queue.retired(d))
-              progress.line("  GPU " + std::to_string(d) + " takes no more problems: its last preparations all failed");
-            continue;
-          }
-          queue.prepared(d);
           if (!features.is_null()) {
             // What the run measured this graph from (a later --continue or --reuse compares it).
             const auto src = sources.find(pr.graph_name);
@@ -726,7 +727,9 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
           runner.run_problem(w, jobs[i], progress, prepare_s);
         }
       } catch (const std::exception& e) {
-        queue.quit(d);  // what it held and its pinned problems go to the other GPUs
+        // What it held unprepared and its pinned problems go to the other GPUs; a problem it was
+        // measuring stays unfinished (its trials may be what failed).
+        queue.quit(d);
         std::lock_guard<std::mutex> lock(err_mu);
         errors.push_back("GPU " + std::to_string(d) + ": " + e.what());
       }
@@ -734,6 +737,8 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   }
   for (auto& t : pool) t.join();
   for (const auto& e : errors) std::fprintf(stderr, "worker error: %s\n", e.c_str());
+  for (const size_t i : queue.dropped())
+    std::fprintf(stderr, "%s: no GPU could prepare it (see above); it stays unfinished\n", label(jobs[i].problem).c_str());
   // The run is finished when every problem is; otherwise it stays open to be resumed (or
   // continued elsewhere), and its outputs below are from the problems it has.
   load_finished();
