@@ -33,9 +33,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <functional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -380,11 +379,6 @@ __global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
   }
 }
 
-struct Problem {
-  const char* name;
-  int n, d, feat;
-};
-
 struct Config {
   int rows_per_warp;
   double part_mb;  // S x F x 4 bytes
@@ -421,8 +415,7 @@ int run(const std::string& out_path, const Options& o) {
   const prof::DeviceInfo info = prof::device_info(device, timer.nvml());
   std::printf("device %d: %s, %d SMs, L2 %.1f MB, driver %s\n", device, info.name.c_str(),
               info.sm_count, info.l2_bytes / 1e6, info.driver.c_str());
-  prof::CounterSession counters(device, {"dram__bytes_read.sum", "dram__bytes_write.sum",
-                                         "lts__t_bytes.sum", "gpu__time_duration.sum"});
+  prof::CounterSession counters(device, probe_metrics());
   if (!counters.available())
     std::printf("counters unavailable: %s\n", counters.why_unavailable().c_str());
   prof::TimingOptions opt;
@@ -430,8 +423,6 @@ int run(const std::string& out_path, const Options& o) {
   opt.stop.max_samples = 11;
   opt.stop.max_seconds = 1.0;
 
-  const std::vector<Problem> problems = {{"uniform 2M, d32, F=128", 2000000, 32, 128},
-                                         {"uniform 1M, d16, F=64", 1000000, 16, 64}};
   // (R, partition MB, lag, U); lag 0 would wait on the warp's own partition.
   const std::vector<Config> configs_f128 = {
       {16, 16, -1, 16},       {16, 16, 8, 16},        {16, 16, -1, 16, true}, {16, 16, 8, 16, true},
@@ -443,34 +434,23 @@ int run(const std::string& out_path, const Options& o) {
   nlohmann::json out{{"device", prof::to_json(info)},
                      {"timing", prof::to_json(opt)},
                      {"problems", nlohmann::json::array()}};
-  for (const Problem& p : problems) {
+  for (const Problem& p : target2_problems()) {
     if (o.only && p.feat != 128) continue;
-    const long long edges = static_cast<long long>(p.n) * p.d;
-    const long long elems = static_cast<long long>(p.n) * p.feat;
+    const DeviceGraph graph(p, info.sm_count);
     const int f4 = p.feat / 4;
-    int *row_ptr = nullptr, *col = nullptr;
-    float *scores = nullptr, *values = nullptr, *ref = nullptr, *res = nullptr;
-    unsigned *diff = nullptr, *steps = nullptr, *timeouts = nullptr;
+    unsigned *steps = nullptr, *timeouts = nullptr;
     unsigned long long* profile = nullptr;
+    // Steps are numbered in an int, and a slot's target is total_warps x (step / kSlotsRing + 1).
     const size_t max_steps = 1 << 20;
-    CSRGAT_CUDA_CHECK(cudaMalloc(&row_ptr, (p.n + 1) * sizeof(int)));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&col, edges * sizeof(int)));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&scores, edges * sizeof(float)));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&values, elems * sizeof(float)));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&ref, elems * sizeof(float)));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&res, elems * sizeof(float)));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&diff, sizeof(unsigned)));
     const size_t counter_bytes = kSlotsRing * kLines * kLineWords * sizeof(unsigned);
     CSRGAT_CUDA_CHECK(cudaMalloc(&steps, counter_bytes));
     CSRGAT_CUDA_CHECK(cudaMalloc(&timeouts, sizeof(unsigned)));
     CSRGAT_CUDA_CHECK(cudaMalloc(&profile, kProfileFields * sizeof(unsigned long long)));
-    make_graph<<<4 * info.sm_count, 256>>>(p.n, p.d, p.feat, row_ptr, col, scores, values);
-    CSRGAT_CUDA_CHECK(cudaGetLastError());
-    sort_rows<32><<<(p.n + 255) / 256, 256>>>(p.n, row_ptr, col, scores);
+    sort_rows<32><<<(p.n + 255) / 256, 256>>>(p.n, graph.row_ptr, graph.col, graph.scores);
     CSRGAT_CUDA_CHECK(cudaGetLastError());
     CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
     std::printf("\n%s: values %.0f MB (L2 %.0f MB), columns sorted within rows\n", p.name,
-                elems * 4 / 1e6, info.l2_bytes / 1e6);
+                graph.elems * 4 / 1e6, info.l2_bytes / 1e6);
     nlohmann::json pj{{"name", p.name}, {"nodes", p.n}, {"degree", p.d}, {"feat", p.feat},
                       {"configs", nlohmann::json::array()}};
     auto measure = [&](const std::function<void(cudaStream_t)>& launch, float* dst, bool check,
@@ -482,20 +462,9 @@ int run(const std::string& out_path, const Options& o) {
       } else {
         t = timer.measure([&](cudaStream_t s, int) { launch(s); }, opt);
       }
-      double dram = NAN, lts = NAN;
-      if (counters.available() && !o.once) {
-        const prof::CounterResult c = counters.collect(launch);
-        dram = prof::dram_bytes(c);
-        if (c.values.count("lts__t_bytes.sum")) lts = c.values.at("lts__t_bytes.sum");
-      }
-      float max_diff = 0.f;
-      if (check) {
-        CSRGAT_CUDA_CHECK(cudaMemset(diff, 0, sizeof(unsigned)));
-        max_abs_diff<<<4 * info.sm_count, 256>>>(ref, dst, elems, diff);
-        unsigned bits = 0;
-        CSRGAT_CUDA_CHECK(cudaMemcpy(&bits, diff, sizeof(unsigned), cudaMemcpyDeviceToHost));
-        std::memcpy(&max_diff, &bits, sizeof(float));
-      }
+      const auto [dram, lts] =
+          o.once ? std::pair<double, double>{NAN, NAN} : dram_and_l2_bytes(counters, launch);
+      const float max_diff = check ? graph.max_diff_from_ref(dst) : 0.f;
       row["timer"] = t.timer;
       row["median_us"] = t.gpu.median;
       row["q1_us"] = t.gpu.q1;
@@ -512,8 +481,8 @@ int run(const std::string& out_path, const Options& o) {
     // Baselines: the plain kernel, one slice, U = 4 and 8; the first is the reference.
     for (int u : {4, 8}) {
       if (u == 8 && o.only) continue;
-      Args a{row_ptr, col, scores, reinterpret_cast<const float4*>(values),
-             reinterpret_cast<float4*>(u == 4 ? ref : res), p.n, f4, 1,
+      Args a{graph.row_ptr, graph.col, graph.scores, reinterpret_cast<const float4*>(graph.values),
+             reinterpret_cast<float4*>(u == 4 ? graph.ref : graph.res), p.n, f4, 1,
              (p.n + 256 / f4 - 1) / (256 / f4), 1};
       const void* fn = u == 4 ? (f4 == 32 ? reinterpret_cast<const void*>(&sliced_gather<32, 4>)
                                           : reinterpret_cast<const void*>(&sliced_gather<16, 4>))
@@ -526,18 +495,18 @@ int run(const std::string& out_path, const Options& o) {
       };
       nlohmann::json row{{"kind", "baseline"}, {"edges_in_flight", u},
                          {"label", "baseline U=" + std::to_string(u)}};
-      pj["configs"].push_back(measure(launch, u == 4 ? ref : res, u != 4, row));
+      pj["configs"].push_back(measure(launch, u == 4 ? graph.ref : graph.res, u != 4, row));
     }
     for (const Config& c : o.only ? configs_only : p.feat == 128 ? configs_f128 : configs_f64) {
       const void* fn = find_sweep(f4, c.u);
       // lag 0: a warp would wait for its own partition.
       if (!fn || c.lag == 0 || c.lag >= kSlotsRing) continue;
       SweepArgs a{};
-      a.row_ptr = row_ptr;
-      a.col = col;
-      a.scores = scores;
-      a.values = reinterpret_cast<const float4*>(values);
-      a.out = reinterpret_cast<float4*>(res);
+      a.row_ptr = graph.row_ptr;
+      a.col = graph.col;
+      a.scores = graph.scores;
+      a.values = reinterpret_cast<const float4*>(graph.values);
+      a.out = reinterpret_cast<float4*>(graph.res);
       a.n = p.n;
       a.f4 = f4;
       a.rows_per_warp = c.rows_per_warp;
@@ -616,7 +585,7 @@ int run(const std::string& out_path, const Options& o) {
                          {"smem_per_block", smem},
                          {"rows_per_batch", rows_per_batch}, {"batches", a.batches},
                          {"x", x},                    {"label", label}};
-      row = measure(launch, res, true, row);
+      row = measure(launch, graph.res, true, row);
       unsigned timed_out = 0;
       CSRGAT_CUDA_CHECK(cudaMemcpy(&timed_out, timeouts, sizeof(unsigned), cudaMemcpyDeviceToHost));
       row["barrier_timeouts"] = timed_out;
@@ -652,21 +621,11 @@ int run(const std::string& out_path, const Options& o) {
       if (plan) CSRGAT_CUDA_CHECK(cudaFree(plan));
     }
     out["problems"].push_back(pj);
-    for (void* ptr : {static_cast<void*>(row_ptr), static_cast<void*>(col),
-                      static_cast<void*>(scores), static_cast<void*>(values),
-                      static_cast<void*>(ref), static_cast<void*>(res), static_cast<void*>(diff),
-                      static_cast<void*>(steps), static_cast<void*>(timeouts),
+    for (void* ptr : {static_cast<void*>(steps), static_cast<void*>(timeouts),
                       static_cast<void*>(profile)})
       cudaFree(ptr);
   }
-  std::ofstream f(out_path);
-  f << out.dump(1) << "\n";
-  if (!f) {
-    std::fprintf(stderr, "colblock_probe: cannot write %s\n", out_path.c_str());
-    return 1;
-  }
-  std::printf("wrote %s\n", out_path.c_str());
-  return 0;
+  return write_probe_json(out, out_path, "colblock_probe");
 }
 
 }  // namespace
@@ -709,15 +668,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s", usage);
     return 64;
   }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::fprintf(stderr, "colblock_probe: no CUDA device\n");
-    return 3;
-  }
-  try {
-    return run(out_path, o);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "colblock_probe: %s\n", e.what());
-    return 1;
-  }
+  return run_probe("colblock_probe", [&] { return run(out_path, o); });
 }

@@ -26,8 +26,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -55,18 +53,12 @@ const Kernel* find_kernel(int g, int u) {
   return nullptr;
 }
 
-struct Problem {
-  const char* name;
-  int n, d, feat;
-};
-
 int run(const std::string& out_path, int device) {
   prof::Timer timer(device);
   const prof::DeviceInfo info = prof::device_info(device, timer.nvml());
   std::printf("device %d: %s, %d SMs, L2 %.1f MB, driver %s\n", device, info.name.c_str(),
               info.sm_count, info.l2_bytes / 1e6, info.driver.c_str());
-  prof::CounterSession counters(device, {"dram__bytes_read.sum", "dram__bytes_write.sum",
-                                         "lts__t_bytes.sum", "gpu__time_duration.sum"});
+  prof::CounterSession counters(device, probe_metrics());
   if (!counters.available())
     std::printf("counters unavailable: %s\n", counters.why_unavailable().c_str());
   prof::TimingOptions opt;
@@ -74,28 +66,12 @@ int run(const std::string& out_path, int device) {
   opt.stop.max_samples = 15;
   opt.stop.max_seconds = 2.0;
 
-  const std::vector<Problem> problems = {{"uniform 2M, d32, F=128", 2000000, 32, 128},
-                                         {"uniform 1M, d16, F=64", 1000000, 16, 64}};
   nlohmann::json out{{"device", prof::to_json(info)},
                      {"timing", prof::to_json(opt)},
                      {"problems", nlohmann::json::array()}};
-  for (const Problem& p : problems) {
-    const long long edges = static_cast<long long>(p.n) * p.d;
-    const long long elems = static_cast<long long>(p.n) * p.feat;
-    int *row_ptr = nullptr, *col = nullptr;
-    float *scores = nullptr, *values = nullptr, *ref = nullptr, *res = nullptr;
-    unsigned* diff = nullptr;
-    CSRGAT_CUDA_CHECK(cudaMalloc(&row_ptr, (p.n + 1) * sizeof(int)));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&col, edges * sizeof(int)));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&scores, edges * sizeof(float)));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&values, elems * sizeof(float)));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&ref, elems * sizeof(float)));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&res, elems * sizeof(float)));
-    CSRGAT_CUDA_CHECK(cudaMalloc(&diff, sizeof(unsigned)));
-    make_graph<<<4 * info.sm_count, 256>>>(p.n, p.d, p.feat, row_ptr, col, scores, values);
-    CSRGAT_CUDA_CHECK(cudaGetLastError());
-    CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
-    const double values_mb = elems * 4 / 1e6;
+  for (const Problem& p : target2_problems()) {
+    const DeviceGraph graph(p, info.sm_count);
+    const double values_mb = graph.elems * 4 / 1e6;
     std::printf("\n%s: values %.0f MB (L2 %.0f MB)\n", p.name, values_mb, info.l2_bytes / 1e6);
     std::printf("%-7s %3s %3s %6s %10s %8s %8s %9s %9s %10s\n", "order", "T", "U", "G",
                 "median_us", "q1_us", "q3_us", "dram_GB", "lts_GB", "max_diff");
@@ -108,9 +84,10 @@ int run(const std::string& out_path, int device) {
           const int g = p.feat / 4 / slices;
           const Kernel* k = find_kernel(g, u);
           if (!k) continue;
-          Args a{row_ptr, col, scores, reinterpret_cast<const float4*>(values),
-                 reinterpret_cast<float4*>(have_ref ? res : ref), p.n, p.feat / 4, slices,
-                 (p.n + 256 / g - 1) / (256 / g), major};
+          Args a{graph.row_ptr, graph.col, graph.scores,
+                 reinterpret_cast<const float4*>(graph.values),
+                 reinterpret_cast<float4*>(have_ref ? graph.res : graph.ref), p.n, p.feat / 4,
+                 slices, (p.n + 256 / g - 1) / (256 / g), major};
           const int grid = a.blocks_per_slice * slices;
           auto launch = [&](cudaStream_t s) {
             Args copy = a;
@@ -119,20 +96,8 @@ int run(const std::string& out_path, int device) {
           };
           const prof::TimingResult t =
               timer.measure([&](cudaStream_t s, int) { launch(s); }, opt);
-          double dram = NAN, lts = NAN;
-          if (counters.available()) {
-            const prof::CounterResult c = counters.collect(launch);
-            dram = prof::dram_bytes(c);
-            if (c.values.count("lts__t_bytes.sum")) lts = c.values.at("lts__t_bytes.sum");
-          }
-          float max_diff = 0.f;
-          if (have_ref) {
-            CSRGAT_CUDA_CHECK(cudaMemset(diff, 0, sizeof(unsigned)));
-            max_abs_diff<<<4 * info.sm_count, 256>>>(ref, res, elems, diff);
-            unsigned bits = 0;
-            CSRGAT_CUDA_CHECK(cudaMemcpy(&bits, diff, sizeof(unsigned), cudaMemcpyDeviceToHost));
-            std::memcpy(&max_diff, &bits, sizeof(float));
-          }
+          const auto [dram, lts] = dram_and_l2_bytes(counters, launch);
+          const float max_diff = have_ref ? graph.max_diff_from_ref(graph.res) : 0.f;
           have_ref = true;
           const char* order = major ? "slice" : "row";
           std::printf("%-7s %3d %3d %6d %10.1f %8.1f %8.1f %9.2f %9.2f %10.2e\n", order, slices, u,
@@ -151,19 +116,8 @@ int run(const std::string& out_path, int device) {
                                    {"max_abs_diff_vs_first", max_diff}});
         }
     out["problems"].push_back(pj);
-    for (void* ptr : {static_cast<void*>(row_ptr), static_cast<void*>(col),
-                      static_cast<void*>(scores), static_cast<void*>(values),
-                      static_cast<void*>(ref), static_cast<void*>(res), static_cast<void*>(diff)})
-      cudaFree(ptr);
   }
-  std::ofstream f(out_path);
-  f << out.dump(1) << "\n";
-  if (!f) {
-    std::fprintf(stderr, "slice_probe: cannot write %s\n", out_path.c_str());
-    return 1;
-  }
-  std::printf("wrote %s\n", out_path.c_str());
-  return 0;
+  return write_probe_json(out, out_path, "slice_probe");
 }
 
 }  // namespace
@@ -187,15 +141,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: slice_probe <out.json> [--device N]\n");
     return 64;
   }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::fprintf(stderr, "slice_probe: no CUDA device\n");
-    return 3;
-  }
-  try {
-    return run(out_path, device);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "slice_probe: %s\n", e.what());
-    return 1;
-  }
+  return run_probe("slice_probe", [&] { return run(out_path, device); });
 }

@@ -1,10 +1,24 @@
 // The uniform random graphs of the target-2 probes (slice_probe, colblock_probe), built on the
 // GPU, and the probes' plain kernel: one group of G threads per (row, feature slice), online
 // softmax, float4 gathers, U edges in flight. With one slice it is the probes' baseline and
-// reference.
+// reference. Then what the probes' hosts share: their problems and counters, a problem's device
+// buffers, the check against the reference, the JSON output and main's error handling.
 #pragma once
 
+#include "profiler/check.h"
+#include "profiler/counters.h"
+
+#include <nlohmann/json.hpp>
+
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace csrgat::probe {
 
@@ -111,6 +125,107 @@ __global__ void max_abs_diff(const float* x, const float* y, long long n, unsign
        i += static_cast<long long>(gridDim.x) * blockDim.x)
     mine = fmaxf(mine, fabsf(x[i] - y[i]));
   atomicMax(out, __float_as_uint(mine));
+}
+
+// Target 2's DRAM-bound uniform graphs, as both probes measure them.
+struct Problem {
+  const char* name;
+  int n, d, feat;
+};
+
+inline std::vector<Problem> target2_problems() {
+  return {{"uniform 2M, d32, F=128", 2000000, 32, 128}, {"uniform 1M, d16, F=64", 1000000, 16, 64}};
+}
+
+// The counters both probes read: DRAM and L2 bytes, and the kernel's time.
+inline std::vector<std::string> probe_metrics() {
+  return {"dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_bytes.sum",
+          "gpu__time_duration.sum"};
+}
+
+// One problem on the device: its graph (make_graph), a reference and a result buffer for the
+// output, and the word max_abs_diff reduces into. Freed on destruction.
+struct DeviceGraph {
+  int *row_ptr = nullptr, *col = nullptr;
+  float *scores = nullptr, *values = nullptr, *ref = nullptr, *res = nullptr;
+  unsigned* diff = nullptr;
+  long long edges, elems;
+  int sm_count;
+
+  DeviceGraph(const Problem& p, int sms)
+      : edges(static_cast<long long>(p.n) * p.d),
+        elems(static_cast<long long>(p.n) * p.feat),
+        sm_count(sms) {
+    CSRGAT_CUDA_CHECK(cudaMalloc(&row_ptr, (p.n + 1) * sizeof(int)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&col, edges * sizeof(int)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&scores, edges * sizeof(float)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&values, elems * sizeof(float)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&ref, elems * sizeof(float)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&res, elems * sizeof(float)));
+    CSRGAT_CUDA_CHECK(cudaMalloc(&diff, sizeof(unsigned)));
+    make_graph<<<4 * sm_count, 256>>>(p.n, p.d, p.feat, row_ptr, col, scores, values);
+    CSRGAT_CUDA_CHECK(cudaGetLastError());
+    CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  ~DeviceGraph() {
+    for (void* ptr : {static_cast<void*>(row_ptr), static_cast<void*>(col),
+                      static_cast<void*>(scores), static_cast<void*>(values),
+                      static_cast<void*>(ref), static_cast<void*>(res), static_cast<void*>(diff)})
+      cudaFree(ptr);
+  }
+  DeviceGraph(const DeviceGraph&) = delete;
+  DeviceGraph& operator=(const DeviceGraph&) = delete;
+
+  // The largest |ref - y| over the output.
+  float max_diff_from_ref(const float* y) const {
+    CSRGAT_CUDA_CHECK(cudaMemset(diff, 0, sizeof(unsigned)));
+    max_abs_diff<<<4 * sm_count, 256>>>(ref, y, elems, diff);
+    unsigned bits = 0;
+    CSRGAT_CUDA_CHECK(cudaMemcpy(&bits, diff, sizeof(unsigned), cudaMemcpyDeviceToHost));
+    float d = 0.f;
+    std::memcpy(&d, &bits, sizeof(float));
+    return d;
+  }
+};
+
+// DRAM and L2 bytes of one launch from the counters; NaN where unavailable.
+inline std::pair<double, double> dram_and_l2_bytes(csrgat::profiler::CounterSession& counters,
+                                                   const csrgat::profiler::CounterLaunchFn& launch) {
+  double dram = NAN, lts = NAN;
+  if (counters.available()) {
+    const csrgat::profiler::CounterResult c = counters.collect(launch);
+    dram = csrgat::profiler::dram_bytes(c);
+    if (c.values.count("lts__t_bytes.sum")) lts = c.values.at("lts__t_bytes.sum");
+  }
+  return {dram, lts};
+}
+
+// Writes a probe's JSON: 0, or 1 (said on stderr) when the file cannot be written.
+inline int write_probe_json(const nlohmann::json& out, const std::string& path, const char* tool) {
+  std::ofstream f(path);
+  f << out.dump(1) << "\n";
+  if (!f) {
+    std::fprintf(stderr, "%s: cannot write %s\n", tool, path.c_str());
+    return 1;
+  }
+  std::printf("wrote %s\n", path.c_str());
+  return 0;
+}
+
+// main's end for a probe: 3 without a CUDA device, 1 when run throws (said on stderr), else
+// what run returns.
+inline int run_probe(const char* tool, const std::function<int()>& run) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::fprintf(stderr, "%s: no CUDA device\n", tool);
+    return 3;
+  }
+  try {
+    return run();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", tool, e.what());
+    return 1;
+  }
 }
 
 }  // namespace csrgat::probe
