@@ -115,20 +115,18 @@ void JobQueue::drop_unwanted() {
 }
 
 bool JobQueue::release(int w) {
-  bool dropped = false;
-  if (holding_[w]) {
+  const std::optional<size_t> job = holding_[w];
+  holding_[w].reset();
+  if (job) {
     std::set<int> failed_on = std::move(failed_on_[w]);
     failed_on.insert(w);
-    retry_.push_back({*holding_[w], std::move(failed_on)});
-    const size_t job = *holding_[w];
-    holding_[w].reset();
-    const size_t before = dropped_.size();
-    drop_unwanted();
-    dropped = std::find(dropped_.begin() + static_cast<std::ptrdiff_t>(before), dropped_.end(), job) !=
-              dropped_.end();
+    retry_.push_back({*job, std::move(failed_on)});
   }
+  const size_t before = dropped_.size();
+  drop_unwanted();
   cv_.notify_all();
-  return dropped;
+  return job && std::find(dropped_.begin() + static_cast<std::ptrdiff_t>(before), dropped_.end(),
+                          *job) != dropped_.end();
 }
 
 bool JobQueue::failed(int w) {
@@ -144,8 +142,6 @@ void JobQueue::quit(int w) {
   waiting_[w] = false;
   hand_over_pinned(w);
   release(w);
-  drop_unwanted();
-  cv_.notify_all();
 }
 
 bool JobQueue::retired(int w) const {

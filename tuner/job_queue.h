@@ -52,7 +52,9 @@ class JobQueue {
   bool taking(int v) const { return !retired_[v] && !exited_[v]; }
   bool others_taking(int w) const;
   std::optional<size_t> next_for(int w);
-  bool release(int w);  // the held problem back to the others, or dropped (true)
+  // The held problem, if any, back to the others, or dropped (true); then drops what no worker
+  // still taking problems can try, and wakes the waiters.
+  bool release(int w);
   void drop_unwanted();  // retry entries no worker still taking problems can try
   void hand_over_pinned(int w);
   void retire_if_broken(int w);

@@ -502,8 +502,7 @@ void Store::copy_problems(int64_t to, const std::vector<std::pair<int64_t, Finis
       q.bind(1, run).bind(2, f.graph).bind(3, f.feat).bind(4, f.heads);
       q.step();
     };
-    Stmt drop(db_, "DELETE FROM trials WHERE run_id = ? AND graph = ? AND feat = ? AND heads = ?");
-    run_problem(drop, to);
+    forget_trials(to, f.graph, f.feat, f.heads);
     Stmt trials(db_, (std::string("INSERT INTO trials (run_id, ") + kTrialCols + ") SELECT " +
                       std::to_string(to) + ", " + kTrialCols +
                       " FROM trials WHERE run_id = ? AND graph = ? AND feat = ? AND heads = ?").c_str());

@@ -681,7 +681,7 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
     }
   }
   // A problem that cannot be prepared on one GPU goes to the others; a GPU that fails three
-  // preparations in a row takes no more (unless it is the last one).
+  // in a row, one of which another GPU prepared, takes no more (unless it is the last one).
   JobQueue queue(pinned, shared_jobs);
   std::vector<std::thread> pool;
   std::mutex err_mu;
