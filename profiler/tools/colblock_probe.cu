@@ -1,7 +1,7 @@
 // colblock_probe: can the gathers of a DRAM-bound uniform random graph reuse L2 if all resident
 // warps sweep the sources in step? (Target 2 of issue 7 asks the uniform 2M graph, F = 128, for
 // 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
-//   colblock_probe <out.json> [--device N] [--config R,MB,LAG,U [--once]]
+//   colblock_probe <out.json> [--device N] [--config R,MB,LAG,U[,plan|,streamB] [--once]]
 // --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
 // untimed and without counters (for ncu).
 //
@@ -103,15 +103,6 @@ struct SweepArgs {
 };
 constexpr int kProfileFields = 6;
 
-// A step's counter is spread over kLines lines (warp w adds to line w % kLines; a poll reads
-// one line a lane): additions to one address serialise in L2 (call 4: a step took ~4.2 us with
-// 8 lines for 2112 warps, whatever the lag). Call 5 spread them over 128 lines, and every poll
-// then read 4 KB: 24-250 GB of extra L2 traffic, 2.5-3x slower. Steps share kSlotsRing counters
-// in turn: step s counts in slot s % kSlotsRing, and is done when the slot holds total_warps x
-// (s / kSlotsRing + 1); a warp adds for step s only once step s - kSlotsRing is done.
-constexpr int kLines = 32;
-constexpr int kSlotsRing = 16;
-constexpr int kLineWords = 32;
 
 // One warp's shared memory: kSlots x R x G float4 accumulators, R row maxima and sums, R + 1 row
 // bounds, P + 1 bucket offsets, P + 1 bucket cursors, cap items (col | row << 24, weight).
@@ -126,6 +117,76 @@ __device__ __forceinline__ int warp_sum_int(int v) {
   for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
   return v;
 }
+
+// The soft grid barrier of one warp. A step's counter is spread over kLines lines (warp w adds
+// to line w % kLines; a poll reads one line a lane): additions to one address serialise in L2
+// (call 4: a step took ~4.2 us with 8 lines for 2112 warps, whatever the lag). Call 5 spread
+// them over 128 lines, and every poll then read 4 KB: 24-250 GB of extra L2 traffic, 2.5-3x
+// slower. Steps share kSlotsRing counters in turn: step s counts in slot s % kSlotsRing, and is
+// done when the slot holds total_warps x (s / kSlotsRing + 1); a warp adds for step s only once
+// step s - kSlotsRing is done. It only orders the schedule: a warp that waited spin_limit polls
+// goes on (counted in timeouts), and no result depends on it.
+constexpr int kLines = 32;
+constexpr int kSlotsRing = 16;
+constexpr int kLineWords = 32;
+
+struct SoftBarrier {
+  unsigned* step_done;
+  unsigned* timeouts;
+  int total_warps, spin_limit, lag, lane;
+  unsigned* my_line;
+  int cleared = -1;  // the highest step every warp is known to have finished
+  unsigned long long t_wait = 0, n_waits = 0, n_slept = 0;
+
+  __device__ SoftBarrier(unsigned* steps, unsigned* timeouts_, int warps, int spins, int lag_,
+                         int gw, int lane_)
+      : step_done(steps), timeouts(timeouts_), total_warps(warps), spin_limit(spins), lag(lag_),
+        lane(lane_), my_line(steps + (gw % kLines) * kLineWords) {}
+
+  // By the whole warp: returns once every warp has finished `step`.
+  __device__ void wait_for(int step) {
+    if (step <= cleared) return;
+    const long long t0 = clock64();
+    ++n_waits;
+    const volatile unsigned* slot_lines =
+        step_done + static_cast<size_t>(step % kSlotsRing) * kLines * kLineWords;
+    const int target = total_warps * (step / kSlotsRing + 1);
+    unsigned pause = 64;
+    for (int spins = 0;; ++spins) {
+      int mine = 0;
+      for (int l = lane; l < kLines; l += 32) mine += static_cast<int>(slot_lines[l * kLineWords]);
+      if (warp_sum_int(mine) >= target) break;
+      if (spins >= spin_limit) {
+        if (lane == 0) atomicAdd(timeouts, 1u);
+        break;
+      }
+      if (spins == 0) ++n_slept;
+      __nanosleep(pause);
+      pause = min(pause * 2, 1024u);
+    }
+    cleared = step;
+    t_wait += clock64() - t0;
+  }
+
+  // By the whole warp: this warp has finished `step`.
+  __device__ void signal(int step) {
+    if (lag < 0) return;  // no barrier: nobody waits for the counters
+    if (step >= kSlotsRing) wait_for(step - kSlotsRing);
+    if (lane == 0)
+      atomicAdd(my_line + static_cast<size_t>(step % kSlotsRing) * kLines * kLineWords, 1u);
+  }
+
+  // By lane 0: adds this warp's profile (kProfileFields words) to the grid's.
+  __device__ void record(unsigned long long* profile, unsigned long long t_setup,
+                         unsigned long long total_cycles, unsigned long long rounds) const {
+    atomicAdd(profile + 0, t_setup);
+    atomicAdd(profile + 1, t_wait);
+    atomicAdd(profile + 2, total_cycles - t_setup - t_wait);
+    atomicAdd(profile + 3, rounds);
+    atomicAdd(profile + 4, n_waits);
+    atomicAdd(profile + 5, n_slept);
+  }
+};
 
 // Float max in shared memory through the integer order of IEEE floats.
 __device__ __forceinline__ void atomic_max_float(float* addr, float v) {
@@ -172,46 +233,17 @@ __global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
       (3 * static_cast<size_t>(R) + 1 + 2 * (P + 1) + 1) / 2 * 8);
   float* staged = reinterpret_cast<float*>(items + a.cap);  // the batch's scores (with a plan)
   auto part = [&](int idx) { return static_cast<int>((items[idx].x & 0xffffffu) / S); };
-  unsigned* my_line = a.step_done + (gw % kLines) * kLineWords;
-  int cleared = -1;  // the highest step every warp is known to have finished
-
-  unsigned long long t_bucket = 0, t_wait = 0, n_rounds = 0, n_waits = 0, n_slept = 0;
-  auto wait_for = [&](int step) {
-    if (step <= cleared) return;
-    const long long t0 = clock64();
-    ++n_waits;
-    const volatile unsigned* slot_lines =
-        a.step_done + static_cast<size_t>(step % kSlotsRing) * kLines * kLineWords;
-    const int target = a.total_warps * (step / kSlotsRing + 1);
-    unsigned pause = 64;
-    for (int spins = 0;; ++spins) {
-      int mine = 0;
-      for (int l = lane; l < kLines; l += 32) mine += static_cast<int>(slot_lines[l * kLineWords]);
-      if (warp_sum_int(mine) >= target) break;
-      if (spins >= a.spin_limit) {
-        if (lane == 0) atomicAdd(a.timeouts, 1u);
-        break;
-      }
-      if (spins == 0) ++n_slept;
-      __nanosleep(pause);
-      pause = min(pause * 2, 1024u);
-    }
-    cleared = step;
-    t_wait += clock64() - t0;
-  };
-  auto signal = [&](int step) {  // by the whole warp
-    if (a.lag < 0) return;  // no barrier: nobody waits for the counters
-    if (step >= kSlotsRing) wait_for(step - kSlotsRing);
-    if (lane == 0)
-      atomicAdd(my_line + static_cast<size_t>(step % kSlotsRing) * kLines * kLineWords, 1u);
-  };
+  SoftBarrier bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
+  unsigned long long t_bucket = 0, n_rounds = 0;
+  auto wait_for = [&](int step) { bar.wait_for(step); };
+  auto signal = [&](int step) { bar.signal(step); };
 
   const long long t_start = clock64();
   for (int b = 0; b < a.batches; ++b) {
     const long long t_batch = clock64();
     const long long r0 = (static_cast<long long>(b) * a.total_warps + gw) * R;
     const int nr = static_cast<int>(max(0LL, min(static_cast<long long>(R), a.n - r0)));
-    for (int i = lane; i <= nr; i += 32) rp[i] = a.row_ptr[r0 + i];
+    for (int i = lane; i <= nr && nr > 0; i += 32) rp[i] = a.row_ptr[r0 + i];
     for (int i = lane; i < kSlots * R * G; i += 32) acc[i] = make_float4(0.f, 0.f, 0.f, 0.f);
     for (int i = lane; i < R; i += 32) {
       row_max[i] = -INFINITY;
@@ -370,13 +402,185 @@ __global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
   }
   if (lane == 0 && a.profile) {
     const unsigned long long total_cycles = clock64() - t_start;
-    atomicAdd(a.profile + 0, t_bucket);
-    atomicAdd(a.profile + 1, t_wait);
-    atomicAdd(a.profile + 2, total_cycles - t_bucket - t_wait);
-    atomicAdd(a.profile + 3, n_rounds);
-    atomicAdd(a.profile + 4, n_waits);
-    atomicAdd(a.profile + 5, n_slept);
+    bar.record(a.profile, t_bucket, total_cycles, n_rounds);
   }
+}
+
+// The streamed sweep (thirty-second session): the rounds of sweep_gather leave a warp's gathers
+// idle between rounds (call 9: 3.9 us a round of 16 at half the baseline's bandwidth). Here a
+// warp keeps LA gathers in flight all the time: item j's row is loaded while item j - LA is
+// added into its row's accumulators, over a register ring indexed by j % LA (LA divides 32; the
+// chunk of 32 items is unrolled, so every index is static). The items (col | row << 24, the
+// edge's offset in the batch) come from a plan built once per graph, a lane an item, fetched
+// two chunks ahead; a lane computes its item's normalised softmax weight from the scores and
+// its row's maximum and sum (a lane a row, once per batch). Shared memory holds only the
+// accumulators and the rows' statistics, so more warps and rows fit an SM than in sweep_gather
+// (x ~ 0.8 against 0.47). F = 128 only: a lane holds one float4 of a row.
+struct StreamArgs {
+  const int* row_ptr;
+  const float* scores;
+  const float4* values;  // (n, 32)
+  float4* out;           // (n, 32)
+  const uint2* plan;     // batches x total_warps x cap items, each batch's in partition order
+  int n;
+  int rows_per_warp;     // R (at most 31)
+  int part_rows;         // S
+  int parts;             // P
+  int cap;
+  int lag;
+  int total_warps;
+  int batches;
+  unsigned* step_done;
+  unsigned* timeouts;
+  int spin_limit;
+  unsigned long long* profile;  // kProfileFields, as sweep_gather's (setup: the rows' statistics)
+};
+
+// One warp's shared memory: R x 32 float4 accumulators, then R (max, 1 / sum) pairs.
+__host__ __device__ inline size_t stream_warp_bytes(int rows) {
+  return (static_cast<size_t>(rows) * 32 * 16 + rows * 8 + 15) / 16 * 16;
+}
+
+template <int LA, int kMinBlocks>
+__global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArgs a) {
+  static_assert(32 % LA == 0, "the ring's index must be static across chunks");
+  extern __shared__ float4 smem4[];
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int wib = static_cast<int>(threadIdx.x) >> 5;
+  const int gw = blockIdx.x * 4 + wib;
+  const int R = a.rows_per_warp, S = a.part_rows, P = a.parts;
+  float4* acc = reinterpret_cast<float4*>(reinterpret_cast<unsigned char*>(smem4) +
+                                          wib * stream_warp_bytes(R));
+  float2* stats = reinterpret_cast<float2*>(acc + R * 32);
+  SoftBarrier bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
+  unsigned long long t_setup = 0, n_chunks = 0;
+  const long long t_start = clock64();
+  for (int b = 0; b < a.batches; ++b) {
+    const long long t_batch = clock64();
+    const long long r0 = (static_cast<long long>(b) * a.total_warps + gw) * R;
+    const int nr = static_cast<int>(max(0LL, min(static_cast<long long>(R), a.n - r0)));
+    const int my_rp = lane <= nr && nr > 0 ? a.row_ptr[r0 + lane] : 0;
+    const int e_first = __shfl_sync(0xffffffffu, my_rp, 0);
+    const int e_end = __shfl_sync(0xffffffffu, my_rp, nr);
+    const int n_items = e_end - e_first <= a.cap ? e_end - e_first : 0;  // else out untouched
+    const bool fits = e_end - e_first <= a.cap;
+    for (int r = 0; r < R; ++r) acc[r * 32 + lane] = make_float4(0.f, 0.f, 0.f, 0.f);
+    {  // lane r: row r's maximum and 1 / sum, online
+      const int hi = __shfl_down_sync(0xffffffffu, my_rp, 1);
+      if (lane < nr) {
+        float m = -INFINITY, sum = 0.f;
+        for (int e = my_rp; e < hi; ++e) {
+          const float x = __ldg(a.scores + e);
+          const float m2 = fmaxf(m, x);
+          sum = sum * __expf(m - m2) + __expf(x - m2);
+          m = m2;
+        }
+        stats[lane] = make_float2(m, sum > 0.f ? 1.f / sum : 0.f);
+      }
+    }
+    __syncwarp();
+    t_setup += clock64() - t_batch;
+    const uint2* items = a.plan + (static_cast<size_t>(b) * a.total_warps + gw) * a.cap;
+    const int step0 = b * P;
+    int reported = -1;  // this batch's partitions reported finished
+    auto report_below = [&](int q_end) {
+      for (int q = reported + 1; q < q_end; ++q) bar.signal(step0 + q);
+      reported = max(reported, q_end - 1);
+    };
+    // A chunk's items a lane each: col | row << 24 and the weight.
+    auto fetch = [&](int c) {
+      const int i = c * 32 + lane;
+      return i < n_items ? items[i] : make_uint2(0u, 0u);
+    };
+    auto weigh = [&](int c, uint2 it) {
+      const int i = c * 32 + lane;
+      if (i >= n_items) return make_uint2(0u, 0u);
+      const float2 st = stats[it.x >> 24];
+      const float w = __expf(__ldg(a.scores + e_first + it.y) - st.x) * st.y;
+      return make_uint2(it.x, __float_as_uint(w));
+    };
+    auto part = [&](unsigned x) { return static_cast<int>((x & 0xffffffu) / S); };
+    if (n_items > 0) {
+      uint2 m_cur = weigh(0, fetch(0));
+      uint2 m_next = weigh(1, fetch(1));
+      uint2 raw = fetch(2);
+      report_below(part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
+      float4 ring[LA];
+#pragma unroll
+      for (int u = 0; u < LA; ++u) ring[u] = make_float4(0.f, 0.f, 0.f, 0.f);
+      for (int c = 0; c * 32 < n_items; ++c) {
+        ++n_chunks;
+        // Wait until every warp has finished the partition lag below the last one this chunk
+        // loads from, but never one this warp has not reported (its chunk's first - 1).
+        if (a.lag > 0) {
+          const int hi = min(n_items - 1, c * 32 + 31 + LA);
+          const unsigned x_hi = __shfl_sync(0xffffffffu, (hi >> 5) == c ? m_cur.x : m_next.x, hi & 31);
+          const int first = part(__shfl_sync(0xffffffffu, m_cur.x, 0));
+          const int s = step0 + min(part(x_hi) - a.lag, first - 1);
+          if (s >= 0) bar.wait_for(s);
+        }
+        if (c == 0) {
+#pragma unroll
+          for (int u = 0; u < LA; ++u) {
+            const unsigned x = __shfl_sync(0xffffffffu, m_cur.x, u);
+            if (u < n_items) ring[u] = __ldg(a.values + static_cast<size_t>(x & 0xffffffu) * 32 + lane);
+          }
+        }
+        float s_raw = 0.f;
+#pragma unroll
+        for (int u = 0; u < 32; ++u) {
+          if (u == 8) s_raw = (c + 2) * 32 + lane < n_items ? __ldg(a.scores + e_first + raw.y) : 0.f;
+          const int i = c * 32 + u;
+          const unsigned x = __shfl_sync(0xffffffffu, m_cur.x, u);
+          const float w = __uint_as_float(__shfl_sync(0xffffffffu, m_cur.y, u));
+          if (i < n_items) {
+            float4& A = acc[(x >> 24) * 32 + lane];
+            const float4 v = ring[u % LA];
+            A.x += w * v.x;
+            A.y += w * v.y;
+            A.z += w * v.z;
+            A.w += w * v.w;
+          }
+          const unsigned xl = __shfl_sync(0xffffffffu, u + LA < 32 ? m_cur.x : m_next.x, (u + LA) & 31);
+          if (i + LA < n_items)
+            ring[u % LA] = __ldg(a.values + static_cast<size_t>(xl & 0xffffffu) * 32 + lane);
+        }
+        // Every partition below the next chunk's first is finished.
+        report_below((c + 1) * 32 < n_items ? part(__shfl_sync(0xffffffffu, m_next.x, 0)) : P);
+        m_cur = m_next;
+        {
+          const int i = (c + 2) * 32 + lane;
+          if (i < n_items) {
+            const float2 st = stats[raw.x >> 24];
+            m_next = make_uint2(raw.x, __float_as_uint(__expf(s_raw - st.x) * st.y));
+          } else {
+            m_next = make_uint2(0u, 0u);
+          }
+        }
+        raw = fetch(c + 3);
+      }
+    }
+    report_below(P);
+    __syncwarp();
+    for (int r = 0; r < nr && fits; ++r) a.out[(r0 + r) * 32 + lane] = acc[r * 32 + lane];
+    __syncwarp();
+  }
+  if (lane == 0 && a.profile) bar.record(a.profile, t_setup, clock64() - t_start, n_chunks);
+}
+
+template <int LA, int kMinBlocks>
+const void* stream_kernel() {
+  return reinterpret_cast<const void*>(&stream_gather<LA, kMinBlocks>);
+}
+
+// (ring, blocks of 4 warps an SM the registers must allow)
+const void* find_stream(int la, int min_blocks) {
+  if (la == 8 && min_blocks == 6) return stream_kernel<8, 6>();
+  if (la == 8 && min_blocks == 7) return stream_kernel<8, 7>();
+  if (la == 16 && min_blocks == 4) return stream_kernel<16, 4>();
+  if (la == 16 && min_blocks == 5) return stream_kernel<16, 5>();
+  if (la == 4 && min_blocks == 7) return stream_kernel<4, 7>();
+  return nullptr;
 }
 
 struct Config {
@@ -385,6 +589,8 @@ struct Config {
   int lag;
   int u;
   bool planned = false;  // the batches' items from a plan built once, untimed
+  bool streamed = false;  // stream_gather (planned): u is its ring LA
+  int min_blocks = 0;     // stream_gather: blocks of 4 warps an SM its registers allow
 };
 
 template <int G, int U>
@@ -424,9 +630,12 @@ int run(const std::string& out_path, const Options& o) {
   opt.stop.max_seconds = 1.0;
 
   // (R, partition MB, lag, U); lag 0 would wait on the warp's own partition.
+  // {R, partition MB, lag, U (stream: LA), planned, streamed, blocks}
   const std::vector<Config> configs_f128 = {
-      {16, 16, -1, 16},       {16, 16, 8, 16},        {16, 16, -1, 16, true}, {16, 16, 8, 16, true},
-      {16, 16, 15, 16, true}, {16, 32, 8, 16, true},  {8, 16, 8, 8, true},    {8, 16, 15, 8, true}};
+      {16, 16, 15, 16, true},            {16, 16, -1, 8, true, true, 6},
+      {16, 16, 15, 8, true, true, 6},    {16, 16, 8, 8, true, true, 6},
+      {14, 16, 15, 8, true, true, 7},    {16, 16, 15, 16, true, true, 5},
+      {24, 16, 15, 16, true, true, 4},   {16, 32, 8, 8, true, true, 6}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -498,9 +707,14 @@ int run(const std::string& out_path, const Options& o) {
       pj["configs"].push_back(measure(launch, u == 4 ? graph.ref : graph.res, u != 4, row));
     }
     for (const Config& c : o.only ? configs_only : p.feat == 128 ? configs_f128 : configs_f64) {
-      const void* fn = find_sweep(f4, c.u);
       // lag 0: a warp would wait for its own partition.
-      if (!fn || c.lag == 0 || c.lag >= kSlotsRing) continue;
+      if (c.lag == 0 || c.lag >= kSlotsRing) continue;
+      if (c.streamed && (f4 != 32 || c.rows_per_warp > 31)) continue;
+      const void* fn = c.streamed ? find_stream(c.u, c.min_blocks) : find_sweep(f4, c.u);
+      if (!fn) {
+        std::printf("no kernel instantiated for U=%d (blocks %d)\n", c.u, c.min_blocks);
+        continue;
+      }
       SweepArgs a{};
       a.row_ptr = graph.row_ptr;
       a.col = graph.col;
@@ -514,16 +728,18 @@ int run(const std::string& out_path, const Options& o) {
       a.parts = (p.n + a.part_rows - 1) / a.part_rows;
       a.cap = c.rows_per_warp * p.d;
       a.lag = c.lag;
+      a.spin_limit = 5000;  // polls 64-1024 ns apart: ~5 ms before a warp gives up waiting
       // The occupancy below must be the planned kernel's (its shared memory holds the scores
       // too); the plan's address is set once it is built.
       const uint2 plan_placeholder{};
-      a.plan = c.planned ? &plan_placeholder : nullptr;
-      a.spin_limit = 5000;  // polls 64-1024 ns apart: ~5 ms before a warp gives up waiting
-      // Warps a block (4, 2 or 1): the most resident warps an SM, fewer a block on a tie.
+      a.plan = c.planned && !c.streamed ? &plan_placeholder : nullptr;
+      // Warps a block (stream_gather: 4; sweep_gather: 4, 2 or 1, the most resident warps an
+      // SM, fewer a block on a tie).
       int warps = 0, per_sm = 0;
       size_t smem = 0;
-      for (int w : {1, 2, 4}) {
-        const size_t bytes = w * warp_smem_bytes(a, 32 / f4, f4);
+      for (int w : c.streamed ? std::vector<int>{4} : std::vector<int>{1, 2, 4}) {
+        const size_t bytes = c.streamed ? w * stream_warp_bytes(c.rows_per_warp)
+                                        : w * warp_smem_bytes(a, 32 / f4, f4);
         if (bytes > info.smem_per_block_optin) continue;
         CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                static_cast<int>(bytes)));
@@ -537,8 +753,8 @@ int run(const std::string& out_path, const Options& o) {
         }
       }
       if (per_sm == 0) {
-        std::printf("R=%d S=%.0f MB: %zu bytes of shared memory a warp do not fit\n",
-                    c.rows_per_warp, c.part_mb, warp_smem_bytes(a, 32 / f4, f4));
+        std::printf("R=%d S=%.0f MB: the kernel's shared memory does not fit\n",
+                    c.rows_per_warp, c.part_mb);
         continue;
       }
       CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -553,31 +769,48 @@ int run(const std::string& out_path, const Options& o) {
       a.timeouts = timeouts;
       CSRGAT_CUDA_CHECK(cudaMemset(timeouts, 0, sizeof(unsigned)));
       uint2* plan = nullptr;
-      if (c.planned) {
-        // The plan: the same grid and batches bucket the edges once and write their items.
+      if (c.planned || c.streamed) {
+        // The plan: sweep_gather over the same warps and batches buckets the edges once and
+        // writes their items (blocks of 4 warps, whatever the measured kernel's occupancy).
         const size_t plan_items = static_cast<size_t>(a.batches) * a.total_warps * a.cap;
         CSRGAT_CUDA_CHECK(cudaMalloc(&plan, plan_items * sizeof(uint2)));
         SweepArgs build = a;
         build.plan = nullptr;
         build.plan_out = plan;
         build.lag = -1;
+        const void* builder = find_sweep(f4, 16);
+        const size_t build_smem = 4 * warp_smem_bytes(build, 32 / f4, f4);
+        CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(
+            builder, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(build_smem)));
         void* params[] = {&build};
-        CSRGAT_CUDA_CHECK(cudaLaunchKernel(fn, dim3(blocks), dim3(32 * warps), params, smem, nullptr));
+        CSRGAT_CUDA_CHECK(cudaLaunchKernel(builder, dim3(a.total_warps / 4), dim3(128), params,
+                                           build_smem, nullptr));
         CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
         a.plan = plan;
       }
-      auto launch = [&, a, fn, smem, blocks, warps, counter_bytes](cudaStream_t s) {
+      StreamArgs sa{a.row_ptr, a.scores,       a.values,   a.out,          a.plan,
+                    a.n,       a.rows_per_warp, a.part_rows, a.parts,      a.cap,
+                    a.lag,     a.total_warps,  a.batches,  a.step_done,    a.timeouts,
+                    a.spin_limit, nullptr};
+      // One launch, its step counters zeroed first; `profile` non-null records the warps' time.
+      auto go = [&, a, sa, fn, smem, blocks, warps, counter_bytes](
+                    cudaStream_t s, unsigned long long* profile) {
         CSRGAT_CUDA_CHECK(cudaMemsetAsync(a.step_done, 0, counter_bytes, s));
         SweepArgs copy = a;
-        void* params[] = {&copy};
+        StreamArgs scopy = sa;
+        copy.profile = profile;
+        scopy.profile = profile;
+        void* params[] = {c.streamed ? static_cast<void*>(&scopy) : static_cast<void*>(&copy)};
         CSRGAT_CUDA_CHECK(cudaLaunchKernel(fn, dim3(blocks), dim3(32 * warps), params, smem, s));
       };
+      auto launch = [&go](cudaStream_t s) { go(s, nullptr); };
       const double x = static_cast<double>(rows_per_batch) * p.d / p.n;
+      const char* kind = c.streamed ? "stream" : c.planned ? "sweep+plan" : "sweep";
       char label[160];
-      std::snprintf(label, sizeof label, "sweep%s R=%d S=%.0fMB(P=%d) lag=%d U=%d B=%lld x=%.2f",
-                    c.planned ? "+plan" : "", c.rows_per_warp, c.part_mb, a.parts, c.lag, c.u,
+      std::snprintf(label, sizeof label, "%s R=%d S=%.0fMB(P=%d) lag=%d %s=%d B=%lld x=%.2f", kind,
+                    c.rows_per_warp, c.part_mb, a.parts, c.lag, c.streamed ? "LA" : "U", c.u,
                     rows_per_batch, x);
-      nlohmann::json row{{"kind", c.planned ? "sweep with plan" : "sweep"},
+      nlohmann::json row{{"kind", c.streamed ? "stream" : c.planned ? "sweep with plan" : "sweep"},
                          {"rows_per_warp", c.rows_per_warp},
                          {"partition_mb", c.part_mb}, {"partitions", a.parts},
                          {"lag", c.lag},              {"edges_in_flight", c.u},
@@ -585,6 +818,7 @@ int run(const std::string& out_path, const Options& o) {
                          {"smem_per_block", smem},
                          {"rows_per_batch", rows_per_batch}, {"batches", a.batches},
                          {"x", x},                    {"label", label}};
+      if (c.streamed) row["min_blocks"] = c.min_blocks;
       row = measure(launch, graph.res, true, row);
       unsigned timed_out = 0;
       CSRGAT_CUDA_CHECK(cudaMemcpy(&timed_out, timeouts, sizeof(unsigned), cudaMemcpyDeviceToHost));
@@ -593,21 +827,19 @@ int run(const std::string& out_path, const Options& o) {
       if (!o.once) {
         // One more launch, recording where the warps' time went.
         CSRGAT_CUDA_CHECK(cudaMemset(profile, 0, kProfileFields * sizeof(unsigned long long)));
-        SweepArgs traced = a;
-        traced.profile = profile;
-        CSRGAT_CUDA_CHECK(cudaMemset(a.step_done, 0, counter_bytes));
-        void* params[] = {&traced};
-        CSRGAT_CUDA_CHECK(cudaLaunchKernel(fn, dim3(blocks), dim3(32 * warps), params, smem, nullptr));
+        go(nullptr, profile);
         CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
         unsigned long long pr[kProfileFields] = {};
         CSRGAT_CUDA_CHECK(cudaMemcpy(pr, profile, sizeof pr, cudaMemcpyDeviceToHost));
         const double per_warp_us = 1.0 / (a.total_warps * (info.sm_clock_max_mhz ? info.sm_clock_max_mhz : 1980.0));
         const double bucket = pr[0] * per_warp_us, wait = pr[1] * per_warp_us, rest = pr[2] * per_warp_us;
-        std::printf("  a warp's time: bucketing %.1f us, waits %.1f us, rounds and outputs %.1f us; "
+        std::printf("  a warp's time: %s %.1f us, waits %.1f us, rounds and outputs %.1f us; "
                     "%.0f rounds, %.0f waits (%.0f slept) a warp\n",
-                    bucket, wait, rest, double(pr[3]) / a.total_warps, double(pr[4]) / a.total_warps,
+                    c.streamed ? "row statistics" : "bucketing", bucket, wait, rest,
+                    double(pr[3]) / a.total_warps, double(pr[4]) / a.total_warps,
                     double(pr[5]) / a.total_warps);
-        row["warp_profile"] = {{"bucketing_us", bucket}, {"waits_us", wait},
+        row["warp_profile"] = {{c.streamed ? "row_statistics_us" : "bucketing_us", bucket},
+                               {"waits_us", wait},
                                {"rounds_and_outputs_us", rest},
                                {"rounds", double(pr[3]) / a.total_warps},
                                {"waits", double(pr[4]) / a.total_warps},
@@ -632,7 +864,7 @@ int run(const std::string& out_path, const Options& o) {
 
 int main(int argc, char** argv) {
   const char* usage =
-      "usage: colblock_probe <out.json> [--device N] [--config R,MB,LAG,U [--once]]\n";
+      "usage: colblock_probe <out.json> [--device N] [--config R,MB,LAG,U[,plan|,streamB] [--once]]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -643,11 +875,25 @@ int main(int argc, char** argv) {
     }
     if (a == "--config" && i + 1 < argc) {
       double mb = 0;
-      if (std::sscanf(argv[++i], "%d,%lf,%d,%d", &o.config.rows_per_warp, &mb, &o.config.lag,
-                      &o.config.u) != 4 || o.config.rows_per_warp < 1 ||
-          o.config.rows_per_warp > 255 || !(mb > 0)) {
-        std::fprintf(stderr, "colblock_probe: --config wants R,MB,LAG,U (R 1-255, MB > 0): %s\n",
-                     argv[i]);
+      int used = 0;
+      const char* spec = argv[++i];
+      bool ok = std::sscanf(spec, "%d,%lf,%d,%d%n", &o.config.rows_per_warp, &mb, &o.config.lag,
+                            &o.config.u, &used) == 4 &&
+                o.config.rows_per_warp >= 1 && o.config.rows_per_warp <= 255 && mb > 0;
+      const std::string kind = ok ? std::string(spec + used) : std::string();
+      if (kind == ",plan") {
+        o.config.planned = true;
+      } else if (kind.rfind(",stream", 0) == 0) {
+        o.config.planned = o.config.streamed = true;
+        ok = ok && std::sscanf(kind.c_str() + 7, "%d", &o.config.min_blocks) == 1;
+      } else if (!kind.empty()) {
+        ok = false;
+      }
+      if (!ok) {
+        std::fprintf(stderr,
+                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB] (R 1-255, MB > "
+                     "0, B blocks an SM): %s\n",
+                     spec);
         return 64;
       }
       o.config.part_mb = mb;
