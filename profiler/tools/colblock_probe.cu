@@ -130,6 +130,7 @@ constexpr int kLines = 32;
 constexpr int kSlotsRing = 16;
 constexpr int kLineWords = 32;
 
+template <bool kProfile>
 struct SoftBarrier {
   unsigned* step_done;
   unsigned* timeouts;
@@ -146,8 +147,8 @@ struct SoftBarrier {
   // By the whole warp: returns once every warp has finished `step`.
   __device__ void wait_for(int step) {
     if (step <= cleared) return;
-    const long long t0 = clock64();
-    ++n_waits;
+    const long long t0 = kProfile ? clock64() : 0;
+    if (kProfile) ++n_waits;
     const volatile unsigned* slot_lines =
         step_done + static_cast<size_t>(step % kSlotsRing) * kLines * kLineWords;
     const int target = total_warps * (step / kSlotsRing + 1);
@@ -160,12 +161,12 @@ struct SoftBarrier {
         if (lane == 0) atomicAdd(timeouts, 1u);
         break;
       }
-      if (spins == 0) ++n_slept;
+      if (kProfile && spins == 0) ++n_slept;
       __nanosleep(pause);
       pause = min(pause * 2, 1024u);
     }
     cleared = step;
-    t_wait += clock64() - t0;
+    if (kProfile) t_wait += clock64() - t0;
   }
 
   // By the whole warp: this warp has finished `step`.
@@ -233,7 +234,7 @@ __global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
       (3 * static_cast<size_t>(R) + 1 + 2 * (P + 1) + 1) / 2 * 8);
   float* staged = reinterpret_cast<float*>(items + a.cap);  // the batch's scores (with a plan)
   auto part = [&](int idx) { return static_cast<int>((items[idx].x & 0xffffffu) / S); };
-  SoftBarrier bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
+  SoftBarrier<true> bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
   unsigned long long t_bucket = 0, n_rounds = 0;
   auto wait_for = [&](int step) { bar.wait_for(step); };
   auto signal = [&](int step) { bar.signal(step); };
@@ -441,7 +442,9 @@ __host__ __device__ inline size_t stream_warp_bytes(int rows) {
   return (static_cast<size_t>(rows) * 32 * 16 + rows * 8 + 15) / 16 * 16;
 }
 
-template <int LA, int kMinBlocks>
+// kProfile: the instance that records where the warps' time goes (a launch of its own, untimed);
+// the timed instance carries no clocks or counts.
+template <int LA, int kMinBlocks, bool kProfile>
 __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArgs a) {
   static_assert(32 % LA == 0, "the ring's index must be static across chunks");
   extern __shared__ float4 smem4[];
@@ -452,11 +455,11 @@ __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArg
   float4* acc = reinterpret_cast<float4*>(reinterpret_cast<unsigned char*>(smem4) +
                                           wib * stream_warp_bytes(R));
   float2* stats = reinterpret_cast<float2*>(acc + R * 32);
-  SoftBarrier bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
+  SoftBarrier<kProfile> bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
   unsigned long long t_setup = 0, n_chunks = 0;
-  const long long t_start = clock64();
+  const long long t_start = kProfile ? clock64() : 0;
   for (int b = 0; b < a.batches; ++b) {
-    const long long t_batch = clock64();
+    const long long t_batch = kProfile ? clock64() : 0;
     const long long r0 = (static_cast<long long>(b) * a.total_warps + gw) * R;
     const int nr = static_cast<int>(max(0LL, min(static_cast<long long>(R), a.n - r0)));
     const int my_rp = lane <= nr && nr > 0 ? a.row_ptr[r0 + lane] : 0;
@@ -465,21 +468,28 @@ __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArg
     const int n_items = e_end - e_first <= a.cap ? e_end - e_first : 0;  // else out untouched
     const bool fits = e_end - e_first <= a.cap;
     for (int r = 0; r < R; ++r) acc[r * 32 + lane] = make_float4(0.f, 0.f, 0.f, 0.f);
-    {  // lane r: row r's maximum and 1 / sum, online
+    {  // lane r: row r's maximum and 1 / sum, online, 16 scores' loads in flight at a time
+      constexpr int kStat = 16;
       const int hi = __shfl_down_sync(0xffffffffu, my_rp, 1);
       if (lane < nr) {
         float m = -INFINITY, sum = 0.f;
-        for (int e = my_rp; e < hi; ++e) {
-          const float x = __ldg(a.scores + e);
-          const float m2 = fmaxf(m, x);
-          sum = sum * __expf(m - m2) + __expf(x - m2);
+        for (int e0 = my_rp; e0 < hi; e0 += kStat) {
+          float x[kStat];
+#pragma unroll
+          for (int k = 0; k < kStat; ++k) x[k] = e0 + k < hi ? __ldg(a.scores + e0 + k) : -INFINITY;
+          float m2 = m;
+#pragma unroll
+          for (int k = 0; k < kStat; ++k) m2 = fmaxf(m2, x[k]);
+          sum *= __expf(m - m2);
+#pragma unroll
+          for (int k = 0; k < kStat; ++k) sum += __expf(x[k] - m2);
           m = m2;
         }
         stats[lane] = make_float2(m, sum > 0.f ? 1.f / sum : 0.f);
       }
     }
     __syncwarp();
-    t_setup += clock64() - t_batch;
+    if (kProfile) t_setup += clock64() - t_batch;
     const uint2* items = a.plan + (static_cast<size_t>(b) * a.total_warps + gw) * a.cap;
     const int step0 = b * P;
     int reported = -1;  // this batch's partitions reported finished
@@ -505,9 +515,11 @@ __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArg
       uint2 m_next = weigh(1, fetch(1));
       uint2 raw = fetch(2);
       report_below(part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
-      float4 ring[LA];
+      float4 ring[LA];  // item j's source row, its row among the warp's and weight at j % LA
+      unsigned ring_row[LA];
+      float ring_w[LA];
       for (int c = 0; c * 32 < n_items; ++c) {
-        ++n_chunks;
+        if (kProfile) ++n_chunks;
         // Wait until every warp has finished the partition lag below the last one this chunk
         // loads from, but never one this warp has not reported (its chunk's first - 1).
         if (a.lag > 0) {
@@ -525,25 +537,30 @@ __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArg
           for (int u = 0; u < LA; ++u) {
             const unsigned x = __shfl_sync(0xffffffffu, m_cur.x, u);
             ring[u] = __ldg(a.values + static_cast<size_t>(x & 0xffffffu) * 32 + lane);
+            ring_row[u] = x >> 24;
+            ring_w[u] = __uint_as_float(__shfl_sync(0xffffffffu, m_cur.y, u));
           }
         }
         float s_raw = 0.f;
 #pragma unroll
         for (int u = 0; u < 32; ++u) {
           if (u == 8) s_raw = (c + 2) * 32 + lane < n_items ? __ldg(a.scores + e_first + raw.y) : 0.f;
-          const int i = c * 32 + u;
-          const unsigned x = __shfl_sync(0xffffffffu, m_cur.x, u);
-          const float w = __uint_as_float(__shfl_sync(0xffffffffu, m_cur.y, u));
-          if (i < n_items) {
-            float4& A = acc[(x >> 24) * 32 + lane];
+          if (c * 32 + u < n_items) {
+            float4& A = acc[ring_row[u % LA] * 32 + lane];
             const float4 v = ring[u % LA];
+            const float w = ring_w[u % LA];
             A.x += w * v.x;
             A.y += w * v.y;
             A.z += w * v.z;
             A.w += w * v.w;
           }
+          // The item LA ahead: its row now, its weight and row kept beside it.
           const unsigned xl = __shfl_sync(0xffffffffu, u + LA < 32 ? m_cur.x : m_next.x, (u + LA) & 31);
+          const float wl = __uint_as_float(
+              __shfl_sync(0xffffffffu, u + LA < 32 ? m_cur.y : m_next.y, (u + LA) & 31));
           ring[u % LA] = __ldg(a.values + static_cast<size_t>(xl & 0xffffffu) * 32 + lane);
+          ring_row[u % LA] = xl >> 24;
+          ring_w[u % LA] = wl;
         }
         // Every partition below the next chunk's first is finished.
         report_below((c + 1) * 32 < n_items ? part(__shfl_sync(0xffffffffu, m_next.x, 0)) : P);
@@ -565,22 +582,23 @@ __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArg
     for (int r = 0; r < nr && fits; ++r) a.out[(r0 + r) * 32 + lane] = acc[r * 32 + lane];
     __syncwarp();
   }
-  if (lane == 0 && a.profile) bar.record(a.profile, t_setup, clock64() - t_start, n_chunks);
+  if (kProfile && lane == 0) bar.record(a.profile, t_setup, clock64() - t_start, n_chunks);
 }
 
 template <int LA, int kMinBlocks>
-const void* stream_kernel() {
-  return reinterpret_cast<const void*>(&stream_gather<LA, kMinBlocks>);
+std::pair<const void*, const void*> stream_kernel() {
+  return {reinterpret_cast<const void*>(&stream_gather<LA, kMinBlocks, false>),
+          reinterpret_cast<const void*>(&stream_gather<LA, kMinBlocks, true>)};
 }
 
-// (ring, blocks of 4 warps an SM the registers must allow)
-const void* find_stream(int la, int min_blocks) {
+// (ring, blocks of 4 warps an SM the registers must allow): the timed and the profiling instance
+std::pair<const void*, const void*> find_stream(int la, int min_blocks) {
   if (la == 8 && min_blocks == 6) return stream_kernel<8, 6>();
   if (la == 8 && min_blocks == 7) return stream_kernel<8, 7>();
   if (la == 16 && min_blocks == 4) return stream_kernel<16, 4>();
-  if (la == 16 && min_blocks == 5) return stream_kernel<16, 5>();
   if (la == 4 && min_blocks == 7) return stream_kernel<4, 7>();
-  return nullptr;
+  if (la == 4 && min_blocks == 6) return stream_kernel<4, 6>();
+  return {nullptr, nullptr};
 }
 
 struct Config {
@@ -632,10 +650,10 @@ int run(const std::string& out_path, const Options& o) {
   // (R, partition MB, lag, U); lag 0 would wait on the warp's own partition.
   // {R, partition MB, lag, U (stream: LA), planned, streamed, blocks}
   const std::vector<Config> configs_f128 = {
-      {16, 16, 15, 16, true},            {16, 16, -1, 8, true, true, 6},
-      {16, 16, 15, 8, true, true, 6},    {16, 16, 12, 8, true, true, 6},
-      {14, 16, 15, 8, true, true, 7},    {14, 16, 15, 4, true, true, 7},
-      {24, 16, 15, 16, true, true, 4},   {16, 32, 8, 8, true, true, 6}};
+      {14, 16, -1, 4, true, true, 7},    {14, 16, 15, 4, true, true, 7},
+      {14, 16, 12, 4, true, true, 7},    {16, 16, -1, 4, true, true, 6},
+      {16, 16, 15, 4, true, true, 6},    {16, 16, 15, 8, true, true, 6},
+      {14, 16, 15, 8, true, true, 7},    {24, 16, 15, 16, true, true, 4}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -710,7 +728,8 @@ int run(const std::string& out_path, const Options& o) {
       // lag 0: a warp would wait for its own partition.
       if (c.lag == 0 || c.lag >= kSlotsRing) continue;
       if (c.streamed && (f4 != 32 || c.rows_per_warp > 31)) continue;
-      const void* fn = c.streamed ? find_stream(c.u, c.min_blocks) : find_sweep(f4, c.u);
+      const auto [fn, fn_profile] = c.streamed ? find_stream(c.u, c.min_blocks)
+                                               : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
         std::printf("no kernel instantiated for U=%d (blocks %d)\n", c.u, c.min_blocks);
         continue;
@@ -757,8 +776,9 @@ int run(const std::string& out_path, const Options& o) {
                     c.rows_per_warp, c.part_mb);
         continue;
       }
-      CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(smem)));
+      for (const void* f : {fn, fn_profile})
+        CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(smem)));
       const int blocks = per_sm * info.sm_count;
       a.total_warps = blocks * warps;
       const long long rows_per_batch = static_cast<long long>(a.total_warps) * a.rows_per_warp;
@@ -793,7 +813,7 @@ int run(const std::string& out_path, const Options& o) {
                     a.lag,     a.total_warps,  a.batches,  a.step_done,    a.timeouts,
                     a.spin_limit, nullptr};
       // One launch, its step counters zeroed first; `profile` non-null records the warps' time.
-      auto go = [&, a, sa, fn, smem, blocks, warps, counter_bytes](
+      auto go = [&, a, sa, fn = fn, fn_profile = fn_profile, smem, blocks, warps, counter_bytes](
                     cudaStream_t s, unsigned long long* profile) {
         CSRGAT_CUDA_CHECK(cudaMemsetAsync(a.step_done, 0, counter_bytes, s));
         SweepArgs copy = a;
@@ -801,7 +821,8 @@ int run(const std::string& out_path, const Options& o) {
         copy.profile = profile;
         scopy.profile = profile;
         void* params[] = {c.streamed ? static_cast<void*>(&scopy) : static_cast<void*>(&copy)};
-        CSRGAT_CUDA_CHECK(cudaLaunchKernel(fn, dim3(blocks), dim3(32 * warps), params, smem, s));
+        CSRGAT_CUDA_CHECK(cudaLaunchKernel(profile ? fn_profile : fn, dim3(blocks),
+                                           dim3(32 * warps), params, smem, s));
       };
       auto launch = [&go](cudaStream_t s) { go(s, nullptr); };
       const double x = static_cast<double>(rows_per_batch) * p.d / p.n;
