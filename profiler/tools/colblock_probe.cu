@@ -1,7 +1,7 @@
 // colblock_probe: can the gathers of a DRAM-bound uniform random graph reuse L2 if all resident
 // warps sweep the sources in step? (Target 2 of issue 7 asks the uniform 2M graph, F = 128, for
 // 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
-//   colblock_probe <out.json> [--device N] [--config R,MB,LAG,U[,plan|,streamB] [--once]]
+//   colblock_probe <out.json> [--device N] [--config R,MB,LAG,U[,plan|,streamB[+stats]] [--once]]
 // --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
 // untimed and without counters (for ncu).
 //
@@ -127,7 +127,7 @@ __device__ __forceinline__ int warp_sum_int(int v) {
 // step s - kSlotsRing is done. It only orders the schedule: a warp that waited spin_limit polls
 // goes on (counted in timeouts), and no result depends on it.
 constexpr int kLines = 32;
-constexpr int kSlotsRing = 16;
+constexpr int kSlotsRing = 32;  // 16 until the thirty-second session's call 6
 constexpr int kLineWords = 32;
 
 template <bool kProfile>
@@ -454,6 +454,8 @@ struct StreamArgs {
   unsigned* timeouts;
   int spin_limit;
   unsigned long long* profile;  // kProfileFields, as sweep_gather's (setup: the rows' statistics)
+  const float2* row_stats;      // (n) each row's maximum and 1 / sum from row_stats_pass; null:
+                                // a batch takes its rows' statistics itself (a lane a row)
 };
 
 // One warp's shared memory: R x 32 float4 accumulators, then R (max, 1 / sum) pairs.
@@ -463,6 +465,33 @@ __host__ __device__ inline size_t stream_warp_bytes(int rows) {
 
 // kProfile: the instance that records where the warps' time goes (a launch of its own, untimed);
 // the timed instance carries no clocks or counts.
+// A row's softmax maximum and 1 / sum over scores[lo, hi), online, 16 loads in flight at a time.
+__device__ __forceinline__ float2 row_softmax_stats(const float* scores, int lo, int hi) {
+  constexpr int kStat = 16;
+  float m = -INFINITY, sum = 0.f;
+  for (int e0 = lo; e0 < hi; e0 += kStat) {
+    float x[kStat];
+#pragma unroll
+    for (int k = 0; k < kStat; ++k) x[k] = e0 + k < hi ? __ldg(scores + e0 + k) : -INFINITY;
+    float m2 = m;
+#pragma unroll
+    for (int k = 0; k < kStat; ++k) m2 = fmaxf(m2, x[k]);
+    sum *= __expf(m - m2);
+#pragma unroll
+    for (int k = 0; k < kStat; ++k) sum += __expf(x[k] - m2);
+    m = m2;
+  }
+  return make_float2(m, sum > 0.f ? 1.f / sum : 0.f);
+}
+
+// The pre-pass of stream_gather's row statistics: a thread a row (a launch before the sweep, in
+// the timed call), so that a batch starts with one load a lane instead of a row's scores.
+__global__ void __launch_bounds__(256) row_stats_pass(int n, const int* row_ptr,
+                                                      const float* scores, float2* stats) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < n) stats[row] = row_softmax_stats(scores, row_ptr[row], row_ptr[row + 1]);
+}
+
 template <int LA, int kMinBlocks, bool kProfile>
 __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArgs a) {
   static_assert(32 % LA == 0, "the ring's index must be static across chunks");
@@ -487,25 +516,10 @@ __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArg
     const int n_items = e_end - e_first <= a.cap ? e_end - e_first : 0;  // else out untouched
     const bool fits = e_end - e_first <= a.cap;
     for (int r = 0; r < R; ++r) acc[r * 32 + lane] = make_float4(0.f, 0.f, 0.f, 0.f);
-    {  // lane r: row r's maximum and 1 / sum, online, 16 scores' loads in flight at a time
-      constexpr int kStat = 16;
+    {  // lane r: row r's maximum and 1 / sum, from the pre-pass or taken here
       const int hi = __shfl_down_sync(0xffffffffu, my_rp, 1);
-      if (lane < nr) {
-        float m = -INFINITY, sum = 0.f;
-        for (int e0 = my_rp; e0 < hi; e0 += kStat) {
-          float x[kStat];
-#pragma unroll
-          for (int k = 0; k < kStat; ++k) x[k] = e0 + k < hi ? __ldg(a.scores + e0 + k) : -INFINITY;
-          float m2 = m;
-#pragma unroll
-          for (int k = 0; k < kStat; ++k) m2 = fmaxf(m2, x[k]);
-          sum *= __expf(m - m2);
-#pragma unroll
-          for (int k = 0; k < kStat; ++k) sum += __expf(x[k] - m2);
-          m = m2;
-        }
-        stats[lane] = make_float2(m, sum > 0.f ? 1.f / sum : 0.f);
-      }
+      if (lane < nr)
+        stats[lane] = a.row_stats ? a.row_stats[r0 + lane] : row_softmax_stats(a.scores, my_rp, hi);
     }
     __syncwarp();
     if (kProfile) t_setup += clock64() - t_batch;
@@ -631,6 +645,7 @@ struct Config {
   bool planned = false;  // the batches' items from a plan built once, untimed
   bool streamed = false;  // stream_gather (planned): u is its ring LA
   int min_blocks = 0;     // stream_gather: blocks of 4 warps an SM its registers allow
+  bool pre_stats = false;  // stream_gather: the row statistics from row_stats_pass
 };
 
 template <int G, int U>
@@ -669,12 +684,13 @@ int run(const std::string& out_path, const Options& o) {
   opt.stop.max_samples = 11;
   opt.stop.max_seconds = 1.0;
 
-  // (R, partition MB, lag, U); lag 0 would wait on the warp's own partition.
-  // {R, partition MB, lag, U (stream: LA), planned, streamed, blocks}
+  // lag 0 would wait on the warp's own partition.
+  // {R, partition MB, lag, U (stream: LA), planned, streamed, blocks, row statistics pre-pass}
   const std::vector<Config> configs_f128 = {
-      {12, 16, 15, 4, true, true, 7},    {14, 16, 15, 4, true, true, 7},
-      {10, 16, 15, 4, true, true, 7},    {12, 32, 7, 4, true, true, 7},
-      {12, 16, 15, 8, true, true, 6},    {16, 16, 15, 4, true, true, 6}};
+      {12, 16, 15, 4, true, true, 7},          {12, 16, 15, 4, true, true, 7, true},
+      {12, 16, 23, 4, true, true, 7, true},    {12, 16, 31, 4, true, true, 7, true},
+      {14, 16, 31, 4, true, true, 7, true},    {10, 16, 31, 4, true, true, 7, true},
+      {16, 16, 31, 4, true, true, 6, true}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -694,6 +710,8 @@ int run(const std::string& out_path, const Options& o) {
     CSRGAT_CUDA_CHECK(cudaMalloc(&steps, counter_bytes));
     CSRGAT_CUDA_CHECK(cudaMalloc(&timeouts, sizeof(unsigned)));
     CSRGAT_CUDA_CHECK(cudaMalloc(&profile, kProfileFields * sizeof(unsigned long long)));
+    float2* row_stats = nullptr;  // row_stats_pass's output, for the configurations with pre_stats
+    CSRGAT_CUDA_CHECK(cudaMalloc(&row_stats, static_cast<size_t>(p.n) * sizeof(float2)));
     sort_rows<32><<<(p.n + 255) / 256, 256>>>(p.n, graph.row_ptr, graph.col, graph.scores);
     CSRGAT_CUDA_CHECK(cudaGetLastError());
     CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
@@ -856,11 +874,16 @@ int run(const std::string& out_path, const Options& o) {
       StreamArgs sa{a.row_ptr, a.scores,       a.values,   a.out,          a.plan,
                     a.n,       a.rows_per_warp, a.part_rows, a.parts,      a.cap,
                     a.lag,     a.total_warps,  a.batches,  a.step_done,    a.timeouts,
-                    a.spin_limit, nullptr};
+                    a.spin_limit, nullptr, c.pre_stats ? row_stats : nullptr};
       // One launch, its step counters zeroed first; `profile` non-null records the warps' time.
       auto go = [&, a, sa, fn = fn, fn_profile = fn_profile, smem, blocks, warps, counter_bytes](
                     cudaStream_t s, unsigned long long* profile) {
         CSRGAT_CUDA_CHECK(cudaMemsetAsync(a.step_done, 0, counter_bytes, s));
+        if (sa.row_stats) {
+          row_stats_pass<<<(a.n + 255) / 256, 256, 0, s>>>(a.n, a.row_ptr, a.scores,
+                                                           const_cast<float2*>(sa.row_stats));
+          CSRGAT_CUDA_CHECK(cudaGetLastError());
+        }
         SweepArgs copy = a;
         StreamArgs scopy = sa;
         copy.profile = profile;
@@ -871,7 +894,8 @@ int run(const std::string& out_path, const Options& o) {
       };
       auto launch = [&go](cudaStream_t s) { go(s, nullptr); };
       const double x = static_cast<double>(rows_per_batch) * p.d / p.n;
-      const char* kind = c.streamed ? "stream" : c.planned ? "sweep+plan" : "sweep";
+      const char* kind = c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
+                                    : c.planned ? "sweep+plan" : "sweep";
       char label[160];
       std::snprintf(label, sizeof label, "%s R=%d S=%.0fMB(P=%d) lag=%d %s=%d B=%lld x=%.2f", kind,
                     c.rows_per_warp, c.part_mb, a.parts, c.lag, c.streamed ? "LA" : "U", c.u,
@@ -884,7 +908,10 @@ int run(const std::string& out_path, const Options& o) {
                          {"smem_per_block", smem},
                          {"rows_per_batch", rows_per_batch}, {"batches", a.batches},
                          {"x", x},                    {"label", label}};
-      if (c.streamed) row["min_blocks"] = c.min_blocks;
+      if (c.streamed) {
+        row["min_blocks"] = c.min_blocks;
+        row["row_stats_pass"] = c.pre_stats;
+      }
       row = measure(launch, graph.res, true, row);
       unsigned timed_out = 0;
       CSRGAT_CUDA_CHECK(cudaMemcpy(&timed_out, timeouts, sizeof(unsigned), cudaMemcpyDeviceToHost));
@@ -920,7 +947,7 @@ int run(const std::string& out_path, const Options& o) {
     }
     out["problems"].push_back(pj);
     for (void* ptr : {static_cast<void*>(steps), static_cast<void*>(timeouts),
-                      static_cast<void*>(profile)})
+                      static_cast<void*>(profile), static_cast<void*>(row_stats)})
       cudaFree(ptr);
   }
   return write_probe_json(out, out_path, "colblock_probe");
@@ -930,7 +957,7 @@ int run(const std::string& out_path, const Options& o) {
 
 int main(int argc, char** argv) {
   const char* usage =
-      "usage: colblock_probe <out.json> [--device N] [--config R,MB,LAG,U[,plan|,streamB] [--once]]\n";
+      "usage: colblock_probe <out.json> [--device N] [--config R,MB,LAG,U[,plan|,streamB[+stats]] [--once]]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -951,13 +978,17 @@ int main(int argc, char** argv) {
         o.config.planned = true;
       } else if (kind.rfind(",stream", 0) == 0) {
         o.config.planned = o.config.streamed = true;
-        ok = ok && std::sscanf(kind.c_str() + 7, "%d", &o.config.min_blocks) == 1;
+        int digits = 0;
+        ok = ok && std::sscanf(kind.c_str() + 7, "%d%n", &o.config.min_blocks, &digits) == 1;
+        const std::string rest = ok ? kind.substr(7 + digits) : std::string();
+        o.config.pre_stats = rest == "+stats";
+        ok = ok && (rest.empty() || o.config.pre_stats);
       } else if (!kind.empty()) {
         ok = false;
       }
       if (!ok) {
         std::fprintf(stderr,
-                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB] (R 1-255, MB > "
+                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]] (R 1-255, MB > "
                      "0, B blocks an SM): %s\n",
                      spec);
         return 64;
