@@ -456,7 +456,11 @@ struct StreamArgs {
   unsigned long long* profile;  // kProfileFields, as sweep_gather's (setup: the rows' statistics)
   const float2* row_stats;      // (n) each row's maximum and 1 / sum from row_stats_pass; null:
                                 // a batch takes its rows' statistics itself (a lane a row)
+  // The profiling instance: kWarpTraceWords a warp (its SM, its cycles less the waits, its
+  // waits); null: not recorded.
+  unsigned long long* warp_trace;
 };
+constexpr int kWarpTraceWords = 3;
 
 // One warp's shared memory: R x 32 float4 accumulators, then R (max, 1 / sum) pairs.
 __host__ __device__ inline size_t stream_warp_bytes(int rows) {
@@ -618,7 +622,18 @@ __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArg
     for (int r = 0; r < nr && fits; ++r) a.out[(r0 + r) * 32 + lane] = acc[r * 32 + lane];
     __syncwarp();
   }
-  if (kProfile && lane == 0) bar.record(a.profile, t_setup, clock64() - t_start, n_chunks);
+  if (kProfile && lane == 0) {
+    const unsigned long long total = clock64() - t_start;
+    bar.record(a.profile, t_setup, total, n_chunks);
+    if (a.warp_trace) {
+      unsigned smid;
+      asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+      unsigned long long* t = a.warp_trace + static_cast<size_t>(gw) * kWarpTraceWords;
+      t[0] = smid;
+      t[1] = total - bar.t_wait;
+      t[2] = bar.t_wait;
+    }
+  }
 }
 
 template <int LA, int kMinBlocks>
@@ -663,6 +678,64 @@ const void* find_sweep(int g, int u) {
   return nullptr;
 }
 
+// How the warps' busy cycles (their time less their waits, from the profiling launch) spread:
+// over all warps, by the warp's place in its block, by its block's place on its SM (blocks of an
+// SM ranked by index) and by SM. A barrier paces every warp at the slowest's rate, so the spread
+// is what the waits cost.
+nlohmann::json warp_spread(const unsigned long long* d_trace, int total_warps, int warps_per_block,
+                           int blocks_per_sm, const prof::DeviceInfo& info) {
+  std::vector<unsigned long long> t(static_cast<size_t>(total_warps) * kWarpTraceWords);
+  CSRGAT_CUDA_CHECK(cudaMemcpy(t.data(), d_trace, t.size() * sizeof(t[0]), cudaMemcpyDeviceToHost));
+  const double to_us = 1.0 / (info.sm_clock_max_mhz ? info.sm_clock_max_mhz : 1980.0);
+  std::vector<double> busy(total_warps);
+  std::vector<std::vector<int>> blocks_of_sm(info.sm_count);
+  for (int w = 0; w < total_warps; ++w) {
+    busy[w] = t[w * kWarpTraceWords + 1] * to_us;
+    const int sm = static_cast<int>(t[w * kWarpTraceWords]);
+    const int block = w / warps_per_block;
+    if (sm < info.sm_count && w % warps_per_block == 0) blocks_of_sm[sm].push_back(block);
+  }
+  std::vector<double> by_place(warps_per_block), by_slot(blocks_per_sm), by_sm(info.sm_count);
+  std::vector<int> n_slot(blocks_per_sm), n_sm(info.sm_count);
+  for (int sm = 0; sm < info.sm_count; ++sm) {
+    auto& blocks = blocks_of_sm[sm];
+    std::sort(blocks.begin(), blocks.end());
+    for (size_t k = 0; k < blocks.size(); ++k)
+      for (int wi = 0; wi < warps_per_block; ++wi) {
+        const double b = busy[blocks[k] * warps_per_block + wi];
+        if (static_cast<int>(k) < blocks_per_sm) {
+          by_slot[k] += b;
+          ++n_slot[k];
+        }
+        by_sm[sm] += b;
+        ++n_sm[sm];
+      }
+  }
+  for (int w = 0; w < total_warps; ++w) by_place[w % warps_per_block] += busy[w];
+  for (auto& v : by_place) v /= std::max(1, total_warps / warps_per_block);
+  for (size_t k = 0; k < by_slot.size(); ++k) by_slot[k] /= std::max(1, n_slot[k]);
+  std::vector<double> sm_means;
+  for (int sm = 0; sm < info.sm_count; ++sm)
+    if (n_sm[sm]) sm_means.push_back(by_sm[sm] / n_sm[sm]);
+  std::vector<double> sorted = busy;
+  std::sort(sorted.begin(), sorted.end());
+  auto q = [&](const std::vector<double>& v, double f) { return v[static_cast<size_t>(f * (v.size() - 1))]; };
+  std::sort(sm_means.begin(), sm_means.end());
+  double mean = 0;
+  for (double b : busy) mean += b;
+  mean /= busy.size();
+  std::printf("  warps' busy us: mean %.1f, min %.1f, p1 %.1f, p99 %.1f, max %.1f; by place in "
+              "block", mean, sorted.front(), q(sorted, 0.01), q(sorted, 0.99), sorted.back());
+  for (double v : by_place) std::printf(" %.1f", v);
+  std::printf("; by block slot on SM");
+  for (double v : by_slot) std::printf(" %.1f", v);
+  std::printf("; SMs' means %.1f-%.1f\n", sm_means.front(), sm_means.back());
+  return {{"busy_us_mean", mean}, {"busy_us_min", sorted.front()}, {"busy_us_p01", q(sorted, 0.01)},
+          {"busy_us_p99", q(sorted, 0.99)}, {"busy_us_max", sorted.back()},
+          {"busy_us_by_place_in_block", by_place}, {"busy_us_by_block_slot", by_slot},
+          {"sm_mean_busy_us_min", sm_means.front()}, {"sm_mean_busy_us_max", sm_means.back()}};
+}
+
 struct Options {
   int device = 0;
   bool only = false;  // --config: one sweep configuration on uniform 2M (plus the reference)
@@ -687,10 +760,9 @@ int run(const std::string& out_path, const Options& o) {
   // lag 0 would wait on the warp's own partition.
   // {R, partition MB, lag, U (stream: LA), planned, streamed, blocks, row statistics pre-pass}
   const std::vector<Config> configs_f128 = {
-      {12, 16, 15, 4, true, true, 7},          {12, 16, 15, 4, true, true, 7, true},
-      {12, 16, 23, 4, true, true, 7, true},    {12, 16, 31, 4, true, true, 7, true},
-      {14, 16, 31, 4, true, true, 7, true},    {10, 16, 31, 4, true, true, 7, true},
-      {16, 16, 31, 4, true, true, 6, true}};
+      {12, 16, 15, 4, true, true, 7},    {12, 16, 15, 4, true, true, 6},
+      {12, 16, -1, 4, true, true, 7},    {12, 16, 15, 8, true, true, 6},
+      {14, 16, 15, 4, true, true, 7}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -710,6 +782,9 @@ int run(const std::string& out_path, const Options& o) {
     CSRGAT_CUDA_CHECK(cudaMalloc(&steps, counter_bytes));
     CSRGAT_CUDA_CHECK(cudaMalloc(&timeouts, sizeof(unsigned)));
     CSRGAT_CUDA_CHECK(cudaMalloc(&profile, kProfileFields * sizeof(unsigned long long)));
+    unsigned long long* warp_trace = nullptr;  // stream_gather's profiling launch, a warp each
+    CSRGAT_CUDA_CHECK(cudaMalloc(&warp_trace, static_cast<size_t>(1 << 16) * kWarpTraceWords *
+                                                  sizeof(unsigned long long)));
     float2* row_stats = nullptr;  // row_stats_pass's output, for the configurations with pre_stats
     CSRGAT_CUDA_CHECK(cudaMalloc(&row_stats, static_cast<size_t>(p.n) * sizeof(float2)));
     sort_rows<32><<<(p.n + 255) / 256, 256>>>(p.n, graph.row_ptr, graph.col, graph.scores);
@@ -874,7 +949,7 @@ int run(const std::string& out_path, const Options& o) {
       StreamArgs sa{a.row_ptr, a.scores,       a.values,   a.out,          a.plan,
                     a.n,       a.rows_per_warp, a.part_rows, a.parts,      a.cap,
                     a.lag,     a.total_warps,  a.batches,  a.step_done,    a.timeouts,
-                    a.spin_limit, nullptr, c.pre_stats ? row_stats : nullptr};
+                    a.spin_limit, nullptr, c.pre_stats ? row_stats : nullptr, nullptr};
       // One launch, its step counters zeroed first; `profile` non-null records the warps' time.
       auto go = [&, a, sa, fn = fn, fn_profile = fn_profile, smem, blocks, warps, counter_bytes](
                     cudaStream_t s, unsigned long long* profile) {
@@ -888,6 +963,7 @@ int run(const std::string& out_path, const Options& o) {
         StreamArgs scopy = sa;
         copy.profile = profile;
         scopy.profile = profile;
+        scopy.warp_trace = profile ? warp_trace : nullptr;
         void* params[] = {c.streamed ? static_cast<void*>(&scopy) : static_cast<void*>(&copy)};
         CSRGAT_CUDA_CHECK(cudaLaunchKernel(profile ? fn_profile : fn, dim3(blocks),
                                            dim3(32 * warps), params, smem, s));
@@ -931,6 +1007,7 @@ int run(const std::string& out_path, const Options& o) {
                     c.streamed ? "row statistics" : "bucketing", bucket, wait, rest,
                     double(pr[3]) / a.total_warps, double(pr[4]) / a.total_warps,
                     double(pr[5]) / a.total_warps);
+        if (c.streamed) row["warp_spread"] = warp_spread(warp_trace, a.total_warps, warps, per_sm, info);
         row["warp_profile"] = {{c.streamed ? "row_statistics_us" : "bucketing_us", bucket},
                                {"waits_us", wait},
                                {"rounds_and_outputs_us", rest},
@@ -947,7 +1024,8 @@ int run(const std::string& out_path, const Options& o) {
     }
     out["problems"].push_back(pj);
     for (void* ptr : {static_cast<void*>(steps), static_cast<void*>(timeouts),
-                      static_cast<void*>(profile), static_cast<void*>(row_stats)})
+                      static_cast<void*>(profile), static_cast<void*>(row_stats),
+                      static_cast<void*>(warp_trace)})
       cudaFree(ptr);
   }
   return write_probe_json(out, out_path, "colblock_probe");
