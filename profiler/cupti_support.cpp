@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -134,6 +135,29 @@ std::string preload_nvperf() {
            "' and on the loader path): " + missing;
   }();
   return result;
+}
+
+std::optional<double> span_of_records(const std::vector<ActivityRecord>& records,
+                                      int& expected_kernels, std::string& why) {
+  const int k = static_cast<int>(
+      std::count_if(records.begin(), records.end(), [](const ActivityRecord& r) { return r.kernel; }));
+  if (k < expected_kernels) {
+    why = "CUPTI delivered " + std::to_string(k) + " of the launch's " +
+          std::to_string(expected_kernels) + " kernel records";
+    return std::nullopt;
+  }
+  if (expected_kernels < 0) expected_kernels = k;
+  uint64_t first = UINT64_MAX, last = 0;
+  for (const auto& r : records) {
+    if (r.start == 0 || r.end < r.start) continue;  // incomplete record
+    first = std::min(first, r.start);
+    last = std::max(last, r.end);
+  }
+  if (last <= first) {
+    why = "CUPTI kernel records carried no timestamps";
+    return std::nullopt;
+  }
+  return static_cast<double>(last - first) * 1e-3;
 }
 
 ActivityTracer& ActivityTracer::instance() {

@@ -46,6 +46,15 @@ struct ActivityRecord {
   bool kernel = false;  // false: memcpy or memset
 };
 
+// The GPU span of one sample from its records on one device (kernels, memcpys, memsets): the
+// first start to the last end, in us. `expected_kernels` is the kernel count of the launch (from
+// its warmup); < 0: unknown, set to the count found. nullopt with `why` when the records cannot
+// give the sample's span: no kernel record, fewer kernel records than the launch has (a span
+// over part of a multi-kernel launch would be short and look like a fast sample), or no
+// timestamps.
+std::optional<double> span_of_records(const std::vector<ActivityRecord>& records,
+                                      int& expected_kernels, std::string& why);
+
 // Process-wide CUPTI activity tracing: CONCURRENT_KERNEL (required), MEMCPY and MEMSET
 // (optional: a launch may zero its output with cudaMemsetAsync, which belongs to its time).
 // Enabled once, on first use, and left on; records are buffered by CUPTI and handed over in

@@ -73,26 +73,16 @@ std::optional<double> cupti_span_us(int device, uint32_t skip_stream, int& expec
     why = "CUPTI dropped " + std::to_string(dropped) + " activity records";
     return std::nullopt;
   }
-  const int k = kernels();
-  if (k == 0) {
+  if (kernels() == 0) {
     why = "CUPTI delivered no kernel record of device " + std::to_string(device) + " for a launch";
     if (!others.empty())
       why += " (" + std::to_string(others.size()) + " records of device " +
              std::to_string(others[0].device) + ")";
     return std::nullopt;
   }
-  if (expected_kernels < 0) expected_kernels = k;
-  uint64_t first = UINT64_MAX, last = 0;
-  for (const auto& r : recs) {
-    if (r.start == 0 || r.end < r.start) continue;  // incomplete record
-    first = std::min(first, r.start);
-    last = std::max(last, r.end);
-  }
-  if (last <= first) {
-    why = "CUPTI kernel records carried no timestamps";
-    return std::nullopt;
-  }
-  return static_cast<double>(last - first) * 1e-3;
+  // Fewer kernel records than the launch has, even after the wait above: no span (the caller
+  // times the whole measurement with events), never a span over part of the launch.
+  return detail::span_of_records(recs, expected_kernels, why);
 }
 
 }  // namespace

@@ -283,3 +283,43 @@ TEST(ProfilerCupti, CheckMacroNamesCallFileAndLine) {
 
 }  // namespace
 }  // namespace csrgat::profiler
+
+// A sample's CUPTI span: every record of the launch counts (kernels, copies, memsets), a launch
+// whose kernel records did not all arrive gives no span (a span over part of a multi-kernel
+// launch would read as a fast sample), and the first sample fixes the launch's kernel count.
+TEST(ProfilerCupti, SpanOfRecordsCoversTheWholeLaunchOrNothing) {
+  using csrgat::profiler::detail::ActivityRecord;
+  using csrgat::profiler::detail::span_of_records;
+  auto rec = [](uint64_t start, uint64_t end, bool kernel) {
+    ActivityRecord r;
+    r.start = start;
+    r.end = end;
+    r.kernel = kernel;
+    return r;
+  };
+  const std::vector<ActivityRecord> launch = {rec(1000, 1500, false), rec(2000, 5000, true),
+                                              rec(5200, 9000, true)};
+  std::string why;
+  int expected = -1;
+  auto span = span_of_records(launch, expected, why);
+  ASSERT_TRUE(span.has_value()) << why;
+  EXPECT_DOUBLE_EQ(*span, 8.0);  // the memset's start to the last kernel's end, in us
+  EXPECT_EQ(expected, 2);
+
+  // The second kernel's record missing: no span, and a reason naming both counts.
+  span = span_of_records({launch[0], launch[1]}, expected, why);
+  EXPECT_FALSE(span.has_value());
+  EXPECT_NE(why.find("1 of the launch's 2 kernel records"), std::string::npos) << why;
+  EXPECT_EQ(expected, 2);
+
+  // More kernels than the warmup saw still span all of them.
+  span = span_of_records({launch[1], launch[2], rec(9100, 9400, true)}, expected, why);
+  ASSERT_TRUE(span.has_value()) << why;
+  EXPECT_DOUBLE_EQ(*span, 7.4);
+
+  // Records without timestamps give no span.
+  why.clear();
+  span = span_of_records({rec(0, 0, true), rec(0, 0, true)}, expected, why);
+  EXPECT_FALSE(span.has_value());
+  EXPECT_NE(why.find("no timestamps"), std::string::npos) << why;
+}
