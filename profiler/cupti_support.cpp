@@ -139,20 +139,31 @@ std::string preload_nvperf() {
 
 std::optional<double> span_of_records(const std::vector<ActivityRecord>& records,
                                       int& expected_kernels, std::string& why) {
-  const int k = static_cast<int>(
-      std::count_if(records.begin(), records.end(), [](const ActivityRecord& r) { return r.kernel; }));
+  int k = 0;
+  uint64_t first = UINT64_MAX, last = 0;
+  for (const auto& r : records) {
+    const bool complete = r.start != 0 && r.end >= r.start;
+    if (r.kernel) {
+      ++k;
+      if (!complete) {  // a kernel of the launch whose time is unknown: no span of the whole
+        why = "CUPTI delivered a kernel record without timestamps";
+        return std::nullopt;
+      }
+    }
+    if (!complete) continue;  // a copy or memset without timestamps
+    first = std::min(first, r.start);
+    last = std::max(last, r.end);
+  }
+  if (k == 0) {
+    why = "CUPTI delivered no kernel record for the launch";
+    return std::nullopt;
+  }
   if (k < expected_kernels) {
     why = "CUPTI delivered " + std::to_string(k) + " of the launch's " +
           std::to_string(expected_kernels) + " kernel records";
     return std::nullopt;
   }
-  if (expected_kernels < 0) expected_kernels = k;
-  uint64_t first = UINT64_MAX, last = 0;
-  for (const auto& r : records) {
-    if (r.start == 0 || r.end < r.start) continue;  // incomplete record
-    first = std::min(first, r.start);
-    last = std::max(last, r.end);
-  }
+  expected_kernels = std::max(expected_kernels, k);  // a launch seen with more kernels
   if (last <= first) {
     why = "CUPTI kernel records carried no timestamps";
     return std::nullopt;

@@ -47,11 +47,12 @@ struct ActivityRecord {
 };
 
 // The GPU span of one sample from its records on one device (kernels, memcpys, memsets): the
-// first start to the last end, in us. `expected_kernels` is the kernel count of the launch (from
-// its warmup); < 0: unknown, set to the count found. nullopt with `why` when the records cannot
-// give the sample's span: no kernel record, fewer kernel records than the launch has (a span
-// over part of a multi-kernel launch would be short and look like a fast sample), or no
-// timestamps.
+// first start to the last end, in us. `expected_kernels` is the launch's kernel count so far (the
+// most any warmup or sample showed; < 0: unknown); a sample with more kernels raises it. nullopt
+// with `why` when the records cannot give the sample's whole span: no kernel record, a kernel
+// record without timestamps, or fewer kernel records than the launch has (a span over part of a
+// multi-kernel launch would be short and read as a fast sample). Copy and memset records are not
+// counted: one that arrives late shortens the span unnoticed.
 std::optional<double> span_of_records(const std::vector<ActivityRecord>& records,
                                       int& expected_kernels, std::string& why);
 

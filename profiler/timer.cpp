@@ -279,11 +279,14 @@ TimingResult Timer::measure(const LaunchFn& launch, const TimingOptions& opt) {
       if (cupti) cupti = discard();
       launch(stream_, index++);
       CSRGAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
-      if (cupti && w == opt.warmup - 1) {
+      // The launch's kernel count: the most any warmup showed (a record of one warmup still on
+      // its way when the span is taken would otherwise set it low, and a sample missing that
+      // kernel would pass as a short span).
+      if (cupti) {
         std::string why;
         int k = -1;
         if (cupti_span_us(device_, aux_id, k, why)) {
-          expected_kernels = k;
+          expected_kernels = std::max(expected_kernels, k);
         } else {
           cupti = false;
           add_note(result, "timing with CUDA events: " + why);

@@ -238,6 +238,7 @@ __global__ void __launch_bounds__(128) sweep_gather(const SweepArgs a) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int warp_in_block = static_cast<int>(threadIdx.x) >> 5;
   const int gw = blockIdx.x * (blockDim.x >> 5) + warp_in_block;
+  if (gw >= a.total_warps) return;  // the plan builder's last block, when warps a block do not divide
   const int slot = lane / G, f = lane % G;
   const int R = a.rows_per_warp, P = a.parts, S = a.part_rows;
   unsigned char* base = reinterpret_cast<unsigned char*>(smem4) +
@@ -467,8 +468,6 @@ __host__ __device__ inline size_t stream_warp_bytes(int rows) {
   return (static_cast<size_t>(rows) * 32 * 16 + rows * 8 + 15) / 16 * 16;
 }
 
-// kProfile: the instance that records where the warps' time goes (a launch of its own, untimed);
-// the timed instance carries no clocks or counts.
 // A row's softmax maximum and 1 / sum over scores[lo, hi), online, 16 loads in flight at a time.
 __device__ __forceinline__ float2 row_softmax_stats(const float* scores, int lo, int hi) {
   constexpr int kStat = 16;
@@ -496,6 +495,8 @@ __global__ void __launch_bounds__(256) row_stats_pass(int n, const int* row_ptr,
   if (row < n) stats[row] = row_softmax_stats(scores, row_ptr[row], row_ptr[row + 1]);
 }
 
+// kProfile: the instance that records where the warps' time goes (a launch of its own, untimed);
+// the timed instance carries no clocks or counts.
 template <int LA, int kMinBlocks, bool kProfile>
 __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArgs a) {
   static_assert(32 % LA == 0, "the ring's index must be static across chunks");
@@ -864,8 +865,14 @@ int run(const std::string& out_path, const Options& o) {
     }
     for (const Config& c : o.only ? configs_only : p.feat == 128 ? configs_f128 : configs_f64) {
       // lag 0: a warp would wait for its own partition.
-      if (c.lag == 0 || c.lag >= kSlotsRing) continue;
-      if (c.streamed && (f4 != 32 || c.rows_per_warp > 31)) continue;
+      if (c.lag == 0 || c.lag >= kSlotsRing) {
+        std::printf("lag %d skipped: 1 to %d, or negative for no barrier\n", c.lag, kSlotsRing - 1);
+        continue;
+      }
+      if (c.streamed && (f4 != 32 || c.rows_per_warp > 31)) {
+        std::printf("stream R=%d skipped: F = 128 and R <= 31 only\n", c.rows_per_warp);
+        continue;
+      }
       const auto [fn, fn_profile] = c.streamed ? find_stream(c.u, c.min_blocks)
                                                : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
@@ -922,7 +929,11 @@ int run(const std::string& out_path, const Options& o) {
       const long long rows_per_batch = static_cast<long long>(a.total_warps) * a.rows_per_warp;
       a.batches = static_cast<int>((p.n + rows_per_batch - 1) / rows_per_batch);
       const size_t nsteps = static_cast<size_t>(a.batches) * a.parts;
-      if (nsteps > max_steps) continue;
+      if (nsteps > max_steps) {
+        std::printf("R=%d S=%.0f MB skipped: %zu steps, more than %zu\n", c.rows_per_warp,
+                    c.part_mb, nsteps, max_steps);
+        continue;
+      }
       a.step_done = steps;
       a.timeouts = timeouts;
       CSRGAT_CUDA_CHECK(cudaMemset(timeouts, 0, sizeof(unsigned)));
@@ -941,7 +952,7 @@ int run(const std::string& out_path, const Options& o) {
         CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(
             builder, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(build_smem)));
         void* params[] = {&build};
-        CSRGAT_CUDA_CHECK(cudaLaunchKernel(builder, dim3(a.total_warps / 4), dim3(128), params,
+        CSRGAT_CUDA_CHECK(cudaLaunchKernel(builder, dim3((a.total_warps + 3) / 4), dim3(128), params,
                                            build_smem, nullptr));
         CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
         a.plan = plan;
@@ -992,7 +1003,9 @@ int run(const std::string& out_path, const Options& o) {
       unsigned timed_out = 0;
       CSRGAT_CUDA_CHECK(cudaMemcpy(&timed_out, timeouts, sizeof(unsigned), cudaMemcpyDeviceToHost));
       row["barrier_timeouts"] = timed_out;
-      if (timed_out) std::printf("  barrier timeouts over all launches: %u\n", timed_out);
+      if (timed_out)
+        std::printf("  barrier timeouts over the timed launches (not the profiling one): %u\n",
+                    timed_out);
       if (!o.once) {
         // One more launch, recording where the warps' time went.
         CSRGAT_CUDA_CHECK(cudaMemset(profile, 0, kProfileFields * sizeof(unsigned long long)));

@@ -281,15 +281,12 @@ TEST(ProfilerCupti, CheckMacroNamesCallFileAndLine) {
   }
 }
 
-}  // namespace
-}  // namespace csrgat::profiler
-
 // A sample's CUPTI span: every record of the launch counts (kernels, copies, memsets), a launch
 // whose kernel records did not all arrive gives no span (a span over part of a multi-kernel
-// launch would read as a fast sample), and the first sample fixes the launch's kernel count.
+// launch would read as a fast sample), and the launch's kernel count is the most any sample showed.
 TEST(ProfilerCupti, SpanOfRecordsCoversTheWholeLaunchOrNothing) {
-  using csrgat::profiler::detail::ActivityRecord;
-  using csrgat::profiler::detail::span_of_records;
+  using detail::ActivityRecord;
+  using detail::span_of_records;
   auto rec = [](uint64_t start, uint64_t end, bool kernel) {
     ActivityRecord r;
     r.start = start;
@@ -312,14 +309,27 @@ TEST(ProfilerCupti, SpanOfRecordsCoversTheWholeLaunchOrNothing) {
   EXPECT_NE(why.find("1 of the launch's 2 kernel records"), std::string::npos) << why;
   EXPECT_EQ(expected, 2);
 
-  // More kernels than the warmup saw still span all of them.
+  // More kernels than the warmup saw still span all of them, and raise the launch's count.
   span = span_of_records({launch[1], launch[2], rec(9100, 9400, true)}, expected, why);
   ASSERT_TRUE(span.has_value()) << why;
   EXPECT_DOUBLE_EQ(*span, 7.4);
+  EXPECT_EQ(expected, 3);
+  expected = 2;
 
-  // Records without timestamps give no span.
-  why.clear();
-  span = span_of_records({rec(0, 0, true), rec(0, 0, true)}, expected, why);
+  // A kernel record without timestamps, or no kernel record at all: no span.
+  span = span_of_records({launch[1], launch[2], rec(0, 0, true)}, expected, why);
   EXPECT_FALSE(span.has_value());
-  EXPECT_NE(why.find("no timestamps"), std::string::npos) << why;
+  EXPECT_NE(why.find("without timestamps"), std::string::npos) << why;
+  int unknown = -1;
+  span = span_of_records({launch[0]}, unknown, why);
+  EXPECT_FALSE(span.has_value());
+  EXPECT_NE(why.find("no kernel record"), std::string::npos) << why;
+
+  // A copy without timestamps is left out of the span, not a reason to drop it.
+  span = span_of_records({rec(0, 0, false), launch[1], launch[2]}, expected, why);
+  ASSERT_TRUE(span.has_value()) << why;
+  EXPECT_DOUBLE_EQ(*span, 7.0);
 }
+
+}  // namespace
+}  // namespace csrgat::profiler
