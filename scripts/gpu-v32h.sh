@@ -5,7 +5,7 @@
 # and its --continue/--reuse checks.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
-out_dir v32h
+out_dir "${1:-v32h}"  # call 9 (gpu-v32i.sh) names its own
 step tests timeout 240 "$BIN/gpu_tests" --gtest_filter='ProfilerGpu.*:WorkerOps.*:Dispatch.*' > "$W/tests.log" 2>&1
 grep -E "^\[ +(OK|FAILED|PASSED|SKIPPED) |Failure" "$W/tests.log" | tail -30
 step smoke timeout 200 "$T" run configs/smoke.yaml > "$W/smoke.log" 2>&1; tail -n 3 "$W/smoke.log"
