@@ -1,7 +1,8 @@
 // colblock_probe: can the gathers of a DRAM-bound uniform random graph reuse L2 if all resident
 // warps sweep the sources in step? (Target 2 of issue 7 asks the uniform 2M graph, F = 128, for
 // 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
-//   colblock_probe <out.json> [--device N] [--config R,MB,LAG,U[,plan|,streamB[+stats]] [--once]]
+//   colblock_probe <out.json> [--device N]
+//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][+stats]] [--once]]
 // --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
 // untimed and without counters (for ncu).
 //
@@ -495,6 +496,105 @@ __global__ void __launch_bounds__(256) row_stats_pass(int n, const int* row_ptr,
   if (row < n) stats[row] = row_softmax_stats(scores, row_ptr[row], row_ptr[row + 1]);
 }
 
+__device__ __forceinline__ void add_weighted(float4& acc, float w, const float4& v) {
+  acc.x += w * v.x;
+  acc.y += w * v.y;
+  acc.z += w * v.z;
+  acc.w += w * v.w;
+}
+
+// One warp's batch of a planned kernel (stream_gather, tma_gather): its R rows' bounds, its items
+// in partition order (a lane each a chunk of 32: col | row << 24 and the edge's offset, weighed
+// into col | row << 24 and the softmax weight), and the partitions it has reported finished.
+// AHEAD: the items a chunk's gathers run ahead of it (the ring).
+template <int AHEAD, bool kProfile>
+struct WarpBatch {
+  const StreamArgs& a;
+  SoftBarrier<kProfile>& bar;
+  const float2* stats;
+  int lane;
+  long long r0;
+  int nr, my_rp, e_first, n_items, step0;
+  bool fits;
+  const uint2* items;
+  int reported = -1;  // this batch's partitions reported finished
+
+  __device__ WarpBatch(const StreamArgs& args, SoftBarrier<kProfile>& barrier, const float2* st,
+                       int b, int gw, int lane_)
+      : a(args), bar(barrier), stats(st), lane(lane_) {
+    const int R = a.rows_per_warp;
+    r0 = (static_cast<long long>(b) * a.total_warps + gw) * R;
+    nr = static_cast<int>(max(0LL, min(static_cast<long long>(R), a.n - r0)));
+    my_rp = lane <= nr && nr > 0 ? a.row_ptr[r0 + lane] : 0;
+    e_first = __shfl_sync(0xffffffffu, my_rp, 0);
+    const int e_end = __shfl_sync(0xffffffffu, my_rp, nr);
+    fits = e_end - e_first <= a.cap;
+    n_items = fits ? e_end - e_first : 0;  // else out untouched
+    items = a.plan + (static_cast<size_t>(b) * a.total_warps + gw) * a.cap;
+    step0 = b * a.parts;
+  }
+  // By the whole warp, into `stats` (then __syncwarp): lane r row r's maximum and 1 / sum, from
+  // the pre-pass or taken here.
+  __device__ void take_stats(float2* out) const {
+    const int hi = __shfl_down_sync(0xffffffffu, my_rp, 1);
+    if (lane < nr)
+      out[lane] = a.row_stats ? a.row_stats[r0 + lane] : row_softmax_stats(a.scores, my_rp, hi);
+  }
+  __device__ void report_below(int q_end) {
+    for (int q = reported + 1; q < q_end; ++q) bar.signal(step0 + q);
+    reported = max(reported, q_end - 1);
+  }
+  __device__ uint2 fetch(int c) const {
+    const int i = c * 32 + lane;
+    return i < n_items ? items[i] : make_uint2(0u, 0u);
+  }
+  __device__ uint2 weigh(int c, uint2 it) const {
+    const int i = c * 32 + lane;
+    if (i >= n_items) return make_uint2(0u, 0u);
+    const float2 st = stats[it.x >> 24];
+    const float w = __expf(__ldg(a.scores + e_first + it.y) - st.x) * st.y;
+    return make_uint2(it.x, __float_as_uint(w));
+  }
+  // Chunk c + 2's items, weighed from the score s_raw loaded for raw during chunk c.
+  __device__ uint2 weigh_loaded(int c, uint2 raw, float s_raw) const {
+    if ((c + 2) * 32 + lane >= n_items) return make_uint2(0u, 0u);
+    const float2 st = stats[raw.x >> 24];
+    return make_uint2(raw.x, __float_as_uint(__expf(s_raw - st.x) * st.y));
+  }
+  __device__ float load_score(int c, uint2 raw) const {
+    return (c + 2) * 32 + lane < n_items ? __ldg(a.scores + e_first + raw.y) : 0.f;
+  }
+  __device__ int part(unsigned x) const { return static_cast<int>((x & 0xffffffu) / a.part_rows); }
+  // The step chunk c waits for: every warp has finished the partition lag below the last one
+  // the chunk loads from, but never one this warp has not reported (its first's - 1); -1: none.
+  __device__ int needed_step(int c, uint2 cur, uint2 next) const {
+    const int hi = min(n_items - 1, c * 32 + 31 + AHEAD);
+    const unsigned x_hi = __shfl_sync(0xffffffffu, (hi >> 5) == c ? cur.x : next.x, hi & 31);
+    const int first = part(__shfl_sync(0xffffffffu, cur.x, 0));
+    return max(-1, step0 + min(part(x_hi) - a.lag, first - 1));
+  }
+  // After chunk c: reports the partitions below the next chunk's first (all at the end).
+  __device__ void report_after(int c, uint2 next) {
+    report_below((c + 1) * 32 < n_items ? part(__shfl_sync(0xffffffffu, next.x, 0)) : a.parts);
+  }
+};
+
+// By lane 0 of a profiling instance: the warp's profile into the grid's, and its trace.
+template <bool kProfile>
+__device__ void record_warp(const StreamArgs& a, const SoftBarrier<kProfile>& bar, int gw,
+                            unsigned long long t_setup, unsigned long long total,
+                            unsigned long long n_chunks) {
+  bar.record(a.profile, t_setup, total, n_chunks);
+  if (a.warp_trace) {
+    unsigned smid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    unsigned long long* t = a.warp_trace + static_cast<size_t>(gw) * kWarpTraceWords;
+    t[0] = smid;
+    t[1] = total - bar.t_wait;
+    t[2] = bar.t_wait;
+  }
+}
+
 // kProfile: the instance that records where the warps' time goes (a launch of its own, untimed);
 // the timed instance carries no clocks or counts.
 template <int LA, int kMinBlocks, bool kProfile>
@@ -504,7 +604,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArg
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int wib = static_cast<int>(threadIdx.x) >> 5;
   const int gw = blockIdx.x * 4 + wib;
-  const int R = a.rows_per_warp, S = a.part_rows, P = a.parts;
+  const int R = a.rows_per_warp;
   float4* acc = reinterpret_cast<float4*>(reinterpret_cast<unsigned char*>(smem4) +
                                           wib * stream_warp_bytes(R));
   float2* stats = reinterpret_cast<float2*>(acc + R * 32);
@@ -513,54 +613,17 @@ __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArg
   const long long t_start = kProfile ? clock64() : 0;
   for (int b = 0; b < a.batches; ++b) {
     const long long t_batch = kProfile ? clock64() : 0;
-    const long long r0 = (static_cast<long long>(b) * a.total_warps + gw) * R;
-    const int nr = static_cast<int>(max(0LL, min(static_cast<long long>(R), a.n - r0)));
-    const int my_rp = lane <= nr && nr > 0 ? a.row_ptr[r0 + lane] : 0;
-    const int e_first = __shfl_sync(0xffffffffu, my_rp, 0);
-    const int e_end = __shfl_sync(0xffffffffu, my_rp, nr);
-    const int n_items = e_end - e_first <= a.cap ? e_end - e_first : 0;  // else out untouched
-    const bool fits = e_end - e_first <= a.cap;
+    WarpBatch<LA, kProfile> w(a, bar, stats, b, gw, lane);
+    const int n_items = w.n_items;
     for (int r = 0; r < R; ++r) acc[r * 32 + lane] = make_float4(0.f, 0.f, 0.f, 0.f);
-    {  // lane r: row r's maximum and 1 / sum, from the pre-pass or taken here
-      const int hi = __shfl_down_sync(0xffffffffu, my_rp, 1);
-      if (lane < nr)
-        stats[lane] = a.row_stats ? a.row_stats[r0 + lane] : row_softmax_stats(a.scores, my_rp, hi);
-    }
+    w.take_stats(stats);
     __syncwarp();
     if (kProfile) t_setup += clock64() - t_batch;
-    const uint2* items = a.plan + (static_cast<size_t>(b) * a.total_warps + gw) * a.cap;
-    const int step0 = b * P;
-    int reported = -1;  // this batch's partitions reported finished
-    auto report_below = [&](int q_end) {
-      for (int q = reported + 1; q < q_end; ++q) bar.signal(step0 + q);
-      reported = max(reported, q_end - 1);
-    };
-    // A chunk's items a lane each: col | row << 24 and the weight.
-    auto fetch = [&](int c) {
-      const int i = c * 32 + lane;
-      return i < n_items ? items[i] : make_uint2(0u, 0u);
-    };
-    auto weigh = [&](int c, uint2 it) {
-      const int i = c * 32 + lane;
-      if (i >= n_items) return make_uint2(0u, 0u);
-      const float2 st = stats[it.x >> 24];
-      const float w = __expf(__ldg(a.scores + e_first + it.y) - st.x) * st.y;
-      return make_uint2(it.x, __float_as_uint(w));
-    };
-    auto part = [&](unsigned x) { return static_cast<int>((x & 0xffffffu) / S); };
-    // The step chunk c waits for: every warp has finished the partition lag below the last one
-    // the chunk loads from, but never one this warp has not reported (its first's - 1); -1: none.
-    auto needed_step = [&](int c, uint2 cur, uint2 next) {
-      const int hi = min(n_items - 1, c * 32 + 31 + LA);
-      const unsigned x_hi = __shfl_sync(0xffffffffu, (hi >> 5) == c ? cur.x : next.x, hi & 31);
-      const int first = part(__shfl_sync(0xffffffffu, cur.x, 0));
-      return max(-1, step0 + min(part(x_hi) - a.lag, first - 1));
-    };
     if (n_items > 0) {
-      uint2 m_cur = weigh(0, fetch(0));
-      uint2 m_next = weigh(1, fetch(1));
-      uint2 raw = fetch(2);
-      report_below(part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
+      uint2 m_cur = w.weigh(0, w.fetch(0));
+      uint2 m_next = w.weigh(1, w.fetch(1));
+      uint2 raw = w.fetch(2);
+      w.report_below(w.part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
       float4 ring[LA];  // item j's source row, its row among the warp's and weight at j % LA
       unsigned ring_row[LA];
       float ring_w[LA];
@@ -568,7 +631,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArg
         if (kProfile) ++n_chunks;
         // The wait's counter was read a chunk ahead (prefetch below): it blocks only when the
         // value read then was short (call 4: a blocking poll a chunk, ~1.5 ms of R 12's waits).
-        if (a.lag > 0) bar.wait_for(needed_step(c, m_cur, m_next));
+        if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
         // The ring's loads are unconditional (an item past the end loads row 0, as its x is 0):
         // a predicated load into the ring made ptxas load into a temporary and copy it into the
         // ring register, and the copy waited for the load (call 1: one or two gathers in flight).
@@ -584,16 +647,9 @@ __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArg
         float s_raw = 0.f;
 #pragma unroll
         for (int u = 0; u < 32; ++u) {
-          if (u == 8) s_raw = (c + 2) * 32 + lane < n_items ? __ldg(a.scores + e_first + raw.y) : 0.f;
-          if (c * 32 + u < n_items) {
-            float4& A = acc[ring_row[u % LA] * 32 + lane];
-            const float4 v = ring[u % LA];
-            const float w = ring_w[u % LA];
-            A.x += w * v.x;
-            A.y += w * v.y;
-            A.z += w * v.z;
-            A.w += w * v.w;
-          }
+          if (u == 8) s_raw = w.load_score(c, raw);
+          if (c * 32 + u < n_items)
+            add_weighted(acc[ring_row[u % LA] * 32 + lane], ring_w[u % LA], ring[u % LA]);
           // The item LA ahead: its row now, its weight and row kept beside it.
           const unsigned xl = __shfl_sync(0xffffffffu, u + LA < 32 ? m_cur.x : m_next.x, (u + LA) & 31);
           const float wl = __uint_as_float(
@@ -602,39 +658,19 @@ __global__ void __launch_bounds__(128, kMinBlocks) stream_gather(const StreamArg
           ring_row[u % LA] = xl >> 24;
           ring_w[u % LA] = wl;
         }
-        // Every partition below the next chunk's first is finished.
-        report_below((c + 1) * 32 < n_items ? part(__shfl_sync(0xffffffffu, m_next.x, 0)) : P);
+        w.report_after(c, m_next);
         m_cur = m_next;
-        {
-          const int i = (c + 2) * 32 + lane;
-          if (i < n_items) {
-            const float2 st = stats[raw.x >> 24];
-            m_next = make_uint2(raw.x, __float_as_uint(__expf(s_raw - st.x) * st.y));
-          } else {
-            m_next = make_uint2(0u, 0u);
-          }
-        }
-        raw = fetch(c + 3);
-        if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(needed_step(c + 1, m_cur, m_next));
+        m_next = w.weigh_loaded(c, raw, s_raw);
+        raw = w.fetch(c + 3);
+        if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
       }
     }
-    report_below(P);
+    w.report_below(a.parts);
     __syncwarp();
-    for (int r = 0; r < nr && fits; ++r) a.out[(r0 + r) * 32 + lane] = acc[r * 32 + lane];
+    for (int r = 0; r < w.nr && w.fits; ++r) a.out[(w.r0 + r) * 32 + lane] = acc[r * 32 + lane];
     __syncwarp();
   }
-  if (kProfile && lane == 0) {
-    const unsigned long long total = clock64() - t_start;
-    bar.record(a.profile, t_setup, total, n_chunks);
-    if (a.warp_trace) {
-      unsigned smid;
-      asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-      unsigned long long* t = a.warp_trace + static_cast<size_t>(gw) * kWarpTraceWords;
-      t[0] = smid;
-      t[1] = total - bar.t_wait;
-      t[2] = bar.t_wait;
-    }
-  }
+  if (kProfile && lane == 0) record_warp(a, bar, gw, t_setup, clock64() - t_start, n_chunks);
 }
 
 template <int LA, int kMinBlocks>
@@ -653,6 +689,178 @@ std::pair<const void*, const void*> find_stream(int la, int min_blocks) {
   return {nullptr, nullptr};
 }
 
+// --- tma_gather: the gathers' ring in shared memory, filled by bulk copies ---------------------
+// stream_gather's ring holds LA float4 a lane in registers, and its accumulators take shared
+// memory: registers and shared memory together bound the rows on chip (x) and the gathers in
+// flight. Here a warp's ring is K slots of shared memory (a source row each, 512 bytes), filled
+// by one lane's bulk copy (cp.async.bulk, the TMA unit: no register and no L1 line holds a gather
+// in flight) and each slot's mbarrier counts its bytes in. The registers freed hold RG of the
+// warp's R rows' accumulators (a uniform branch picks the row), shared memory the other R - RG.
+
+// One warp's shared memory: K ring slots, (R - RG) x 32 float4 accumulators, R (max, 1 / sum)
+// pairs, K mbarriers.
+__host__ __device__ inline size_t tma_warp_bytes(int rows, int reg_rows, int ring) {
+  return (static_cast<size_t>(ring) * 512 + static_cast<size_t>(rows - reg_rows) * 512 + rows * 8 +
+          ring * 8 + 15) / 16 * 16;
+}
+
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+}
+
+// By one lane: expect `bytes` on `bar` and copy them from global memory into `dst` (16-aligned).
+// No proxy fence before it: the warp's reads of the slot's last contents have returned (their
+// values were added, and __syncwarp came between), as in CUTLASS's pipelines, whose consumers
+// release a slot by an mbarrier arrive alone (a fence.proxy.async here compiled to MEMBAR.ALL.CTA).
+__device__ __forceinline__ void bulk_load(void* dst, const void* src, unsigned bytes,
+                                          unsigned long long* bar) {
+  asm volatile(
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%2], %3;\n\t"
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %3, [%2];"
+      ::"r"(smem_addr(dst)), "l"(src), "r"(smem_addr(bar)), "r"(bytes)
+      : "memory");
+}
+
+// By the whole warp: returns once `bar`'s phase with this parity has completed.
+__device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned parity) {
+  asm volatile(
+      "{\n\t.reg .pred done;\n"
+      "WAIT_%=:\n\t"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n\t"
+      "@!done bra WAIT_%=;\n\t}"
+      ::"r"(smem_addr(bar)), "r"(parity)
+      : "memory");
+}
+
+// acc[r] += w v for a warp-uniform r in [LO, LO + N), by a tree of uniform branches (the array
+// stays in registers: every index is static).
+template <int LO, int N, int M>
+__device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w, const float4& v) {
+  if constexpr (N == 1) {
+    add_weighted(acc[LO], w, v);
+  } else {
+    constexpr int H = N / 2;
+    if (r < LO + H)
+      add_to_reg_row<LO, H>(acc, r, w, v);
+    else
+      add_to_reg_row<LO + H, N - H>(acc, r, w, v);
+  }
+}
+
+template <int K, int RG, int kMinBlocks, bool kProfile>
+__global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
+  static_assert(32 % K == 0 && K <= 32, "a slot's index must be static across chunks");
+  constexpr int kReg = RG > 0 ? RG : 1;
+  extern __shared__ float4 smem4[];
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int wib = static_cast<int>(threadIdx.x) >> 5;
+  const int gw = blockIdx.x * 4 + wib;
+  const int R = a.rows_per_warp;
+  float4* ring = reinterpret_cast<float4*>(reinterpret_cast<unsigned char*>(smem4) +
+                                           wib * tma_warp_bytes(R, RG, K));
+  float4* acc = ring + K * 32;  // rows RG .. R - 1
+  float2* stats = reinterpret_cast<float2*>(acc + (R - RG) * 32);
+  unsigned long long* bars = reinterpret_cast<unsigned long long*>(stats + R);
+  if (lane < K) mbar_init(bars + lane, 1);
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  __syncwarp();
+  unsigned phase = 0;  // bit s: the parity of slot s's next phase
+  SoftBarrier<kProfile> bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
+  unsigned long long t_setup = 0, n_chunks = 0;
+  const long long t_start = kProfile ? clock64() : 0;
+  for (int b = 0; b < a.batches; ++b) {
+    const long long t_batch = kProfile ? clock64() : 0;
+    WarpBatch<K, kProfile> w(a, bar, stats, b, gw, lane);
+    const int n_items = w.n_items;
+    float4 racc[kReg];
+#pragma unroll
+    for (int k = 0; k < kReg; ++k) racc[k] = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int r = 0; r < R - RG; ++r) acc[r * 32 + lane] = make_float4(0.f, 0.f, 0.f, 0.f);
+    w.take_stats(stats);
+    __syncwarp();
+    if (kProfile) t_setup += clock64() - t_batch;
+    auto issue = [&](int slot, unsigned x) {
+      if (lane == 0)
+        bulk_load(ring + slot * 32, a.values + static_cast<size_t>(x & 0xffffffu) * 32, 512,
+                  bars + slot);
+    };
+    if (n_items > 0) {
+      uint2 m_cur = w.weigh(0, w.fetch(0));
+      uint2 m_next = w.weigh(1, w.fetch(1));
+      uint2 raw = w.fetch(2);
+      w.report_below(w.part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
+      for (int c = 0; c * 32 < n_items; ++c) {
+        if (kProfile) ++n_chunks;
+        if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
+        if (c == 0) {
+#pragma unroll
+          for (int u = 0; u < K; ++u) {
+            const unsigned x = __shfl_sync(0xffffffffu, m_cur.x, u);
+            if (u < n_items) issue(u, x);
+          }
+        }
+        float s_raw = 0.f;
+#pragma unroll
+        for (int u = 0; u < 32; ++u) {
+          if (u == 8) s_raw = w.load_score(c, raw);
+          const int i = c * 32 + u;
+          const unsigned x = __shfl_sync(0xffffffffu, m_cur.x, u);
+          const float wt = __uint_as_float(__shfl_sync(0xffffffffu, m_cur.y, u));
+          const unsigned xl = __shfl_sync(0xffffffffu, u + K < 32 ? m_cur.x : m_next.x, (u + K) & 31);
+          if (i < n_items) {
+            const int s = u % K;  // static: u is unrolled
+            mbar_wait(bars + s, (phase >> s) & 1u);
+            phase ^= 1u << s;
+            const float4 v = ring[s * 32 + lane];
+            const int r = static_cast<int>(x >> 24);
+            if (r < RG)
+              add_to_reg_row<0, kReg>(racc, r, wt, v);
+            else
+              add_weighted(acc[(r - RG) * 32 + lane], wt, v);
+            __syncwarp();  // every lane has read slot s
+            if (i + K < n_items) issue(s, xl);
+          }
+        }
+        w.report_after(c, m_next);
+        m_cur = m_next;
+        m_next = w.weigh_loaded(c, raw, s_raw);
+        raw = w.fetch(c + 3);
+        if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
+      }
+    }
+    w.report_below(a.parts);
+    __syncwarp();
+    if (w.fits) {
+#pragma unroll
+      for (int k = 0; k < RG; ++k)
+        if (k < w.nr) a.out[(w.r0 + k) * 32 + lane] = racc[k];
+      for (int r = RG; r < w.nr; ++r) a.out[(w.r0 + r) * 32 + lane] = acc[(r - RG) * 32 + lane];
+    }
+    __syncwarp();
+  }
+  if (kProfile && lane == 0) record_warp(a, bar, gw, t_setup, clock64() - t_start, n_chunks);
+}
+
+template <int K, int RG, int kMinBlocks>
+std::pair<const void*, const void*> tma_kernel() {
+  return {reinterpret_cast<const void*>(&tma_gather<K, RG, kMinBlocks, false>),
+          reinterpret_cast<const void*>(&tma_gather<K, RG, kMinBlocks, true>)};
+}
+
+// (ring slots, register rows, blocks of 4 warps an SM): the timed and the profiling instance
+std::pair<const void*, const void*> find_tma(int k, int rg, int min_blocks) {
+  if (k == 8 && rg == 0 && min_blocks == 4) return tma_kernel<8, 0, 4>();
+  if (k == 8 && rg == 8 && min_blocks == 4) return tma_kernel<8, 8, 4>();
+  if (k == 8 && rg == 15 && min_blocks == 4) return tma_kernel<8, 15, 4>();
+  if (k == 16 && rg == 15 && min_blocks == 4) return tma_kernel<16, 15, 4>();
+  if (k == 8 && rg == 4 && min_blocks == 6) return tma_kernel<8, 4, 6>();
+  return {nullptr, nullptr};
+}
+
 struct Config {
   int rows_per_warp;
   double part_mb;  // S x F x 4 bytes
@@ -662,6 +870,8 @@ struct Config {
   bool streamed = false;  // stream_gather (planned): u is its ring LA
   int min_blocks = 0;     // stream_gather: blocks of 4 warps an SM its registers allow
   bool pre_stats = false;  // stream_gather: the row statistics from row_stats_pass
+  bool tma = false;        // tma_gather (planned): u is its ring's slots K
+  int reg_rows = 0;        // tma_gather: RG of the R rows accumulate in registers
 };
 
 template <int G, int U>
@@ -759,11 +969,16 @@ int run(const std::string& out_path, const Options& o) {
   opt.stop.max_seconds = 1.0;
 
   // lag 0 would wait on the warp's own partition.
-  // {R, partition MB, lag, U (stream: LA), planned, streamed, blocks, row statistics pre-pass}
+  // {R, partition MB, lag, U (stream: LA; tma: K), planned, streamed, blocks, row statistics
+  // pre-pass, tma, register rows}
   const std::vector<Config> configs_f128 = {
-      {12, 16, 15, 4, true, true, 7},    {12, 16, 15, 4, true, true, 6},
-      {12, 16, -1, 4, true, true, 7},    {12, 16, 15, 8, true, true, 6},
-      {14, 16, 15, 4, true, true, 7}};
+      {12, 16, 15, 4, true, true, 6},
+      {12, 16, 15, 8, true, false, 4, false, true, 0},
+      {20, 16, 15, 8, true, false, 4, false, true, 8},
+      {31, 16, 15, 8, true, false, 4, false, true, 15},
+      {31, 16, -1, 8, true, false, 4, false, true, 15},
+      {23, 16, 15, 16, true, false, 4, false, true, 15},
+      {12, 16, 15, 8, true, false, 6, false, true, 4}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -869,14 +1084,18 @@ int run(const std::string& out_path, const Options& o) {
         std::printf("lag %d skipped: 1 to %d, or negative for no barrier\n", c.lag, kSlotsRing - 1);
         continue;
       }
-      if (c.streamed && (f4 != 32 || c.rows_per_warp > 31)) {
-        std::printf("stream R=%d skipped: F = 128 and R <= 31 only\n", c.rows_per_warp);
+      const bool ringed = c.streamed || c.tma;  // stream_gather's arguments and launch
+      if (ringed && (f4 != 32 || c.rows_per_warp > 31 || c.reg_rows > c.rows_per_warp)) {
+        std::printf("%s R=%d skipped: F = 128 and RG <= R <= 31 only\n",
+                    c.tma ? "tma" : "stream", c.rows_per_warp);
         continue;
       }
-      const auto [fn, fn_profile] = c.streamed ? find_stream(c.u, c.min_blocks)
-                                               : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
+      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.reg_rows, c.min_blocks)
+                                    : c.streamed ? find_stream(c.u, c.min_blocks)
+                                                 : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
-        std::printf("no kernel instantiated for U=%d (blocks %d)\n", c.u, c.min_blocks);
+        std::printf("no kernel instantiated for U=%d (blocks %d, register rows %d)\n", c.u,
+                    c.min_blocks, c.reg_rows);
         continue;
       }
       SweepArgs a{};
@@ -896,14 +1115,15 @@ int run(const std::string& out_path, const Options& o) {
       // The occupancy below must be the planned kernel's (its shared memory holds the scores
       // too); the plan's address is set once it is built.
       const uint2 plan_placeholder{};
-      a.plan = c.planned && !c.streamed ? &plan_placeholder : nullptr;
+      a.plan = c.planned && !ringed ? &plan_placeholder : nullptr;
       // Warps a block (stream_gather: 4; sweep_gather: 4, 2 or 1, the most resident warps an
       // SM, fewer a block on a tie).
       int warps = 0, per_sm = 0;
       size_t smem = 0;
-      for (int w : c.streamed ? std::vector<int>{4} : std::vector<int>{1, 2, 4}) {
-        const size_t bytes = c.streamed ? w * stream_warp_bytes(c.rows_per_warp)
-                                        : w * warp_smem_bytes(a, 32 / f4, f4);
+      for (int w : ringed ? std::vector<int>{4} : std::vector<int>{1, 2, 4}) {
+        const size_t bytes = c.tma        ? w * tma_warp_bytes(c.rows_per_warp, c.reg_rows, c.u)
+                             : c.streamed ? w * stream_warp_bytes(c.rows_per_warp)
+                                          : w * warp_smem_bytes(a, 32 / f4, f4);
         if (bytes > info.smem_per_block_optin) continue;
         CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                static_cast<int>(bytes)));
@@ -975,19 +1195,25 @@ int run(const std::string& out_path, const Options& o) {
         copy.profile = profile;
         scopy.profile = profile;
         scopy.warp_trace = profile ? warp_trace : nullptr;
-        void* params[] = {c.streamed ? static_cast<void*>(&scopy) : static_cast<void*>(&copy)};
+        void* params[] = {ringed ? static_cast<void*>(&scopy) : static_cast<void*>(&copy)};
         CSRGAT_CUDA_CHECK(cudaLaunchKernel(profile ? fn_profile : fn, dim3(blocks),
                                            dim3(32 * warps), params, smem, s));
       };
       auto launch = [&go](cudaStream_t s) { go(s, nullptr); };
       const double x = static_cast<double>(rows_per_batch) * p.d / p.n;
-      const char* kind = c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
-                                    : c.planned ? "sweep+plan" : "sweep";
+      const std::string kind = c.tma        ? (c.pre_stats ? "tma+stats" : "tma") +
+                                                   std::string(" RG=") + std::to_string(c.reg_rows)
+                               : c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
+                               : c.planned  ? "sweep+plan"
+                                            : "sweep";
       char label[160];
-      std::snprintf(label, sizeof label, "%s R=%d S=%.0fMB(P=%d) lag=%d %s=%d B=%lld x=%.2f", kind,
-                    c.rows_per_warp, c.part_mb, a.parts, c.lag, c.streamed ? "LA" : "U", c.u,
+      std::snprintf(label, sizeof label, "%s R=%d S=%.0fMB(P=%d) lag=%d %s=%d B=%lld x=%.2f", kind.c_str(),
+                    c.rows_per_warp, c.part_mb, a.parts, c.lag, c.tma ? "K" : c.streamed ? "LA" : "U", c.u,
                     rows_per_batch, x);
-      nlohmann::json row{{"kind", c.streamed ? "stream" : c.planned ? "sweep with plan" : "sweep"},
+      nlohmann::json row{{"kind", c.tma        ? "tma"
+                                  : c.streamed ? "stream"
+                                  : c.planned  ? "sweep with plan"
+                                               : "sweep"},
                          {"rows_per_warp", c.rows_per_warp},
                          {"partition_mb", c.part_mb}, {"partitions", a.parts},
                          {"lag", c.lag},              {"edges_in_flight", c.u},
@@ -995,10 +1221,11 @@ int run(const std::string& out_path, const Options& o) {
                          {"smem_per_block", smem},
                          {"rows_per_batch", rows_per_batch}, {"batches", a.batches},
                          {"x", x},                    {"label", label}};
-      if (c.streamed) {
+      if (ringed) {
         row["min_blocks"] = c.min_blocks;
         row["row_stats_pass"] = c.pre_stats;
       }
+      if (c.tma) row["register_rows"] = c.reg_rows;
       row = measure(launch, graph.res, true, row);
       unsigned timed_out = 0;
       CSRGAT_CUDA_CHECK(cudaMemcpy(&timed_out, timeouts, sizeof(unsigned), cudaMemcpyDeviceToHost));
@@ -1017,11 +1244,11 @@ int run(const std::string& out_path, const Options& o) {
         const double bucket = pr[0] * per_warp_us, wait = pr[1] * per_warp_us, rest = pr[2] * per_warp_us;
         std::printf("  a warp's time: %s %.1f us, waits %.1f us, rounds and outputs %.1f us; "
                     "%.0f rounds, %.0f waits (%.0f slept) a warp\n",
-                    c.streamed ? "row statistics" : "bucketing", bucket, wait, rest,
+                    ringed ? "row statistics" : "bucketing", bucket, wait, rest,
                     double(pr[3]) / a.total_warps, double(pr[4]) / a.total_warps,
                     double(pr[5]) / a.total_warps);
-        if (c.streamed) row["warp_spread"] = warp_spread(warp_trace, a.total_warps, warps, per_sm, info);
-        row["warp_profile"] = {{c.streamed ? "row_statistics_us" : "bucketing_us", bucket},
+        if (ringed) row["warp_spread"] = warp_spread(warp_trace, a.total_warps, warps, per_sm, info);
+        row["warp_profile"] = {{ringed ? "row_statistics_us" : "bucketing_us", bucket},
                                {"waits_us", wait},
                                {"rounds_and_outputs_us", rest},
                                {"rounds", double(pr[3]) / a.total_warps},
@@ -1048,7 +1275,8 @@ int run(const std::string& out_path, const Options& o) {
 
 int main(int argc, char** argv) {
   const char* usage =
-      "usage: colblock_probe <out.json> [--device N] [--config R,MB,LAG,U[,plan|,streamB[+stats]] [--once]]\n";
+      "usage: colblock_probe <out.json> [--device N] [--config "
+      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][+stats]] [--once]]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -1074,13 +1302,25 @@ int main(int argc, char** argv) {
         const std::string rest = ok ? kind.substr(7 + digits) : std::string();
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
+      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][+stats]
+        o.config.planned = o.config.tma = true;
+        int digits = 0;
+        ok = ok && std::sscanf(kind.c_str() + 4, "%d%n", &o.config.min_blocks, &digits) == 1;
+        std::string rest = ok ? kind.substr(4 + digits) : std::string();
+        if (ok && rest.rfind("r", 0) == 0) {
+          ok = std::sscanf(rest.c_str() + 1, "%d%n", &o.config.reg_rows, &digits) == 1 &&
+               o.config.reg_rows >= 0;
+          rest = ok ? rest.substr(1 + digits) : std::string();
+        }
+        o.config.pre_stats = rest == "+stats";
+        ok = ok && (rest.empty() || o.config.pre_stats);
       } else if (!kind.empty()) {
         ok = false;
       }
       if (!ok) {
         std::fprintf(stderr,
-                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]] (R 1-255, MB > "
-                     "0, B blocks an SM): %s\n",
+                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][+stats]] "
+                     "(R 1-255, MB > 0, B blocks an SM, RG register rows): %s\n",
                      spec);
         return 64;
       }
