@@ -2,7 +2,7 @@
 // warps sweep the sources in step? (Target 2 of issue 7 asks the uniform 2M graph, F = 128, for
 // 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
 //   colblock_probe <out.json> [--device N]
-//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][+stats]] [--once]]
+//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][+stats]] [--once]]
 // --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
 // untimed and without counters (for ncu).
 //
@@ -712,16 +712,23 @@ __device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned coun
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
 }
 
-// By one lane: expect `bytes` on `bar` and copy them from global memory into `dst` (16-aligned).
-// No proxy fence before it: the warp's reads of the slot's last contents have returned (their
-// values were added, and __syncwarp came between), as in CUTLASS's pipelines, whose consumers
-// release a slot by an mbarrier arrive alone (a fence.proxy.async here compiled to MEMBAR.ALL.CTA).
-__device__ __forceinline__ void bulk_load(void* dst, const void* src, unsigned bytes,
+// By each lane that calls it: one arrival on `bar`, expecting `bytes` more to come in.
+__device__ __forceinline__ void mbar_arrive_expect(unsigned long long* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
+               "r"(bytes)
+               : "memory");
+}
+
+// By each lane that calls it: copies `bytes` from global memory into `dst` (16-aligned), counted
+// in on `bar`. No proxy fence before it: the warp's reads of the slot's last contents have
+// returned (their values were added, and __syncwarp came between), as in CUTLASS's pipelines,
+// whose consumers release a slot by an mbarrier arrive alone (call 2's fence.proxy.async
+// compiled to MEMBAR.ALL.CTA and was dropped before the call).
+__device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned bytes,
                                           unsigned long long* bar) {
   asm volatile(
-      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%2], %3;\n\t"
-      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %3, [%2];"
-      ::"r"(smem_addr(dst)), "l"(src), "r"(smem_addr(bar)), "r"(bytes)
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+      ::"r"(smem_addr(dst)), "l"(src), "r"(bytes), "r"(smem_addr(bar))
       : "memory");
 }
 
@@ -751,10 +758,14 @@ __device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w,
   }
 }
 
-template <int K, int RG, int kMinBlocks, bool kProfile>
+// The ring's K slots form K / GS groups of GS, each group with one mbarrier (GS arrivals, a
+// lane each): the warp waits once a group, adds its GS items, and lanes 0 .. GS - 1 refill it
+// with the items K ahead, a bulk copy each (call 2, a wait and a copy an item, unrolled over the
+// chunk: 72 instructions an item, 4.6 G in all, and instruction-fetch stalls from ~135 KB of code).
+template <int K, int GS, int RG, int kMinBlocks, bool kProfile>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
-  static_assert(32 % K == 0 && K <= 32, "a slot's index must be static across chunks");
-  constexpr int kReg = RG > 0 ? RG : 1;
+  static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
+  constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
   extern __shared__ float4 smem4[];
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int wib = static_cast<int>(threadIdx.x) >> 5;
@@ -765,10 +776,10 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   float4* acc = ring + K * 32;  // rows RG .. R - 1
   float2* stats = reinterpret_cast<float2*>(acc + (R - RG) * 32);
   unsigned long long* bars = reinterpret_cast<unsigned long long*>(stats + R);
-  if (lane < K) mbar_init(bars + lane, 1);
+  if (lane < kGroups) mbar_init(bars + lane, GS);
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   __syncwarp();
-  unsigned phase = 0;  // bit s: the parity of slot s's next phase
+  unsigned phase = 0;  // bit g: the parity of group g's next phase
   SoftBarrier<kProfile> bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
   unsigned long long t_setup = 0, n_chunks = 0;
   const long long t_start = kProfile ? clock64() : 0;
@@ -783,10 +794,21 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     w.take_stats(stats);
     __syncwarp();
     if (kProfile) t_setup += clock64() - t_batch;
-    auto issue = [&](int slot, unsigned x) {
-      if (lane == 0)
-        bulk_load(ring + slot * 32, a.values + static_cast<size_t>(x & 0xffffffu) * 32, 512,
-                  bars + slot);
+    // By the whole warp: group g's copies of the chunk's items t .. t + GS - 1 (t chunk-relative,
+    // below 64: past 31 from `next`), when item t exists; lane j < GS copies item t + j.
+    auto refill = [&](int g, int c, int t, uint2 cur, uint2 next) {
+      if (c * 32 + t >= n_items) return;  // never waited for: its phase must not complete
+      const int tl = t + lane;
+      const unsigned x_cur = __shfl_sync(0xffffffffu, cur.x, tl & 31);
+      const unsigned x_next = __shfl_sync(0xffffffffu, next.x, tl & 31);
+      if (lane < GS) {
+        const bool valid = c * 32 + tl < n_items;
+        mbar_arrive_expect(bars + g, valid ? 512u : 0u);
+        if (valid)
+          bulk_copy(ring + (g * GS + lane) * 32,
+                    a.values + static_cast<size_t>((tl < 32 ? x_cur : x_next) & 0xffffffu) * 32,
+                    512, bars + g);
+      }
     };
     if (n_items > 0) {
       uint2 m_cur = w.weigh(0, w.fetch(0));
@@ -798,32 +820,30 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
         if (c == 0) {
 #pragma unroll
-          for (int u = 0; u < K; ++u) {
-            const unsigned x = __shfl_sync(0xffffffffu, m_cur.x, u);
-            if (u < n_items) issue(u, x);
-          }
+          for (int g = 0; g < kGroups; ++g) refill(g, 0, g * GS, m_cur, m_next);
         }
-        float s_raw = 0.f;
+        const float s_raw = w.load_score(c, raw);
+        const int in_chunk = min(32, n_items - c * 32);
+#pragma unroll 1
+        for (int t0 = 0; t0 < in_chunk; t0 += GS) {
+          const int g = (t0 / GS) % kGroups;  // K divides 32: chunks start at group 0
+          mbar_wait(bars + g, (phase >> g) & 1u);
+          phase ^= 1u << g;
 #pragma unroll
-        for (int u = 0; u < 32; ++u) {
-          if (u == 8) s_raw = w.load_score(c, raw);
-          const int i = c * 32 + u;
-          const unsigned x = __shfl_sync(0xffffffffu, m_cur.x, u);
-          const float wt = __uint_as_float(__shfl_sync(0xffffffffu, m_cur.y, u));
-          const unsigned xl = __shfl_sync(0xffffffffu, u + K < 32 ? m_cur.x : m_next.x, (u + K) & 31);
-          if (i < n_items) {
-            const int s = u % K;  // static: u is unrolled
-            mbar_wait(bars + s, (phase >> s) & 1u);
-            phase ^= 1u << s;
-            const float4 v = ring[s * 32 + lane];
-            const int r = static_cast<int>(x >> 24);
-            if (r < RG)
-              add_to_reg_row<0, kReg>(racc, r, wt, v);
-            else
-              add_weighted(acc[(r - RG) * 32 + lane], wt, v);
-            __syncwarp();  // every lane has read slot s
-            if (i + K < n_items) issue(s, xl);
+          for (int j = 0; j < GS; ++j) {
+            const unsigned x = __shfl_sync(0xffffffffu, m_cur.x, t0 + j);
+            const float wt = __uint_as_float(__shfl_sync(0xffffffffu, m_cur.y, t0 + j));
+            if (t0 + j < in_chunk) {
+              const float4 v = ring[(g * GS + j) * 32 + lane];
+              const int r = static_cast<int>(x >> 24);
+              if (r < RG)
+                add_to_reg_row<0, kReg>(racc, r, wt, v);
+              else
+                add_weighted(acc[(r - RG) * 32 + lane], wt, v);
+            }
           }
+          __syncwarp();  // every lane has read the group's slots
+          refill(g, c, t0 + K, m_cur, m_next);
         }
         w.report_after(c, m_next);
         m_cur = m_next;
@@ -845,19 +865,20 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   if (kProfile && lane == 0) record_warp(a, bar, gw, t_setup, clock64() - t_start, n_chunks);
 }
 
-template <int K, int RG, int kMinBlocks>
+template <int K, int GS, int RG, int kMinBlocks>
 std::pair<const void*, const void*> tma_kernel() {
-  return {reinterpret_cast<const void*>(&tma_gather<K, RG, kMinBlocks, false>),
-          reinterpret_cast<const void*>(&tma_gather<K, RG, kMinBlocks, true>)};
+  return {reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, false>),
+          reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, true>)};
 }
 
-// (ring slots, register rows, blocks of 4 warps an SM): the timed and the profiling instance
-std::pair<const void*, const void*> find_tma(int k, int rg, int min_blocks) {
-  if (k == 8 && rg == 0 && min_blocks == 4) return tma_kernel<8, 0, 4>();
-  if (k == 8 && rg == 8 && min_blocks == 4) return tma_kernel<8, 8, 4>();
-  if (k == 8 && rg == 15 && min_blocks == 4) return tma_kernel<8, 15, 4>();
-  if (k == 16 && rg == 15 && min_blocks == 4) return tma_kernel<16, 15, 4>();
-  if (k == 8 && rg == 4 && min_blocks == 6) return tma_kernel<8, 4, 6>();
+// (ring slots, slots a group, register rows, blocks of 4 warps an SM): the timed and the
+// profiling instance
+std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_blocks) {
+  if (k == 8 && gs == 4 && rg == 0 && min_blocks == 4) return tma_kernel<8, 4, 0, 4>();
+  if (k == 8 && gs == 4 && rg == 15 && min_blocks == 4) return tma_kernel<8, 4, 15, 4>();
+  if (k == 8 && gs == 2 && rg == 15 && min_blocks == 4) return tma_kernel<8, 2, 15, 4>();
+  if (k == 16 && gs == 4 && rg == 15 && min_blocks == 4) return tma_kernel<16, 4, 15, 4>();
+  if (k == 8 && gs == 4 && rg == 4 && min_blocks == 6) return tma_kernel<8, 4, 4, 6>();
   return {nullptr, nullptr};
 }
 
@@ -872,6 +893,7 @@ struct Config {
   bool pre_stats = false;  // stream_gather: the row statistics from row_stats_pass
   bool tma = false;        // tma_gather (planned): u is its ring's slots K
   int reg_rows = 0;        // tma_gather: RG of the R rows accumulate in registers
+  int group = 1;           // tma_gather: ring slots a group (an mbarrier and a wait a group)
 };
 
 template <int G, int U>
@@ -973,12 +995,12 @@ int run(const std::string& out_path, const Options& o) {
   // pre-pass, tma, register rows}
   const std::vector<Config> configs_f128 = {
       {12, 16, 15, 4, true, true, 6},
-      {12, 16, 15, 8, true, false, 4, false, true, 0},
-      {20, 16, 15, 8, true, false, 4, false, true, 8},
-      {31, 16, 15, 8, true, false, 4, false, true, 15},
-      {31, 16, -1, 8, true, false, 4, false, true, 15},
-      {23, 16, 15, 16, true, false, 4, false, true, 15},
-      {12, 16, 15, 8, true, false, 6, false, true, 4}};
+      {12, 16, 15, 8, true, false, 4, false, true, 0, 4},
+      {31, 16, 15, 8, true, false, 4, false, true, 15, 4},
+      {31, 16, 15, 8, true, false, 4, false, true, 15, 2},
+      {31, 16, -1, 8, true, false, 4, false, true, 15, 4},
+      {25, 16, 15, 16, true, false, 4, false, true, 15, 4},
+      {12, 16, 15, 8, true, false, 6, false, true, 4, 4}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -1090,7 +1112,7 @@ int run(const std::string& out_path, const Options& o) {
                     c.tma ? "tma" : "stream", c.rows_per_warp);
         continue;
       }
-      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.reg_rows, c.min_blocks)
+      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks)
                                     : c.streamed ? find_stream(c.u, c.min_blocks)
                                                  : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
@@ -1201,11 +1223,12 @@ int run(const std::string& out_path, const Options& o) {
       };
       auto launch = [&go](cudaStream_t s) { go(s, nullptr); };
       const double x = static_cast<double>(rows_per_batch) * p.d / p.n;
-      const std::string kind = c.tma        ? (c.pre_stats ? "tma+stats" : "tma") +
-                                                   std::string(" RG=") + std::to_string(c.reg_rows)
-                               : c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
-                               : c.planned  ? "sweep+plan"
-                                            : "sweep";
+      const std::string kind =
+          c.tma        ? std::string(c.pre_stats ? "tma+stats" : "tma") + " RG=" +
+                             std::to_string(c.reg_rows) + " GS=" + std::to_string(c.group)
+          : c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
+          : c.planned  ? "sweep+plan"
+                       : "sweep";
       char label[160];
       std::snprintf(label, sizeof label, "%s R=%d S=%.0fMB(P=%d) lag=%d %s=%d B=%lld x=%.2f", kind.c_str(),
                     c.rows_per_warp, c.part_mb, a.parts, c.lag, c.tma ? "K" : c.streamed ? "LA" : "U", c.u,
@@ -1225,7 +1248,10 @@ int run(const std::string& out_path, const Options& o) {
         row["min_blocks"] = c.min_blocks;
         row["row_stats_pass"] = c.pre_stats;
       }
-      if (c.tma) row["register_rows"] = c.reg_rows;
+      if (c.tma) {
+        row["register_rows"] = c.reg_rows;
+        row["slots_a_group"] = c.group;
+      }
       row = measure(launch, graph.res, true, row);
       unsigned timed_out = 0;
       CSRGAT_CUDA_CHECK(cudaMemcpy(&timed_out, timeouts, sizeof(unsigned), cudaMemcpyDeviceToHost));
@@ -1276,7 +1302,7 @@ int run(const std::string& out_path, const Options& o) {
 int main(int argc, char** argv) {
   const char* usage =
       "usage: colblock_probe <out.json> [--device N] [--config "
-      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][+stats]] [--once]]\n";
+      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][+stats]] [--once]]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -1302,16 +1328,16 @@ int main(int argc, char** argv) {
         const std::string rest = ok ? kind.substr(7 + digits) : std::string();
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
-      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][+stats]
+      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][+stats]
         o.config.planned = o.config.tma = true;
         int digits = 0;
         ok = ok && std::sscanf(kind.c_str() + 4, "%d%n", &o.config.min_blocks, &digits) == 1;
         std::string rest = ok ? kind.substr(4 + digits) : std::string();
-        if (ok && rest.rfind("r", 0) == 0) {
-          ok = std::sscanf(rest.c_str() + 1, "%d%n", &o.config.reg_rows, &digits) == 1 &&
-               o.config.reg_rows >= 0;
-          rest = ok ? rest.substr(1 + digits) : std::string();
-        }
+        for (auto [letter, field] : {std::pair{'r', &o.config.reg_rows}, {'g', &o.config.group}})
+          if (ok && !rest.empty() && rest[0] == letter) {
+            ok = std::sscanf(rest.c_str() + 1, "%d%n", field, &digits) == 1 && *field >= 0;
+            rest = ok ? rest.substr(1 + digits) : std::string();
+          }
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
       } else if (!kind.empty()) {
@@ -1319,8 +1345,8 @@ int main(int argc, char** argv) {
       }
       if (!ok) {
         std::fprintf(stderr,
-                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][+stats]] "
-                     "(R 1-255, MB > 0, B blocks an SM, RG register rows): %s\n",
+                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][+stats]] "
+                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group): %s\n",
                      spec);
         return 64;
       }
