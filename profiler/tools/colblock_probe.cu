@@ -2,7 +2,7 @@
 // warps sweep the sources in step? (Target 2 of issue 7 asks the uniform 2M graph, F = 128, for
 // 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
 //   colblock_probe <out.json> [--device N]
-//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][+stats]] [--once]]
+//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][a][+stats]] [--once]]
 // --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
 // untimed and without counters (for ncu).
 //
@@ -732,6 +732,20 @@ __device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned b
       : "memory");
 }
 
+// By each lane: copies 16 bytes from global memory into `dst` (L2 only, no L1 line), in the
+// lane's current cp.async group.
+__device__ __forceinline__ void async_copy16(void* dst, const void* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_addr(dst)), "l"(src) : "memory");
+}
+
+__device__ __forceinline__ void async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+// Returns once at most N of the lane's committed cp.async groups are still in flight.
+template <int N>
+__device__ __forceinline__ void async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+
 // By the whole warp: returns once `bar`'s phase with this parity has completed.
 __device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned parity) {
   asm volatile(
@@ -758,11 +772,16 @@ __device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w,
   }
 }
 
-// The ring's K slots form K / GS groups of GS, each group with one mbarrier (GS arrivals, a
-// lane each): the warp waits once a group, adds its GS items, and lanes 0 .. GS - 1 refill it
-// with the items K ahead, a bulk copy each (call 2, a wait and a copy an item, unrolled over the
+// The ring's K slots form K / GS groups of GS: the warp waits once a group, adds its GS items,
+// and refills it with the items K ahead (call 2, a wait and a copy an item, unrolled over the
 // chunk: 72 instructions an item, 4.6 G in all, and instruction-fetch stalls from ~135 KB of code).
-template <int K, int GS, int RG, int kMinBlocks, bool kProfile>
+// kAsync false: lanes 0 .. GS - 1 refill a group by a bulk copy each (the TMA unit), counted on
+// the group's mbarrier (GS arrivals); each copy is ~9 instructions of a uniform-register loop
+// (call 3: 59 instructions an item in all). kAsync true: every lane copies its 16 bytes of each
+// of the group's rows (cp.async, one instruction for the warp's 512 bytes), the group one
+// cp.async group of each lane, and a lane waits for its own copies only: it reads back only the
+// 16 bytes it wrote (no mbarrier, and no __syncwarp before a slot is overwritten).
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, bool kProfile>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
@@ -776,7 +795,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   float4* acc = ring + K * 32;  // rows RG .. R - 1
   float2* stats = reinterpret_cast<float2*>(acc + (R - RG) * 32);
   unsigned long long* bars = reinterpret_cast<unsigned long long*>(stats + R);
-  if (lane < kGroups) mbar_init(bars + lane, GS);
+  if (!kAsync && lane < kGroups) mbar_init(bars + lane, GS);
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   __syncwarp();
   unsigned phase = 0;  // bit g: the parity of group g's next phase
@@ -797,6 +816,18 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     // By the whole warp: group g's copies of the chunk's items t .. t + GS - 1 (t chunk-relative,
     // below 64: past 31 from `next`), when item t exists; lane j < GS copies item t + j.
     auto refill = [&](int g, int c, int t, uint2 cur, uint2 next) {
+      if constexpr (kAsync) {  // every group commits, copies or none: the waits count groups
+#pragma unroll
+        for (int j = 0; j < GS; ++j) {
+          const unsigned x =
+              __shfl_sync(0xffffffffu, t + j < 32 ? cur.x : next.x, (t + j) & 31);
+          if (c * 32 + t + j < n_items)
+            async_copy16(ring + (g * GS + j) * 32 + lane,
+                         a.values + static_cast<size_t>(x & 0xffffffu) * 32 + lane);
+        }
+        async_commit();
+        return;
+      }
       if (c * 32 + t >= n_items) return;  // never waited for: its phase must not complete
       const int tl = t + lane;
       const unsigned x_cur = __shfl_sync(0xffffffffu, cur.x, tl & 31);
@@ -827,8 +858,12 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 #pragma unroll 1
         for (int t0 = 0; t0 < in_chunk; t0 += GS) {
           const int g = (t0 / GS) % kGroups;  // K divides 32: chunks start at group 0
-          mbar_wait(bars + g, (phase >> g) & 1u);
-          phase ^= 1u << g;
+          if constexpr (kAsync) {
+            async_wait<kGroups - 1>();  // group g's copies are the oldest of the lane's
+          } else {
+            mbar_wait(bars + g, (phase >> g) & 1u);
+            phase ^= 1u << g;
+          }
 #pragma unroll
           for (int j = 0; j < GS; ++j) {
             const unsigned x = __shfl_sync(0xffffffffu, m_cur.x, t0 + j);
@@ -842,7 +877,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
                 add_weighted(acc[(r - RG) * 32 + lane], wt, v);
             }
           }
-          __syncwarp();  // every lane has read the group's slots
+          if (!kAsync) __syncwarp();  // every lane has read the group's slots
           refill(g, c, t0 + K, m_cur, m_next);
         }
         w.report_after(c, m_next);
@@ -865,20 +900,21 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   if (kProfile && lane == 0) record_warp(a, bar, gw, t_setup, clock64() - t_start, n_chunks);
 }
 
-template <int K, int GS, int RG, int kMinBlocks>
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync>
 std::pair<const void*, const void*> tma_kernel() {
-  return {reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, false>),
-          reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, true>)};
+  return {reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, false>),
+          reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, true>)};
 }
 
-// (ring slots, slots a group, register rows, blocks of 4 warps an SM): the timed and the
-// profiling instance
-std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_blocks) {
-  if (k == 8 && gs == 4 && rg == 0 && min_blocks == 4) return tma_kernel<8, 4, 0, 4>();
-  if (k == 8 && gs == 4 && rg == 15 && min_blocks == 4) return tma_kernel<8, 4, 15, 4>();
-  if (k == 8 && gs == 2 && rg == 15 && min_blocks == 4) return tma_kernel<8, 2, 15, 4>();
-  if (k == 16 && gs == 4 && rg == 15 && min_blocks == 4) return tma_kernel<16, 4, 15, 4>();
-  if (k == 8 && gs == 4 && rg == 4 && min_blocks == 6) return tma_kernel<8, 4, 4, 6>();
+// (ring slots, slots a group, register rows, blocks of 4 warps an SM, cp.async rather than bulk
+// copies): the timed and the profiling instance
+std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_blocks, bool async) {
+  if (!async && k == 8 && gs == 4 && rg == 4 && min_blocks == 6) return tma_kernel<8, 4, 4, 6, false>();
+  if (!async && k == 8 && gs == 4 && rg == 15 && min_blocks == 4) return tma_kernel<8, 4, 15, 4, false>();
+  if (async && k == 8 && gs == 4 && rg == 4 && min_blocks == 6) return tma_kernel<8, 4, 4, 6, true>();
+  if (async && k == 8 && gs == 4 && rg == 15 && min_blocks == 4) return tma_kernel<8, 4, 15, 4, true>();
+  if (async && k == 16 && gs == 4 && rg == 15 && min_blocks == 4) return tma_kernel<16, 4, 15, 4, true>();
+  if (async && k == 8 && gs == 4 && rg == 8 && min_blocks == 5) return tma_kernel<8, 4, 8, 5, true>();
   return {nullptr, nullptr};
 }
 
@@ -894,6 +930,7 @@ struct Config {
   bool tma = false;        // tma_gather (planned): u is its ring's slots K
   int reg_rows = 0;        // tma_gather: RG of the R rows accumulate in registers
   int group = 1;           // tma_gather: ring slots a group (an mbarrier and a wait a group)
+  bool async_copy = false;  // tma_gather: cp.async, 16 bytes a lane, rather than bulk copies
 };
 
 template <int G, int U>
@@ -995,12 +1032,14 @@ int run(const std::string& out_path, const Options& o) {
   // pre-pass, tma, register rows}
   const std::vector<Config> configs_f128 = {
       {12, 16, 15, 4, true, true, 6},
-      {12, 16, 15, 8, true, false, 4, false, true, 0, 4},
+      {12, 16, 15, 8, true, false, 6, false, true, 4, 4},
+      {12, 16, 15, 8, true, false, 6, false, true, 4, 4, true},
+      {14, 16, 15, 8, true, false, 6, false, true, 4, 4, true},
       {31, 16, 15, 8, true, false, 4, false, true, 15, 4},
-      {31, 16, 15, 8, true, false, 4, false, true, 15, 2},
-      {31, 16, -1, 8, true, false, 4, false, true, 15, 4},
-      {25, 16, 15, 16, true, false, 4, false, true, 15, 4},
-      {12, 16, 15, 8, true, false, 6, false, true, 4, 4}};
+      {31, 16, 15, 8, true, false, 4, false, true, 15, 4, true},
+      {25, 16, 15, 16, true, false, 4, false, true, 15, 4, true},
+      {20, 16, 15, 8, true, false, 5, false, true, 8, 4, true},
+      {31, 16, -1, 8, true, false, 4, false, true, 15, 4, true}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -1112,7 +1151,7 @@ int run(const std::string& out_path, const Options& o) {
                     c.tma ? "tma" : "stream", c.rows_per_warp);
         continue;
       }
-      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks)
+      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy)
                                     : c.streamed ? find_stream(c.u, c.min_blocks)
                                                  : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
@@ -1224,7 +1263,8 @@ int run(const std::string& out_path, const Options& o) {
       auto launch = [&go](cudaStream_t s) { go(s, nullptr); };
       const double x = static_cast<double>(rows_per_batch) * p.d / p.n;
       const std::string kind =
-          c.tma        ? std::string(c.pre_stats ? "tma+stats" : "tma") + " RG=" +
+          c.tma        ? std::string(c.async_copy ? "cpasync" : "tma") +
+                             (c.pre_stats ? "+stats" : "") + " RG=" +
                              std::to_string(c.reg_rows) + " GS=" + std::to_string(c.group)
           : c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
           : c.planned  ? "sweep+plan"
@@ -1251,6 +1291,7 @@ int run(const std::string& out_path, const Options& o) {
       if (c.tma) {
         row["register_rows"] = c.reg_rows;
         row["slots_a_group"] = c.group;
+        row["copies"] = c.async_copy ? "cp.async, 16 bytes a lane" : "bulk (TMA), 512 bytes a lane";
       }
       row = measure(launch, graph.res, true, row);
       unsigned timed_out = 0;
@@ -1302,7 +1343,7 @@ int run(const std::string& out_path, const Options& o) {
 int main(int argc, char** argv) {
   const char* usage =
       "usage: colblock_probe <out.json> [--device N] [--config "
-      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][+stats]] [--once]]\n";
+      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][a][+stats]] [--once]]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -1328,7 +1369,7 @@ int main(int argc, char** argv) {
         const std::string rest = ok ? kind.substr(7 + digits) : std::string();
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
-      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][+stats]
+      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][a][+stats]
         o.config.planned = o.config.tma = true;
         int digits = 0;
         ok = ok && std::sscanf(kind.c_str() + 4, "%d%n", &o.config.min_blocks, &digits) == 1;
@@ -1338,6 +1379,10 @@ int main(int argc, char** argv) {
             ok = std::sscanf(rest.c_str() + 1, "%d%n", field, &digits) == 1 && *field >= 0;
             rest = ok ? rest.substr(1 + digits) : std::string();
           }
+        if (ok && !rest.empty() && rest[0] == 'a') {
+          o.config.async_copy = true;
+          rest = rest.substr(1);
+        }
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
       } else if (!kind.empty()) {
@@ -1345,8 +1390,8 @@ int main(int argc, char** argv) {
       }
       if (!ok) {
         std::fprintf(stderr,
-                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][+stats]] "
-                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group): %s\n",
+                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][a][+stats]] "
+                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, a: cp.async): %s\n",
                      spec);
         return 64;
       }
