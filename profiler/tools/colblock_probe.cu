@@ -461,6 +461,7 @@ struct StreamArgs {
   // The profiling instance: kWarpTraceWords a warp (its SM, its cycles less the waits, its
   // waits); null: not recorded.
   unsigned long long* warp_trace;
+  int part_shift;  // S = 1 << part_shift when S is a power of two (the ringed kernels'), else -1
 };
 constexpr int kWarpTraceWords = 3;
 
@@ -564,7 +565,11 @@ struct WarpBatch {
   __device__ float load_score(int c, uint2 raw) const {
     return (c + 2) * 32 + lane < n_items ? __ldg(a.scores + e_first + raw.y) : 0.f;
   }
-  __device__ int part(unsigned x) const { return static_cast<int>((x & 0xffffffu) / a.part_rows); }
+  // (call 4: an integer division by S, ~20 instructions, five a chunk)
+  __device__ int part(unsigned x) const {
+    return static_cast<int>(a.part_shift >= 0 ? (x & 0xffffffu) >> a.part_shift
+                                              : (x & 0xffffffu) / a.part_rows);
+  }
   // The step chunk c waits for: every warp has finished the partition lag below the last one
   // the chunk loads from, but never one this warp has not reported (its first's - 1); -1: none.
   __device__ int needed_step(int c, uint2 cur, uint2 next) const {
@@ -697,11 +702,11 @@ std::pair<const void*, const void*> find_stream(int la, int min_blocks) {
 // in flight) and each slot's mbarrier counts its bytes in. The registers freed hold RG of the
 // warp's R rows' accumulators (a uniform branch picks the row), shared memory the other R - RG.
 
-// One warp's shared memory: K ring slots, (R - RG) x 32 float4 accumulators, R (max, 1 / sum)
-// pairs, K mbarriers.
+// One warp's shared memory: K ring slots, (R - RG) x 32 float4 accumulators, the items of the
+// chunk and the next (64 x 8 bytes), R (max, 1 / sum) pairs, K mbarriers.
 __host__ __device__ inline size_t tma_warp_bytes(int rows, int reg_rows, int ring) {
-  return (static_cast<size_t>(ring) * 512 + static_cast<size_t>(rows - reg_rows) * 512 + rows * 8 +
-          ring * 8 + 15) / 16 * 16;
+  return (static_cast<size_t>(ring) * 512 + static_cast<size_t>(rows - reg_rows) * 512 + 64 * 8 +
+          rows * 8 + ring * 8 + 15) / 16 * 16;
 }
 
 __device__ __forceinline__ unsigned smem_addr(const void* p) {
@@ -793,7 +798,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   float4* ring = reinterpret_cast<float4*>(reinterpret_cast<unsigned char*>(smem4) +
                                            wib * tma_warp_bytes(R, RG, K));
   float4* acc = ring + K * 32;  // rows RG .. R - 1
-  float2* stats = reinterpret_cast<float2*>(acc + (R - RG) * 32);
+  uint2* staged = reinterpret_cast<uint2*>(acc + (R - RG) * 32);  // chunk c's items, then c + 1's
+  float2* stats = reinterpret_cast<float2*>(staged + 64);
   unsigned long long* bars = reinterpret_cast<unsigned long long*>(stats + R);
   if (!kAsync && lane < kGroups) mbar_init(bars + lane, GS);
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -814,13 +820,14 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     __syncwarp();
     if (kProfile) t_setup += clock64() - t_batch;
     // By the whole warp: group g's copies of the chunk's items t .. t + GS - 1 (t chunk-relative,
-    // below 64: past 31 from `next`), when item t exists; lane j < GS copies item t + j.
-    auto refill = [&](int g, int c, int t, uint2 cur, uint2 next) {
+    // below 64: past 31 the next chunk's), when item t exists; lane j < GS copies item t + j.
+    // The items' sources come from `staged` (a broadcast load each: call 4's two shuffles an
+    // item, each with its divergence check, ~4 instructions).
+    auto refill = [&](int g, int c, int t) {
       if constexpr (kAsync) {  // every group commits, copies or none: the waits count groups
 #pragma unroll
         for (int j = 0; j < GS; ++j) {
-          const unsigned x =
-              __shfl_sync(0xffffffffu, t + j < 32 ? cur.x : next.x, (t + j) & 31);
+          const unsigned x = staged[t + j].x;
           if (c * 32 + t + j < n_items)
             async_copy16(ring + (g * GS + j) * 32 + lane,
                          a.values + static_cast<size_t>(x & 0xffffffu) * 32 + lane);
@@ -830,15 +837,12 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
       }
       if (c * 32 + t >= n_items) return;  // never waited for: its phase must not complete
       const int tl = t + lane;
-      const unsigned x_cur = __shfl_sync(0xffffffffu, cur.x, tl & 31);
-      const unsigned x_next = __shfl_sync(0xffffffffu, next.x, tl & 31);
       if (lane < GS) {
         const bool valid = c * 32 + tl < n_items;
         mbar_arrive_expect(bars + g, valid ? 512u : 0u);
         if (valid)
           bulk_copy(ring + (g * GS + lane) * 32,
-                    a.values + static_cast<size_t>((tl < 32 ? x_cur : x_next) & 0xffffffu) * 32,
-                    512, bars + g);
+                    a.values + static_cast<size_t>(staged[tl].x & 0xffffffu) * 32, 512, bars + g);
       }
     };
     if (n_items > 0) {
@@ -849,9 +853,13 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
       for (int c = 0; c * 32 < n_items; ++c) {
         if (kProfile) ++n_chunks;
         if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
+        __syncwarp();  // the last chunk's reads of `staged` are done
+        staged[lane] = m_cur;
+        staged[32 + lane] = m_next;
+        __syncwarp();
         if (c == 0) {
 #pragma unroll
-          for (int g = 0; g < kGroups; ++g) refill(g, 0, g * GS, m_cur, m_next);
+          for (int g = 0; g < kGroups; ++g) refill(g, 0, g * GS);
         }
         const float s_raw = w.load_score(c, raw);
         const int in_chunk = min(32, n_items - c * 32);
@@ -866,9 +874,10 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
           }
 #pragma unroll
           for (int j = 0; j < GS; ++j) {
-            const unsigned x = __shfl_sync(0xffffffffu, m_cur.x, t0 + j);
-            const float wt = __uint_as_float(__shfl_sync(0xffffffffu, m_cur.y, t0 + j));
             if (t0 + j < in_chunk) {
+              const uint2 it = staged[t0 + j];
+              const unsigned x = it.x;
+              const float wt = __uint_as_float(it.y);
               const float4 v = ring[(g * GS + j) * 32 + lane];
               const int r = static_cast<int>(x >> 24);
               if (r < RG)
@@ -878,7 +887,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
             }
           }
           if (!kAsync) __syncwarp();  // every lane has read the group's slots
-          refill(g, c, t0 + K, m_cur, m_next);
+          refill(g, c, t0 + K);
         }
         w.report_after(c, m_next);
         m_cur = m_next;
@@ -915,6 +924,7 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
   if (async && k == 8 && gs == 4 && rg == 15 && min_blocks == 4) return tma_kernel<8, 4, 15, 4, true>();
   if (async && k == 16 && gs == 4 && rg == 15 && min_blocks == 4) return tma_kernel<16, 4, 15, 4, true>();
   if (async && k == 8 && gs == 4 && rg == 8 && min_blocks == 5) return tma_kernel<8, 4, 8, 5, true>();
+  if (async && k == 8 && gs == 4 && rg == 10 && min_blocks == 5) return tma_kernel<8, 4, 10, 5, true>();
   return {nullptr, nullptr};
 }
 
@@ -1034,12 +1044,12 @@ int run(const std::string& out_path, const Options& o) {
       {12, 16, 15, 4, true, true, 6},
       {12, 16, 15, 8, true, false, 6, false, true, 4, 4},
       {12, 16, 15, 8, true, false, 6, false, true, 4, 4, true},
-      {14, 16, 15, 8, true, false, 6, false, true, 4, 4, true},
-      {31, 16, 15, 8, true, false, 4, false, true, 15, 4},
-      {31, 16, 15, 8, true, false, 4, false, true, 15, 4, true},
-      {25, 16, 15, 16, true, false, 4, false, true, 15, 4, true},
+      {19, 16, 15, 8, true, false, 5, false, true, 8, 4, true},
       {20, 16, 15, 8, true, false, 5, false, true, 8, 4, true},
-      {31, 16, -1, 8, true, false, 4, false, true, 15, 4, true}};
+      {20, 16, 24, 8, true, false, 5, false, true, 8, 4, true},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true},
+      {22, 16, 15, 8, true, false, 5, false, true, 10, 4, true},
+      {31, 16, 15, 8, true, false, 4, false, true, 15, 4, true}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -1169,6 +1179,13 @@ int run(const std::string& out_path, const Options& o) {
       a.f4 = f4;
       a.rows_per_warp = c.rows_per_warp;
       a.part_rows = std::max(1, static_cast<int>(c.part_mb * 1e6 / (p.feat * 4.0)));
+      // The ringed kernels' S: the nearest power of two, a shift instead of a division (from the
+      // thirty-third session's call 5; 16 MB at F = 128: 32768 rows, 16.8 MB, not 31250).
+      int part_shift = -1;
+      if (ringed) {
+        part_shift = static_cast<int>(std::lround(std::log2(static_cast<double>(a.part_rows))));
+        a.part_rows = 1 << part_shift;
+      }
       a.parts = (p.n + a.part_rows - 1) / a.part_rows;
       a.cap = c.rows_per_warp * p.d;
       a.lag = c.lag;
@@ -1241,7 +1258,8 @@ int run(const std::string& out_path, const Options& o) {
       StreamArgs sa{a.row_ptr, a.scores,       a.values,   a.out,          a.plan,
                     a.n,       a.rows_per_warp, a.part_rows, a.parts,      a.cap,
                     a.lag,     a.total_warps,  a.batches,  a.step_done,    a.timeouts,
-                    a.spin_limit, nullptr, c.pre_stats ? row_stats : nullptr, nullptr};
+                    a.spin_limit, nullptr, c.pre_stats ? row_stats : nullptr, nullptr,
+                    part_shift};
       // One launch, its step counters zeroed first; `profile` non-null records the warps' time.
       auto go = [&, a, sa, fn = fn, fn_profile = fn_profile, smem, blocks, warps, counter_bytes](
                     cudaStream_t s, unsigned long long* profile) {
