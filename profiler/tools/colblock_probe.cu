@@ -2,7 +2,7 @@
 // warps sweep the sources in step? (Target 2 of issue 7 asks the uniform 2M graph, F = 128, for
 // 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
 //   colblock_probe <out.json> [--device N]
-//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][a][+stats]] [--once]]
+//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][+stats]] [--once]]
 // --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
 // untimed and without counters (for ncu).
 //
@@ -743,6 +743,11 @@ __device__ __forceinline__ void async_copy16(void* dst, const void* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_addr(dst)), "l"(src) : "memory");
 }
 
+// By each lane: brings the line holding `p` from DRAM into L2.
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
 __device__ __forceinline__ void async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 
 // Returns once at most N of the lane's committed cp.async groups are still in flight.
@@ -786,9 +791,14 @@ __device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w,
 // of the group's rows (cp.async, one instruction for the warp's 512 bytes), the group one
 // cp.async group of each lane, and a lane waits for its own copies only: it reads back only the
 // 16 bytes it wrote (no mbarrier, and no __syncwarp before a slot is overwritten).
-template <int K, int GS, int RG, int kMinBlocks, bool kAsync, bool kProfile>
+// PF > 0: with each group's refill, its lanes prefetch the rows of the items PF beyond it into
+// L2 (a line request a lane, no destination on chip), so that the ring's copies wait for L2
+// rather than DRAM (call 5: the warps' stalls were mostly the copies' waits, with ~120 gathers
+// in flight an SM, which the ring's shared memory bounds).
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
+  static_assert(28 + K + GS - 1 + PF < 64, "prefetched items come from the staged two chunks");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
   extern __shared__ float4 smem4[];
   const int lane = static_cast<int>(threadIdx.x) & 31;
@@ -824,6 +834,12 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     // The items' sources come from `staged` (a broadcast load each: call 4's two shuffles an
     // item, each with its divergence check, ~4 instructions).
     auto refill = [&](int g, int c, int t) {
+      if constexpr (PF > 0) {  // the items PF further ahead, from DRAM into L2
+#pragma unroll
+        for (int j = 0; j < GS; ++j)
+          if (c * 32 + t + PF + j < n_items)
+            prefetch_l2(a.values + static_cast<size_t>(staged[t + PF + j].x & 0xffffffu) * 32 + lane);
+      }
       if constexpr (kAsync) {  // every group commits, copies or none: the waits count groups
 #pragma unroll
         for (int j = 0; j < GS; ++j) {
@@ -909,22 +925,25 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   if (kProfile && lane == 0) record_warp(a, bar, gw, t_setup, clock64() - t_start, n_chunks);
 }
 
-template <int K, int GS, int RG, int kMinBlocks, bool kAsync>
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF = 0>
 std::pair<const void*, const void*> tma_kernel() {
-  return {reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, false>),
-          reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, true>)};
+  return {reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, false>),
+          reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, true>)};
 }
 
 // (ring slots, slots a group, register rows, blocks of 4 warps an SM, cp.async rather than bulk
-// copies): the timed and the profiling instance
-std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_blocks, bool async) {
-  if (!async && k == 8 && gs == 4 && rg == 4 && min_blocks == 6) return tma_kernel<8, 4, 4, 6, false>();
-  if (!async && k == 8 && gs == 4 && rg == 15 && min_blocks == 4) return tma_kernel<8, 4, 15, 4, false>();
-  if (async && k == 8 && gs == 4 && rg == 4 && min_blocks == 6) return tma_kernel<8, 4, 4, 6, true>();
-  if (async && k == 8 && gs == 4 && rg == 15 && min_blocks == 4) return tma_kernel<8, 4, 15, 4, true>();
-  if (async && k == 16 && gs == 4 && rg == 15 && min_blocks == 4) return tma_kernel<16, 4, 15, 4, true>();
-  if (async && k == 8 && gs == 4 && rg == 8 && min_blocks == 5) return tma_kernel<8, 4, 8, 5, true>();
-  if (async && k == 8 && gs == 4 && rg == 10 && min_blocks == 5) return tma_kernel<8, 4, 10, 5, true>();
+// copies, L2 prefetch distance): the timed and the profiling instance
+std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_blocks, bool async,
+                                             int pf) {
+  if (k != 8 || gs != 4) return {nullptr, nullptr};
+  if (!async && rg == 4 && min_blocks == 6 && pf == 0) return tma_kernel<8, 4, 4, 6, false>();
+  if (!async && rg == 4 && min_blocks == 6 && pf == 16) return tma_kernel<8, 4, 4, 6, false, 16>();
+  if (async && rg == 8 && min_blocks == 5 && pf == 16) return tma_kernel<8, 4, 8, 5, true, 16>();
+  if (async && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, true>();
+  if (async && rg == 10 && min_blocks == 5 && pf == 8) return tma_kernel<8, 4, 10, 5, true, 8>();
+  if (async && rg == 10 && min_blocks == 5 && pf == 16) return tma_kernel<8, 4, 10, 5, true, 16>();
+  if (async && rg == 10 && min_blocks == 5 && pf == 24) return tma_kernel<8, 4, 10, 5, true, 24>();
+  if (async && rg == 15 && min_blocks == 4 && pf == 16) return tma_kernel<8, 4, 15, 4, true, 16>();
   return {nullptr, nullptr};
 }
 
@@ -941,6 +960,7 @@ struct Config {
   int reg_rows = 0;        // tma_gather: RG of the R rows accumulate in registers
   int group = 1;           // tma_gather: ring slots a group (an mbarrier and a wait a group)
   bool async_copy = false;  // tma_gather: cp.async, 16 bytes a lane, rather than bulk copies
+  int prefetch = 0;         // tma_gather: items beyond the ring prefetched into L2 (0: none)
 };
 
 template <int G, int U>
@@ -1043,13 +1063,13 @@ int run(const std::string& out_path, const Options& o) {
   const std::vector<Config> configs_f128 = {
       {12, 16, 15, 4, true, true, 6},
       {12, 16, 15, 8, true, false, 6, false, true, 4, 4},
-      {12, 16, 15, 8, true, false, 6, false, true, 4, 4, true},
-      {19, 16, 15, 8, true, false, 5, false, true, 8, 4, true},
-      {20, 16, 15, 8, true, false, 5, false, true, 8, 4, true},
-      {20, 16, 24, 8, true, false, 5, false, true, 8, 4, true},
+      {12, 16, 15, 8, true, false, 6, false, true, 4, 4, false, 16},
       {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true},
-      {22, 16, 15, 8, true, false, 5, false, true, 10, 4, true},
-      {31, 16, 15, 8, true, false, 4, false, true, 15, 4, true}};
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 8},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 16},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 24},
+      {20, 16, 15, 8, true, false, 5, false, true, 8, 4, true, 16},
+      {31, 16, 15, 8, true, false, 4, false, true, 15, 4, true, 16}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -1161,7 +1181,7 @@ int run(const std::string& out_path, const Options& o) {
                     c.tma ? "tma" : "stream", c.rows_per_warp);
         continue;
       }
-      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy)
+      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy, c.prefetch)
                                     : c.streamed ? find_stream(c.u, c.min_blocks)
                                                  : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
@@ -1283,7 +1303,8 @@ int run(const std::string& out_path, const Options& o) {
       const std::string kind =
           c.tma        ? std::string(c.async_copy ? "cpasync" : "tma") +
                              (c.pre_stats ? "+stats" : "") + " RG=" +
-                             std::to_string(c.reg_rows) + " GS=" + std::to_string(c.group)
+                             std::to_string(c.reg_rows) + " GS=" + std::to_string(c.group) +
+                             (c.prefetch ? " PF=" + std::to_string(c.prefetch) : "")
           : c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
           : c.planned  ? "sweep+plan"
                        : "sweep";
@@ -1309,6 +1330,7 @@ int run(const std::string& out_path, const Options& o) {
       if (c.tma) {
         row["register_rows"] = c.reg_rows;
         row["slots_a_group"] = c.group;
+        row["l2_prefetch_items"] = c.prefetch;
         row["copies"] = c.async_copy ? "cp.async, 16 bytes a lane" : "bulk (TMA), 512 bytes a lane";
       }
       row = measure(launch, graph.res, true, row);
@@ -1361,7 +1383,7 @@ int run(const std::string& out_path, const Options& o) {
 int main(int argc, char** argv) {
   const char* usage =
       "usage: colblock_probe <out.json> [--device N] [--config "
-      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][a][+stats]] [--once]]\n";
+      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][+stats]] [--once]]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -1387,12 +1409,13 @@ int main(int argc, char** argv) {
         const std::string rest = ok ? kind.substr(7 + digits) : std::string();
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
-      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][a][+stats]
+      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][pPF][a][+stats]
         o.config.planned = o.config.tma = true;
         int digits = 0;
         ok = ok && std::sscanf(kind.c_str() + 4, "%d%n", &o.config.min_blocks, &digits) == 1;
         std::string rest = ok ? kind.substr(4 + digits) : std::string();
-        for (auto [letter, field] : {std::pair{'r', &o.config.reg_rows}, {'g', &o.config.group}})
+        for (auto [letter, field] : {std::pair{'r', &o.config.reg_rows}, {'g', &o.config.group},
+                                     {'p', &o.config.prefetch}})
           if (ok && !rest.empty() && rest[0] == letter) {
             ok = std::sscanf(rest.c_str() + 1, "%d%n", field, &digits) == 1 && *field >= 0;
             rest = ok ? rest.substr(1 + digits) : std::string();
@@ -1408,8 +1431,8 @@ int main(int argc, char** argv) {
       }
       if (!ok) {
         std::fprintf(stderr,
-                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][a][+stats]] "
-                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, a: cp.async): %s\n",
+                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][+stats]] "
+                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, PF items prefetched into L2, a: cp.async): %s\n",
                      spec);
         return 64;
       }
