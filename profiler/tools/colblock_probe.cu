@@ -935,15 +935,13 @@ std::pair<const void*, const void*> tma_kernel() {
 // copies, L2 prefetch distance): the timed and the profiling instance
 std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_blocks, bool async,
                                              int pf) {
-  if (k != 8 || gs != 4) return {nullptr, nullptr};
-  if (!async && rg == 4 && min_blocks == 6 && pf == 0) return tma_kernel<8, 4, 4, 6, false>();
-  if (!async && rg == 4 && min_blocks == 6 && pf == 16) return tma_kernel<8, 4, 4, 6, false, 16>();
-  if (async && rg == 8 && min_blocks == 5 && pf == 16) return tma_kernel<8, 4, 8, 5, true, 16>();
-  if (async && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, true>();
-  if (async && rg == 10 && min_blocks == 5 && pf == 8) return tma_kernel<8, 4, 10, 5, true, 8>();
-  if (async && rg == 10 && min_blocks == 5 && pf == 16) return tma_kernel<8, 4, 10, 5, true, 16>();
-  if (async && rg == 10 && min_blocks == 5 && pf == 24) return tma_kernel<8, 4, 10, 5, true, 24>();
-  if (async && rg == 15 && min_blocks == 4 && pf == 16) return tma_kernel<8, 4, 15, 4, true, 16>();
+  if (k != 8) return {nullptr, nullptr};
+  if (!async && gs == 4 && rg == 4 && min_blocks == 6 && pf == 0) return tma_kernel<8, 4, 4, 6, false>();
+  if (!async && gs == 4 && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, false>();
+  if (async && gs == 4 && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, true>();
+  if (async && gs == 4 && rg == 10 && min_blocks == 5 && pf == 8) return tma_kernel<8, 4, 10, 5, true, 8>();
+  if (async && gs == 2 && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 2, 10, 5, true>();
+  if (async && gs == 1 && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 1, 10, 5, true>();
   return {nullptr, nullptr};
 }
 
@@ -1063,13 +1061,12 @@ int run(const std::string& out_path, const Options& o) {
   const std::vector<Config> configs_f128 = {
       {12, 16, 15, 4, true, true, 6},
       {12, 16, 15, 8, true, false, 6, false, true, 4, 4},
-      {12, 16, 15, 8, true, false, 6, false, true, 4, 4, false, 16},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4},
       {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 8},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 16},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 24},
-      {20, 16, 15, 8, true, false, 5, false, true, 8, 4, true, 16},
-      {31, 16, 15, 8, true, false, 4, false, true, 15, 4, true, 16}};
+      {20, 16, 15, 8, true, false, 5, true, true, 10, 4, true},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 2, true},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 1, true},
+      {20, 16, 15, 8, true, false, 5, true, true, 10, 1, true}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
