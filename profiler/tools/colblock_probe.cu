@@ -2,7 +2,7 @@
 // warps sweep the sources in step? (Target 2 of issue 7 asks the uniform 2M graph, F = 128, for
 // 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
 //   colblock_probe <out.json> [--device N]
-//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][+stats]] [--once]]
+//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][n][+stats]] [--once]]
 // --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
 // untimed and without counters (for ncu).
 //
@@ -795,7 +795,7 @@ __device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w,
 // L2 (a line request a lane, no destination on chip), so that the ring's copies wait for L2
 // rather than DRAM (call 5: the warps' stalls were mostly the copies' waits, with ~120 gathers
 // in flight an SM, which the ring's shared memory bounds).
-template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile>
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kAhead, bool kProfile>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
   static_assert(28 + K + GS - 1 + PF < 64, "prefetched items come from the staged two chunks");
@@ -888,13 +888,22 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
             mbar_wait(bars + g, (phase >> g) & 1u);
             phase ^= 1u << g;
           }
+          // kAhead: item j + 1's staged entry and source row are loaded before item j is added
+          // (call 7: each item's two loads issued just before its branch, ~30 cycles exposed
+          // twice an item). Slots past the chunk's end are read but not used.
+          uint2 it_next = kAhead ? staged[t0] : make_uint2(0u, 0u);
+          float4 v_next = kAhead ? ring[g * GS * 32 + lane] : make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll
           for (int j = 0; j < GS; ++j) {
+            const uint2 it = kAhead ? it_next : staged[t0 + j];
+            const float4 v = kAhead ? v_next : ring[(g * GS + j) * 32 + lane];
+            if (kAhead && j + 1 < GS) {
+              it_next = staged[t0 + j + 1];
+              v_next = ring[(g * GS + j + 1) * 32 + lane];
+            }
             if (t0 + j < in_chunk) {
-              const uint2 it = staged[t0 + j];
               const unsigned x = it.x;
               const float wt = __uint_as_float(it.y);
-              const float4 v = ring[(g * GS + j) * 32 + lane];
               const int r = static_cast<int>(x >> 24);
               if (r < RG)
                 add_to_reg_row<0, kReg>(racc, r, wt, v);
@@ -925,23 +934,24 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   if (kProfile && lane == 0) record_warp(a, bar, gw, t_setup, clock64() - t_start, n_chunks);
 }
 
-template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF = 0>
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF = 0, bool kAhead = false>
 std::pair<const void*, const void*> tma_kernel() {
-  return {reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, false>),
-          reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, true>)};
+  return {reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, kAhead, false>),
+          reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, kAhead, true>)};
 }
 
 // (ring slots, slots a group, register rows, blocks of 4 warps an SM, cp.async rather than bulk
-// copies, L2 prefetch distance): the timed and the profiling instance
+// copies, L2 prefetch distance, the next item's loads ahead): the timed and the profiling instance
 std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_blocks, bool async,
-                                             int pf) {
-  if (k != 8) return {nullptr, nullptr};
-  if (!async && gs == 4 && rg == 4 && min_blocks == 6 && pf == 0) return tma_kernel<8, 4, 4, 6, false>();
-  if (!async && gs == 4 && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, false>();
-  if (async && gs == 4 && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, true>();
-  if (async && gs == 4 && rg == 10 && min_blocks == 5 && pf == 8) return tma_kernel<8, 4, 10, 5, true, 8>();
-  if (async && gs == 2 && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 2, 10, 5, true>();
-  if (async && gs == 1 && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 1, 10, 5, true>();
+                                             int pf, bool ahead) {
+  if (k != 8 || gs != 4 || pf != 0) return {nullptr, nullptr};
+  if (!async && rg == 4 && min_blocks == 6 && !ahead) return tma_kernel<8, 4, 4, 6, false>();
+  if (!async && rg == 4 && min_blocks == 6 && ahead) return tma_kernel<8, 4, 4, 6, false, 0, true>();
+  if (!async && rg == 10 && min_blocks == 5 && !ahead) return tma_kernel<8, 4, 10, 5, false>();
+  if (!async && rg == 10 && min_blocks == 5 && ahead) return tma_kernel<8, 4, 10, 5, false, 0, true>();
+  if (async && rg == 10 && min_blocks == 5 && !ahead) return tma_kernel<8, 4, 10, 5, true>();
+  if (async && rg == 10 && min_blocks == 5 && ahead) return tma_kernel<8, 4, 10, 5, true, 0, true>();
+  if (!async && rg == 8 && min_blocks == 5 && ahead) return tma_kernel<8, 4, 8, 5, false, 0, true>();
   return {nullptr, nullptr};
 }
 
@@ -959,6 +969,7 @@ struct Config {
   int group = 1;           // tma_gather: ring slots a group (an mbarrier and a wait a group)
   bool async_copy = false;  // tma_gather: cp.async, 16 bytes a lane, rather than bulk copies
   int prefetch = 0;         // tma_gather: items beyond the ring prefetched into L2 (0: none)
+  bool ahead = false;       // tma_gather: the next item's loads issued before an item is added
 };
 
 template <int G, int U>
@@ -1061,12 +1072,12 @@ int run(const std::string& out_path, const Options& o) {
   const std::vector<Config> configs_f128 = {
       {12, 16, 15, 4, true, true, 6},
       {12, 16, 15, 8, true, false, 6, false, true, 4, 4},
+      {12, 16, 15, 8, true, false, 6, false, true, 4, 4, false, 0, true},
       {20, 16, 15, 8, true, false, 5, false, true, 10, 4},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, true},
       {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true},
-      {20, 16, 15, 8, true, false, 5, true, true, 10, 4, true},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 2, true},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 1, true},
-      {20, 16, 15, 8, true, false, 5, true, true, 10, 1, true}};
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 0, true},
+      {20, 16, 15, 8, true, false, 5, false, true, 8, 4, false, 0, true}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -1178,7 +1189,8 @@ int run(const std::string& out_path, const Options& o) {
                     c.tma ? "tma" : "stream", c.rows_per_warp);
         continue;
       }
-      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy, c.prefetch)
+      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy, c.prefetch,
+                                               c.ahead)
                                     : c.streamed ? find_stream(c.u, c.min_blocks)
                                                  : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
@@ -1301,7 +1313,8 @@ int run(const std::string& out_path, const Options& o) {
           c.tma        ? std::string(c.async_copy ? "cpasync" : "tma") +
                              (c.pre_stats ? "+stats" : "") + " RG=" +
                              std::to_string(c.reg_rows) + " GS=" + std::to_string(c.group) +
-                             (c.prefetch ? " PF=" + std::to_string(c.prefetch) : "")
+                             (c.prefetch ? " PF=" + std::to_string(c.prefetch) : "") +
+                             (c.ahead ? " ahead" : "")
           : c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
           : c.planned  ? "sweep+plan"
                        : "sweep";
@@ -1328,6 +1341,7 @@ int run(const std::string& out_path, const Options& o) {
         row["register_rows"] = c.reg_rows;
         row["slots_a_group"] = c.group;
         row["l2_prefetch_items"] = c.prefetch;
+        row["next_item_loaded_ahead"] = c.ahead;
         row["copies"] = c.async_copy ? "cp.async, 16 bytes a lane" : "bulk (TMA), 512 bytes a lane";
       }
       row = measure(launch, graph.res, true, row);
@@ -1380,7 +1394,7 @@ int run(const std::string& out_path, const Options& o) {
 int main(int argc, char** argv) {
   const char* usage =
       "usage: colblock_probe <out.json> [--device N] [--config "
-      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][+stats]] [--once]]\n";
+      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][n][+stats]] [--once]]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -1406,7 +1420,7 @@ int main(int argc, char** argv) {
         const std::string rest = ok ? kind.substr(7 + digits) : std::string();
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
-      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][pPF][a][+stats]
+      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][pPF][a][n][+stats]
         o.config.planned = o.config.tma = true;
         int digits = 0;
         ok = ok && std::sscanf(kind.c_str() + 4, "%d%n", &o.config.min_blocks, &digits) == 1;
@@ -1417,10 +1431,11 @@ int main(int argc, char** argv) {
             ok = std::sscanf(rest.c_str() + 1, "%d%n", field, &digits) == 1 && *field >= 0;
             rest = ok ? rest.substr(1 + digits) : std::string();
           }
-        if (ok && !rest.empty() && rest[0] == 'a') {
-          o.config.async_copy = true;
-          rest = rest.substr(1);
-        }
+        for (auto [letter, flag] : {std::pair{'a', &o.config.async_copy}, {'n', &o.config.ahead}})
+          if (ok && !rest.empty() && rest[0] == letter) {
+            *flag = true;
+            rest = rest.substr(1);
+          }
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
       } else if (!kind.empty()) {
@@ -1428,8 +1443,8 @@ int main(int argc, char** argv) {
       }
       if (!ok) {
         std::fprintf(stderr,
-                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][+stats]] "
-                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, PF items prefetched into L2, a: cp.async): %s\n",
+                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][n][+stats]] "
+                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, PF items prefetched into L2, a: cp.async, n: next item's loads ahead): %s\n",
                      spec);
         return 64;
       }
