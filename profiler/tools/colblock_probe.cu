@@ -1071,13 +1071,13 @@ int run(const std::string& out_path, const Options& o) {
   // pre-pass, tma, register rows}
   const std::vector<Config> configs_f128 = {
       {12, 16, 15, 4, true, true, 6},
-      {12, 16, 15, 8, true, false, 6, false, true, 4, 4},
-      {12, 16, 15, 8, true, false, 6, false, true, 4, 4, false, 0, true},
       {20, 16, 15, 8, true, false, 5, false, true, 10, 4},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, true},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 0, true},
-      {20, 16, 15, 8, true, false, 5, false, true, 8, 4, false, 0, true}};
+      {20, 16, 8, 8, true, false, 5, false, true, 10, 4},
+      {20, 16, 24, 8, true, false, 5, false, true, 10, 4},
+      {20, 8, 31, 8, true, false, 5, false, true, 10, 4},
+      {21, 16, 15, 8, true, false, 5, false, true, 10, 4},
+      {21, 16, 15, 8, true, false, 5, false, true, 10, 4, true},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
