@@ -110,7 +110,7 @@ class Timer {
     bool throttled = false;
     unsigned sm_mhz = 0;
   };
-  void primer();    // an empty kernel on aux_stream_, synchronised
+  void primer();  // an empty kernel on aux_stream_, synchronised
   bool measure_graph(const LaunchFn& launch, const TimingOptions& options, bool cold,
                      TimingResult& result);
   ClockCheck check_clocks(TimingResult& result);
