@@ -2,7 +2,7 @@
 // warps sweep the sources in step? (Target 2 of issue 7 asks the uniform 2M graph, F = 128, for
 // 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
 //   colblock_probe <out.json> [--device N]
-//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][b][+stats]] [--once]]
+//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][+stats]] [--once]]
 // --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
 // untimed and without counters (for ncu).
 //
@@ -795,7 +795,7 @@ __device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w,
 // L2 (a line request a lane, no destination on chip), so that the ring's copies wait for L2
 // rather than DRAM (call 5: the warps' stalls were mostly the copies' waits, with ~120 gathers
 // in flight an SM, which the ring's shared memory bounds).
-template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kNext, bool kProfile>
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
   static_assert(28 + K + GS - 1 + PF < 64, "prefetched items come from the staged two chunks");
@@ -805,10 +805,6 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   const int wib = static_cast<int>(threadIdx.x) >> 5;
   const int gw = blockIdx.x * 4 + wib;
   const int R = a.rows_per_warp;
-  auto r0_of = [&](int b) { return (static_cast<long long>(b) * a.total_warps + gw) * R; };
-  auto rows_at = [&](long long r0) {
-    return static_cast<int>(max(0LL, min(static_cast<long long>(R), a.n - r0)));
-  };
   float4* ring = reinterpret_cast<float4*>(reinterpret_cast<unsigned char*>(smem4) +
                                            wib * tma_warp_bytes(R, RG, K));
   float4* acc = ring + K * 32;  // rows RG .. R - 1
@@ -865,24 +861,6 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
                     a.values + static_cast<size_t>(staged[tl].x & 0xffffffu) * 32, 512, bars + g);
       }
     };
-    // kNext: the next batch's setup (its rows' bounds, their scores for the statistics,
-    // its first three chunks of items) read before this batch ends, so that it starts on L2 hits
-    // (call 9: ~5 us of a warp's time a batch before its first gather, 38 batches).
-    const long long r0_next = r0_of(b + 1);
-    const int nr_next = b + 1 < a.batches ? rows_at(r0_next) : 0;
-    int rp_next = 0;
-    auto prefetch_next = [&](int c) {
-      const int n_chunks = (n_items + 31) / 32;
-      if (c == max(0, n_chunks - 2))
-        rp_next = lane <= nr_next && nr_next > 0 ? __ldg(a.row_ptr + r0_next + lane) : 0;
-      if (c == n_chunks - 1 && nr_next > 0) {
-        const int e0 = __shfl_sync(0xffffffffu, rp_next, 0);
-        const int e1 = __shfl_sync(0xffffffffu, rp_next, nr_next);
-        if (lane * 32 <= e1 - e0) prefetch_l2(a.scores + e0 + lane * 32);
-        if (lane < 6)
-          prefetch_l2(a.plan + (static_cast<size_t>(b + 1) * a.total_warps + gw) * a.cap + lane * 16);
-      }
-    };
     if (n_items > 0) {
       uint2 m_cur = w.weigh(0, w.fetch(0));
       uint2 m_next = w.weigh(1, w.fetch(1));
@@ -891,7 +869,6 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
       for (int c = 0; c * 32 < n_items; ++c) {
         if (kProfile) ++n_chunks;
         if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
-        if constexpr (kNext) prefetch_next(c);
         __syncwarp();  // the last chunk's reads of `staged` are done
         staged[lane] = m_cur;
         staged[32 + lane] = m_next;
@@ -949,24 +926,24 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   if (kProfile && lane == 0) record_warp(a, bar, gw, t_setup, clock64() - t_start, n_chunks);
 }
 
-template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF = 0, bool kNext = false>
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF = 0>
 std::pair<const void*, const void*> tma_kernel() {
-  return {reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, kNext, false>),
-          reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, kNext, true>)};
+  return {reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, false>),
+          reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, true>)};
 }
 
 // (ring slots, slots a group, register rows, blocks of 4 warps an SM, cp.async rather than bulk
-// copies, L2 prefetch distance, the next batch's setup read early): the timed and the profiling
-// instance
+// copies, L2 prefetch distance): the timed and the profiling instance. The session's other
+// options, measured and removed (docs/perf-notes.md, thirty-third session): the next item's loads
+// ahead (call 8), the next batch's setup read early (call 10).
 std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_blocks, bool async,
-                                             int pf, bool next) {
-  if (k != 8 || gs != 4 || pf != 0) return {nullptr, nullptr};
-  if (!async && rg == 4 && min_blocks == 6 && !next) return tma_kernel<8, 4, 4, 6, false>();
-  if (!async && rg == 4 && min_blocks == 6 && next) return tma_kernel<8, 4, 4, 6, false, 0, true>();
-  if (!async && rg == 10 && min_blocks == 5 && !next) return tma_kernel<8, 4, 10, 5, false>();
-  if (!async && rg == 10 && min_blocks == 5 && next) return tma_kernel<8, 4, 10, 5, false, 0, true>();
-  if (async && rg == 10 && min_blocks == 5 && !next) return tma_kernel<8, 4, 10, 5, true>();
-  if (async && rg == 10 && min_blocks == 5 && next) return tma_kernel<8, 4, 10, 5, true, 0, true>();
+                                             int pf) {
+  if (k != 8 || gs != 4) return {nullptr, nullptr};
+  if (!async && rg == 4 && min_blocks == 6 && pf == 0) return tma_kernel<8, 4, 4, 6, false>();
+  if (!async && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, false>();
+  if (async && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, true>();
+  if (async && rg == 10 && min_blocks == 5 && pf == 8) return tma_kernel<8, 4, 10, 5, true, 8>();
+  if (async && rg == 15 && min_blocks == 4 && pf == 0) return tma_kernel<8, 4, 15, 4, true>();
   return {nullptr, nullptr};
 }
 
@@ -984,7 +961,6 @@ struct Config {
   int group = 1;           // tma_gather: ring slots a group (an mbarrier and a wait a group)
   bool async_copy = false;  // tma_gather: cp.async, 16 bytes a lane, rather than bulk copies
   int prefetch = 0;         // tma_gather: items beyond the ring prefetched into L2 (0: none)
-  bool next_batch = false;  // tma_gather: the next batch's setup read before this batch ends
 };
 
 template <int G, int U>
@@ -1083,15 +1059,13 @@ int run(const std::string& out_path, const Options& o) {
 
   // lag 0 would wait on the warp's own partition.
   // {R, partition MB, lag, U (stream: LA; tma: K), planned, streamed, blocks, row statistics
-  // pre-pass, tma, register rows, slots a group, cp.async, L2 prefetch, next batch early}
+  // pre-pass, tma, register rows, slots a group, cp.async, L2 prefetch}
   const std::vector<Config> configs_f128 = {
       {12, 16, 15, 4, true, true, 6},
       {12, 16, 15, 8, true, false, 6, false, true, 4, 4},
-      {12, 16, 15, 8, true, false, 6, false, true, 4, 4, false, 0, true},
       {20, 16, 15, 8, true, false, 5, false, true, 10, 4},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, true},
       {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 0, true}};
+      {31, 16, 15, 8, true, false, 4, false, true, 15, 4, true}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -1203,8 +1177,7 @@ int run(const std::string& out_path, const Options& o) {
                     c.tma ? "tma" : "stream", c.rows_per_warp);
         continue;
       }
-      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy, c.prefetch,
-                                               c.next_batch)
+      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy, c.prefetch)
                                     : c.streamed ? find_stream(c.u, c.min_blocks)
                                                  : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
@@ -1327,8 +1300,7 @@ int run(const std::string& out_path, const Options& o) {
           c.tma        ? std::string(c.async_copy ? "cpasync" : "tma") +
                              (c.pre_stats ? "+stats" : "") + " RG=" +
                              std::to_string(c.reg_rows) + " GS=" + std::to_string(c.group) +
-                             (c.prefetch ? " PF=" + std::to_string(c.prefetch) : "") +
-                             (c.next_batch ? " next" : "")
+                             (c.prefetch ? " PF=" + std::to_string(c.prefetch) : "")
           : c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
           : c.planned  ? "sweep+plan"
                        : "sweep";
@@ -1355,7 +1327,6 @@ int run(const std::string& out_path, const Options& o) {
         row["register_rows"] = c.reg_rows;
         row["slots_a_group"] = c.group;
         row["l2_prefetch_items"] = c.prefetch;
-        row["next_batch_read_early"] = c.next_batch;
         row["copies"] = c.async_copy ? "cp.async, 16 bytes a lane" : "bulk (TMA), 512 bytes a lane";
       }
       row = measure(launch, graph.res, true, row);
@@ -1408,7 +1379,7 @@ int run(const std::string& out_path, const Options& o) {
 int main(int argc, char** argv) {
   const char* usage =
       "usage: colblock_probe <out.json> [--device N] [--config "
-      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][b][+stats]] [--once]]\n";
+      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][+stats]] [--once]]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -1434,7 +1405,7 @@ int main(int argc, char** argv) {
         const std::string rest = ok ? kind.substr(7 + digits) : std::string();
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
-      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][pPF][a][b][+stats]
+      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][pPF][a][+stats]
         o.config.planned = o.config.tma = true;
         int digits = 0;
         ok = ok && std::sscanf(kind.c_str() + 4, "%d%n", &o.config.min_blocks, &digits) == 1;
@@ -1445,11 +1416,10 @@ int main(int argc, char** argv) {
             ok = std::sscanf(rest.c_str() + 1, "%d%n", field, &digits) == 1 && *field >= 0;
             rest = ok ? rest.substr(1 + digits) : std::string();
           }
-        for (auto [letter, flag] : {std::pair{'a', &o.config.async_copy}, {'b', &o.config.next_batch}})
-          if (ok && !rest.empty() && rest[0] == letter) {
-            *flag = true;
-            rest = rest.substr(1);
-          }
+        if (ok && !rest.empty() && rest[0] == 'a') {
+          o.config.async_copy = true;
+          rest = rest.substr(1);
+        }
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
       } else if (!kind.empty()) {
@@ -1457,8 +1427,8 @@ int main(int argc, char** argv) {
       }
       if (!ok) {
         std::fprintf(stderr,
-                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][b][+stats]] "
-                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, PF items prefetched into L2, a: cp.async, b: next batch early): %s\n",
+                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][+stats]] "
+                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, PF items prefetched into L2, a: cp.async): %s\n",
                      spec);
         return 64;
       }
