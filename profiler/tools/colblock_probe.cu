@@ -2,7 +2,7 @@
 // warps sweep the sources in step? (Target 2 of issue 7 asks the uniform 2M graph, F = 128, for
 // 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
 //   colblock_probe <out.json> [--device N]
-//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][+stats]] [--once]]
+//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][a][+stats]] [--once]]
 // --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
 // untimed and without counters (for ncu).
 //
@@ -114,10 +114,8 @@ __host__ __device__ inline size_t warp_smem_bytes(const SweepArgs& a, int slots,
   return (acc + (words + 1) / 2 * 8 + items + 15) / 16 * 16;
 }
 
-__device__ __forceinline__ int warp_sum_int(int v) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-  return v;
-}
+// One REDUX instruction (call 11: five shuffles and adds were a third of the barrier's polls).
+__device__ __forceinline__ int warp_sum_int(int v) { return __reduce_add_sync(0xffffffffu, v); }
 
 // The soft grid barrier of one warp. A step's counter is spread over kLines lines (warp w adds
 // to line w % kLines; a poll reads one line a lane): additions to one address serialise in L2
@@ -141,6 +139,7 @@ struct SoftBarrier {
   int pending_step = -1;  // prefetch(): the step whose counter lines `pending` holds, a lane a line
   int pending = 0;
   unsigned long long t_wait = 0, n_waits = 0, n_slept = 0;
+  unsigned first_pause = 64;  // ns slept after the first failed poll, doubling to 1024 (or to it)
 
   __device__ SoftBarrier(unsigned* steps, unsigned* timeouts_, int warps, int spins, int lag_,
                          int gw, int lane_)
@@ -172,7 +171,7 @@ struct SoftBarrier {
     const long long t0 = kProfile ? clock64() : 0;
     if (kProfile) ++n_waits;
     const volatile unsigned* slot_lines = this->slot_lines(step);
-    unsigned pause = 64;
+    unsigned pause = first_pause;
     for (int spins = 0;; ++spins) {
       int mine = 0;
       for (int l = lane; l < kLines; l += 32) mine += static_cast<int>(slot_lines[l * kLineWords]);
@@ -183,7 +182,7 @@ struct SoftBarrier {
       }
       if (kProfile && spins == 0) ++n_slept;
       __nanosleep(pause);
-      pause = min(pause * 2, 1024u);
+      pause = min(pause * 2, max(1024u, first_pause));
     }
     cleared = step;
     if (kProfile) t_wait += clock64() - t0;
@@ -462,6 +461,7 @@ struct StreamArgs {
   // waits); null: not recorded.
   unsigned long long* warp_trace;
   int part_shift;  // S = 1 << part_shift when S is a power of two (the ringed kernels'), else -1
+  int poll_pause_ns;  // tma_gather: the barrier's first sleep after a failed poll (0: 64 ns)
 };
 constexpr int kWarpTraceWords = 3;
 
@@ -756,15 +756,23 @@ __device__ __forceinline__ void async_wait() {
   asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 }
 
-// By the whole warp: returns once `bar`'s phase with this parity has completed.
-__device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned parity) {
+__device__ __forceinline__ bool mbar_try_wait(unsigned long long* bar, unsigned parity) {
+  unsigned done;
   asm volatile(
-      "{\n\t.reg .pred done;\n"
-      "WAIT_%=:\n\t"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n\t"
-      "@!done bra WAIT_%=;\n\t}"
-      ::"r"(smem_addr(bar)), "r"(parity)
+      "{\n\t.reg .pred p;\n\t"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(done)
+      : "r"(smem_addr(bar)), "r"(parity)
       : "memory");
+  return done != 0;
+}
+
+// By the whole warp: returns once `bar`'s phase with this parity has completed; traps after 2^26
+// polls (a copy that never arrives, an issue without its wait) rather than hang the run.
+__device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned parity) {
+  for (unsigned polls = 0; !mbar_try_wait(bar, parity); ++polls)
+    if (polls == (1u << 26)) __trap();
 }
 
 // acc[r] += w v for a warp-uniform r in [LO, LO + N), by a tree of uniform branches (the array
@@ -798,7 +806,7 @@ __device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w,
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
-  static_assert(28 + K + GS - 1 + PF < 64, "prefetched items come from the staged two chunks");
+  static_assert(31 + K + PF < 64, "copied and prefetched items come from the staged two chunks");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
   extern __shared__ float4 smem4[];
   const int lane = static_cast<int>(threadIdx.x) & 31;
@@ -816,11 +824,14 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   __syncwarp();
   unsigned phase = 0;  // bit g: the parity of group g's next phase
   SoftBarrier<kProfile> bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
+  if (a.poll_pause_ns > 0) bar.first_pause = a.poll_pause_ns;
   unsigned long long t_setup = 0, n_chunks = 0;
   const long long t_start = kProfile ? clock64() : 0;
   for (int b = 0; b < a.batches; ++b) {
     const long long t_batch = kProfile ? clock64() : 0;
-    WarpBatch<K, kProfile> w(a, bar, stats, b, gw, lane);
+    // The barrier's schedule covers the items the ring and the prefetches run ahead (review:
+    // call 6's PF ran up to PF items past the partitions the barrier allowed).
+    WarpBatch<K + PF, kProfile> w(a, bar, stats, b, gw, lane);
     const int n_items = w.n_items;
     float4 racc[kReg];
 #pragma unroll
@@ -961,6 +972,7 @@ struct Config {
   int group = 1;           // tma_gather: ring slots a group (an mbarrier and a wait a group)
   bool async_copy = false;  // tma_gather: cp.async, 16 bytes a lane, rather than bulk copies
   int prefetch = 0;         // tma_gather: items beyond the ring prefetched into L2 (0: none)
+  int pause_ns = 0;         // tma_gather: the barrier's first sleep after a failed poll (0: 64)
 };
 
 template <int G, int U>
@@ -1059,12 +1071,15 @@ int run(const std::string& out_path, const Options& o) {
 
   // lag 0 would wait on the warp's own partition.
   // {R, partition MB, lag, U (stream: LA; tma: K), planned, streamed, blocks, row statistics
-  // pre-pass, tma, register rows, slots a group, cp.async, L2 prefetch}
+  // pre-pass, tma, register rows, slots a group, cp.async, L2 prefetch, first poll sleep ns}
   const std::vector<Config> configs_f128 = {
       {12, 16, 15, 4, true, true, 6},
-      {12, 16, 15, 8, true, false, 6, false, true, 4, 4},
       {20, 16, 15, 8, true, false, 5, false, true, 10, 4},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 256},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 1024},
       {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 0, 256},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 8},
       {31, 16, 15, 8, true, false, 4, false, true, 15, 4, true}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
@@ -1099,6 +1114,9 @@ int run(const std::string& out_path, const Options& o) {
                       {"configs", nlohmann::json::array()}};
     auto measure = [&](const std::function<void(cudaStream_t)>& launch, float* dst, bool check,
                        nlohmann::json row) {
+      // NaN everywhere first: a row the kernel never writes then fails the check (an earlier
+      // configuration's correct rows would pass it).
+      if (check) CSRGAT_CUDA_CHECK(cudaMemset(dst, 0xff, graph.elems * sizeof(float)));
       prof::TimingResult t{};
       if (o.once) {  // under a profiler: one launch, untimed
         launch(nullptr);
@@ -1172,8 +1190,9 @@ int run(const std::string& out_path, const Options& o) {
         continue;
       }
       const bool ringed = c.streamed || c.tma;  // stream_gather's arguments and launch
-      if (ringed && (f4 != 32 || c.rows_per_warp > 31 || c.reg_rows > c.rows_per_warp)) {
-        std::printf("%s R=%d skipped: F = 128 and RG <= R <= 31 only\n",
+      if (ringed && (f4 != 32 || c.rows_per_warp > 31 || c.reg_rows > c.rows_per_warp ||
+                     p.n >= (1 << 24))) {
+        std::printf("%s R=%d skipped: F = 128, RG <= R <= 31 and n < 2^24 (col | row << 24) only\n",
                     c.tma ? "tma" : "stream", c.rows_per_warp);
         continue;
       }
@@ -1181,8 +1200,10 @@ int run(const std::string& out_path, const Options& o) {
                                     : c.streamed ? find_stream(c.u, c.min_blocks)
                                                  : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
-        std::printf("no kernel instantiated for U=%d (blocks %d, register rows %d)\n", c.u,
-                    c.min_blocks, c.reg_rows);
+        std::printf("no kernel instantiated for U=%d (blocks %d; tma: register rows %d, group %d, "
+                    "%s, prefetch %d)\n",
+                    c.u, c.min_blocks, c.reg_rows, c.group, c.async_copy ? "cp.async" : "bulk",
+                    c.prefetch);
         continue;
       }
       SweepArgs a{};
@@ -1275,7 +1296,7 @@ int run(const std::string& out_path, const Options& o) {
                     a.n,       a.rows_per_warp, a.part_rows, a.parts,      a.cap,
                     a.lag,     a.total_warps,  a.batches,  a.step_done,    a.timeouts,
                     a.spin_limit, nullptr, c.pre_stats ? row_stats : nullptr, nullptr,
-                    part_shift};
+                    part_shift, c.pause_ns};
       // One launch, its step counters zeroed first; `profile` non-null records the warps' time.
       auto go = [&, a, sa, fn = fn, fn_profile = fn_profile, smem, blocks, warps, counter_bytes](
                     cudaStream_t s, unsigned long long* profile) {
@@ -1300,20 +1321,23 @@ int run(const std::string& out_path, const Options& o) {
           c.tma        ? std::string(c.async_copy ? "cpasync" : "tma") +
                              (c.pre_stats ? "+stats" : "") + " RG=" +
                              std::to_string(c.reg_rows) + " GS=" + std::to_string(c.group) +
-                             (c.prefetch ? " PF=" + std::to_string(c.prefetch) : "")
+                             (c.prefetch ? " PF=" + std::to_string(c.prefetch) : "") +
+                             (c.pause_ns ? " sleep=" + std::to_string(c.pause_ns) : "")
           : c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
           : c.planned  ? "sweep+plan"
                        : "sweep";
       char label[160];
-      std::snprintf(label, sizeof label, "%s R=%d S=%.0fMB(P=%d) lag=%d %s=%d B=%lld x=%.2f", kind.c_str(),
-                    c.rows_per_warp, c.part_mb, a.parts, c.lag, c.tma ? "K" : c.streamed ? "LA" : "U", c.u,
+      const double actual_mb = a.part_rows * p.feat * 4.0 / 1e6;  // after part_shift's rounding
+      std::snprintf(label, sizeof label, "%s R=%d S=%.1fMB(P=%d) lag=%d %s=%d B=%lld x=%.2f", kind.c_str(),
+                    c.rows_per_warp, actual_mb, a.parts, c.lag, c.tma ? "K" : c.streamed ? "LA" : "U", c.u,
                     rows_per_batch, x);
       nlohmann::json row{{"kind", c.tma        ? "tma"
                                   : c.streamed ? "stream"
                                   : c.planned  ? "sweep with plan"
                                                : "sweep"},
                          {"rows_per_warp", c.rows_per_warp},
-                         {"partition_mb", c.part_mb}, {"partitions", a.parts},
+                         {"partition_mb", actual_mb}, {"partition_mb_asked", c.part_mb},
+                         {"partition_rows", a.part_rows}, {"partitions", a.parts},
                          {"lag", c.lag},              {"edges_in_flight", c.u},
                          {"blocks_per_sm", per_sm},   {"warps_per_block", warps},
                          {"smem_per_block", smem},
@@ -1327,6 +1351,7 @@ int run(const std::string& out_path, const Options& o) {
         row["register_rows"] = c.reg_rows;
         row["slots_a_group"] = c.group;
         row["l2_prefetch_items"] = c.prefetch;
+        row["first_poll_sleep_ns"] = c.pause_ns ? c.pause_ns : 64;
         row["copies"] = c.async_copy ? "cp.async, 16 bytes a lane" : "bulk (TMA), 512 bytes a lane";
       }
       row = measure(launch, graph.res, true, row);
@@ -1379,7 +1404,7 @@ int run(const std::string& out_path, const Options& o) {
 int main(int argc, char** argv) {
   const char* usage =
       "usage: colblock_probe <out.json> [--device N] [--config "
-      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][+stats]] [--once]]\n";
+      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][a][+stats]] [--once]]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -1389,6 +1414,7 @@ int main(int argc, char** argv) {
       continue;
     }
     if (a == "--config" && i + 1 < argc) {
+      o.config = Config{};  // a repeated --config starts afresh
       double mb = 0;
       int used = 0;
       const char* spec = argv[++i];
@@ -1405,13 +1431,14 @@ int main(int argc, char** argv) {
         const std::string rest = ok ? kind.substr(7 + digits) : std::string();
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
-      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][pPF][a][+stats]
+      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][pPF][sNS][a][+stats]
         o.config.planned = o.config.tma = true;
+        o.config.group = 4;  // the measured groups; g overrides
         int digits = 0;
         ok = ok && std::sscanf(kind.c_str() + 4, "%d%n", &o.config.min_blocks, &digits) == 1;
         std::string rest = ok ? kind.substr(4 + digits) : std::string();
         for (auto [letter, field] : {std::pair{'r', &o.config.reg_rows}, {'g', &o.config.group},
-                                     {'p', &o.config.prefetch}})
+                                     {'p', &o.config.prefetch}, {'s', &o.config.pause_ns}})
           if (ok && !rest.empty() && rest[0] == letter) {
             ok = std::sscanf(rest.c_str() + 1, "%d%n", field, &digits) == 1 && *field >= 0;
             rest = ok ? rest.substr(1 + digits) : std::string();
@@ -1427,8 +1454,8 @@ int main(int argc, char** argv) {
       }
       if (!ok) {
         std::fprintf(stderr,
-                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][a][+stats]] "
-                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, PF items prefetched into L2, a: cp.async): %s\n",
+                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][a][+stats]] "
+                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, PF items prefetched into L2, NS the barrier's first sleep, a: cp.async; letters in this order): %s\n",
                      spec);
         return 64;
       }
