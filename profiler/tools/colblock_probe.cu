@@ -952,6 +952,7 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
   if (k != 8 || gs != 4) return {nullptr, nullptr};
   if (!async && rg == 4 && min_blocks == 6 && pf == 0) return tma_kernel<8, 4, 4, 6, false>();
   if (!async && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, false>();
+  if (!async && rg == 8 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 8, 5, false>();
   if (async && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, true>();
   if (async && rg == 10 && min_blocks == 5 && pf == 8) return tma_kernel<8, 4, 10, 5, true, 8>();
   if (async && rg == 15 && min_blocks == 4 && pf == 0) return tma_kernel<8, 4, 15, 4, true>();
@@ -1074,13 +1075,13 @@ int run(const std::string& out_path, const Options& o) {
   // pre-pass, tma, register rows, slots a group, cp.async, L2 prefetch, first poll sleep ns}
   const std::vector<Config> configs_f128 = {
       {12, 16, 15, 4, true, true, 6},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 256},
       {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 1024},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 0, 256},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 8},
-      {31, 16, 15, 8, true, false, 4, false, true, 15, 4, true}};
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 2048},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 4096},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 8192},
+      {20, 16, 24, 8, true, false, 5, false, true, 10, 4, false, 0, 2048},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 0, 2048},
+      {20, 16, 15, 8, true, false, 5, false, true, 8, 4, false, 0, 2048}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
