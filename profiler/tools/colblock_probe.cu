@@ -1075,13 +1075,10 @@ int run(const std::string& out_path, const Options& o) {
   // pre-pass, tma, register rows, slots a group, cp.async, L2 prefetch, first poll sleep ns}
   const std::vector<Config> configs_f128 = {
       {12, 16, 15, 4, true, true, 6},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 1024},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 2048},
       {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 4096},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 8192},
-      {20, 16, 24, 8, true, false, 5, false, true, 10, 4, false, 0, 2048},
+      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 2048},
       {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 0, 2048},
-      {20, 16, 15, 8, true, false, 5, false, true, 8, 4, false, 0, 2048}};
+      {31, 16, 15, 8, true, false, 4, false, true, 15, 4, true}};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
