@@ -22,6 +22,7 @@
 #include "profiler/timer.h"
 #include "reports/analysis.h"
 #include "tuner/cli/commands.h"
+#include "tuner/colblock.h"
 #include "tuner/config.h"
 #include "tuner/device_problem.h"
 #include "tuner/nvrtc_compiler.h"
@@ -91,6 +92,8 @@ ImplSpec parse_impl(const std::string& item) {
   }
   if (s.name.find(':') != std::string::npos)
     throw std::invalid_argument("bench --impl " + item + ": the only option after ':' is pdl");
+  if (s.overlap && s.name == "colblock")
+    throw std::invalid_argument("bench --impl " + item + ": colblock cannot overlap the previous kernel");
   if (s.overlap && s.name != "tuned" && s.name != "tuned_call" && s.name != "empty" &&
       VariantParams::parse(s.name).family != Family::fused)
     throw std::invalid_argument("bench --impl " + item +
@@ -109,6 +112,7 @@ struct Entry {
   std::unique_ptr<LoadedKernel> kernel;
   std::unique_ptr<Shape> shape;
   std::unique_ptr<Call> call;  // tuned_call's, over shape
+  std::unique_ptr<ColblockKernel> colblock;  // colblock's, planned for the graph
   bool timed = false;  // verified correct: to be timed
   double tol = 0;       // its verification's relative tolerance (0: nothing to verify)
   profiler::TimingResult result;
@@ -238,6 +242,16 @@ int bench(const BenchOptions& o) {
                 if (st3 != Status::ok) throw std::runtime_error(std::string("Call::launch: ") + status_string(st3));
               };
             }
+          } else if (impl == "colblock") {
+            // The column-blocked sweep (tuner/colblock.h), planned here (untimed, once a graph).
+            const std::string why = ColblockKernel::unsupported(g, o.heads, feat, value == ValueType::f32, 0);
+            if (!why.empty()) throw std::runtime_error("unsupported: " + why);
+            if (index != IndexType::i32) throw std::runtime_error("unsupported: colblock: int32 structure only");
+            e.colblock = std::make_unique<ColblockKernel>(
+                g, static_cast<const int*>(dp.row_ptr(IndexType::i32)), dp.scores(),
+                static_cast<const float*>(dp.values(ValueType::f32)), dp.out(), 0);
+            variant = "colblock";
+            e.launch = [k = e.colblock.get()](cudaStream_t s) { k->launch(s); };
           } else {
             VariantParams p = VariantParams::parse(impl);
             if (impl == "seed" || impl == "cusparse") {
@@ -322,6 +336,7 @@ int bench(const BenchOptions& o) {
             r["event_median_us"] = tr.event.median;
             r["rel_noise"] = tr.gpu.rel_noise;
             r["timer"] = tr.timer;
+            if (e.colblock) r["colblock"] = e.colblock->describe();
             if (counters && e.impl != "empty") {
               profiler::ScopedRange crange(name, r.value("variant", e.impl), profiler::Phase::counters);
               r["counters"] = profiler::to_json(collect_counters(*counters, e.family, e.launch));
@@ -360,7 +375,8 @@ void register_bench_command(CLI::App& app) {
   cmd->add_option("--heads", o.heads, "attention heads");
   cmd->add_option("--impl", o.impls,
                   "comma list: tuned (the library's aggregate()), tuned_call (the same through a csrgat::Call "
-                  "prepared once), seed, cusparse, empty (an empty kernel: the launch floor), or variant ids; "
+                  "prepared once), seed, cusparse, empty (an empty kernel: the launch floor), colblock (the "
+                  "column-blocked sweep of DRAM-bound graphs: F = 128, float32, planned once), or variant ids; "
                   "tuned, tuned_call, empty and fused ids take a ':pdl' suffix (launched overlapping the previous "
                   "kernel)");
   cmd->add_option("--value", o.value, "value storage: f32, bf16, f16");

@@ -1,0 +1,152 @@
+#include "tuner/colblock.h"
+
+#include <chrono>
+
+#include "profiler/check.h"
+#include "variants/colblock.cuh"
+#include "variants/colblock_plan.h"
+
+namespace csrgat::tuner {
+namespace {
+
+namespace cb = csrgat::colblock;
+
+// The probe's best configuration (docs/perf-notes.md, thirty-third session, call 13): a ring of
+// K = 8 slots in groups of 4, RG = 10 register rows, 5 blocks an SM, bulk copies, no prefetch.
+constexpr int kRing = 8, kGroup = 4, kRegRows = 10, kMinBlocks = 5;
+constexpr int kWarpsPerBlock = 4;
+const void* kernel_fn() {
+  return reinterpret_cast<const void*>(&cb::tma_gather<kRing, kGroup, kRegRows, kMinBlocks, false, 0, false>);
+}
+constexpr size_t kCounterBytes =
+    static_cast<size_t>(cb::kSlotsRing) * cb::kLines * cb::kLineWords * sizeof(unsigned);
+
+}  // namespace
+
+struct ColblockKernel::Impl {
+  cb::StreamArgs args{};
+  int blocks = 0;
+  size_t smem = 0;
+  double plan_seconds = 0;
+  size_t plan_bytes = 0;
+  double x = 0;
+  uint2* plan = nullptr;
+  unsigned* steps = nullptr;
+  unsigned* timeouts = nullptr;
+  Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  ~Impl() {
+    cudaFree(plan);
+    cudaFree(steps);
+    cudaFree(timeouts);
+  }
+};
+
+std::string ColblockKernel::unsupported(const graphs::Csr64& g, int heads, int feat, bool f32_values,
+                                        int device, const ColblockOptions& o) {
+  if (feat != 128) return "colblock: F = 128 only (a lane holds one float4 of a row), not " + std::to_string(feat);
+  if (heads != 1) return "colblock: one head only, not " + std::to_string(heads);
+  if (!f32_values) return "colblock: float32 values only";
+  if (o.rows_per_warp < kRegRows) return "colblock: rows_per_warp must be at least the " + std::to_string(kRegRows) + " register rows";
+  if (const std::string why = cb::plan_unsupported(g.num_nodes, g.num_edges(), o.rows_per_warp, o.part_shift);
+      !why.empty())
+    return "colblock: " + why;
+  if ((g.num_nodes >> o.part_shift) >= 4096)
+    return "colblock: more than 4096 partitions of 2^" + std::to_string(o.part_shift) +
+           " sources (the barrier's steps are counted in 32-bit words)";
+  if (o.lag < 1 || o.lag >= cb::kSlotsRing) return "colblock: lag 1 to " + std::to_string(cb::kSlotsRing - 1);
+  int major = 0;
+  CSRGAT_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  if (major < 9) return "colblock: bulk copies need sm_90 or later, the device is sm_" + std::to_string(major) + "x";
+  return "";
+}
+
+ColblockKernel::ColblockKernel(const graphs::Csr64& g, const int* row_ptr, const float* scores,
+                               const float* values, float* out, int device, const ColblockOptions& o)
+    : impl_(std::make_unique<Impl>()) {
+  if (const std::string why = unsupported(g, 1, 128, true, device, o); !why.empty())
+    throw std::invalid_argument(why);
+  Impl& m = *impl_;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<cb::PlanItem> plan = cb::build_plan(g.row_ptr, g.col, g.num_nodes, o.rows_per_warp, o.part_shift);
+  m.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  m.plan_bytes = plan.size() * sizeof(cb::PlanItem);
+  CSRGAT_CUDA_CHECK(cudaMalloc(&m.plan, std::max<size_t>(m.plan_bytes, 16)));
+  CSRGAT_CUDA_CHECK(cudaMemcpy(m.plan, plan.data(), m.plan_bytes, cudaMemcpyHostToDevice));
+  CSRGAT_CUDA_CHECK(cudaMalloc(&m.steps, kCounterBytes));
+  CSRGAT_CUDA_CHECK(cudaMalloc(&m.timeouts, sizeof(unsigned)));
+  CSRGAT_CUDA_CHECK(cudaMemset(m.timeouts, 0, sizeof(unsigned)));
+
+  // A persistent grid: every block resident at once (the barrier paces the warps of one wave).
+  m.smem = kWarpsPerBlock * cb::tma_warp_bytes(o.rows_per_warp, kRegRows, kRing);
+  const void* fn = kernel_fn();
+  CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(m.smem)));
+  int per_sm = 0, sms = 0;
+  CSRGAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, 32 * kWarpsPerBlock, m.smem));
+  CSRGAT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  if (per_sm < 1)
+    throw std::invalid_argument("colblock: no block fits an SM (" + std::to_string(m.smem) + " bytes of shared memory)");
+  m.blocks = per_sm * sms;
+
+  cb::StreamArgs& a = m.args;
+  a.row_ptr = row_ptr;
+  a.scores = scores;
+  a.values = reinterpret_cast<const float4*>(values);
+  a.out = reinterpret_cast<float4*>(out);
+  a.plan = m.plan;
+  a.n = static_cast<int>(g.num_nodes);
+  a.rows_per_warp = o.rows_per_warp;
+  a.part_shift = o.part_shift;
+  a.part_rows = 1 << o.part_shift;
+  a.parts = static_cast<int>((g.num_nodes + a.part_rows - 1) / a.part_rows);
+  a.cap = 0;  // the plan is the edges permuted in place
+  a.lag = o.lag;
+  a.total_warps = m.blocks * kWarpsPerBlock;
+  const int64_t rows_per_batch = static_cast<int64_t>(a.total_warps) * o.rows_per_warp;
+  a.batches = static_cast<int>((g.num_nodes + rows_per_batch - 1) / rows_per_batch);
+  a.step_done = m.steps;
+  a.timeouts = m.timeouts;
+  a.spin_limit = o.spin_limit;
+  a.poll_pause_ns = o.poll_pause_ns;
+  m.x = g.num_nodes ? static_cast<double>(std::min<int64_t>(rows_per_batch, g.num_nodes)) *
+                          (static_cast<double>(g.num_edges()) / g.num_nodes) / g.num_nodes
+                    : 0.0;
+}
+
+ColblockKernel::~ColblockKernel() = default;
+
+void ColblockKernel::launch(cudaStream_t s) const {
+  CSRGAT_CUDA_CHECK(cudaMemsetAsync(impl_->steps, 0, kCounterBytes, s));
+  cb::StreamArgs copy = impl_->args;
+  void* params[] = {&copy};
+  CSRGAT_CUDA_CHECK(cudaLaunchKernel(kernel_fn(), dim3(impl_->blocks), dim3(32 * kWarpsPerBlock), params,
+                                     impl_->smem, s));
+}
+
+unsigned ColblockKernel::timeouts() const {
+  unsigned t = 0;
+  CSRGAT_CUDA_CHECK(cudaMemcpy(&t, impl_->timeouts, sizeof t, cudaMemcpyDeviceToHost));
+  return t;
+}
+
+nlohmann::json ColblockKernel::describe() const {
+  const cb::StreamArgs& a = impl_->args;
+  return {{"blocks", impl_->blocks},
+          {"warps_per_block", kWarpsPerBlock},
+          {"smem_per_block", impl_->smem},
+          {"rows_per_warp", a.rows_per_warp},
+          {"register_rows", kRegRows},
+          {"ring_slots", kRing},
+          {"partition_rows", a.part_rows},
+          {"partitions", a.parts},
+          {"lag", a.lag},
+          {"first_poll_sleep_ns", a.poll_pause_ns},
+          {"batches", a.batches},
+          {"x", impl_->x},
+          {"plan_bytes", impl_->plan_bytes},
+          {"plan_build_s", impl_->plan_seconds},
+          {"barrier_timeouts", timeouts()}};
+}
+
+}  // namespace csrgat::tuner

@@ -1,0 +1,57 @@
+// tuner bench's `colblock` implementation: the column-blocked sweep (variants/colblock.cuh) of a
+// DRAM-bound graph, as the thirty-third session's probe measured its best configuration: a
+// persistent grid of 5 blocks of 4 warps an SM, R = 20 rows a warp (10 accumulated in
+// registers), partitions of 2^15 sources (16.8 MB at F = 128), lag 15, a ring of 8 bulk copies
+// a warp. A plan (each warp batch's edges in partition order, 8 bytes an edge) is built on the
+// host and uploaded once; a call zeroes the barrier's counters and launches the kernel.
+// F = 128, one head, float32 values, int32 structure, n < 2^24, sm_90 or later; outside the
+// tuner's enumerated family (nvcc-compiled, not NVRTC): measured beside it, not yet dispatched.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "graphs/csr.h"
+
+namespace csrgat::tuner {
+
+struct ColblockOptions {
+  int rows_per_warp = 20;    // R (the compiled instance holds 10 of them in registers)
+  int part_shift = 15;       // S = 2^15 sources a partition
+  int lag = 15;              // partitions a warp may run ahead of the slowest
+  int poll_pause_ns = 4096;  // the barrier's first sleep after a failed poll
+  int spin_limit = 5000;     // polls before a warp stops waiting (counted in timeouts)
+};
+
+class ColblockKernel {
+ public:
+  // Why this problem cannot run ("" when it can): F, heads, value storage, graph size, device.
+  static std::string unsupported(const graphs::Csr64& g, int heads, int feat, bool f32_values,
+                                 int device, const ColblockOptions& o = {});
+  // Plans g on the host and uploads the plan; row_ptr (int32), scores, values and out are the
+  // caller's device buffers. Throws std::invalid_argument when unsupported() says why,
+  // csrgat::profiler::ApiError on a CUDA error.
+  ColblockKernel(const graphs::Csr64& g, const int* row_ptr, const float* scores,
+                 const float* values, float* out, int device, const ColblockOptions& o = {});
+  ~ColblockKernel();
+  ColblockKernel(const ColblockKernel&) = delete;
+  ColblockKernel& operator=(const ColblockKernel&) = delete;
+
+  // One call on s: the barrier's counters zeroed, then the kernel.
+  void launch(cudaStream_t s) const;
+  // The barrier's waits given up since construction (synchronises the device).
+  unsigned timeouts() const;
+  // The geometry (blocks, warps, batches, partitions, x = rows on chip x degree / n), the plan's
+  // build time and bytes, and timeouts().
+  nlohmann::json describe() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace csrgat::tuner

@@ -1,0 +1,534 @@
+// colblock kernels: the column-blocked sweep of the DRAM-bound aggregation (issue 7, target 2),
+// shared by the probe that measured its design (profiler/tools/colblock_probe.cu, the thirty-
+// second to thirty-fourth sessions; docs/perf-notes.md) and the tuner's `colblock` bench impl
+// (tuner/colblock.cu). Compiled by nvcc, not NVRTC, and for sm_90 or later only (bulk copies,
+// mbarrier transaction counts): the tuner's family stays what NVRTC enumerates.
+//
+// The design. A graph whose values matrix is far larger than L2 gathers each source row from
+// DRAM once a use. Here every resident warp (a persistent grid) holds the accumulators of R rows
+// on chip and gathers their sources in partition order (sources cut into P partitions of S rows,
+// S a power of two; the order comes from a plan built once per graph), while a soft grid barrier
+// keeps the warps within `lag` partitions of each other: a window of sources that fits in L2, so
+// a batch of (resident warps x R) rows reads a source row from DRAM about once however many of
+// its rows gather it. The barrier orders the schedule only: a warp that waited too long goes on
+// (counted in `timeouts`), and no result depends on it.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstddef>
+
+namespace csrgat::colblock {
+
+constexpr int kProfileFields = 6;
+
+// One REDUX instruction (call 11: five shuffles and adds were a third of the barrier's polls).
+__device__ __forceinline__ int warp_sum_int(int v) { return __reduce_add_sync(0xffffffffu, v); }
+
+// The soft grid barrier of one warp. A step's counter is spread over kLines lines (warp w adds
+// to line w % kLines; a poll reads one line a lane): additions to one address serialise in L2
+// (call 4: a step took ~4.2 us with 8 lines for 2112 warps, whatever the lag). Call 5 spread
+// them over 128 lines, and every poll then read 4 KB: 24-250 GB of extra L2 traffic, 2.5-3x
+// slower. Steps share kSlotsRing counters in turn: step s counts in slot s % kSlotsRing, and is
+// done when the slot holds total_warps x (s / kSlotsRing + 1); a warp adds for step s only once
+// step s - kSlotsRing is done. It only orders the schedule: a warp that waited spin_limit polls
+// goes on (counted in timeouts), and no result depends on it.
+constexpr int kLines = 32;
+constexpr int kSlotsRing = 32;  // 16 until the thirty-second session's call 6
+constexpr int kLineWords = 32;
+
+template <bool kProfile>
+struct SoftBarrier {
+  unsigned* step_done;
+  unsigned* timeouts;
+  int total_warps, spin_limit, lag, lane;
+  unsigned* my_line;
+  int cleared = -1;  // the highest step every warp is known to have finished
+  int pending_step = -1;  // prefetch(): the step whose counter lines `pending` holds, a lane a line
+  int pending = 0;
+  unsigned long long t_wait = 0, n_waits = 0, n_slept = 0;
+  unsigned first_pause = 64;  // ns slept after the first failed poll, doubling to 1024 (or to it)
+
+  __device__ SoftBarrier(unsigned* steps, unsigned* timeouts_, int warps, int spins, int lag_,
+                         int gw, int lane_)
+      : step_done(steps), timeouts(timeouts_), total_warps(warps), spin_limit(spins), lag(lag_),
+        lane(lane_), my_line(steps + (gw % kLines) * kLineWords) {}
+
+  __device__ const volatile unsigned* slot_lines(int step) const {
+    return step_done + static_cast<size_t>(step % kSlotsRing) * kLines * kLineWords;
+  }
+
+  // By the whole warp: starts reading the counter of a step a later wait_for(step) will want,
+  // so that the wait finds it done without a round trip to L2 (counters only grow: a value read
+  // early that already reaches the target still does).
+  __device__ void prefetch(int step) {
+    static_assert(kLines == 32, "a lane a line");
+    if (step <= cleared || step < 0) return;
+    pending_step = step;
+    pending = static_cast<int>(slot_lines(step)[lane * kLineWords]);
+  }
+
+  // By the whole warp: returns once every warp has finished `step`.
+  __device__ void wait_for(int step) {
+    if (step <= cleared) return;
+    const int target = total_warps * (step / kSlotsRing + 1);
+    if (step == pending_step && warp_sum_int(pending) >= target) {
+      cleared = step;
+      return;
+    }
+    const long long t0 = kProfile ? clock64() : 0;
+    if (kProfile) ++n_waits;
+    const volatile unsigned* slot_lines = this->slot_lines(step);
+    unsigned pause = first_pause;
+    for (int spins = 0;; ++spins) {
+      int mine = 0;
+      for (int l = lane; l < kLines; l += 32) mine += static_cast<int>(slot_lines[l * kLineWords]);
+      if (warp_sum_int(mine) >= target) break;
+      if (spins >= spin_limit) {
+        if (lane == 0) atomicAdd(timeouts, 1u);
+        break;
+      }
+      if (kProfile && spins == 0) ++n_slept;
+      __nanosleep(pause);
+      pause = min(pause * 2, max(1024u, first_pause));
+    }
+    cleared = step;
+    if (kProfile) t_wait += clock64() - t0;
+  }
+
+  // By the whole warp: this warp has finished `step`.
+  __device__ void signal(int step) {
+    if (lag < 0) return;  // no barrier: nobody waits for the counters
+    if (step >= kSlotsRing) wait_for(step - kSlotsRing);
+    if (lane == 0)
+      atomicAdd(my_line + static_cast<size_t>(step % kSlotsRing) * kLines * kLineWords, 1u);
+  }
+
+  // By lane 0: adds this warp's profile (kProfileFields words) to the grid's.
+  __device__ void record(unsigned long long* profile, unsigned long long t_setup,
+                         unsigned long long total_cycles, unsigned long long rounds) const {
+    atomicAdd(profile + 0, t_setup);
+    atomicAdd(profile + 1, t_wait);
+    atomicAdd(profile + 2, total_cycles - t_setup - t_wait);
+    atomicAdd(profile + 3, rounds);
+    atomicAdd(profile + 4, n_waits);
+    atomicAdd(profile + 5, n_slept);
+  }
+};
+
+// The arguments of the planned kernels (tma_gather here, the probe's stream_gather). F = 128 and
+// one head only: a lane holds one float4 of a row.
+struct StreamArgs {
+  const int* row_ptr;
+  const float* scores;
+  const float4* values;  // (n, 32)
+  float4* out;           // (n, 32)
+  // Each warp batch's items (col | row << 24, the edge's offset from the batch's first edge) in
+  // partition order: with cap > 0, cap a warp batch (batches x total_warps x cap, the probe's
+  // builder); with cap 0, the batch's edges permuted in place (E items: colblock_plan.h).
+  const uint2* plan;
+  int n;
+  int rows_per_warp;     // R (at most 31)
+  int part_rows;         // S
+  int parts;             // P
+  int cap;               // see plan
+  int lag;
+  int total_warps;
+  int batches;
+  unsigned* step_done;
+  unsigned* timeouts;
+  int spin_limit;
+  unsigned long long* profile;  // kProfileFields, as sweep_gather's (setup: the rows' statistics)
+  const float2* row_stats;      // (n) each row's maximum and 1 / sum from row_stats_pass; null:
+                                // a batch takes its rows' statistics itself (a lane a row)
+  // The profiling instance: kWarpTraceWords a warp (its SM, its cycles less the waits, its
+  // waits); null: not recorded.
+  unsigned long long* warp_trace;
+  int part_shift;  // S = 1 << part_shift when S is a power of two (the ringed kernels'), else -1
+  int poll_pause_ns;  // tma_gather: the barrier's first sleep after a failed poll (0: 64 ns)
+};
+constexpr int kWarpTraceWords = 3;
+
+// A row's softmax maximum and 1 / sum over scores[lo, hi), online, 16 loads in flight at a time.
+__device__ __forceinline__ float2 row_softmax_stats(const float* scores, int lo, int hi) {
+  constexpr int kStat = 16;
+  float m = -INFINITY, sum = 0.f;
+  for (int e0 = lo; e0 < hi; e0 += kStat) {
+    float x[kStat];
+#pragma unroll
+    for (int k = 0; k < kStat; ++k) x[k] = e0 + k < hi ? __ldg(scores + e0 + k) : -INFINITY;
+    float m2 = m;
+#pragma unroll
+    for (int k = 0; k < kStat; ++k) m2 = fmaxf(m2, x[k]);
+    if (m2 == -INFINITY) continue;  // every score so far -inf: their weights are 0
+    sum *= __expf(m - m2);
+#pragma unroll
+    for (int k = 0; k < kStat; ++k) sum += __expf(x[k] - m2);
+    m = m2;
+  }
+  // A row whose scores are all -inf (or none): maximum 0 and 1 / sum 0, so that its weights
+  // exp(-inf - 0) x 0 are 0, not NaN.
+  return make_float2(m == -INFINITY ? 0.f : m, sum > 0.f ? 1.f / sum : 0.f);
+}
+
+// The pre-pass of stream_gather's row statistics: a thread a row (a launch before the sweep, in
+// the timed call), so that a batch starts with one load a lane instead of a row's scores.
+__global__ void __launch_bounds__(256) row_stats_pass(int n, const int* row_ptr,
+                                                      const float* scores, float2* stats) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < n) stats[row] = row_softmax_stats(scores, row_ptr[row], row_ptr[row + 1]);
+}
+
+__device__ __forceinline__ void add_weighted(float4& acc, float w, const float4& v) {
+  acc.x += w * v.x;
+  acc.y += w * v.y;
+  acc.z += w * v.z;
+  acc.w += w * v.w;
+}
+
+// One warp's batch of a planned kernel (stream_gather, tma_gather): its R rows' bounds, its items
+// in partition order (a lane each a chunk of 32: col | row << 24 and the edge's offset, weighed
+// into col | row << 24 and the softmax weight), and the partitions it has reported finished.
+// AHEAD: the items a chunk's gathers run ahead of it (the ring).
+template <int AHEAD, bool kProfile>
+struct WarpBatch {
+  const StreamArgs& a;
+  SoftBarrier<kProfile>& bar;
+  const float2* stats;
+  int lane;
+  long long r0;
+  int nr, my_rp, e_first, n_items, step0;
+  bool fits;
+  const uint2* items;
+  int reported = -1;  // this batch's partitions reported finished
+
+  __device__ WarpBatch(const StreamArgs& args, SoftBarrier<kProfile>& barrier, const float2* st,
+                       int b, int gw, int lane_)
+      : a(args), bar(barrier), stats(st), lane(lane_) {
+    const int R = a.rows_per_warp;
+    r0 = (static_cast<long long>(b) * a.total_warps + gw) * R;
+    nr = static_cast<int>(max(0LL, min(static_cast<long long>(R), a.n - r0)));
+    my_rp = lane <= nr && nr > 0 ? a.row_ptr[r0 + lane] : 0;
+    e_first = __shfl_sync(0xffffffffu, my_rp, 0);
+    const int e_end = __shfl_sync(0xffffffffu, my_rp, nr);
+    fits = a.cap == 0 || e_end - e_first <= a.cap;
+    n_items = fits ? e_end - e_first : 0;  // else out untouched
+    items = a.plan + (a.cap > 0 ? (static_cast<size_t>(b) * a.total_warps + gw) * a.cap
+                                : static_cast<size_t>(e_first));
+    step0 = b * a.parts;
+  }
+  // By the whole warp, into `stats` (then __syncwarp): lane r row r's maximum and 1 / sum, from
+  // the pre-pass or taken here.
+  __device__ void take_stats(float2* out) const {
+    const int hi = __shfl_down_sync(0xffffffffu, my_rp, 1);
+    if (lane < nr)
+      out[lane] = a.row_stats ? a.row_stats[r0 + lane] : row_softmax_stats(a.scores, my_rp, hi);
+  }
+  __device__ void report_below(int q_end) {
+    for (int q = reported + 1; q < q_end; ++q) bar.signal(step0 + q);
+    reported = max(reported, q_end - 1);
+  }
+  __device__ uint2 fetch(int c) const {
+    const int i = c * 32 + lane;
+    return i < n_items ? items[i] : make_uint2(0u, 0u);
+  }
+  __device__ uint2 weigh(int c, uint2 it) const {
+    const int i = c * 32 + lane;
+    if (i >= n_items) return make_uint2(0u, 0u);
+    const float2 st = stats[it.x >> 24];
+    const float w = __expf(__ldg(a.scores + e_first + it.y) - st.x) * st.y;
+    return make_uint2(it.x, __float_as_uint(w));
+  }
+  // Chunk c + 2's items, weighed from the score s_raw loaded for raw during chunk c.
+  __device__ uint2 weigh_loaded(int c, uint2 raw, float s_raw) const {
+    if ((c + 2) * 32 + lane >= n_items) return make_uint2(0u, 0u);
+    const float2 st = stats[raw.x >> 24];
+    return make_uint2(raw.x, __float_as_uint(__expf(s_raw - st.x) * st.y));
+  }
+  __device__ float load_score(int c, uint2 raw) const {
+    return (c + 2) * 32 + lane < n_items ? __ldg(a.scores + e_first + raw.y) : 0.f;
+  }
+  // (call 4: an integer division by S, ~20 instructions, five a chunk)
+  __device__ int part(unsigned x) const {
+    return static_cast<int>(a.part_shift >= 0 ? (x & 0xffffffu) >> a.part_shift
+                                              : (x & 0xffffffu) / a.part_rows);
+  }
+  // The step chunk c waits for: every warp has finished the partition lag below the last one
+  // the chunk loads from, but never one this warp has not reported (its first's - 1); -1: none.
+  __device__ int needed_step(int c, uint2 cur, uint2 next) const {
+    const int hi = min(n_items - 1, c * 32 + 31 + AHEAD);
+    const unsigned x_hi = __shfl_sync(0xffffffffu, (hi >> 5) == c ? cur.x : next.x, hi & 31);
+    const int first = part(__shfl_sync(0xffffffffu, cur.x, 0));
+    return max(-1, step0 + min(part(x_hi) - a.lag, first - 1));
+  }
+  // After chunk c: reports the partitions below the next chunk's first (all at the end).
+  __device__ void report_after(int c, uint2 next) {
+    report_below((c + 1) * 32 < n_items ? part(__shfl_sync(0xffffffffu, next.x, 0)) : a.parts);
+  }
+};
+
+// By lane 0 of a profiling instance: the warp's profile into the grid's, and its trace.
+template <bool kProfile>
+__device__ void record_warp(const StreamArgs& a, const SoftBarrier<kProfile>& bar, int gw,
+                            unsigned long long t_setup, unsigned long long total,
+                            unsigned long long n_chunks) {
+  bar.record(a.profile, t_setup, total, n_chunks);
+  if (a.warp_trace) {
+    unsigned smid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    unsigned long long* t = a.warp_trace + static_cast<size_t>(gw) * kWarpTraceWords;
+    t[0] = smid;
+    t[1] = total - bar.t_wait;
+    t[2] = bar.t_wait;
+  }
+}
+
+// --- tma_gather: the gathers' ring in shared memory, filled by bulk copies ---------------------
+// stream_gather's ring holds LA float4 a lane in registers, and its accumulators take shared
+// memory: registers and shared memory together bound the rows on chip (x) and the gathers in
+// flight. Here a warp's ring is K slots of shared memory (a source row each, 512 bytes), filled
+// by one lane's bulk copy (cp.async.bulk, the TMA unit: no register and no L1 line holds a gather
+// in flight) and each slot's mbarrier counts its bytes in. The registers freed hold RG of the
+// warp's R rows' accumulators (a uniform branch picks the row), shared memory the other R - RG.
+
+// One warp's shared memory: K ring slots, (R - RG) x 32 float4 accumulators, the items of the
+// chunk and the next (64 x 8 bytes), R (max, 1 / sum) pairs, K mbarriers.
+__host__ __device__ inline size_t tma_warp_bytes(int rows, int reg_rows, int ring) {
+  return (static_cast<size_t>(ring) * 512 + static_cast<size_t>(rows - reg_rows) * 512 + 64 * 8 +
+          rows * 8 + ring * 8 + 15) / 16 * 16;
+}
+
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+}
+
+// By each lane that calls it: one arrival on `bar`, expecting `bytes` more to come in.
+__device__ __forceinline__ void mbar_arrive_expect(unsigned long long* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
+               "r"(bytes)
+               : "memory");
+}
+
+// By each lane that calls it: copies `bytes` from global memory into `dst` (16-aligned), counted
+// in on `bar`. No proxy fence before it: the warp's reads of the slot's last contents have
+// returned (their values were added, and __syncwarp came between), as in CUTLASS's pipelines,
+// whose consumers release a slot by an mbarrier arrive alone (call 2's fence.proxy.async
+// compiled to MEMBAR.ALL.CTA and was dropped before the call).
+__device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned bytes,
+                                          unsigned long long* bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+      ::"r"(smem_addr(dst)), "l"(src), "r"(bytes), "r"(smem_addr(bar))
+      : "memory");
+}
+
+// By each lane: copies 16 bytes from global memory into `dst` (L2 only, no L1 line), in the
+// lane's current cp.async group.
+__device__ __forceinline__ void async_copy16(void* dst, const void* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_addr(dst)), "l"(src) : "memory");
+}
+
+// By each lane: brings the line holding `p` from DRAM into L2.
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
+__device__ __forceinline__ void async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+// Returns once at most N of the lane's committed cp.async groups are still in flight.
+template <int N>
+__device__ __forceinline__ void async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+
+__device__ __forceinline__ bool mbar_try_wait(unsigned long long* bar, unsigned parity) {
+  unsigned done;
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(done)
+      : "r"(smem_addr(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+}
+
+// By the whole warp: returns once `bar`'s phase with this parity has completed; traps after 2^26
+// polls (a copy that never arrives, an issue without its wait) rather than hang the run.
+__device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned parity) {
+  for (unsigned polls = 0; !mbar_try_wait(bar, parity); ++polls)
+    if (polls == (1u << 26)) __trap();
+}
+
+// acc[r] += w v for a warp-uniform r in [LO, LO + N), by a tree of uniform branches (the array
+// stays in registers: every index is static).
+template <int LO, int N, int M>
+__device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w, const float4& v) {
+  if constexpr (N == 1) {
+    add_weighted(acc[LO], w, v);
+  } else {
+    constexpr int H = N / 2;
+    if (r < LO + H)
+      add_to_reg_row<LO, H>(acc, r, w, v);
+    else
+      add_to_reg_row<LO + H, N - H>(acc, r, w, v);
+  }
+}
+
+// The ring's K slots form K / GS groups of GS: the warp waits once a group, adds its GS items,
+// and refills it with the items K ahead (call 2, a wait and a copy an item, unrolled over the
+// chunk: 72 instructions an item, 4.6 G in all, and instruction-fetch stalls from ~135 KB of code).
+// kAsync false: lanes 0 .. GS - 1 refill a group by a bulk copy each (the TMA unit), counted on
+// the group's mbarrier (GS arrivals); each copy is ~9 instructions of a uniform-register loop
+// (call 3: 59 instructions an item in all). kAsync true: every lane copies its 16 bytes of each
+// of the group's rows (cp.async, one instruction for the warp's 512 bytes), the group one
+// cp.async group of each lane, and a lane waits for its own copies only: it reads back only the
+// 16 bytes it wrote (no mbarrier, and no __syncwarp before a slot is overwritten).
+// PF > 0: with each group's refill, its lanes prefetch the rows of the items PF beyond it into
+// L2 (a line request a lane, no destination on chip), so that the ring's copies wait for L2
+// rather than DRAM (call 5: the warps' stalls were mostly the copies' waits, with ~120 gathers
+// in flight an SM, which the ring's shared memory bounds).
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile>
+__global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // bulk copies and mbarrier transaction counts are sm_90's (the host checks first)
+#else
+  static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
+  static_assert(31 + K + PF < 64, "copied and prefetched items come from the staged two chunks");
+  constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
+  extern __shared__ float4 smem4[];
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int wib = static_cast<int>(threadIdx.x) >> 5;
+  const int gw = blockIdx.x * 4 + wib;
+  const int R = a.rows_per_warp;
+  float4* ring = reinterpret_cast<float4*>(reinterpret_cast<unsigned char*>(smem4) +
+                                           wib * tma_warp_bytes(R, RG, K));
+  float4* acc = ring + K * 32;  // rows RG .. R - 1
+  uint2* staged = reinterpret_cast<uint2*>(acc + (R - RG) * 32);  // chunk c's items, then c + 1's
+  float2* stats = reinterpret_cast<float2*>(staged + 64);
+  unsigned long long* bars = reinterpret_cast<unsigned long long*>(stats + R);
+  if (!kAsync && lane < kGroups) mbar_init(bars + lane, GS);
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  __syncwarp();
+  unsigned phase = 0;  // bit g: the parity of group g's next phase
+  SoftBarrier<kProfile> bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
+  if (a.poll_pause_ns > 0) bar.first_pause = a.poll_pause_ns;
+  unsigned long long t_setup = 0, n_chunks = 0;
+  const long long t_start = kProfile ? clock64() : 0;
+  for (int b = 0; b < a.batches; ++b) {
+    const long long t_batch = kProfile ? clock64() : 0;
+    // The barrier's schedule covers the items the ring and the prefetches run ahead (review:
+    // call 6's PF ran up to PF items past the partitions the barrier allowed).
+    WarpBatch<K + PF, kProfile> w(a, bar, stats, b, gw, lane);
+    const int n_items = w.n_items;
+    float4 racc[kReg];
+#pragma unroll
+    for (int k = 0; k < kReg; ++k) racc[k] = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int r = 0; r < R - RG; ++r) acc[r * 32 + lane] = make_float4(0.f, 0.f, 0.f, 0.f);
+    w.take_stats(stats);
+    __syncwarp();
+    if (kProfile) t_setup += clock64() - t_batch;
+    // By the whole warp: group g's copies of the chunk's items t .. t + GS - 1 (t chunk-relative,
+    // below 64: past 31 the next chunk's), when item t exists; lane j < GS copies item t + j.
+    // The items' sources come from `staged` (a broadcast load each: call 4's two shuffles an
+    // item, each with its divergence check, ~4 instructions).
+    auto refill = [&](int g, int c, int t) {
+      if constexpr (PF > 0) {  // the items PF further ahead, from DRAM into L2
+#pragma unroll
+        for (int j = 0; j < GS; ++j)
+          if (c * 32 + t + PF + j < n_items)
+            prefetch_l2(a.values + static_cast<size_t>(staged[t + PF + j].x & 0xffffffu) * 32 + lane);
+      }
+      if constexpr (kAsync) {  // every group commits, copies or none: the waits count groups
+#pragma unroll
+        for (int j = 0; j < GS; ++j) {
+          const unsigned x = staged[t + j].x;
+          if (c * 32 + t + j < n_items)
+            async_copy16(ring + (g * GS + j) * 32 + lane,
+                         a.values + static_cast<size_t>(x & 0xffffffu) * 32 + lane);
+        }
+        async_commit();
+        return;
+      }
+      if (c * 32 + t >= n_items) return;  // never waited for: its phase must not complete
+      const int tl = t + lane;
+      if (lane < GS) {
+        const bool valid = c * 32 + tl < n_items;
+        mbar_arrive_expect(bars + g, valid ? 512u : 0u);
+        if (valid)
+          bulk_copy(ring + (g * GS + lane) * 32,
+                    a.values + static_cast<size_t>(staged[tl].x & 0xffffffu) * 32, 512, bars + g);
+      }
+    };
+    if (n_items > 0) {
+      uint2 m_cur = w.weigh(0, w.fetch(0));
+      uint2 m_next = w.weigh(1, w.fetch(1));
+      uint2 raw = w.fetch(2);
+      w.report_below(w.part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
+      for (int c = 0; c * 32 < n_items; ++c) {
+        if (kProfile) ++n_chunks;
+        if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
+        __syncwarp();  // the last chunk's reads of `staged` are done
+        staged[lane] = m_cur;
+        staged[32 + lane] = m_next;
+        __syncwarp();
+        if (c == 0) {
+#pragma unroll
+          for (int g = 0; g < kGroups; ++g) refill(g, 0, g * GS);
+        }
+        const float s_raw = w.load_score(c, raw);
+        const int in_chunk = min(32, n_items - c * 32);
+#pragma unroll 1
+        for (int t0 = 0; t0 < in_chunk; t0 += GS) {
+          const int g = (t0 / GS) % kGroups;  // K divides 32: chunks start at group 0
+          if constexpr (kAsync) {
+            async_wait<kGroups - 1>();  // group g's copies are the oldest of the lane's
+          } else {
+            mbar_wait(bars + g, (phase >> g) & 1u);
+            phase ^= 1u << g;
+          }
+#pragma unroll
+          for (int j = 0; j < GS; ++j) {
+            // (call 8: loading item j + 1's entry and row before adding item j gained nothing)
+            const uint2 it = staged[t0 + j];
+            const float4 v = ring[(g * GS + j) * 32 + lane];
+            if (t0 + j < in_chunk) {
+              const unsigned x = it.x;
+              const float wt = __uint_as_float(it.y);
+              const int r = static_cast<int>(x >> 24);
+              if (r < RG)
+                add_to_reg_row<0, kReg>(racc, r, wt, v);
+              else
+                add_weighted(acc[(r - RG) * 32 + lane], wt, v);
+            }
+          }
+          if (!kAsync) __syncwarp();  // every lane has read the group's slots
+          refill(g, c, t0 + K);
+        }
+        w.report_after(c, m_next);
+        m_cur = m_next;
+        m_next = w.weigh_loaded(c, raw, s_raw);
+        raw = w.fetch(c + 3);
+        if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
+      }
+    }
+    w.report_below(a.parts);
+    __syncwarp();
+    if (w.fits) {
+#pragma unroll
+      for (int k = 0; k < RG; ++k)
+        if (k < w.nr) a.out[(w.r0 + k) * 32 + lane] = racc[k];
+      for (int r = RG; r < w.nr; ++r) a.out[(w.r0 + r) * 32 + lane] = acc[(r - RG) * 32 + lane];
+    }
+    __syncwarp();
+  }
+  if (kProfile && lane == 0) record_warp(a, bar, gw, t_setup, clock64() - t_start, n_chunks);
+#endif
+}
+
+}  // namespace csrgat::colblock

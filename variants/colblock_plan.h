@@ -1,0 +1,38 @@
+// The host side of the colblock kernels (variants/colblock.cuh): the plan, each warp batch's
+// edges in source-partition order, built once per graph (like a cuSPARSE analysis: the order
+// belongs to the graph's structure, not to a call).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace csrgat::colblock {
+
+// One planned edge, as the kernel reads it (a uint2): x = col | (row within the batch) << 24,
+// y = the edge's offset from the batch's first edge (its score's index, less that edge's).
+struct PlanItem {
+  uint32_t x = 0;
+  uint32_t y = 0;
+};
+static_assert(sizeof(PlanItem) == 8, "the kernel reads the plan as uint2");
+
+// The item packing's limits: sources below 2^24, at most 31 rows a warp (a lane reads each row's
+// start and one lane the end).
+constexpr int64_t kMaxNodes = int64_t{1} << 24;
+constexpr int kMaxRowsPerWarp = 31;
+
+// Why a graph of n nodes and e edges cannot be planned with R rows a warp and partitions of
+// 2^part_shift sources ("" when it can).
+std::string plan_unsupported(int64_t n, int64_t e, int rows_per_warp, int part_shift);
+
+// For each group of R consecutive rows (a warp batch: rows [g R, min(n, g R + R))), the group's
+// edges [row_ptr[g R], row_ptr[min(n, g R + R)]) ordered by source partition col >> part_shift,
+// stably (within a partition, in edge order), and stored over the same positions: item k of the
+// result describes the edge that the plan puts at position k. Throws std::invalid_argument when
+// plan_unsupported says why, or naming the first edge whose source is out of range.
+std::vector<PlanItem> build_plan(const std::vector<int64_t>& row_ptr,
+                                 const std::vector<int64_t>& col, int64_t n, int rows_per_warp,
+                                 int part_shift);
+
+}  // namespace csrgat::colblock
