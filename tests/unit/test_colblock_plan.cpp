@@ -33,7 +33,9 @@ void expect_valid_plan(const graphs::Csr64& g, const std::vector<PlanItem>& plan
         const PlanItem prev = plan[k - 1];
         const uint32_t p_prev = (prev.x & 0xffffffu) >> shift, p = (it.x & 0xffffffu) >> shift;
         ASSERT_LE(p_prev, p) << "position " << k;
-        if (p_prev == p) EXPECT_LT(prev.y, it.y) << "position " << k;
+        if (p_prev == p) {
+          EXPECT_LT(prev.y, it.y) << "position " << k;
+        }
       }
     }
   }
