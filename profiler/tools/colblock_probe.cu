@@ -585,12 +585,15 @@ int run(const std::string& out_path, const Options& o) {
   // lag 0 would wait on the warp's own partition.
   // {R, partition MB, lag, U (stream: LA; tma: K), planned, streamed, blocks, row statistics
   // pre-pass, tma, register rows, slots a group, cp.async, L2 prefetch, first poll sleep ns}
+  // The thirty-fourth session's call 3: bulk RG 10 at 5 blocks, around the best (R 20, 16.8 MB,
+  // lag 15, first sleep 4096 ns): partitions of 8.4 and 33.5 MB, lags 12 and 18, R 21 and 22,
+  // a first sleep of 3072 ns.
+  auto bulk = [](int r, double mb, int lag, int pause) {
+    return Config{r, mb, lag, 8, true, false, 5, false, true, 10, 4, false, 0, pause};
+  };
   const std::vector<Config> configs_f128 = {
-      {12, 16, 15, 4, true, true, 6},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 4096},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, false, 0, 2048},
-      {20, 16, 15, 8, true, false, 5, false, true, 10, 4, true, 0, 2048},
-      {31, 16, 15, 8, true, false, 4, false, true, 15, 4, true}};
+      bulk(20, 16, 15, 4096), bulk(20, 8, 24, 4096), bulk(20, 33, 8, 4096), bulk(20, 16, 12, 4096),
+      bulk(20, 16, 18, 4096), bulk(21, 16, 15, 4096), bulk(22, 16, 15, 4096), bulk(20, 16, 15, 3072)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
