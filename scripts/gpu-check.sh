@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole GPU check, run on the GPU machine from the repo root with .gpu/ staged
 # (scripts/stage-gpu.sh): the gpu tests, compute-sanitizer memcheck and racecheck on the smoke
-# set, the production example, the profiler check, a short tuning run and its continuation on
+# set and on tuner bench's colblock kernel, the production example, the profiler check, a short tuning run and its continuation on
 # "another GPU" (scripts/check-continue.sh). Prints a summary
 # table last. Logs go to $OUT (the device tool's output folder) or .gpu/logs.
 set -uo pipefail
@@ -24,6 +24,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 [ "${SKIP_SANITIZER:-0}" = 1 ] || {
   step memcheck 600 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/tuner" check configs/sanitizer.yaml --seed 7
   step racecheck 600 compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/tuner" check configs/sanitizer.yaml --seed 8
+  # tuner bench's colblock kernel (not in the config's family): its shared-memory ring is filled
+  # by bulk copies and read after the mbarrier's wait.
+  step colblock_memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/gpu_tests" --gtest_filter='Colblock.*'
+  step colblock_racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/gpu_tests" \
+    --gtest_filter='Colblock.MaskedEdgesAndRows:Colblock.EmptyRows'
 }
 step production_example 120 "$BIN/production_example"
 [ "${SKIP_PROF:-0}" = 1 ] || step prof_check 300 "$BIN/prof_check" "$LOGS/prof_check.json"
