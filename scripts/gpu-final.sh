@@ -40,7 +40,8 @@ step bench-small-events timeout 150 "$T" bench "${seed[@]}" "${real[@]}" --feat 
 step bench-small-counters timeout 120 "$T" bench "${seed[@]}" "${real[@]}" --feat 64 --impl tuned --counters "${B[@]}" --json "$W/bench-small-counters.json"
 step bench-large timeout 150 "$T" bench "${large[@]}" --feat 64 --impl tuned,seed,cusparse --counters "${B[@]}" --json "$W/bench-large.json"
 step bench-bf16 timeout 120 "$T" bench "${large[@]}" --feat 64 --value bf16 --impl tuned --counters "${B[@]}" --json "$W/bench-bf16.json"
-step bench-2m timeout 150 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --impl tuned,seed,cusparse --counters "${B[@]}" --json "$W/bench-2m.json"
+# colblock: the column-blocked sweep (tuner/colblock.h), measured beside the dispatch.
+step bench-2m timeout 180 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --impl tuned,seed,cusparse,colblock --counters "${B[@]}" --json "$W/bench-2m.json"
 step bench-2m-bf16 timeout 100 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --value bf16 --impl tuned --counters "${B[@]}" --json "$W/bench-2m-bf16.json"
 # Warm: plain launches, and launches that overlap the previous one (':pdl', programmatic
 # dependent launch), each beside the empty kernel launched the same way.
@@ -55,8 +56,11 @@ step peers timeout 300 python3 scripts/peers_pyg.py --config configs/h200.yaml -
 # The flush of the runs before the twenty-eighth session (--flush-op write: it wrote its buffer,
 # whose dirty lines the timed call's misses then wrote back), once over the graphs whose calls
 # are host-bound: what that cost each implementation, side by side with the read flush above.
-small=(); for g in seed_384 cora citeseer pubmed wiki-vote ca-astroph cit-hepph soc-slashdot0902; do small+=(--only "$g"); done
-step peers-write-flush timeout 150 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" "${small[@]}" \
-  --samples 30 --flush-op write --csrgat-lib "$BIN/libcsrgat_c.so" -o "$W/peers-write-flush.json"
+# WRITE_FLUSH=0 skips it (the run of record's targets do not read it).
+if [ "${WRITE_FLUSH:-1}" = 1 ]; then
+  small=(); for g in seed_384 cora citeseer pubmed wiki-vote ca-astroph cit-hepph soc-slashdot0902; do small+=(--only "$g"); done
+  step peers-write-flush timeout 150 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" "${small[@]}" \
+    --samples 30 --flush-op write --csrgat-lib "$BIN/libcsrgat_c.so" -o "$W/peers-write-flush.json"
+fi
 cp "$W"/bench-events.json "$W"/bench-large.json "$W"/peers.json "$O/" 2>/dev/null
 echo "done at $SECONDS s"

@@ -97,6 +97,31 @@ class PygRounds(CopiedRun):
         self.assertIn("rounds: 25.8x, 25.8x, ", line)
 
 
+class Colblock(CopiedRun):
+    """tuner bench's colblock row in bench-2m.json (thirty-fourth session on): its own table and
+    its ratio beside target 2's time line, whose verdict stays the dispatch's."""
+
+    def test_no_colblock_row_no_colblock_lines(self):
+        t = table(self.dir, prof_path())
+        self.assertNotIn("colblock", t)
+
+    def test_colblock_row_is_reported_beside_target_2(self):
+        path = os.path.join(self.dir, "bench-2m.json")
+        with open(path) as f:
+            d = json.load(f)
+        seed = next(r for r in d["results"] if r["impl"] == "seed")
+        c = dict(seed, impl="colblock", variant="colblock", gpu_median_us=seed["gpu_median_us"] * 0.72)
+        d["results"].append(c)
+        with open(path, "w") as f:
+            json.dump(d, f)
+        t = table(self.dir, prof_path())
+        self.assertIn("The column-blocked sweep (`tuner bench --impl colblock`", t)
+        self.assertIn("| 0.72x |", row(t, "| uniform 2M, d32, F=128 | " + f"{c['gpu_median_us']:.1f}"))
+        line = row(t, "| 2 | DRAM-bound: time <= 0.7x the seed")
+        self.assertIn("; colblock (not dispatched) uniform 2M, d32, F=128 0.72x", line)
+        self.assertTrue(line.endswith("| not met |"), line)
+
+
 class InProcess(CopiedRun):
     """csrgat rows as peers_pyg.py --csrgat-lib writes them: the in-process table and target 6's
     two in-process lines."""
