@@ -16,7 +16,8 @@ namespace cb = csrgat::colblock;
 constexpr int kRing = 8, kGroup = 4, kRegRows = 10, kMinBlocks = 5;
 constexpr int kWarpsPerBlock = 4;
 const void* kernel_fn() {
-  return reinterpret_cast<const void*>(&cb::tma_gather<kRing, kGroup, kRegRows, kMinBlocks, false, 0, false>);
+  return reinterpret_cast<const void*>(
+      &cb::tma_gather<kRing, kGroup, kRegRows, kMinBlocks, false, 0, false>);
 }
 constexpr size_t kCounterBytes =
     static_cast<size_t>(cb::kSlotsRing) * cb::kLines * cb::kLineWords * sizeof(unsigned);
@@ -43,33 +44,42 @@ struct ColblockKernel::Impl {
   }
 };
 
-std::string ColblockKernel::unsupported(const graphs::Csr64& g, int heads, int feat, bool f32_values,
-                                        int device, const ColblockOptions& o) {
-  if (feat != 128) return "colblock: F = 128 only (a lane holds one float4 of a row), not " + std::to_string(feat);
+std::string ColblockKernel::unsupported(const graphs::Csr64& g, int heads, int feat,
+                                        bool f32_values, int device, const ColblockOptions& o) {
+  if (feat != 128)
+    return "colblock: F = 128 only (a lane holds one float4 of a row), not " + std::to_string(feat);
   if (heads != 1) return "colblock: one head only, not " + std::to_string(heads);
   if (!f32_values) return "colblock: float32 values only";
-  if (o.rows_per_warp < kRegRows) return "colblock: rows_per_warp must be at least the " + std::to_string(kRegRows) + " register rows";
-  if (const std::string why = cb::plan_unsupported(g.num_nodes, g.num_edges(), o.rows_per_warp, o.part_shift);
+  if (o.rows_per_warp < kRegRows)
+    return "colblock: rows_per_warp must be at least the " + std::to_string(kRegRows) +
+           " register rows";
+  if (const std::string why =
+          cb::plan_unsupported(g.num_nodes, g.num_edges(), o.rows_per_warp, o.part_shift);
       !why.empty())
     return "colblock: " + why;
   if ((g.num_nodes >> o.part_shift) >= 4096)
     return "colblock: more than 4096 partitions of 2^" + std::to_string(o.part_shift) +
            " sources (the barrier's steps are counted in 32-bit words)";
-  if (o.lag < 1 || o.lag >= cb::kSlotsRing) return "colblock: lag 1 to " + std::to_string(cb::kSlotsRing - 1);
+  if (o.lag < 1 || o.lag >= cb::kSlotsRing)
+    return "colblock: lag 1 to " + std::to_string(cb::kSlotsRing - 1);
   int major = 0;
   CSRGAT_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  if (major < 9) return "colblock: bulk copies need sm_90 or later, the device is sm_" + std::to_string(major) + "x";
+  if (major < 9)
+    return "colblock: bulk copies need sm_90 or later, the device is sm_" + std::to_string(major) +
+           "x";
   return "";
 }
 
 ColblockKernel::ColblockKernel(const graphs::Csr64& g, const int* row_ptr, const float* scores,
-                               const float* values, float* out, int device, const ColblockOptions& o)
+                               const float* values, float* out, int device,
+                               const ColblockOptions& o)
     : impl_(std::make_unique<Impl>()) {
   if (const std::string why = unsupported(g, 1, 128, true, device, o); !why.empty())
     throw std::invalid_argument(why);
   Impl& m = *impl_;
   const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<cb::PlanItem> plan = cb::build_plan(g.row_ptr, g.col, g.num_nodes, o.rows_per_warp, o.part_shift);
+  const std::vector<cb::PlanItem> plan =
+      cb::build_plan(g.row_ptr, g.col, g.num_nodes, o.rows_per_warp, o.part_shift);
   m.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   m.plan_bytes = plan.size() * sizeof(cb::PlanItem);
   CSRGAT_CUDA_CHECK(cudaMalloc(&m.plan, std::max<size_t>(m.plan_bytes, 16)));
@@ -81,12 +91,15 @@ ColblockKernel::ColblockKernel(const graphs::Csr64& g, const int* row_ptr, const
   // A persistent grid: every block resident at once (the barrier paces the warps of one wave).
   m.smem = kWarpsPerBlock * cb::tma_warp_bytes(o.rows_per_warp, kRegRows, kRing);
   const void* fn = kernel_fn();
-  CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(m.smem)));
+  CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(m.smem)));
   int per_sm = 0, sms = 0;
-  CSRGAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, 32 * kWarpsPerBlock, m.smem));
+  CSRGAT_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, 32 * kWarpsPerBlock, m.smem));
   CSRGAT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   if (per_sm < 1)
-    throw std::invalid_argument("colblock: no block fits an SM (" + std::to_string(m.smem) + " bytes of shared memory)");
+    throw std::invalid_argument("colblock: no block fits an SM (" + std::to_string(m.smem) +
+                                " bytes of shared memory)");
   m.blocks = per_sm * sms;
 
   cb::StreamArgs& a = m.args;
@@ -120,8 +133,8 @@ void ColblockKernel::launch(cudaStream_t s) const {
   CSRGAT_CUDA_CHECK(cudaMemsetAsync(impl_->steps, 0, kCounterBytes, s));
   cb::StreamArgs copy = impl_->args;
   void* params[] = {&copy};
-  CSRGAT_CUDA_CHECK(cudaLaunchKernel(kernel_fn(), dim3(impl_->blocks), dim3(32 * kWarpsPerBlock), params,
-                                     impl_->smem, s));
+  CSRGAT_CUDA_CHECK(cudaLaunchKernel(kernel_fn(), dim3(impl_->blocks), dim3(32 * kWarpsPerBlock),
+                                     params, impl_->smem, s));
 }
 
 unsigned ColblockKernel::timeouts() const {

@@ -7,11 +7,15 @@ namespace csrgat::colblock {
 
 std::string plan_unsupported(int64_t n, int64_t e, int rows_per_warp, int part_shift) {
   if (n < 1) return "the graph has no nodes";
-  if (n >= kMaxNodes) return "n = " + std::to_string(n) + " nodes: the plan packs sources in 24 bits (n < 2^24)";
-  if (e >= (int64_t{1} << 31)) return "E = " + std::to_string(e) + " edges: int32 edge offsets only";
+  if (n >= kMaxNodes)
+    return "n = " + std::to_string(n) + " nodes: the plan packs sources in 24 bits (n < 2^24)";
+  if (e >= (int64_t{1} << 31))
+    return "E = " + std::to_string(e) + " edges: int32 edge offsets only";
   if (rows_per_warp < 1 || rows_per_warp > kMaxRowsPerWarp)
-    return "rows_per_warp = " + std::to_string(rows_per_warp) + ": 1 to " + std::to_string(kMaxRowsPerWarp);
-  if (part_shift < 0 || part_shift > 24) return "part_shift = " + std::to_string(part_shift) + ": 0 to 24";
+    return "rows_per_warp = " + std::to_string(rows_per_warp) + ": 1 to " +
+           std::to_string(kMaxRowsPerWarp);
+  if (part_shift < 0 || part_shift > 24)
+    return "part_shift = " + std::to_string(part_shift) + ": 0 to 24";
   return "";
 }
 
@@ -22,14 +26,15 @@ std::vector<PlanItem> build_plan(const std::vector<int64_t>& row_ptr,
   if (const std::string why = plan_unsupported(n, e, rows_per_warp, part_shift); !why.empty())
     throw std::invalid_argument("colblock plan: " + why);
   if (static_cast<int64_t>(row_ptr.size()) != n + 1 || row_ptr.front() != 0 || row_ptr.back() != e)
-    throw std::invalid_argument("colblock plan: row_ptr must have n + 1 = " + std::to_string(n + 1) +
-                                " entries from 0 to E = " + std::to_string(e));
+    throw std::invalid_argument(
+        "colblock plan: row_ptr must have n + 1 = " + std::to_string(n + 1) +
+        " entries from 0 to E = " + std::to_string(e));
   for (int64_t r = 0; r < n; ++r)
     if (row_ptr[r + 1] < row_ptr[r])
-      throw std::invalid_argument("colblock plan: row_ptr[" + std::to_string(r + 1) + "] < row_ptr[" +
-                                  std::to_string(r) + "]");
+      throw std::invalid_argument("colblock plan: row_ptr[" + std::to_string(r + 1) +
+                                  "] < row_ptr[" + std::to_string(r) + "]");
   std::vector<PlanItem> plan(static_cast<size_t>(e));
-  std::vector<uint64_t> keys;  // (partition << 32 | offset): sorted, the stable partition order
+  std::vector<uint64_t> keys;   // (partition << 32 | offset): sorted, the stable partition order
   std::vector<uint8_t> row_of;  // the row within the group of each of the group's edges
   for (int64_t r0 = 0; r0 < n; r0 += rows_per_warp) {
     const int64_t r1 = std::min(n, r0 + rows_per_warp);
@@ -39,16 +44,19 @@ std::vector<PlanItem> build_plan(const std::vector<int64_t>& row_ptr,
     for (int64_t r = r0; r < r1; ++r) {
       for (int64_t k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
         if (col[k] < 0 || col[k] >= n)
-          throw std::invalid_argument("colblock plan: col[" + std::to_string(k) + "] = " +
-                                      std::to_string(col[k]) + " is outside [0, " + std::to_string(n) + ")");
+          throw std::invalid_argument("colblock plan: col[" + std::to_string(k) +
+                                      "] = " + std::to_string(col[k]) + " is outside [0, " +
+                                      std::to_string(n) + ")");
         row_of[k - first] = static_cast<uint8_t>(r - r0);
-        keys.push_back(static_cast<uint64_t>(col[k] >> part_shift) << 32 | static_cast<uint64_t>(k - first));
+        keys.push_back(static_cast<uint64_t>(col[k] >> part_shift) << 32 |
+                       static_cast<uint64_t>(k - first));
       }
     }
     std::sort(keys.begin(), keys.end());
     for (size_t i = 0; i < keys.size(); ++i) {
       const uint32_t off = static_cast<uint32_t>(keys[i]);
-      plan[first + i] = {static_cast<uint32_t>(col[first + off]) | static_cast<uint32_t>(row_of[off]) << 24, off};
+      plan[first + i] = {
+          static_cast<uint32_t>(col[first + off]) | static_cast<uint32_t>(row_of[off]) << 24, off};
     }
   }
   return plan;

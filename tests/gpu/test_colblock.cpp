@@ -69,7 +69,7 @@ TEST(Colblock, MaskedEdgesAndRows) {
   auto in = graphs::make_inputs(g, 1, 128, 8);
   const float ninf = -std::numeric_limits<float>::infinity();
   for (size_t e = 0; e < in.scores.size(); e += 3) in.scores[e] = ninf;  // some edges masked
-  for (size_t e = 0; e < 12 * 50; ++e) in.scores[e] = ninf;               // 50 rows fully masked
+  for (size_t e = 0; e < 12 * 50; ++e) in.scores[e] = ninf;              // 50 rows fully masked
   expect_correct(g, in, 2, small_partitions());
 }
 
@@ -90,5 +90,6 @@ TEST(Colblock, SaysWhatItCannotRun) {
   EXPECT_NE(ColblockKernel::unsupported(g, 1, 128, false, 0).find("float32"), std::string::npos);
   ColblockOptions o;
   o.rows_per_warp = 32;
-  EXPECT_NE(ColblockKernel::unsupported(g, 1, 128, true, 0, o).find("rows_per_warp"), std::string::npos);
+  EXPECT_NE(ColblockKernel::unsupported(g, 1, 128, true, 0, o).find("rows_per_warp"),
+            std::string::npos);
 }

@@ -15,7 +15,8 @@ using namespace csrgat::colblock;
 namespace {
 
 // Checks every property of plan against the graph, batch by batch.
-void expect_valid_plan(const graphs::Csr64& g, const std::vector<PlanItem>& plan, int R, int shift) {
+void expect_valid_plan(const graphs::Csr64& g, const std::vector<PlanItem>& plan, int R,
+                       int shift) {
   ASSERT_EQ(static_cast<int64_t>(plan.size()), g.num_edges());
   for (int64_t r0 = 0; r0 < g.num_nodes; r0 += R) {
     const int64_t r1 = std::min(g.num_nodes, r0 + R), first = g.row_ptr[r0], last = g.row_ptr[r1];
@@ -28,7 +29,8 @@ void expect_valid_plan(const graphs::Csr64& g, const std::vector<PlanItem>& plan
       seen[it.y] = true;
       EXPECT_EQ(src, g.col[e]) << "edge " << e;
       ASSERT_LT(row, r1);
-      EXPECT_TRUE(g.row_ptr[row] <= e && e < g.row_ptr[row + 1]) << "edge " << e << " is not row " << row << "'s";
+      EXPECT_TRUE(g.row_ptr[row] <= e && e < g.row_ptr[row + 1])
+          << "edge " << e << " is not row " << row << "'s";
       if (k > first) {  // partitions ascend; within one, edges in order
         const PlanItem prev = plan[k - 1];
         const uint32_t p_prev = (prev.x & 0xffffffu) >> shift, p = (it.x & 0xffffffu) >> shift;
@@ -46,7 +48,8 @@ void expect_valid_plan(const graphs::Csr64& g, const std::vector<PlanItem>& plan
 TEST(ColblockPlan, UniformGraphIsPermutedIntoPartitionOrder) {
   const auto g = graphs::make_graph("uniform:n=5000,deg=9,seed=4");
   for (int R : {1, 7, 20, 31})
-    for (int shift : {0, 6, 10, 13}) expect_valid_plan(g, build_plan(g.row_ptr, g.col, g.num_nodes, R, shift), R, shift);
+    for (int shift : {0, 6, 10, 13})
+      expect_valid_plan(g, build_plan(g.row_ptr, g.col, g.num_nodes, R, shift), R, shift);
 }
 
 TEST(ColblockPlan, SkewedGraphWithEmptyRows) {
@@ -54,7 +57,8 @@ TEST(ColblockPlan, SkewedGraphWithEmptyRows) {
   // Rows 100-199 emptied.
   const int64_t cut = g.row_ptr[200] - g.row_ptr[100];
   g.col.erase(g.col.begin() + g.row_ptr[100], g.col.begin() + g.row_ptr[200]);
-  for (int64_t r = 101; r <= g.num_nodes; ++r) g.row_ptr[r] = r <= 200 ? g.row_ptr[100] : g.row_ptr[r] - cut;
+  for (int64_t r = 101; r <= g.num_nodes; ++r)
+    g.row_ptr[r] = r <= 200 ? g.row_ptr[100] : g.row_ptr[r] - cut;
   expect_valid_plan(g, build_plan(g.row_ptr, g.col, g.num_nodes, 20, 8), 20, 8);
 }
 
@@ -68,18 +72,28 @@ TEST(ColblockPlan, RejectsWhatItCannotPack) {
     }
     return std::string("no error");
   };
-  EXPECT_NE(message([&] { build_plan(g.row_ptr, g.col, g.num_nodes, 32, 4); }).find("rows_per_warp = 32"), std::string::npos);
-  EXPECT_NE(message([&] { build_plan(g.row_ptr, g.col, g.num_nodes, 0, 4); }).find("rows_per_warp = 0"), std::string::npos);
+  EXPECT_NE(
+      message([&] { build_plan(g.row_ptr, g.col, g.num_nodes, 32, 4); }).find("rows_per_warp = 32"),
+      std::string::npos);
+  EXPECT_NE(
+      message([&] { build_plan(g.row_ptr, g.col, g.num_nodes, 0, 4); }).find("rows_per_warp = 0"),
+      std::string::npos);
   EXPECT_NE(plan_unsupported(kMaxNodes, 10, 20, 15).find("n < 2^24"), std::string::npos);
   EXPECT_EQ(plan_unsupported(kMaxNodes - 1, 10, 20, 15), "");
   auto bad_col = g;
   bad_col.col[17] = 100;
-  EXPECT_NE(message([&] { build_plan(bad_col.row_ptr, bad_col.col, bad_col.num_nodes, 20, 4); }).find("col[17] = 100"),
+  EXPECT_NE(message([&] {
+              build_plan(bad_col.row_ptr, bad_col.col, bad_col.num_nodes, 20, 4);
+            }).find("col[17] = 100"),
             std::string::npos);
   auto bad_rp = g;
   bad_rp.row_ptr[50] = bad_rp.row_ptr[51] + 1;
-  EXPECT_NE(message([&] { build_plan(bad_rp.row_ptr, bad_rp.col, bad_rp.num_nodes, 20, 4); }).find("row_ptr[51] < row_ptr[50]"),
+  EXPECT_NE(message([&] {
+              build_plan(bad_rp.row_ptr, bad_rp.col, bad_rp.num_nodes, 20, 4);
+            }).find("row_ptr[51] < row_ptr[50]"),
             std::string::npos);
-  EXPECT_NE(message([&] { build_plan(g.row_ptr, std::vector<int64_t>(5), g.num_nodes, 20, 4); }).find("n + 1"),
+  EXPECT_NE(message([&] {
+              build_plan(g.row_ptr, std::vector<int64_t>(5), g.num_nodes, 20, 4);
+            }).find("n + 1"),
             std::string::npos);
 }
