@@ -393,10 +393,7 @@ __device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w,
 // L2 (a line request a lane, no destination on chip), so that the ring's copies wait for L2
 // rather than DRAM (call 5: the warps' stalls were mostly the copies' waits, with ~120 gathers
 // in flight an SM, which the ring's shared memory bounds).
-// kEarly: a batch's first chunk's copies are issued before its rows' statistics are taken (the
-// copies need the items' sources, not their weights), so that their latency hides the
-// statistics' score loads (thirty-fourth session, call 6).
-template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile, bool kEarly = false>
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // bulk copies and mbarrier transaction counts are sm_90's (the host checks first)
@@ -433,6 +430,9 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 #pragma unroll
     for (int k = 0; k < kReg; ++k) racc[k] = make_float4(0.f, 0.f, 0.f, 0.f);
     for (int r = 0; r < R - RG; ++r) acc[r * 32 + lane] = make_float4(0.f, 0.f, 0.f, 0.f);
+    w.take_stats(stats);
+    __syncwarp();
+    if (kProfile) t_setup += clock64() - t_batch;
     // By the whole warp: group g's copies of the chunk's items t .. t + GS - 1 (t chunk-relative,
     // below 64: past 31 the next chunk's), when item t exists; lane j < GS copies item t + j.
     // The items' sources come from `staged` (a broadcast load each: call 4's two shuffles an
@@ -465,27 +465,9 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
                     a.values + static_cast<size_t>(staged[tl].x & 0xffffffu) * 32, 512, bars + g);
       }
     };
-    uint2 raw0 = make_uint2(0u, 0u), raw1 = raw0;  // kEarly: chunks 0 and 1's items, unweighed
-    if constexpr (kEarly) {
-      if (n_items > 0) {
-        raw0 = w.fetch(0);
-        raw1 = w.fetch(1);
-        w.report_below(w.part(__shfl_sync(0xffffffffu, raw0.x, 0)));
-        if (a.lag > 0) bar.wait_for(w.needed_step(0, raw0, raw1));
-        __syncwarp();  // the last batch's reads of `staged` are done
-        staged[lane] = raw0;
-        staged[32 + lane] = raw1;
-        __syncwarp();
-#pragma unroll
-        for (int g = 0; g < kGroups; ++g) refill(g, 0, g * GS);
-      }
-    }
-    w.take_stats(stats);
-    __syncwarp();
-    if (kProfile) t_setup += clock64() - t_batch;
     if (n_items > 0) {
-      uint2 m_cur = w.weigh(0, kEarly ? raw0 : w.fetch(0));
-      uint2 m_next = w.weigh(1, kEarly ? raw1 : w.fetch(1));
+      uint2 m_cur = w.weigh(0, w.fetch(0));
+      uint2 m_next = w.weigh(1, w.fetch(1));
       uint2 raw = w.fetch(2);
       w.report_below(w.part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
       for (int c = 0; c * 32 < n_items; ++c) {
@@ -495,7 +477,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         staged[lane] = m_cur;
         staged[32 + lane] = m_next;
         __syncwarp();
-        if (c == 0 && !kEarly) {
+        if (c == 0) {
 #pragma unroll
           for (int g = 0; g < kGroups; ++g) refill(g, 0, g * GS);
         }
