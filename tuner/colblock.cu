@@ -19,8 +19,7 @@ const void* kernel_fn() {
   return reinterpret_cast<const void*>(
       &cb::tma_gather<kRing, kGroup, kRegRows, kMinBlocks, false, 0, false>);
 }
-constexpr size_t kCounterBytes =
-    static_cast<size_t>(cb::kSlotsRing) * cb::kLines * cb::kLineWords * sizeof(unsigned);
+constexpr size_t kCounterBytes = cb::kBarrierBytes;
 
 }  // namespace
 
@@ -50,23 +49,34 @@ std::string ColblockKernel::unsupported(const graphs::Csr64& g, int heads, int f
     return "colblock: F = 128 only (a lane holds one float4 of a row), not " + std::to_string(feat);
   if (heads != 1) return "colblock: one head only, not " + std::to_string(heads);
   if (!f32_values) return "colblock: float32 values only";
-  if (o.rows_per_warp < kRegRows)
-    return "colblock: rows_per_warp must be at least the " + std::to_string(kRegRows) +
-           " register rows";
+  if (o.rows_per_warp < kRegRows || o.rows_per_warp > cb::kMaxRowsPerWarp)
+    return "colblock: rows_per_warp = " + std::to_string(o.rows_per_warp) + ": " +
+           std::to_string(kRegRows) + " (the compiled kernel's register rows) to " +
+           std::to_string(cb::kMaxRowsPerWarp);
   if (const std::string why =
           cb::plan_unsupported(g.num_nodes, g.num_edges(), o.rows_per_warp, o.part_shift);
       !why.empty())
     return "colblock: " + why;
-  if ((g.num_nodes >> o.part_shift) >= 4096)
-    return "colblock: more than 4096 partitions of 2^" + std::to_string(o.part_shift) +
-           " sources (the barrier's steps are counted in 32-bit words)";
+  if (const int64_t parts = (g.num_nodes + (int64_t{1} << o.part_shift) - 1) >> o.part_shift;
+      parts > 4096)
+    return "colblock: n = " + std::to_string(g.num_nodes) + " nodes make " + std::to_string(parts) +
+           " partitions of 2^" + std::to_string(o.part_shift) +
+           " sources, more than 4096 (the barrier's steps are counted in 32-bit words)";
   if (o.lag < 1 || o.lag >= cb::kSlotsRing)
-    return "colblock: lag 1 to " + std::to_string(cb::kSlotsRing - 1);
+    return "colblock: lag = " + std::to_string(o.lag) + ": 1 to " +
+           std::to_string(cb::kSlotsRing - 1);
   int major = 0;
   CSRGAT_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   if (major < 9)
     return "colblock: bulk copies need sm_90 or later, the device is sm_" + std::to_string(major) +
            "x";
+  // The code the runtime would load: a build without sm_90 SASS or PTX (CMAKE_CUDA_ARCHITECTURES
+  // 80, say) carries a body that only traps.
+  cudaFuncAttributes fa{};
+  CSRGAT_CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel_fn()));
+  if (fa.binaryVersion < 90)
+    return "colblock: this build's kernel is for sm_" + std::to_string(fa.binaryVersion) +
+           " (it needs sm_90 or later: add 90 to CMAKE_CUDA_ARCHITECTURES)";
   return "";
 }
 
@@ -91,8 +101,13 @@ ColblockKernel::ColblockKernel(const graphs::Csr64& g, const int* row_ptr, const
   // A persistent grid: every block resident at once (the barrier paces the warps of one wave).
   m.smem = kWarpsPerBlock * cb::tma_warp_bytes(o.rows_per_warp, kRegRows, kRing);
   const void* fn = kernel_fn();
-  CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(m.smem)));
+  // The limit belongs to the kernel, not to this object: only ever raised, so that another
+  // instance with more rows a warp keeps launching.
+  cudaFuncAttributes fa{};
+  CSRGAT_CUDA_CHECK(cudaFuncGetAttributes(&fa, fn));
+  if (static_cast<size_t>(fa.maxDynamicSharedSizeBytes) < m.smem)
+    CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(m.smem)));
   int per_sm = 0, sms = 0;
   CSRGAT_CUDA_CHECK(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, 32 * kWarpsPerBlock, m.smem));

@@ -27,6 +27,9 @@ struct ColblockOptions {
   int spin_limit = 5000;     // polls before a warp stops waiting (counted in timeouts)
 };
 
+// `device` is queried for its limits; the plan and the counters are allocated, and the kernel
+// launched, on the current device (make it `device`). One instance's launches must not overlap
+// each other (they share the barrier's counters): launch it on one stream.
 class ColblockKernel {
  public:
   // Why this problem cannot run ("" when it can): F, heads, value storage, graph size, device.

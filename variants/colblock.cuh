@@ -33,10 +33,17 @@ __device__ __forceinline__ int warp_sum_int(int v) { return __reduce_add_sync(0x
 // slower. Steps share kSlotsRing counters in turn: step s counts in slot s % kSlotsRing, and is
 // done when the slot holds total_warps x (s / kSlotsRing + 1); a warp adds for step s only once
 // step s - kSlotsRing is done. It only orders the schedule: a warp that waited spin_limit polls
-// goes on (counted in timeouts), and no result depends on it.
+// goes on (counted in timeouts) and marks the launch's barrier abandoned, after which no wait of
+// that launch sleeps (a grid that is not all resident — an MPS limit, another process on the
+// SMs — would otherwise pay spin_limit polls at every one of its batches x partitions steps);
+// no result depends on it.
 constexpr int kLines = 32;
 constexpr int kSlotsRing = 32;  // 16 until the thirty-second session's call 6
 constexpr int kLineWords = 32;
+constexpr int kStepWords = kSlotsRing * kLines * kLineWords;
+// The barrier's memory, zeroed before each launch: the step counters, then a line whose first
+// word is the abandoned mark.
+constexpr size_t kBarrierBytes = static_cast<size_t>(kStepWords + kLineWords) * sizeof(unsigned);
 
 template <bool kProfile>
 struct SoftBarrier {
@@ -85,8 +92,13 @@ struct SoftBarrier {
       int mine = 0;
       for (int l = lane; l < kLines; l += 32) mine += static_cast<int>(slot_lines[l * kLineWords]);
       if (warp_sum_int(mine) >= target) break;
+      volatile unsigned* abandoned = step_done + kStepWords;
+      if (*abandoned != 0u) break;  // a warp of this launch gave up: nobody waits any more
       if (spins >= spin_limit) {
-        if (lane == 0) atomicAdd(timeouts, 1u);
+        if (lane == 0) {
+          atomicAdd(timeouts, 1u);
+          *abandoned = 1u;
+        }
         break;
       }
       if (kProfile && spins == 0) ++n_slept;

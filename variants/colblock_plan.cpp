@@ -9,8 +9,10 @@ std::string plan_unsupported(int64_t n, int64_t e, int rows_per_warp, int part_s
   if (n < 1) return "the graph has no nodes";
   if (n >= kMaxNodes)
     return "n = " + std::to_string(n) + " nodes: the plan packs sources in 24 bits (n < 2^24)";
-  if (e >= (int64_t{1} << 31))
-    return "E = " + std::to_string(e) + " edges: int32 edge offsets only";
+  // The kernels index edges in int with a few chunks of headroom (a batch's chunks, a row's
+  // statistics in steps of 16): E below 2^31 - 4096.
+  if (e >= (int64_t{1} << 31) - 4096)
+    return "E = " + std::to_string(e) + " edges: int32 edge offsets only (E < 2^31 - 4096)";
   if (rows_per_warp < 1 || rows_per_warp > kMaxRowsPerWarp)
     return "rows_per_warp = " + std::to_string(rows_per_warp) + ": 1 to " +
            std::to_string(kMaxRowsPerWarp);
@@ -28,7 +30,11 @@ std::vector<PlanItem> build_plan(const std::vector<int64_t>& row_ptr,
   if (static_cast<int64_t>(row_ptr.size()) != n + 1 || row_ptr.front() != 0 || row_ptr.back() != e)
     throw std::invalid_argument(
         "colblock plan: row_ptr must have n + 1 = " + std::to_string(n + 1) +
-        " entries from 0 to E = " + std::to_string(e));
+        " entries from 0 to E = col.size() = " + std::to_string(e) + "; it has " +
+        std::to_string(row_ptr.size()) + " entries" +
+        (row_ptr.empty() ? std::string()
+                         : " from " + std::to_string(row_ptr.front()) + " to " +
+                               std::to_string(row_ptr.back())));
   for (int64_t r = 0; r < n; ++r)
     if (row_ptr[r + 1] < row_ptr[r])
       throw std::invalid_argument("colblock plan: row_ptr[" + std::to_string(r + 1) +

@@ -609,7 +609,7 @@ int run(const std::string& out_path, const Options& o) {
     unsigned long long* profile = nullptr;
     // Steps are numbered in an int, and a slot's target is total_warps x (step / kSlotsRing + 1).
     const size_t max_steps = 1 << 20;
-    const size_t counter_bytes = kSlotsRing * kLines * kLineWords * sizeof(unsigned);
+    const size_t counter_bytes = kBarrierBytes;
     CSRGAT_CUDA_CHECK(cudaMalloc(&steps, counter_bytes));
     CSRGAT_CUDA_CHECK(cudaMalloc(&timeouts, sizeof(unsigned)));
     CSRGAT_CUDA_CHECK(cudaMalloc(&profile, kProfileFields * sizeof(unsigned long long)));
