@@ -1,6 +1,9 @@
 #include "tuner/colblock.h"
 
 #include <chrono>
+#include <climits>
+
+#include <cub/device/device_segmented_sort.cuh>
 
 #include "profiler/check.h"
 #include "variants/colblock.cuh"
@@ -21,7 +24,115 @@ const void* kernel_fn() {
 }
 constexpr size_t kCounterBytes = cb::kBarrierBytes;
 
+// The plan's segments: batch i's edges start at row_ptr[min(n, i R)].
+__global__ void plan_offsets(const int* row_ptr, int n, int rows_per_warp, int segments, int* off) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= segments)
+    off[i] = row_ptr[min(static_cast<long long>(n), static_cast<long long>(i) * rows_per_warp)];
+}
+
+// A thread a row: its edges' keys (source partition) and items (col | row in batch << 24, offset
+// from the batch's first edge), as build_plan packs them. `bad`: the lowest of the first bad
+// edge's index (a source outside [0, n)) and 2^62 + the first row whose row_ptr decreases.
+constexpr unsigned long long kBadRow = 1ull << 62;
+__global__ void plan_items(const int* row_ptr, const int* col, int n, int rows_per_warp,
+                           int part_shift, unsigned* keys, unsigned long long* items,
+                           unsigned long long* bad) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  const int lo = row_ptr[r], hi = row_ptr[r + 1];
+  if (hi < lo) {
+    atomicMin(bad, kBadRow + static_cast<unsigned long long>(r));
+    return;
+  }
+  const int r0 = r - r % rows_per_warp;
+  const int first = row_ptr[r0];
+  for (int k = lo; k < hi; ++k) {
+    const int c = col[k];
+    if (c < 0 || c >= n) {
+      atomicMin(bad, static_cast<unsigned long long>(k));
+      keys[k] = 0;
+      continue;
+    }
+    keys[k] = static_cast<unsigned>(c) >> part_shift;
+    items[k] = (static_cast<unsigned>(c) | static_cast<unsigned>(r - r0) << 24) |
+               static_cast<unsigned long long>(static_cast<unsigned>(k - first)) << 32;
+  }
+}
+
+// Device memory freed on every path out.
+struct DeviceBuffer {
+  void* p = nullptr;
+  explicit DeviceBuffer(size_t bytes) {
+    CSRGAT_CUDA_CHECK(cudaMalloc(&p, std::max<size_t>(bytes, 16)));
+  }
+  ~DeviceBuffer() { cudaFree(p); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(p);
+  }
+};
+
 }  // namespace
+
+void build_plan_on_device(const int* row_ptr, const int* col, int64_t n, int64_t e,
+                          int rows_per_warp, int part_shift, void* plan, cudaStream_t s) {
+  if (const std::string why = cb::plan_unsupported(n, e, rows_per_warp, part_shift); !why.empty())
+    throw std::invalid_argument("colblock plan: " + why);
+  int ends[2] = {0, 0};
+  CSRGAT_CUDA_CHECK(cudaMemcpyAsync(&ends[0], row_ptr, sizeof(int), cudaMemcpyDeviceToHost, s));
+  CSRGAT_CUDA_CHECK(cudaMemcpyAsync(&ends[1], row_ptr + n, sizeof(int), cudaMemcpyDeviceToHost, s));
+  CSRGAT_CUDA_CHECK(cudaStreamSynchronize(s));
+  if (ends[0] != 0 || ends[1] != e)
+    throw std::invalid_argument(
+        "colblock plan: row_ptr must run from 0 to E = " + std::to_string(e) + "; it runs from " +
+        std::to_string(ends[0]) + " to " + std::to_string(ends[1]));
+  const int rows = static_cast<int>(n);
+  const int segments = static_cast<int>((n + rows_per_warp - 1) / rows_per_warp);
+  DeviceBuffer off((static_cast<size_t>(segments) + 1) * sizeof(int));
+  DeviceBuffer keys_in(static_cast<size_t>(e) * sizeof(unsigned));
+  DeviceBuffer keys_out(static_cast<size_t>(e) * sizeof(unsigned));
+  DeviceBuffer items_in(static_cast<size_t>(e) * sizeof(unsigned long long));
+  DeviceBuffer bad(sizeof(unsigned long long));
+  CSRGAT_CUDA_CHECK(cudaMemsetAsync(bad.p, 0xff, sizeof(unsigned long long), s));
+  plan_offsets<<<(segments + 256) / 256, 256, 0, s>>>(row_ptr, rows, rows_per_warp, segments,
+                                                      off.as<int>());
+  CSRGAT_CUDA_CHECK(cudaGetLastError());
+  plan_items<<<(rows + 255) / 256, 256, 0, s>>>(
+      row_ptr, col, rows, rows_per_warp, part_shift, keys_in.as<unsigned>(),
+      items_in.as<unsigned long long>(), bad.as<unsigned long long>());
+  CSRGAT_CUDA_CHECK(cudaGetLastError());
+  unsigned long long first_bad = ~0ull;
+  CSRGAT_CUDA_CHECK(
+      cudaMemcpyAsync(&first_bad, bad.p, sizeof first_bad, cudaMemcpyDeviceToHost, s));
+  CSRGAT_CUDA_CHECK(cudaStreamSynchronize(s));
+  if (first_bad != ~0ull) {
+    if (first_bad >= kBadRow) {
+      const int64_t r = static_cast<int64_t>(first_bad - kBadRow);
+      throw std::invalid_argument("colblock plan: row_ptr[" + std::to_string(r + 1) +
+                                  "] < row_ptr[" + std::to_string(r) + "]");
+    }
+    int c = 0;
+    CSRGAT_CUDA_CHECK(cudaMemcpy(&c, col + first_bad, sizeof c, cudaMemcpyDeviceToHost));
+    throw std::invalid_argument("colblock plan: col[" + std::to_string(first_bad) + "] = " +
+                                std::to_string(c) + " is outside [0, " + std::to_string(n) + ")");
+  }
+  if (e == 0) return;
+  auto* items_out = static_cast<unsigned long long*>(plan);
+  size_t temp_bytes = 0;
+  CSRGAT_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
+      nullptr, temp_bytes, keys_in.as<unsigned>(), keys_out.as<unsigned>(),
+      items_in.as<unsigned long long>(), items_out, static_cast<int>(e), segments, off.as<int>(),
+      off.as<int>() + 1, s));
+  DeviceBuffer temp(temp_bytes);
+  CSRGAT_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
+      temp.p, temp_bytes, keys_in.as<unsigned>(), keys_out.as<unsigned>(),
+      items_in.as<unsigned long long>(), items_out, static_cast<int>(e), segments, off.as<int>(),
+      off.as<int>() + 1, s));
+  CSRGAT_CUDA_CHECK(cudaStreamSynchronize(s));
+}
 
 struct ColblockKernel::Impl {
   cb::StreamArgs args{};
@@ -29,6 +140,7 @@ struct ColblockKernel::Impl {
   size_t smem = 0;
   double plan_seconds = 0;
   size_t plan_bytes = 0;
+  bool plan_on_device = true;
   double x = 0;
   uint2* plan = nullptr;
   unsigned* steps = nullptr;
@@ -80,20 +192,26 @@ std::string ColblockKernel::unsupported(const graphs::Csr64& g, int heads, int f
   return "";
 }
 
-ColblockKernel::ColblockKernel(const graphs::Csr64& g, const int* row_ptr, const float* scores,
-                               const float* values, float* out, int device,
+ColblockKernel::ColblockKernel(const graphs::Csr64& g, const int* row_ptr, const int* col,
+                               const float* scores, const float* values, float* out, int device,
                                const ColblockOptions& o)
     : impl_(std::make_unique<Impl>()) {
   if (const std::string why = unsupported(g, 1, 128, true, device, o); !why.empty())
     throw std::invalid_argument(why);
   Impl& m = *impl_;
   const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<cb::PlanItem> plan =
-      cb::build_plan(g.row_ptr, g.col, g.num_nodes, o.rows_per_warp, o.part_shift);
-  m.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  m.plan_bytes = plan.size() * sizeof(cb::PlanItem);
+  m.plan_bytes = static_cast<size_t>(g.num_edges()) * sizeof(cb::PlanItem);
   CSRGAT_CUDA_CHECK(cudaMalloc(&m.plan, std::max<size_t>(m.plan_bytes, 16)));
-  CSRGAT_CUDA_CHECK(cudaMemcpy(m.plan, plan.data(), m.plan_bytes, cudaMemcpyHostToDevice));
+  m.plan_on_device = o.plan_on_device;
+  if (o.plan_on_device) {
+    build_plan_on_device(row_ptr, col, g.num_nodes, g.num_edges(), o.rows_per_warp, o.part_shift,
+                         m.plan);
+  } else {
+    const std::vector<cb::PlanItem> plan =
+        cb::build_plan(g.row_ptr, g.col, g.num_nodes, o.rows_per_warp, o.part_shift);
+    CSRGAT_CUDA_CHECK(cudaMemcpy(m.plan, plan.data(), m.plan_bytes, cudaMemcpyHostToDevice));
+  }
+  m.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   CSRGAT_CUDA_CHECK(cudaMalloc(&m.steps, kCounterBytes));
   CSRGAT_CUDA_CHECK(cudaMalloc(&m.timeouts, sizeof(unsigned)));
   CSRGAT_CUDA_CHECK(cudaMemset(m.timeouts, 0, sizeof(unsigned)));
@@ -174,6 +292,7 @@ nlohmann::json ColblockKernel::describe() const {
           {"x", impl_->x},
           {"plan_bytes", impl_->plan_bytes},
           {"plan_build_s", impl_->plan_seconds},
+          {"plan_built_on", impl_->plan_on_device ? "device" : "host"},
           {"barrier_timeouts", timeouts()}};
 }
 

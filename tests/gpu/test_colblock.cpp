@@ -2,18 +2,23 @@
 // the output poisoned before each launch: uniform graphs over several partitions and batches
 // (n not a multiple of the rows a warp, so the last warp's batch is partial), a skewed graph,
 // masked (-inf) edges and rows (rows longer than one block of 16 statistics loads among them),
-// batches that mix empty and non-empty rows, the partition size's extremes, repeated launches;
+// batches that mix empty and non-empty rows, the partition size's extremes, repeated launches,
+// the plan built on the host as well; the plan built on the device against the host's, item for
+// item, and its errors;
 // and, outside the sanitizer runs (scripts/gpu-check.sh leaves it out: a tool's slow warps may
 // time out), that the barrier never gives up a wait.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "graphs/generate.h"
 #include "tuner/colblock.h"
 #include "tuner/device_problem.h"
+#include "variants/colblock_plan.h"
 #include "variants/reference.h"
 
 using namespace csrgat;
@@ -27,7 +32,8 @@ nlohmann::json expect_correct(const graphs::Csr64& g, const graphs::Inputs& in, 
   DeviceProblem dp(g, in);
   dp.set_reference(reference_aggregate(g, in));
   EXPECT_EQ(ColblockKernel::unsupported(g, 1, 128, true, 0, o), "");
-  ColblockKernel k(g, static_cast<const int*>(dp.row_ptr(IndexType::i32)), dp.scores(),
+  ColblockKernel k(g, static_cast<const int*>(dp.row_ptr(IndexType::i32)),
+                   static_cast<const int*>(dp.col(IndexType::i32)), dp.scores(),
                    static_cast<const float*>(dp.values(ValueType::f32)), dp.out(), 0, o);
   for (int i = 0; i < launches; ++i) {
     dp.poison_output();
@@ -118,6 +124,77 @@ TEST(Colblock, BarrierNeverGivesUp) {
   const auto g = graphs::make_graph("uniform:n=120007,deg=8,seed=41");
   const auto d = expect_correct(g, graphs::make_inputs(g, 1, 128, 11), 3, small_partitions());
   EXPECT_EQ(d.at("barrier_timeouts").get<unsigned>(), 0u);
+}
+
+TEST(Colblock, HostPlanGivesTheSameOutput) {
+  const auto g = graphs::make_graph("powerlaw:n=20011,deg=10,alpha=2.1,maxdeg=3000,seed=17");
+  ColblockOptions o = small_partitions();
+  o.plan_on_device = false;
+  const auto d = expect_correct(g, graphs::make_inputs(g, 1, 128, 12), 2, o);
+  EXPECT_EQ(d.at("plan_built_on").get<std::string>(), "host");
+}
+
+namespace {
+
+// The device's plan of g, downloaded.
+std::vector<colblock::PlanItem> device_plan(const graphs::Csr64& g, int R, int shift) {
+  DeviceProblem dp(g, graphs::make_inputs(g, 1, 4, 1));
+  void* plan = nullptr;
+  EXPECT_EQ(cudaMalloc(&plan, std::max<size_t>(16, g.col.size() * 8)), cudaSuccess);
+  build_plan_on_device(static_cast<const int*>(dp.row_ptr(IndexType::i32)),
+                       static_cast<const int*>(dp.col(IndexType::i32)), g.num_nodes, g.num_edges(),
+                       R, shift, plan);
+  std::vector<colblock::PlanItem> out(g.col.size());
+  EXPECT_EQ(cudaMemcpy(out.data(), plan, out.size() * 8, cudaMemcpyDeviceToHost), cudaSuccess);
+  cudaFree(plan);
+  return out;
+}
+
+}  // namespace
+
+TEST(Colblock, DevicePlanIsTheHostPlan) {
+  const auto skewed = graphs::make_graph("powerlaw:n=30001,deg=12,alpha=2.1,maxdeg=8000,seed=7");
+  const auto mixed = with_empty_rows(graphs::make_graph("uniform:n=6007,deg=10,seed=21"), 7, 3011);
+  for (const auto* g : {&skewed, &mixed})
+    for (const auto [R, shift] : {std::pair{20, 15}, {7, 6}, {31, 0}, {1, 10}}) {
+      const auto host = colblock::build_plan(g->row_ptr, g->col, g->num_nodes, R, shift);
+      const auto dev = device_plan(*g, R, shift);
+      ASSERT_EQ(host.size(), dev.size());
+      size_t first_diff = host.size();
+      for (size_t k = 0; k < host.size() && first_diff == host.size(); ++k)
+        if (host[k].x != dev[k].x || host[k].y != dev[k].y) first_diff = k;
+      EXPECT_EQ(first_diff, host.size())
+          << g->name << " R " << R << " shift " << shift << ": first different item " << first_diff;
+    }
+}
+
+TEST(Colblock, DevicePlanNamesWhatIsWrong) {
+  auto g = graphs::make_graph("uniform:n=3000,deg=5,seed=3");
+  g.col[1234] = 3000;  // out of range
+  DeviceProblem dp(g, graphs::make_inputs(g, 1, 4, 1));
+  void* plan = nullptr;
+  ASSERT_EQ(cudaMalloc(&plan, g.col.size() * 8), cudaSuccess);
+  std::string what;
+  try {
+    build_plan_on_device(static_cast<const int*>(dp.row_ptr(IndexType::i32)),
+                         static_cast<const int*>(dp.col(IndexType::i32)), g.num_nodes,
+                         g.num_edges(), 20, 8, plan);
+  } catch (const std::invalid_argument& e) {
+    what = e.what();
+  }
+  EXPECT_NE(what.find("col[1234] = 3000 is outside [0, 3000)"), std::string::npos) << what;
+  what.clear();
+  try {  // E given wrong: row_ptr[n] is not E
+    build_plan_on_device(static_cast<const int*>(dp.row_ptr(IndexType::i32)),
+                         static_cast<const int*>(dp.col(IndexType::i32)), g.num_nodes,
+                         g.num_edges() - 1, 20, 8, plan);
+  } catch (const std::invalid_argument& e) {
+    what = e.what();
+  }
+  EXPECT_NE(what.find("row_ptr must run from 0 to E = 14999; it runs from 0 to 15000"),
+            std::string::npos)
+      << what;
+  cudaFree(plan);
 }
 
 TEST(Colblock, SaysWhatItCannotRun) {

@@ -243,12 +243,14 @@ int bench(const BenchOptions& o) {
               };
             }
           } else if (impl == "colblock") {
-            // The column-blocked sweep (tuner/colblock.h), planned here (untimed, once a graph).
+            // The column-blocked sweep (tuner/colblock.h), planned here on the device (untimed,
+            // once a graph).
             const std::string why = ColblockKernel::unsupported(g, o.heads, feat, value == ValueType::f32, 0);
             if (!why.empty()) throw std::runtime_error("unsupported: " + why);
             if (index != IndexType::i32) throw std::runtime_error("unsupported: colblock: int32 structure only");
             e.colblock = std::make_unique<ColblockKernel>(
-                g, static_cast<const int*>(dp.row_ptr(IndexType::i32)), dp.scores(),
+                g, static_cast<const int*>(dp.row_ptr(IndexType::i32)),
+                static_cast<const int*>(dp.col(IndexType::i32)), dp.scores(),
                 static_cast<const float*>(dp.values(ValueType::f32)), dp.out(), 0);
             variant = "colblock";
             e.launch = [k = e.colblock.get()](cudaStream_t s) { k->launch(s); };
