@@ -156,7 +156,7 @@ TEST(Colblock, DevicePlanIsTheHostPlan) {
   const auto skewed = graphs::make_graph("powerlaw:n=30001,deg=12,alpha=2.1,maxdeg=8000,seed=7");
   const auto mixed = with_empty_rows(graphs::make_graph("uniform:n=6007,deg=10,seed=21"), 7, 3011);
   for (const auto* g : {&skewed, &mixed})
-    for (const auto [R, shift] : {std::pair{20, 15}, {7, 6}, {31, 0}, {1, 10}}) {
+    for (const auto& [R, shift] : {std::pair{20, 15}, {7, 6}, {31, 0}, {1, 10}}) {
       const auto host = colblock::build_plan(g->row_ptr, g->col, g->num_nodes, R, shift);
       const auto dev = device_plan(*g, R, shift);
       ASSERT_EQ(host.size(), dev.size());
