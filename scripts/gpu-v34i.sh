@@ -16,7 +16,7 @@ import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 hdr = next(i for i, r in enumerate(rows) if "Kernel Name" in r)
 names = rows[hdr]
-for r in rows[hdr + 2:]:
+for r in [r for r in rows[hdr + 2:] if len(r) == len(names)]:
     d = dict(zip(names, r))
     print(d.get("Kernel Name", "")[:60])
     for k in names:
