@@ -159,11 +159,6 @@ struct StreamArgs {
   unsigned long long* warp_trace;
   int part_shift;  // S = 1 << part_shift when S is a power of two (the ringed kernels'), else -1
   int poll_pause_ns;  // tma_gather: the barrier's first sleep after a failed poll (0: 64 ns)
-  // Each item's softmax weight, laid out as the plan (weigh_plan, a launch before the sweep),
-  // for the kWeighed kernels: they read them in plan order, coalesced, and take no statistics;
-  // the others take their rows' statistics and weigh their items themselves (each a score loaded from anywhere in
-  // the batch's edges: one L2 sector an item once the L1 is too small to keep the batch's scores).
-  const float* weights;
 };
 constexpr int kWarpTraceWords = 3;
 
@@ -197,33 +192,6 @@ __global__ void __launch_bounds__(256) row_stats_pass(int n, const int* row_ptr,
   if (row < n) stats[row] = row_softmax_stats(scores, row_ptr[row], row_ptr[row + 1]);
 }
 
-// The pre-pass of the weighed sweep: a warp a batch of R rows (a lane a row's statistics), then
-// its items in plan order, 32 at a time: each item's softmax weight into `weights` at the item's
-// place (its score loaded from the batch's edges, which this kernel's L1 keeps).
-__global__ void __launch_bounds__(256) weigh_plan(const StreamArgs a, float* weights) {
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const long long g = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
-  const long long r0 = g * a.rows_per_warp;
-  if (r0 >= a.n) return;
-  const int nr = static_cast<int>(min(static_cast<long long>(a.rows_per_warp), a.n - r0));
-  const int my_rp = lane <= nr ? a.row_ptr[r0 + lane] : 0;
-  const int e_first = __shfl_sync(0xffffffffu, my_rp, 0);
-  const int e_end = __shfl_sync(0xffffffffu, my_rp, nr);
-  const int hi = __shfl_down_sync(0xffffffffu, my_rp, 1);
-  const float2 st = lane < nr ? row_softmax_stats(a.scores, my_rp, hi) : make_float2(0.f, 0.f);
-  const int n_items = e_end - e_first;
-  if (a.cap > 0 && n_items > a.cap) return;  // the sweep leaves such a batch untouched too
-  const size_t base = a.cap > 0 ? static_cast<size_t>(g) * a.cap : static_cast<size_t>(e_first);
-  for (int i0 = 0; i0 < n_items; i0 += 32) {
-    const int i = i0 + lane;
-    const uint2 it = i < n_items ? a.plan[base + i] : make_uint2(0u, 0u);
-    const int row = static_cast<int>(it.x >> 24);
-    const float m = __shfl_sync(0xffffffffu, st.x, row);
-    const float inv = __shfl_sync(0xffffffffu, st.y, row);
-    if (i < n_items) weights[base + i] = __expf(__ldg(a.scores + e_first + it.y) - m) * inv;
-  }
-}
-
 __device__ __forceinline__ void add_weighted(float4& acc, float w, const float4& v) {
   acc.x += w * v.x;
   acc.y += w * v.y;
@@ -235,9 +203,7 @@ __device__ __forceinline__ void add_weighted(float4& acc, float w, const float4&
 // in partition order (a lane each a chunk of 32: col | row << 24 and the edge's offset, weighed
 // into col | row << 24 and the softmax weight), and the partitions it has reported finished.
 // AHEAD: the items a chunk's gathers run ahead of it (the ring).
-// kWeighed: the items' weights come from weigh_plan (StreamArgs::weights), not from the rows'
-// statistics (a template parameter: a runtime switch cost the sweep ~60 bytes of spills).
-template <int AHEAD, bool kProfile, bool kWeighed = false>
+template <int AHEAD, bool kProfile>
 struct WarpBatch {
   const StreamArgs& a;
   SoftBarrier<kProfile>& bar;
@@ -247,7 +213,6 @@ struct WarpBatch {
   int nr, my_rp, e_first, n_items, step0;
   bool fits;
   const uint2* items;
-  const float* weights = nullptr;  // kWeighed: the items' weights (weigh_plan)
   int reported = -1;  // this batch's partitions reported finished
 
   __device__ WarpBatch(const StreamArgs& args, SoftBarrier<kProfile>& barrier, const float2* st,
@@ -263,14 +228,13 @@ struct WarpBatch {
     n_items = fits ? e_end - e_first : 0;  // else out untouched
     items = a.plan + (a.cap > 0 ? (static_cast<size_t>(b) * a.total_warps + gw) * a.cap
                                 : static_cast<size_t>(e_first));
-    if constexpr (kWeighed) weights = a.weights + (items - a.plan);
     step0 = b * a.parts;
   }
   // By the whole warp, into `stats` (then __syncwarp): lane r row r's maximum and 1 / sum, from
   // the pre-pass or taken here.
   __device__ void take_stats(float2* out) const {
     const int hi = __shfl_down_sync(0xffffffffu, my_rp, 1);
-    if (lane < nr && !kWeighed)
+    if (lane < nr)
       out[lane] = a.row_stats ? a.row_stats[r0 + lane] : row_softmax_stats(a.scores, my_rp, hi);
   }
   __device__ void report_below(int q_end) {
@@ -284,7 +248,6 @@ struct WarpBatch {
   __device__ uint2 weigh(int c, uint2 it) const {
     const int i = c * 32 + lane;
     if (i >= n_items) return make_uint2(0u, 0u);
-    if constexpr (kWeighed) return make_uint2(it.x, __float_as_uint(weights[i]));
     const float2 st = stats[it.x >> 24];
     const float w = __expf(__ldg(a.scores + e_first + it.y) - st.x) * st.y;
     return make_uint2(it.x, __float_as_uint(w));
@@ -292,16 +255,11 @@ struct WarpBatch {
   // Chunk c + 2's items, weighed from the score s_raw loaded for raw during chunk c.
   __device__ uint2 weigh_loaded(int c, uint2 raw, float s_raw) const {
     if ((c + 2) * 32 + lane >= n_items) return make_uint2(0u, 0u);
-    if constexpr (kWeighed) return make_uint2(raw.x, __float_as_uint(s_raw));  // the weight
     const float2 st = stats[raw.x >> 24];
     return make_uint2(raw.x, __float_as_uint(__expf(s_raw - st.x) * st.y));
   }
-  // Chunk c + 2's score for raw, or its weight (weigh_plan).
   __device__ float load_score(int c, uint2 raw) const {
-    const int i = (c + 2) * 32 + lane;
-    if (i >= n_items) return 0.f;
-    if constexpr (kWeighed) return weights[i];
-    return __ldg(a.scores + e_first + raw.y);
+    return (c + 2) * 32 + lane < n_items ? __ldg(a.scores + e_first + raw.y) : 0.f;
   }
   // (call 4: an integer division by S, ~20 instructions, five a chunk)
   __device__ int part(unsigned x) const {
@@ -447,9 +405,7 @@ __device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w,
 // L2 (a line request a lane, no destination on chip), so that the ring's copies wait for L2
 // rather than DRAM (call 5: the warps' stalls were mostly the copies' waits, with ~120 gathers
 // in flight an SM, which the ring's shared memory bounds).
-// kWeighed: the items' weights from weigh_plan (WarpBatch).
-template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
-          bool kWeighed = false>
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // bulk copies and mbarrier transaction counts are sm_90's (the host checks first)
@@ -480,7 +436,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     const long long t_batch = kProfile ? clock64() : 0;
     // The barrier's schedule covers the items the ring and the prefetches run ahead (review:
     // call 6's PF ran up to PF items past the partitions the barrier allowed).
-    WarpBatch<K + PF, kProfile, kWeighed> w(a, bar, stats, b, gw, lane);
+    WarpBatch<K + PF, kProfile> w(a, bar, stats, b, gw, lane);
     const int n_items = w.n_items;
     float4 racc[kReg];
 #pragma unroll

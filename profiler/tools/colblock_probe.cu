@@ -2,7 +2,7 @@
 // warps sweep the sources in step? (Target 2 of issue 7 asks the uniform 2M graph, F = 128, for
 // 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
 //   colblock_probe <out.json> [--device N]
-//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][a][w][+stats]] [--once]]
+//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][a][+stats]] [--once]]
 // --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
 // untimed and without counters (for ncu).
 //
@@ -449,10 +449,10 @@ std::pair<const void*, const void*> find_stream(int la, int min_blocks) {
 }
 
 
-template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF = 0, bool kWeighed = false>
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF = 0>
 std::pair<const void*, const void*> tma_kernel() {
-  return {reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, false, kWeighed>),
-          reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, true, kWeighed>)};
+  return {reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, false>),
+          reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, true>)};
 }
 
 // (ring slots, slots a group, register rows, blocks of 4 warps an SM, cp.async rather than bulk
@@ -460,13 +460,8 @@ std::pair<const void*, const void*> tma_kernel() {
 // options, measured and removed (docs/perf-notes.md, thirty-third session): the next item's loads
 // ahead (call 8), the next batch's setup read early (call 10).
 std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_blocks, bool async,
-                                             int pf, bool weighed) {
+                                             int pf) {
   if (k != 8 || gs != 4) return {nullptr, nullptr};
-  if (weighed) {  // the weights from weigh_plan (thirty-fourth session, call 10)
-    if (!async && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, false, 0, true>();
-    if (async && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, true, 0, true>();
-    return {nullptr, nullptr};
-  }
   if (!async && rg == 4 && min_blocks == 6 && pf == 0) return tma_kernel<8, 4, 4, 6, false>();
   if (!async && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, false>();
   if (!async && rg == 8 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 8, 5, false>();
@@ -491,7 +486,6 @@ struct Config {
   bool async_copy = false;  // tma_gather: cp.async, 16 bytes a lane, rather than bulk copies
   int prefetch = 0;         // tma_gather: items beyond the ring prefetched into L2 (0: none)
   int pause_ns = 0;         // tma_gather: the barrier's first sleep after a failed poll (0: 64)
-  bool weighed = false;     // tma_gather: the items' weights from weigh_plan, before the sweep
 };
 
 template <int G, int U>
@@ -591,18 +585,14 @@ int run(const std::string& out_path, const Options& o) {
   // lag 0 would wait on the warp's own partition.
   // {R, partition MB, lag, U (stream: LA; tma: K), planned, streamed, blocks, row statistics
   // pre-pass, tma, register rows, slots a group, cp.async, L2 prefetch, first poll sleep ns}
-  // The thirty-fourth session's call 11: rows a warp that keep 5 blocks' shared memory within
-  // the 196 KB carveout (R 19, 18: the L1 keeps 60 KB, not 28, for the batches' scores), beside
-  // R 20; bulk and cp.async, plain and weighed.
-  auto bulk = [](int r, double mb, int lag, int pause, bool weighed = false, bool async = false) {
-    Config c{r, mb, lag, 8, true, false, 5, false, true, 10, 4, async, 0, pause};
-    c.weighed = weighed;
-    return c;
+  // After the thirty-fourth session (calls 3, 6, 11): bulk RG 10 at 5 blocks, R 20 at 16.8 MB
+  // and lag 15 (the thirty-third session's best) beside R 19 at 33.6 MB and lag 8 (the shipped
+  // colblock's), and R 19 at 16.8 MB.
+  auto bulk = [](int r, double mb, int lag, int pause) {
+    return Config{r, mb, lag, 8, true, false, 5, false, true, 10, 4, false, 0, pause};
   };
-  const std::vector<Config> configs_f128 = {
-      bulk(20, 16, 15, 4096), bulk(19, 16, 15, 4096), bulk(18, 16, 15, 4096),
-      bulk(19, 33, 8, 4096),  bulk(19, 16, 15, 4096, false, true), bulk(19, 16, 15, 4096, true, true),
-      bulk(20, 16, 15, 4096, true, true)};
+  const std::vector<Config> configs_f128 = {bulk(20, 16, 15, 4096), bulk(19, 33, 8, 4096),
+                                            bulk(19, 16, 15, 4096)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -741,7 +731,7 @@ int run(const std::string& out_path, const Options& o) {
                     c.tma ? "tma" : "stream", c.rows_per_warp);
         continue;
       }
-      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy, c.prefetch, c.weighed)
+      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy, c.prefetch)
                                     : c.streamed ? find_stream(c.u, c.min_blocks)
                                                  : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
@@ -837,16 +827,11 @@ int run(const std::string& out_path, const Options& o) {
         CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
         a.plan = plan;
       }
-      float* weights = nullptr;  // weigh_plan's output, laid out as the plan
-      if (c.weighed && plan) {
-        const size_t plan_items = static_cast<size_t>(a.batches) * a.total_warps * a.cap;
-        CSRGAT_CUDA_CHECK(cudaMalloc(&weights, plan_items * sizeof(float)));
-      }
       StreamArgs sa{a.row_ptr, a.scores,       a.values,   a.out,          a.plan,
                     a.n,       a.rows_per_warp, a.part_rows, a.parts,      a.cap,
                     a.lag,     a.total_warps,  a.batches,  a.step_done,    a.timeouts,
                     a.spin_limit, nullptr, c.pre_stats ? row_stats : nullptr, nullptr,
-                    part_shift, c.pause_ns, weights};
+                    part_shift, c.pause_ns};
       // One launch, its step counters zeroed first; `profile` non-null records the warps' time.
       auto go = [&, a, sa, fn = fn, fn_profile = fn_profile, smem, blocks, warps, counter_bytes](
                     cudaStream_t s, unsigned long long* profile) {
@@ -854,12 +839,6 @@ int run(const std::string& out_path, const Options& o) {
         if (sa.row_stats) {
           row_stats_pass<<<(a.n + 255) / 256, 256, 0, s>>>(a.n, a.row_ptr, a.scores,
                                                            const_cast<float2*>(sa.row_stats));
-          CSRGAT_CUDA_CHECK(cudaGetLastError());
-        }
-        if (sa.weights) {  // a warp a batch of R rows
-          const long long warps_all = (a.n + a.rows_per_warp - 1) / a.rows_per_warp;
-          weigh_plan<<<static_cast<unsigned>((warps_all * 32 + 255) / 256), 256, 0, s>>>(
-              sa, const_cast<float*>(sa.weights));
           CSRGAT_CUDA_CHECK(cudaGetLastError());
         }
         SweepArgs copy = a;
@@ -878,8 +857,7 @@ int run(const std::string& out_path, const Options& o) {
                              (c.pre_stats ? "+stats" : "") + " RG=" +
                              std::to_string(c.reg_rows) + " GS=" + std::to_string(c.group) +
                              (c.prefetch ? " PF=" + std::to_string(c.prefetch) : "") +
-                             (c.pause_ns ? " sleep=" + std::to_string(c.pause_ns) : "") +
-                             (c.weighed ? " weighed" : "")
+                             (c.pause_ns ? " sleep=" + std::to_string(c.pause_ns) : "")
           : c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
           : c.planned  ? "sweep+plan"
                        : "sweep";
@@ -909,7 +887,6 @@ int run(const std::string& out_path, const Options& o) {
         row["slots_a_group"] = c.group;
         row["l2_prefetch_items"] = c.prefetch;
         row["first_poll_sleep_ns"] = c.pause_ns ? c.pause_ns : 64;
-        row["weights_from_pre_pass"] = c.weighed;
         row["copies"] = c.async_copy ? "cp.async, 16 bytes a lane" : "bulk (TMA), 512 bytes a lane";
       }
       row = measure(launch, graph.res, true, row);
@@ -947,7 +924,6 @@ int run(const std::string& out_path, const Options& o) {
           a.batches * p.n * (1.0 - std::exp(-x)) * row_bytes;
       pj["configs"].push_back(row);
       if (plan) CSRGAT_CUDA_CHECK(cudaFree(plan));
-      if (weights) CSRGAT_CUDA_CHECK(cudaFree(weights));
     }
     out["problems"].push_back(pj);
     for (void* ptr : {static_cast<void*>(steps), static_cast<void*>(timeouts),
@@ -963,7 +939,7 @@ int run(const std::string& out_path, const Options& o) {
 int main(int argc, char** argv) {
   const char* usage =
       "usage: colblock_probe <out.json> [--device N] [--config "
-      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][a][w][+stats]] [--once]]\n";
+      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][a][+stats]] [--once]]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -990,7 +966,7 @@ int main(int argc, char** argv) {
         const std::string rest = ok ? kind.substr(7 + digits) : std::string();
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
-      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][pPF][sNS][a][w][+stats]
+      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][pPF][sNS][a][+stats]
         o.config.planned = o.config.tma = true;
         o.config.group = 4;  // the measured groups; g overrides
         int digits = 0;
@@ -1006,10 +982,6 @@ int main(int argc, char** argv) {
           o.config.async_copy = true;
           rest = rest.substr(1);
         }
-        if (ok && !rest.empty() && rest[0] == 'w') {
-          o.config.weighed = true;
-          rest = rest.substr(1);
-        }
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
       } else if (!kind.empty()) {
@@ -1017,8 +989,8 @@ int main(int argc, char** argv) {
       }
       if (!ok) {
         std::fprintf(stderr,
-                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][a][w][+stats]] "
-                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, PF items prefetched into L2, NS the barrier's first sleep, a: cp.async, w: the weights from a pre-pass; letters in this order): %s\n",
+                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][a][+stats]] "
+                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, PF items prefetched into L2, NS the barrier's first sleep, a: cp.async; letters in this order): %s\n",
                      spec);
         return 64;
       }

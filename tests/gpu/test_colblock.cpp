@@ -78,7 +78,7 @@ TEST(Colblock, UniformGraphManyPartitions) {
   expect_correct(g, graphs::make_inputs(g, 1, 128, 5), 3, small_partitions());
 }
 
-// More rows than one batch of the persistent grid holds (132 SMs x 20 warps x 20 rows = 52800).
+// More rows than one batch of the persistent grid holds (132 SMs x 20 warps x 19 rows = 50160).
 TEST(Colblock, SeveralBatches) {
   const auto g = graphs::make_graph("uniform:n=120007,deg=4,seed=9");
   const auto d = expect_correct(g, graphs::make_inputs(g, 1, 128, 6));
