@@ -1,6 +1,7 @@
 #include "profiler/ceilings.h"
 
 #include "profiler/check.h"
+#include "profiler/device_buffer.h"
 #include "profiler/kernels.h"
 
 #include <unistd.h>
@@ -20,21 +21,6 @@ namespace csrgat::profiler {
 namespace {
 
 constexpr int cache_format = 2;  // 2: l2_gather_gbs
-
-// cudaMalloc'ed bytes, freed on scope exit.
-struct DeviceBuffer {
-  void* ptr = nullptr;
-  explicit DeviceBuffer(size_t bytes) { CSRGAT_CUDA_CHECK(cudaMalloc(&ptr, bytes)); }
-  ~DeviceBuffer() {
-    if (ptr) cudaFree(ptr);
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  template <typename T>
-  T* as() const {
-    return static_cast<T*>(ptr);
-  }
-};
 
 // Statistics of one ceiling's timing for `method`.
 nlohmann::json timing_method(const TimingResult& r) {

@@ -1,11 +1,11 @@
 #include "tuner/colblock.h"
 
 #include <chrono>
-#include <climits>
 
 #include <cub/device/device_segmented_sort.cuh>
 
 #include "profiler/check.h"
+#include "profiler/device_buffer.h"
 #include "variants/colblock.cuh"
 #include "variants/colblock_plan.h"
 
@@ -13,6 +13,7 @@ namespace csrgat::tuner {
 namespace {
 
 namespace cb = csrgat::colblock;
+using profiler::DeviceBuffer;
 
 // The probe's best configuration (docs/perf-notes.md, thirty-third session, call 13): a ring of
 // K = 8 slots in groups of 4, RG = 10 register rows, 5 blocks an SM, bulk copies, no prefetch.
@@ -22,7 +23,6 @@ const void* kernel_fn() {
   return reinterpret_cast<const void*>(
       &cb::tma_gather<kRing, kGroup, kRegRows, kMinBlocks, false, 0, false>);
 }
-constexpr size_t kCounterBytes = cb::kBarrierBytes;
 
 // The plan's segments: batch i's edges start at row_ptr[min(n, i R)].
 __global__ void plan_offsets(const int* row_ptr, int n, int rows_per_warp, int segments, int* off) {
@@ -60,27 +60,11 @@ __global__ void plan_items(const int* row_ptr, const int* col, int n, int rows_p
   }
 }
 
-// Device memory freed on every path out.
-struct DeviceBuffer {
-  void* p = nullptr;
-  explicit DeviceBuffer(size_t bytes) {
-    CSRGAT_CUDA_CHECK(cudaMalloc(&p, std::max<size_t>(bytes, 16)));
-  }
-  ~DeviceBuffer() { cudaFree(p); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(p);
-  }
-};
-
 }  // namespace
 
 void build_plan_on_device(const int* row_ptr, const int* col, int64_t n, int64_t e,
                           int rows_per_warp, int part_shift, void* plan, cudaStream_t s) {
-  if (const std::string why = cb::plan_unsupported(n, e, rows_per_warp, part_shift); !why.empty())
-    throw std::invalid_argument("colblock plan: " + why);
+  cb::require_plannable(n, e, rows_per_warp, part_shift);
   int ends[2] = {0, 0};
   CSRGAT_CUDA_CHECK(cudaMemcpyAsync(&ends[0], row_ptr, sizeof(int), cudaMemcpyDeviceToHost, s));
   CSRGAT_CUDA_CHECK(cudaMemcpyAsync(&ends[1], row_ptr + n, sizeof(int), cudaMemcpyDeviceToHost, s));
@@ -96,7 +80,7 @@ void build_plan_on_device(const int* row_ptr, const int* col, int64_t n, int64_t
   DeviceBuffer keys_out(static_cast<size_t>(e) * sizeof(unsigned));
   DeviceBuffer items_in(static_cast<size_t>(e) * sizeof(unsigned long long));
   DeviceBuffer bad(sizeof(unsigned long long));
-  CSRGAT_CUDA_CHECK(cudaMemsetAsync(bad.p, 0xff, sizeof(unsigned long long), s));
+  CSRGAT_CUDA_CHECK(cudaMemsetAsync(bad.ptr, 0xff, sizeof(unsigned long long), s));
   plan_offsets<<<(segments + 256) / 256, 256, 0, s>>>(row_ptr, rows, rows_per_warp, segments,
                                                       off.as<int>());
   CSRGAT_CUDA_CHECK(cudaGetLastError());
@@ -106,18 +90,14 @@ void build_plan_on_device(const int* row_ptr, const int* col, int64_t n, int64_t
   CSRGAT_CUDA_CHECK(cudaGetLastError());
   unsigned long long first_bad = ~0ull;
   CSRGAT_CUDA_CHECK(
-      cudaMemcpyAsync(&first_bad, bad.p, sizeof first_bad, cudaMemcpyDeviceToHost, s));
+      cudaMemcpyAsync(&first_bad, bad.ptr, sizeof first_bad, cudaMemcpyDeviceToHost, s));
   CSRGAT_CUDA_CHECK(cudaStreamSynchronize(s));
   if (first_bad != ~0ull) {
-    if (first_bad >= kBadRow) {
-      const int64_t r = static_cast<int64_t>(first_bad - kBadRow);
-      throw std::invalid_argument("colblock plan: row_ptr[" + std::to_string(r + 1) +
-                                  "] < row_ptr[" + std::to_string(r) + "]");
-    }
+    if (first_bad >= kBadRow)
+      throw cb::decreasing_row_ptr(static_cast<int64_t>(first_bad - kBadRow));
     int c = 0;
     CSRGAT_CUDA_CHECK(cudaMemcpy(&c, col + first_bad, sizeof c, cudaMemcpyDeviceToHost));
-    throw std::invalid_argument("colblock plan: col[" + std::to_string(first_bad) + "] = " +
-                                std::to_string(c) + " is outside [0, " + std::to_string(n) + ")");
+    throw cb::source_out_of_range(static_cast<int64_t>(first_bad), c, n);
   }
   if (e == 0) return;
   auto* items_out = static_cast<unsigned long long*>(plan);
@@ -128,7 +108,7 @@ void build_plan_on_device(const int* row_ptr, const int* col, int64_t n, int64_t
       off.as<int>() + 1, s));
   DeviceBuffer temp(temp_bytes);
   CSRGAT_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
-      temp.p, temp_bytes, keys_in.as<unsigned>(), keys_out.as<unsigned>(),
+      temp.ptr, temp_bytes, keys_in.as<unsigned>(), keys_out.as<unsigned>(),
       items_in.as<unsigned long long>(), items_out, static_cast<int>(e), segments, off.as<int>(),
       off.as<int>() + 1, s));
   CSRGAT_CUDA_CHECK(cudaStreamSynchronize(s));
@@ -212,7 +192,7 @@ ColblockKernel::ColblockKernel(const graphs::Csr64& g, const int* row_ptr, const
     CSRGAT_CUDA_CHECK(cudaMemcpy(m.plan, plan.data(), m.plan_bytes, cudaMemcpyHostToDevice));
   }
   m.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  CSRGAT_CUDA_CHECK(cudaMalloc(&m.steps, kCounterBytes));
+  CSRGAT_CUDA_CHECK(cudaMalloc(&m.steps, cb::kBarrierBytes));
   CSRGAT_CUDA_CHECK(cudaMalloc(&m.timeouts, sizeof(unsigned)));
   CSRGAT_CUDA_CHECK(cudaMemset(m.timeouts, 0, sizeof(unsigned)));
 
@@ -263,7 +243,7 @@ ColblockKernel::ColblockKernel(const graphs::Csr64& g, const int* row_ptr, const
 ColblockKernel::~ColblockKernel() = default;
 
 void ColblockKernel::launch(cudaStream_t s) const {
-  CSRGAT_CUDA_CHECK(cudaMemsetAsync(impl_->steps, 0, kCounterBytes, s));
+  CSRGAT_CUDA_CHECK(cudaMemsetAsync(impl_->steps, 0, cb::kBarrierBytes, s));
   cb::StreamArgs copy = impl_->args;
   void* params[] = {&copy};
   CSRGAT_CUDA_CHECK(cudaLaunchKernel(kernel_fn(), dim3(impl_->blocks), dim3(32 * kWarpsPerBlock),

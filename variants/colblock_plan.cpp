@@ -21,12 +21,26 @@ std::string plan_unsupported(int64_t n, int64_t e, int rows_per_warp, int part_s
   return "";
 }
 
+void require_plannable(int64_t n, int64_t e, int rows_per_warp, int part_shift) {
+  if (const std::string why = plan_unsupported(n, e, rows_per_warp, part_shift); !why.empty())
+    throw std::invalid_argument("colblock plan: " + why);
+}
+
+std::invalid_argument decreasing_row_ptr(int64_t r) {
+  return std::invalid_argument("colblock plan: row_ptr[" + std::to_string(r + 1) + "] < row_ptr[" +
+                               std::to_string(r) + "]");
+}
+
+std::invalid_argument source_out_of_range(int64_t k, int64_t c, int64_t n) {
+  return std::invalid_argument("colblock plan: col[" + std::to_string(k) + "] = " +
+                               std::to_string(c) + " is outside [0, " + std::to_string(n) + ")");
+}
+
 std::vector<PlanItem> build_plan(const std::vector<int64_t>& row_ptr,
                                  const std::vector<int64_t>& col, int64_t n, int rows_per_warp,
                                  int part_shift) {
   const int64_t e = static_cast<int64_t>(col.size());
-  if (const std::string why = plan_unsupported(n, e, rows_per_warp, part_shift); !why.empty())
-    throw std::invalid_argument("colblock plan: " + why);
+  require_plannable(n, e, rows_per_warp, part_shift);
   if (static_cast<int64_t>(row_ptr.size()) != n + 1 || row_ptr.front() != 0 || row_ptr.back() != e)
     throw std::invalid_argument(
         "colblock plan: row_ptr must have n + 1 = " + std::to_string(n + 1) +
@@ -36,9 +50,7 @@ std::vector<PlanItem> build_plan(const std::vector<int64_t>& row_ptr,
                          : " from " + std::to_string(row_ptr.front()) + " to " +
                                std::to_string(row_ptr.back())));
   for (int64_t r = 0; r < n; ++r)
-    if (row_ptr[r + 1] < row_ptr[r])
-      throw std::invalid_argument("colblock plan: row_ptr[" + std::to_string(r + 1) +
-                                  "] < row_ptr[" + std::to_string(r) + "]");
+    if (row_ptr[r + 1] < row_ptr[r]) throw decreasing_row_ptr(r);
   std::vector<PlanItem> plan(static_cast<size_t>(e));
   std::vector<uint64_t> keys;   // (partition << 32 | offset): sorted, the stable partition order
   std::vector<uint8_t> row_of;  // the row within the group of each of the group's edges
@@ -49,10 +61,7 @@ std::vector<PlanItem> build_plan(const std::vector<int64_t>& row_ptr,
     row_of.resize(static_cast<size_t>(last - first));
     for (int64_t r = r0; r < r1; ++r) {
       for (int64_t k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
-        if (col[k] < 0 || col[k] >= n)
-          throw std::invalid_argument("colblock plan: col[" + std::to_string(k) +
-                                      "] = " + std::to_string(col[k]) + " is outside [0, " +
-                                      std::to_string(n) + ")");
+        if (col[k] < 0 || col[k] >= n) throw source_out_of_range(k, col[k], n);
         row_of[k - first] = static_cast<uint8_t>(r - r0);
         keys.push_back(static_cast<uint64_t>(col[k] >> part_shift) << 32 |
                        static_cast<uint64_t>(k - first));

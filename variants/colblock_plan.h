@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,13 @@ constexpr int kMaxRowsPerWarp = 31;
 // Why a graph of n nodes and e edges cannot be planned with R rows a warp and partitions of
 // 2^part_shift sources ("" when it can).
 std::string plan_unsupported(int64_t n, int64_t e, int rows_per_warp, int part_shift);
+
+// The plan's input errors, worded alike by build_plan and build_plan_on_device
+// (tuner/colblock.h), each "colblock plan: ...": require_plannable throws plan_unsupported's
+// reason; the others are thrown by their callers.
+void require_plannable(int64_t n, int64_t e, int rows_per_warp, int part_shift);
+std::invalid_argument decreasing_row_ptr(int64_t r);  // row_ptr[r + 1] < row_ptr[r]
+std::invalid_argument source_out_of_range(int64_t k, int64_t c, int64_t n);  // col[k] = c
 
 // For each group of R consecutive rows (a warp batch: rows [g R, min(n, g R + R))), the group's
 // edges [row_ptr[g R], row_ptr[min(n, g R + R)]) ordered by source partition col >> part_shift,

@@ -15,6 +15,7 @@
 #include "profiler/check.h"
 #include "profiler/counters.h"
 #include "profiler/cupti_support.h"
+#include "profiler/device_buffer.h"
 #include "profiler/kernels.h"
 #include "profiler/nvtx.h"
 #include "profiler/timer.h"
@@ -36,16 +37,7 @@ struct Check {
   std::string name, status, detail;  // status: PASS, FAIL, SKIP
 };
 
-struct DeviceBuffer {
-  void* ptr = nullptr;
-  explicit DeviceBuffer(size_t bytes) {
-    CSRGAT_CUDA_CHECK(cudaMalloc(&ptr, bytes));
-    CSRGAT_CUDA_CHECK(cudaMemset(ptr, 0, bytes));
-  }
-  ~DeviceBuffer() { cudaFree(ptr); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
+using prof::DeviceBuffer;  // prof_check's buffers are zero-filled (`true`)
 
 void print_timing(const char* what, const prof::TimingResult& r) {
   std::printf(
@@ -113,7 +105,7 @@ int run(const std::string& out_path, int device, bool skip_ceilings, bool counte
 
   // 256 MiB copy: CUPTI vs events, then counters.
   const size_t big = size_t(256) << 20, big_n4 = big / 16;
-  DeviceBuffer src(big), dst(big);
+  DeviceBuffer src(big, true), dst(big, true);
   const int big_grid = static_cast<int>(std::min<size_t>(big_n4 / 256, size_t(info.sm_count) * 16));
   auto big_copy = [&](cudaStream_t s, int) {
     prof::detail::launch_copy_f4(static_cast<const float4*>(src.ptr), static_cast<float4*>(dst.ptr),
@@ -191,7 +183,7 @@ int run(const std::string& out_path, int device, bool skip_ceilings, bool counte
   if (counter_cost && cr.ok) {
     std::printf("\ncost of a counter collection on the 100 KB copy, by step (5 each)\n");
     const prof::CounterLaunchFn small_launch = [&](cudaStream_t s) { small_copy(s, 0); };
-    DeviceBuffer flush_buffer(2 * info.l2_bytes);  // as the Timer's: twice the L2, written
+    DeviceBuffer flush_buffer(2 * info.l2_bytes, true);  // as the Timer's: twice the L2, written
     const prof::CounterLaunchFn flush = [&](cudaStream_t s) {
       prof::detail::launch_l2_flush(flush_buffer.ptr, 2 * info.l2_bytes, info.sm_count, s);
     };
@@ -220,7 +212,7 @@ int run(const std::string& out_path, int device, bool skip_ceilings, bool counte
         size_t free_b = 0, total_b = 0;
         CSRGAT_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
         const size_t extra = std::min(size_t(8) << 30, free_b / 2);
-        DeviceBuffer more(extra);
+        DeviceBuffer more(extra, true);
         c["more_bytes"] = extra;
         run_cost("plus_more",
                  ("with " + std::to_string(extra >> 20) + " MiB more allocated").c_str());
