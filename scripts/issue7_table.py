@@ -279,9 +279,15 @@ def main():
         rows.append((label, t["event_median_us"], s and s["event_median_us"],
                      c and c["event_median_us"], (peer, 64, 1), True, t["variant"]))
     large = {}
+    # tuner bench's colblock impl where the call ran it (thirty-fourth session on): the probe's
+    # column-blocked sweep as a planned kernel, measured beside the dispatch, not dispatched.
+    colblock = {}
     for label, fname, spec, peer in LARGE:
         res = load(folder, fname)["results"]
         t, s, c = (find(res, spec, i) for i in ("tuned", "seed", "cusparse"))
+        cb = find(res, spec, "colblock")
+        if cb:
+            colblock[label] = cb
         feat = t["feat"]
         large[label] = (t, s, c)
         rows.append((label, t["event_median_us"], s and s["event_median_us"],
@@ -336,13 +342,6 @@ def main():
               + (f"{b['gpu_median_us']:.1f} | {bgbs:.0f} | {tus / b['gpu_median_us']:.2f}x | "
                  f"{b['rel_error']:.1e}" if b else "n/a | n/a | n/a | n/a") + " |")
 
-    # tuner bench's colblock impl where the call ran it (thirty-fourth session on): the probe's
-    # column-blocked sweep as a planned kernel, measured beside the dispatch, not dispatched.
-    colblock = {}
-    for label, name, spec, _ in LARGE:
-        c = find(load(folder, name)["results"], spec, "colblock")
-        if c:
-            colblock[label] = c
     if colblock:
         print("\nThe column-blocked sweep (`tuner bench --impl colblock`, planned once a graph, F = 128 "
               "only; measured beside the dispatch, not dispatched):\n")
