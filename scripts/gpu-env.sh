@@ -100,3 +100,24 @@ for row in db.execute("select graph, variant, status, substr(detail,1,110) from 
     print("  %s %s %s: %s" % row)
 PY
 }
+# ncu_probe_counters KERNELS CONFIG METRICS: Nsight Compute's METRICS (a comma list) on one launch
+# each of colblock_probe's kernels matching the regex KERNELS, under --config CONFIG --once, into
+# $W/ncu.csv, then printed kernel by kernel (every statistic of its lts__, l1tex__, dram__ and
+# gpu__ metrics).
+ncu_probe_counters() {
+  step ncu timeout -k 5 400 ncu --clock-control none -k regex:"$1" --launch-count 2 --metrics "$3" \
+    --csv --page raw "$BIN/colblock_probe" "$W/once.json" --config "$2" --once > "$W/ncu.csv" 2> "$W/ncu.err"
+  tail -5 "$W/ncu.err"
+  python3 - "$W/ncu.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+hdr = next(i for i, r in enumerate(rows) if "Kernel Name" in r)
+names = rows[hdr]
+for r in [r for r in rows[hdr + 2:] if len(r) == len(names)]:
+    d = dict(zip(names, r))
+    print(d.get("Kernel Name", "")[:60])
+    for k in names:
+        if k.startswith(("lts__", "l1tex__", "dram__", "gpu__")):
+            print(f"  {k:60s} {d[k]}")
+PY
+}

@@ -5,7 +5,7 @@
 # (round-robin, 3 rounds, counters), to see the barrier's change cost nothing.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
-out_dir v34g
+out_dir "${1:-v34g}"  # gpu-v34h.sh runs this as v34h
 step gpu_tests timeout -k 5 200 "$BIN/gpu_tests" --gtest_filter='Colblock.*' > "$W/gpu_tests.log" 2>&1
 grep -E "^\[ +(OK|FAILED|PASSED|SKIPPED) |Failure|rror" "$W/gpu_tests.log" | head -30
 step memcheck timeout -k 5 200 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/gpu_tests" \

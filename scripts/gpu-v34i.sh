@@ -7,20 +7,6 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 out_dir v34i
 c="20,16,15,8,tma5r10g4s4096"
-step ncu timeout -k 5 400 ncu --clock-control none -k regex:'tma_gather|sliced_gather' --launch-count 2 \
-  --metrics 'lts__t_bytes.sum,lts__t_sectors.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_srcnode_gpc.sum,lts__t_sectors_lookup_hit.sum,lts__t_sectors_lookup_miss.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,dram__bytes_read.sum,gpu__time_duration.sum' \
-  --csv --page raw "$BIN/colblock_probe" "$W/once.json" --config "$c" --once > "$W/ncu.csv" 2> "$W/ncu.err"
-tail -5 "$W/ncu.err"
-python3 - "$W/ncu.csv" <<'PY'
-import csv, sys
-rows = list(csv.reader(open(sys.argv[1])))
-hdr = next(i for i, r in enumerate(rows) if "Kernel Name" in r)
-names = rows[hdr]
-for r in [r for r in rows[hdr + 2:] if len(r) == len(names)]:
-    d = dict(zip(names, r))
-    print(d.get("Kernel Name", "")[:60])
-    for k in names:
-        if k.startswith(("lts__", "l1tex__", "dram__", "gpu__")):
-            print(f"  {k:60s} {d[k]}")
-PY
+ncu_probe_counters 'tma_gather|sliced_gather' "$c" \
+  'lts__t_bytes.sum,lts__t_sectors.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_srcnode_gpc.sum,lts__t_sectors_lookup_hit.sum,lts__t_sectors_lookup_miss.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,dram__bytes_read.sum,gpu__time_duration.sum'
 echo "done at $SECONDS s"

@@ -9,20 +9,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 out_dir v34j
 step colblock_probe timeout 300 "$BIN/colblock_probe" "$W/colblock_probe.json" 2>&1 | tee "$W/colblock_probe.log"
 c="20,16,15,8,tma5r10g4s4096w"
-step ncu timeout -k 5 200 ncu --clock-control none -k regex:'tma_gather|weigh_plan' --launch-count 2 \
-  --metrics 'lts__t_bytes.sum,lts__t_sectors.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,dram__bytes_read.sum,gpu__time_duration.sum' \
-  --csv --page raw "$BIN/colblock_probe" "$W/once.json" --config "$c" --once > "$W/ncu.csv" 2> "$W/ncu.err"
-tail -3 "$W/ncu.err"
-python3 - "$W/ncu.csv" <<'PY'
-import csv, sys
-rows = list(csv.reader(open(sys.argv[1])))
-hdr = next(i for i, r in enumerate(rows) if "Kernel Name" in r)
-names = rows[hdr]
-for r in [r for r in rows[hdr + 2:] if len(r) == len(names)]:
-    d = dict(zip(names, r))
-    print(d.get("Kernel Name", "")[:60])
-    for k in names:
-        if k.endswith(".sum"):
-            print(f"  {k:60s} {d[k]}")
-PY
+ncu_probe_counters 'tma_gather|weigh_plan' "$c" \
+  'lts__t_bytes.sum,lts__t_sectors.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,dram__bytes_read.sum,gpu__time_duration.sum'
 echo "done at $SECONDS s"
