@@ -11,12 +11,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "csrgat/colblock.h"
 #include "csrgat/embedded_cubins.h"
 #include "csrgat/fallback.h"
 #include "variants/launch.h"
@@ -146,6 +148,10 @@ struct Choice {
   int prefetch;
   int block_merge;  // split rows merge inside their block (the plan packs them: Shape::create)
   int slices;       // launches, each on F / slices features (`.fs<T>`; 1: one launch)
+  // The rule's column-blocked sweep (rows 0: none), which a Shape with the graph's device arrays
+  // plans and runs instead of `kernel`.
+  colblock::Geometry colblock{0, 0, 0};
+  const char* colblock_id = "";
 };
 
 // First tuned rule that matches. Without a Shape the graph's mean degree is its only degree
@@ -165,8 +171,15 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
     // A sliced kernel for slices > 1 only (a header edited by hand could pair them wrongly: the
     // kernel would take the slice for the row), and F that the slices suit (launch.h).
     if ((r.slices > 1) != k.sliced || !slices_fit(r.slices, k.vec, feat)) continue;
-    return {&k, have_shape ? r.split : 0, r.variant_id, r.prefetch, have_shape ? r.block_merge : 0,
-            r.slices};
+    Choice c{&k, have_shape ? r.split : 0, r.variant_id, r.prefetch, have_shape ? r.block_merge : 0,
+             r.slices};
+    if (r.colblock_rows > 0) {
+      c.colblock.rows_per_warp = r.colblock_rows;
+      c.colblock.part_shift = r.colblock_part_shift;
+      c.colblock.lag = r.colblock_lag;
+      c.colblock_id = r.colblock_id;
+    }
+    return c;
   }
   return {&tables().fallback[value][index], 0, kFallbackIds[value][index], 0, 0, 1};
 }
@@ -195,6 +208,10 @@ struct Shape::Impl {
   float* partials = nullptr;
   unsigned* counters = nullptr;
   void* row_order = nullptr;  // `.lpt` variants: (N) Index, build_row_order
+  // The rule's column-blocked sweep, planned for the graph's device arrays (Shape::create from a
+  // GraphView), or null: choice.kernel runs.
+  std::unique_ptr<colblock::Sweep> sweep;
+  const char* id() const { return sweep ? choice.colblock_id : choice.id; }
   ~Impl() {
     cudaFree(chunks);
     cudaFree(partials);
@@ -209,7 +226,7 @@ Shape::Shape(Shape&&) noexcept = default;
 Shape& Shape::operator=(Shape&&) noexcept = default;
 int64_t Shape::max_degree() const { return impl_ ? impl_->max_deg : 0; }
 double Shape::mean_degree() const { return impl_ ? impl_->mean_deg : 0; }
-const char* Shape::variant_id() const { return impl_ ? impl_->choice.id : ""; }
+const char* Shape::variant_id() const { return impl_ ? impl_->id() : ""; }
 
 const char* status_string(Status s) {
   switch (s) {
@@ -339,9 +356,55 @@ Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, 
   }
 }
 
+namespace {
+
+// The rule's column-blocked sweep for a Shape made from the graph's device arrays: planned when
+// the rule names one and the sweep can take the problem; a plan that does not fit in device
+// memory leaves the Shape on the rule's family kernel.
+Status plan_sweep(const GraphView& g, Shape::Impl* impl) {
+  const colblock::Geometry& geo = impl->choice.colblock;
+  if (geo.rows_per_warp <= 0 || g.index != Index::i32 || impl->value != 0 || !g.row_ptr ||
+      (g.num_edges > 0 && !g.col))
+    return Status::ok;
+  try {
+    if (!colblock::unsupported(g.num_nodes, g.num_edges, impl->heads, impl->feat, true, impl->device, geo)
+             .empty())
+      return Status::ok;
+    impl->sweep = std::make_unique<colblock::Sweep>(static_cast<const int*>(g.row_ptr),
+                                                    static_cast<const int*>(g.col), g.num_nodes,
+                                                    g.num_edges, geo);
+  } catch (const colblock::CudaFailure& e) {
+    if (e.error != cudaErrorMemoryAllocation) return cuda_failed(e.error);
+    cudaGetLastError();  // out of memory: the family kernel runs
+  } catch (const std::invalid_argument&) {  // the plan found a bad column or row_ptr
+    return Status::invalid_argument;
+  }
+  return Status::ok;
+}
+
+}  // namespace
+
+Status Shape::create(const GraphView& graph, const int64_t* host_row_ptr, int heads, int feat,
+                     Storage storage, Shape* out) {
+  if (!out || graph.num_nodes < 0 || graph.num_edges < 0) return Status::invalid_argument;
+  if (host_row_ptr && graph.num_nodes >= 0 && host_row_ptr[graph.num_nodes] != graph.num_edges)
+    return Status::invalid_argument;
+  Shape s;
+  if (const Status st = create(host_row_ptr, graph.num_nodes, heads, feat, storage, graph.index, &s);
+      st != Status::ok)
+    return st;
+  try {
+    if (const Status st = plan_sweep(graph, s.impl_.get()); st != Status::ok) return st;
+  } catch (const std::exception&) {  // a host allocation
+    return Status::host_error;
+  }
+  *out = std::move(s);
+  return Status::ok;
+}
+
 const char* dispatch_variant(const GraphView& g, Storage storage, int heads, int feat,
                              const Shape* shape) {
-  if (shape && shape->impl()) return shape->impl()->choice.id;
+  if (shape && shape->impl()) return shape->impl()->id();
   const double mean = g.num_nodes ? static_cast<double>(g.num_edges) / g.num_nodes : 0;
   return choose(code(storage), code(g.index), heads, feat, g.num_nodes, mean, 0, false).id;
 }
@@ -359,7 +422,14 @@ struct PreparedLaunch {
   bool overlap_previous = false;
   const char* variant_id = "";
   int device = -1;  // where its buffers are (the current device at prepare)
+  // The Shape's column-blocked sweep, launched instead of fn over these buffers (null: fn).
+  const colblock::Sweep* sweep = nullptr;
+  const float* scores = nullptr;
+  const float* values = nullptr;
+  float* out = nullptr;
 };
+
+bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 
 // aggregate()'s checks and dispatch, up to the launch, into a fresh (value-initialized) *p.
 Status prepare_launch(const GraphView& g, const float* scores, const void* values, Storage storage,
@@ -376,6 +446,15 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
     return Status::invalid_argument;
   if (const cudaError_t e = cudaGetDevice(&p->device); e != cudaSuccess) return cuda_failed(e);
   if (s && s->device != p->device) return Status::invalid_argument;  // its buffers are elsewhere
+  if (s && s->sweep && g.row_ptr == s->sweep->row_ptr() && g.col == s->sweep->col() &&
+      aligned16(values) && aligned16(out)) {
+    p->sweep = s->sweep.get();
+    p->scores = scores;
+    p->values = static_cast<const float*>(values);
+    p->out = out;
+    p->variant_id = s->choice.colblock_id;
+    return Status::ok;
+  }
   const double mean = static_cast<double>(g.num_edges) / g.num_nodes;
   const Choice c = s ? s->choice
                      : choose(code(storage), code(g.index), heads, feat, g.num_nodes, mean, 0, false);
@@ -437,6 +516,11 @@ Status prepare(const GraphView& g, const float* scores, const void* values, Stor
 // Enqueues a prepared launch, one per slice (args is copied: the launch sets its `overlapped`
 // field, and moves values and out to each slice).
 Status enqueue(const PreparedLaunch& p, cudaStream_t stream) {
+  if (p.sweep) {
+    if (const cudaError_t e = p.sweep->launch(p.scores, p.values, p.out, stream); e != cudaSuccess)
+      return cuda_failed(e);
+    return Status::ok;
+  }
   if (!p.fn) return Status::ok;
   KernelArgs a = p.args;
   if (const cudaError_t e = launch_family_slices(p.fn, p.grid, p.block, 0, stream, a, p.value_bytes,
@@ -493,7 +577,7 @@ Status Call::create(const GraphView& g, const float* scores, const void* values,
 Status Call::launch(cudaStream_t stream) const {
   if (!impl_) return Status::invalid_argument;
   const PreparedLaunch& p = impl_->launch;
-  if (p.fn) {  // its buffers are on the device it was created on
+  if (p.fn || p.sweep) {  // its buffers are on the device it was created on
     int dev = -1;
     if (const cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return cuda_failed(e);
     if (dev != p.device) return Status::invalid_argument;

@@ -94,6 +94,19 @@ int csrgat_shape_create(const int64_t* host_row_ptr, int64_t num_nodes, int head
   });
 }
 
+int csrgat_shape_create_from_graph(const void* row_ptr, const void* col, int64_t num_nodes,
+                                   int64_t num_edges, int index, const int64_t* host_row_ptr,
+                                   int heads, int feat, int storage, csrgat_shape** out) {
+  if (!out) return CSRGAT_INVALID_ARGUMENT;
+  *out = nullptr;
+  Problem p;
+  if (!to_problem(row_ptr, col, num_nodes, num_edges, index, storage, 0, &p))
+    return CSRGAT_INVALID_ARGUMENT;
+  return new_handle(out, [&](csrgat_shape& h) {
+    return csrgat::Shape::create(p.graph, host_row_ptr, heads, feat, p.storage, &h.shape);
+  });
+}
+
 void csrgat_shape_destroy(csrgat_shape* shape) { delete shape; }
 
 const char* csrgat_shape_variant(const csrgat_shape* shape) {

@@ -56,7 +56,7 @@ std::string ProblemKey::label() const {
 
 std::string family_of(const std::string& variant) {
   const std::string head = variant.substr(0, variant.find('.'));
-  if (head == "seed" || head == "cusparse") return head;
+  if (head == "seed" || head == "cusparse" || head == "colblock") return head;
   return "csrgat";
 }
 

@@ -290,6 +290,9 @@ class CsrgatLib:
         L.csrgat_shape_create.argtypes = [POINTER(c_int64), c_int64, c_int, c_int, c_int, c_int,
                                           POINTER(c_void_p)]
         L.csrgat_shape_create.restype = c_int
+        L.csrgat_shape_create_from_graph.argtypes = [c_void_p, c_void_p, c_int64, c_int64, c_int,
+                                                     POINTER(c_int64), c_int, c_int, c_int, POINTER(c_void_p)]
+        L.csrgat_shape_create_from_graph.restype = c_int
         L.csrgat_shape_destroy.argtypes = [c_void_p]
         L.csrgat_shape_destroy.restype = None
         L.csrgat_shape_variant.argtypes = [c_void_p]
@@ -323,11 +326,14 @@ class CsrgatLib:
         scores, values = g["scores"].contiguous(), g["values"].contiguous()
         out = torch.empty((n, h, f), device=values.device, dtype=torch.float32)
         rp = np.ascontiguousarray(row_ptr, dtype=np.int64)
+        # From the graph's device arrays too, as a caller who keeps the graph on the device would:
+        # rules that plan from its columns (the column-blocked sweep) can then run.
         shape = ctypes.c_void_p()
-        st = self.lib.csrgat_shape_create(rp.ctypes.data_as(ctypes.POINTER(ctypes.c_int64)), n, h, f,
-                                          0, 0, ctypes.byref(shape))
+        st = self.lib.csrgat_shape_create_from_graph(crow.data_ptr(), col.data_ptr(), n, col.numel(), 0,
+                                                     rp.ctypes.data_as(ctypes.POINTER(ctypes.c_int64)), h, f,
+                                                     0, ctypes.byref(shape))
         if st != 0:
-            raise RuntimeError(f"csrgat_shape_create: {self.status(st)}")
+            raise RuntimeError(f"csrgat_shape_create_from_graph: {self.status(st)}")
         self.shapes.append(shape)
         variant = self.lib.csrgat_shape_variant(shape).decode()
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)

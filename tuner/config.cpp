@@ -370,7 +370,7 @@ std::vector<T> name_key(const Reader& r, const Item& at,
 SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
                      std::vector<std::string>* given = nullptr) {
   const auto f = r.fields(at, {"tpr", "fl", "rpb", "vec", "tiles", "epl", "ilp", "minb", "smem", "softmax",
-                               "split", "lpt", "prefetch", "bm", "slices", "index", "value"});
+                               "split", "lpt", "prefetch", "bm", "slices", "colblock", "index", "value"});
   if (given)
     for (const auto& kv : f) given->push_back(kv.first);
   auto pow2_up_to = [](int64_t hi) {
@@ -427,6 +427,26 @@ SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
   if (f.count("prefetch")) s.prefetch = int_key(r, f.at("prefetch"), 0, 1, {});
   if (f.count("bm")) s.bm = int_key(r, f.at("bm"), 0, 1, {});
   if (f.count("slices")) s.slices = int_key(r, f.at("slices"), 1, 8, pow2_up_to(8));
+  if (f.count("colblock")) {
+    s.colblock.clear();
+    std::vector<Item> where;
+    for (const Item& e : r.list(f.at("colblock"), false)) {
+      const std::string g = r.scalar(e, "a column-blocked sweep's geometry, r<R>.ps<S>.lag<L>");
+      std::string why;
+      try {
+        const VariantParams v = VariantParams::parse("colblock." + g + ".i32.f32");
+        why = v.invalid_reason();
+        if (why.empty() && v.id() != "colblock." + g + ".i32.f32")
+          why = "write it as " + v.id().substr(9, v.id().size() - 9 - 8);
+      } catch (const std::invalid_argument& ex) {
+        why = ex.what();
+      }
+      if (!why.empty()) r.fail(e, "colblock '" + g + "': expected r<R>.ps<S>.lag<L> (r19.ps16.lag8): " + why);
+      s.colblock.push_back(g);
+      where.push_back(e);
+    }
+    reject_duplicates(r, s.colblock, where);
+  }
   if (f.count("index")) s.index = name_key(r, f.at("index"), kIndexNames, "index type");
   if (f.count("value")) s.value = name_key(r, f.at("value"), kValueNames, "value type");
   return s;
@@ -781,6 +801,7 @@ nlohmann::json space_json(const SpaceSpec& s, bool every_key = false) {
   if (every_key || s.prefetch != std::vector<int>{0}) space["prefetch"] = s.prefetch;
   if (every_key || s.bm != std::vector<int>{0}) space["bm"] = s.bm;
   if (every_key || s.slices != std::vector<int>{1}) space["slices"] = s.slices;
+  if (every_key || !s.colblock.empty()) space["colblock"] = s.colblock;
   return space;
 }
 
@@ -898,6 +919,7 @@ std::string problem_fingerprint(const nlohmann::json& config, const std::string&
   if (space.contains("prefetch") && space["prefetch"] == json(std::vector<int>{0})) space.erase("prefetch");
   if (space.contains("bm") && space["bm"] == json(std::vector<int>{0})) space.erase("bm");
   if (space.contains("slices") && space["slices"] == json(std::vector<int>{1})) space.erase("slices");
+  if (space.contains("colblock") && space["colblock"] == json::array()) space.erase("colblock");
   const json value = entry->contains("value") ? (*entry)["value"] : space.value("value", json::array());
   space.erase("value");  // the problem's own value types below
   const json test_only = config.value("test_only", json::object());

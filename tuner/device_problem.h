@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "csrgat/colblock.h"
 #include "graphs/csr.h"
 #include "profiler/counters.h"
 #include "tuner/device_compare.h"
@@ -152,6 +153,9 @@ class DeviceProblem {
   unsigned slow_percent_ = 0;
   struct Cusparse;
   std::unique_ptr<Cusparse> cusparse_;
+  // colblock variants' sweeps, planned on their first launch (by variant id).
+  std::map<std::string, std::unique_ptr<colblock::Sweep>> sweeps_;
+  void launch_colblock(const VariantParams& p, cudaStream_t s);
 };
 
 // Hardware counters of one launch through `s` of a variant of `family` (for the library's

@@ -265,7 +265,10 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
         "// {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,\n"
         "//  mean_degree_max, max_degree_min, max_degree_max, nodes_min, nodes_max, kernel, "
         "split,\n"
-        "//  variant_id, prefetch, block_merge, slices}\n"
+        "//  variant_id, prefetch, block_merge, slices";
+  if (std::any_of(rules.begin(), rules.end(), [](const RuleChoice& r) { return !r.colblock.empty(); }))
+    os << "[, colblock_rows, colblock_part_shift,\n//  colblock_lag, colblock_id]";
+  os << "}\n"
         "inline constexpr Rule kRules[] = {\n";
   for (size_t i = 0; i < rules.size(); ++i) {
     const RuleChoice& r = rules[i];
@@ -276,13 +279,31 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
     for (const Evidence& e : r.evidence)
       os << "    //   " << comment_safe(evidence_text(e)) << "\n";
     os << "    //   graphs: " << comment_safe(join(r.from_graphs, ", ")) << "\n";
+    if (!r.colblock.empty()) {
+      os << "    //   with a Shape from the graph's device arrays: "
+         << comment_safe(r.colblock + ", " + fmt("%.3f", r.colblock_ratio) +
+                         "x the rule's kernel (geometric mean over the bucket)")
+         << "\n";
+      for (const Evidence& e : r.colblock_evidence)
+        os << "    //     "
+           << comment_safe(e.graph + " F" + std::to_string(e.feat) + " H" + std::to_string(e.heads) +
+                           ": " + fmt("%.2f", e.median_us) + " us (q1..q3 " + fmt("%.2f", e.q1_us) +
+                           ".." + fmt("%.2f", e.q3_us) + " us, stage " + std::to_string(e.stage) +
+                           "; the rule's kernel " + fmt("%.2f", e.winner_us) + " us)")
+         << "\n";
+    }
     os << "    {" << b.value << ", " << b.index << ", " << b.feat_min << ", "
        << int_bound(b.feat_max) << ", " << b.heads_min << ", " << int_bound(b.heads_max) << ", "
        << degree_bound(b.mean_degree_min) << ", " << degree_bound(b.mean_degree_max) << ", "
        << b.max_degree_min << ", " << i64_bound(b.max_degree_max) << ", " << b.nodes_min << ", "
        << i64_bound(b.nodes_max) << ", " << rule_kernel[i] << ", " << r.split << ", "
        << c_string(r.variant) << ", " << rule_params[i].prefetch << ", " << rule_params[i].bm
-       << ", " << rule_params[i].slices << "},\n";
+       << ", " << rule_params[i].slices;
+    if (!r.colblock.empty()) {
+      const VariantParams c = VariantParams::parse(r.colblock);
+      os << ", " << c.cb_rows << ", " << c.cb_shift << ", " << c.cb_lag << ", " << c_string(r.colblock);
+    }
+    os << "},\n";
   }
   os << "};\n"
         "}  // namespace csrgat::tuned\n";
@@ -302,6 +323,9 @@ std::string rules_table(const std::vector<RuleChoice>& rules) {
                   type_name(r.bucket.value, r.bucket.index).c_str(), bucket.c_str(),
                   r.variant.c_str(), static_cast<long long>(r.split), r.geomean_slowdown);
     os << line << join(r.from_graphs, ",") << "\n";
+    if (!r.colblock.empty())
+      os << "    with a Shape from the device graph: " << r.colblock << ", "
+         << fmt("%.3f", r.colblock_ratio) << "x the rule's kernel\n";
   }
   return os.str();
 }

@@ -108,6 +108,11 @@ std::vector<std::string> test_knob_defines(unsigned slow_percent) {
 CompiledKernel NvrtcCompiler::compile(const VariantParams& p) const {
   const std::string reason = p.invalid_reason();
   if (!reason.empty()) throw CompileError(p.id() + ": " + reason, "");
+  if (p.family == Family::colblock) {  // nvcc-built into the library: nothing for NVRTC
+    CompiledKernel k;
+    k.variant_id = p.id();
+    return k;
+  }
   const std::string src =
       "#include \"variants/csrgat_fused.cuh\"\n#include \"variants/baselines.cuh\"\n";
   // A fault or delay variant reads its knob (KernelArgs::fault, delay_ns): only its kernel has

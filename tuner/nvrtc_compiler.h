@@ -29,7 +29,7 @@ struct CompiledKernel {
   // Its scalar twin, in the same cubin (VariantParams::scalar_kernel_name; empty: none).
   std::string scalar_kernel_name;
   std::string scalar_lowered_name;
-  std::vector<char> cubin;
+  std::vector<char> cubin;  // empty for a colblock variant (nvcc-built: csrgat/colblock.h)
   std::string log;            // NVRTC + ptxas log
   // ptxas's figures for kernel_name (not the twin):
   int registers = -1;

@@ -32,6 +32,7 @@ struct ProblemData {
   std::string spec;
   std::map<std::string, Measure> fused;     // by variant id
   std::map<std::string, Measure> baseline;  // by family name
+  std::map<std::string, Measure> colblock;  // column-blocked sweeps, by variant id
   std::set<std::string> disqualified;       // variants with a wrong or crashed trial
 };
 
@@ -69,7 +70,8 @@ Analysis analyse(const Store& store, int64_t run_id) {
     }
     if (p.fault != 0 || p.delay_ns != 0) continue;
     ProblemKey key{t.graph, t.feat, t.heads, p.value, p.index};
-    if (p.family == Family::fused && (t.status == "wrong" || t.status == "crashed")) {
+    if ((p.family == Family::fused || p.family == Family::colblock) &&
+        (t.status == "wrong" || t.status == "crashed")) {
       a.problems[key].disqualified.insert(t.variant);
       continue;
     }
@@ -78,11 +80,16 @@ Analysis analyse(const Store& store, int64_t run_id) {
     if (d.spec.empty()) d.spec = t.spec;
     if (p.family == Family::fused)
       keep_best(d.fused, t.variant, t, p);
+    else if (p.family == Family::colblock)
+      keep_best(d.colblock, t.variant, t, p);
     else
       keep_best(d.baseline, to_string(p.family), t, p);
   }
   for (auto& [key, d] : a.problems)
-    for (const auto& v : d.disqualified) d.fused.erase(v);
+    for (const auto& v : d.disqualified) {
+      d.fused.erase(v);
+      d.colblock.erase(v);
+    }
   std::erase_if(a.problems, [](const auto& kv) { return kv.second.fused.empty(); });
   return a;
 }
@@ -264,6 +271,38 @@ RuleChoice make_rule(const Bucket& bucket, const std::string& variant,
                  (run.gpu_name.empty() ? "unknown GPU" : run.gpu_name) + ", " +
                  short_date(run.started) + ", run " + std::to_string(run.id);
   return r;
+}
+
+// The column-blocked sweep for a bucket rule (RuleChoice::colblock), if one qualifies.
+void attach_colblock(RuleChoice& r, const std::vector<const Tuned*>& ps) {
+  std::set<std::string> ids, wrong;
+  for (const Tuned* p : ps) {
+    for (const auto& [id, m] : p->data->colblock) ids.insert(id);
+    for (const auto& id : p->data->disqualified)
+      if (id.rfind("colblock.", 0) == 0) wrong.insert(id);
+  }
+  for (const std::string& id : ids) {
+    if (wrong.count(id)) continue;
+    double log_sum = 0;
+    bool slower = false;
+    std::vector<Evidence> ev;
+    for (const Tuned* p : ps) {
+      const auto c = p->data->colblock.find(id);
+      const auto v = p->data->fused.find(r.variant);
+      if (c == p->data->colblock.end() || v == p->data->fused.end()) continue;
+      const TrialRecord& t = *c->second.t;
+      const double ratio = t.median_us / v->second.t->median_us;
+      slower = slower || ratio >= 1;
+      log_sum += std::log(ratio);
+      ev.push_back({p->key.graph, p->key.feat, p->key.heads, t.stage, t.median_us, t.q1_us, t.q3_us,
+                    t.rel_noise, v->second.t->median_us});
+    }
+    const double g = std::exp(log_sum / static_cast<double>(ps.size()));
+    if (slower || ev.empty() || !(g < r.colblock_ratio)) continue;
+    r.colblock = id;
+    r.colblock_ratio = g;
+    r.colblock_evidence = std::move(ev);
+  }
 }
 
 double work(const Tuned* p) {
@@ -483,6 +522,7 @@ std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id) {
     if (const Score* best = best_covering(scores, ps.size())) {
       rules.push_back(
           make_rule(bucket, best->variant, ps, "best on every problem of the bucket", a.run));
+      attach_colblock(rules.back(), ps);
       continue;
     }
     const Tuned* largest =
@@ -496,6 +536,7 @@ std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id) {
                                   std::to_string(largest->key.feat) + " H" +
                                   std::to_string(largest->key.heads) + ")",
                               a.run));
+    attach_colblock(rules.back(), ps);
   }
 
   for (const auto& [type, ps] : by_type) {

@@ -108,6 +108,14 @@ struct RuleChoice {
   double geomean_slowdown = 1;           // vs each problem's own winner, >= 1
   std::string provenance;                // one line: how it was chosen, GPU, date, run
   std::vector<Evidence> evidence;        // per problem where the variant was measured
+  // A column-blocked sweep (colblock.* id) the library runs instead of `variant` where a Shape
+  // holds its plan: the sweep measured faster than `variant` on every problem of the bucket where
+  // both were measured (and wrong on none), with the lowest geometric mean of its time over
+  // `variant`'s, a problem it was not measured on counting 1 (the library runs `variant` there).
+  // Bucket rules only: a catch-all also serves shapes nobody measured. Empty: none.
+  std::string colblock;
+  double colblock_ratio = 1;               // that geometric mean, < 1
+  std::vector<Evidence> colblock_evidence; // its times (winner_us: `variant`'s on that problem)
 };
 
 // Bucket rules (ordered by type, then bucket), then one catch-all per type that has problems.

@@ -11,6 +11,7 @@ const char* to_string(Family f) {
     case Family::fused: return "csrgat";
     case Family::seed: return "seed";
     case Family::cusparse: return "cusparse";
+    case Family::colblock: return "colblock";
   }
   return "?";
 }
@@ -42,6 +43,8 @@ std::string VariantParams::id() const {
        << (minb != 0 ? ".mb" + std::to_string(minb) : std::string()) << ".smem" << smem << '.' << to_string(softmax) << ".split" << split
        << (lpt ? ".lpt" : "") << (prefetch ? ".pf" : "") << (bm ? ".bm" : "")
        << (slices != 1 ? ".fs" + std::to_string(slices) : std::string());
+  } else if (family == Family::colblock) {
+    os << ".r" << cb_rows << ".ps" << cb_shift << ".lag" << cb_lag;
   }
   os << '.' << to_string(index) << '.' << to_string(value);
   if (fault) os << ".fault" << fault;
@@ -88,6 +91,8 @@ VariantParams VariantParams::parse(const std::string& id) {
     p.family = Family::seed;
   } else if (parts[0] == "cusparse") {
     p.family = Family::cusparse;
+  } else if (parts[0] == "colblock") {
+    p.family = Family::colblock;
   } else {
     throw std::invalid_argument("variant id '" + id + "': unknown family '" + parts[0] + "'");
   }
@@ -104,6 +109,9 @@ VariantParams VariantParams::parse(const std::string& id) {
     else if (s == "lpt" && p.family == Family::fused) p.lpt = 1;
     else if (s == "pf" && p.family == Family::fused) p.prefetch = 1;
     else if (s == "bm" && p.family == Family::fused) p.bm = 1;
+    else if (p.family == Family::colblock && take_int(s, "r", v)) p.cb_rows = static_cast<int>(v);
+    else if (p.family == Family::colblock && take_int(s, "ps", v)) p.cb_shift = static_cast<int>(v);
+    else if (p.family == Family::colblock && take_int(s, "lag", v)) p.cb_lag = static_cast<int>(v);
     else if (take_int(s, "tpr", v)) p.tpr = static_cast<int>(v);
     else if (take_int(s, "fl", v)) p.fl = static_cast<int>(v);
     else if (take_int(s, "fs", v) && p.family == Family::fused) p.slices = static_cast<int>(v);
@@ -134,6 +142,7 @@ std::string VariantParams::kernel_name() const {
       break;
     case Family::seed: os << "csrgat_seed<" << idx << ", " << val << ">"; break;
     case Family::cusparse: os << "csrgat_segment_softmax<" << idx << ">"; break;
+    case Family::colblock: break;  // nvcc-built (csrgat/colblock.cu): no NVRTC kernel
   }
   return os.str();
 }
@@ -150,6 +159,15 @@ std::string VariantParams::scalar_kernel_name() const {
 
 std::string VariantParams::invalid_reason() const {
   auto pow2 = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
+  if (family == Family::colblock) {
+    if (value != ValueType::f32) return "colblock takes f32 values only";
+    if (index != IndexType::i32) return "colblock takes int32 structure only";
+    if (cb_rows < 10 || cb_rows > 31)
+      return "colblock: r (rows a warp) must be in [10, 31] (10 of them are the kernel's register rows)";
+    if (cb_shift < 0 || cb_shift > 24) return "colblock: ps (log2 of a partition's sources) must be in [0, 24]";
+    if (cb_lag < 1 || cb_lag > 31) return "colblock: lag must be in [1, 31]";
+    return "";
+  }
   if (family != Family::fused) {
     if (family == Family::cusparse && value != ValueType::f32)
       return "cusparse baseline takes f32 values only";
@@ -202,7 +220,8 @@ std::string VariantParams::invalid_reason() const {
 bool VariantParams::operator==(const VariantParams& o) const {
   return family == o.family && tpr == o.tpr && fl == o.fl && rpb == o.rpb && vec == o.vec &&
          tiles == o.tiles && epl == o.epl && ilp == o.ilp && minb == o.minb && smem == o.smem && softmax == o.softmax && split == o.split && lpt == o.lpt &&
-         prefetch == o.prefetch && bm == o.bm && slices == o.slices &&
+         prefetch == o.prefetch && bm == o.bm && slices == o.slices && cb_rows == o.cb_rows &&
+         cb_shift == o.cb_shift && cb_lag == o.cb_lag &&
          index == o.index && value == o.value && fault == o.fault && delay_ns == o.delay_ns;
 }
 

@@ -14,7 +14,9 @@
 
 namespace csrgat {
 
-enum class Family { fused, seed, cusparse };
+// colblock: the column-blocked sweep of DRAM-bound graphs (variants/colblock.cuh, nvcc-built:
+// not an NVRTC kernel), planned once per graph; its id is colblock.r<R>.ps<S>.lag<L>.i32.f32.
+enum class Family { fused, seed, cusparse, colblock };
 enum class Softmax { two_pass, online };
 enum class IndexType { i32, i64 };
 enum class ValueType { f32, bf16, f16 };
@@ -64,6 +66,11 @@ struct VariantParams {
                       // as their working set, for L2 reuse on graphs whose values are a few
                       // times L2 (twenty-ninth session). The kernel is compiled for it (its
                       // SLICED template argument: rows KernelArgs::feat_ld long); 1, 2, 4 or 8
+  // colblock's geometry (family colblock only): R rows a warp on chip, partitions of 2^S
+  // sources, and how many partitions a warp may run ahead of the slowest (csrgat/colblock.h).
+  int cb_rows = 19;   // .r<R>
+  int cb_shift = 16;  // .ps<S>
+  int cb_lag = 8;     // .lag<L>
   IndexType index = IndexType::i32;
   ValueType value = ValueType::f32;
   // Test-only knobs, never emitted into a tuned header.

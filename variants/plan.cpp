@@ -115,6 +115,10 @@ LaunchGeometry launch_geometry(const VariantParams& p, int64_t num_rows, int hea
       g.block = 256;
       g.grid = (num_rows * heads + 7) / 8;
       break;
+    case Family::colblock:
+      // A persistent grid sized by its launcher (csrgat/colblock.h) from the occupancy API.
+      g.unsupported = "colblock: its grid is sized by its own launcher (csrgat/colblock.h)";
+      return g;
   }
   if (!tasks_fit_32bit(tasks, g.grid))
     g.unsupported = std::to_string(tasks) + " tasks exceed the 2^31 the kernels index in 32 bits";

@@ -76,6 +76,21 @@ class Shape {
   // would reach 2^31 (see aggregate()).
   static Status create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
                        Storage storage, Index index, Shape* out);
+  // As above, and with the graph's device arrays, so that a rule that plans from the graph's
+  // columns can run: the column-blocked sweep (`colblock.*` ids, csrgat/colblock.h), which the
+  // tuned header names for graphs whose values are far larger than L2 at F = 128, one head,
+  // float32 values and int32 indices, where the tuner measured it faster than every kernel of
+  // the family. Its plan is built here, on the device, in ~16 ms for 64 M edges on an H200: 8
+  // bytes an edge kept for the Shape's life, and while it is built 16 more and CUB's temporary.
+  // Where that memory cannot be had, the sweep cannot take the problem or the rule names none,
+  // the Shape holds the rule's kernel of the family instead (variant_id() says which runs).
+  // The plan belongs to graph.row_ptr and graph.col: aggregate() and Call on a graph with other
+  // pointers (or with values or out not 16-byte aligned) run the rule's family kernel, and
+  // ignore LaunchOptions::overlap_previous when they launch the sweep (it starts after the
+  // previous kernel, as a plain launch does). Status::invalid_argument when the plan finds a
+  // column outside [0, N) or a decreasing row_ptr.
+  static Status create(const GraphView& graph, const int64_t* host_row_ptr, int heads, int feat,
+                       Storage storage, Shape* out);
   int64_t max_degree() const;
   double mean_degree() const;
   // The variant id of the kernel this shape dispatches to (for logs and tests).

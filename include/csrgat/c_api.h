@@ -39,6 +39,13 @@ typedef struct csrgat_shape csrgat_shape;
  * while they run, so two of them must not run concurrently. */
 int csrgat_shape_create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
                         int storage, int index, csrgat_shape** out);
+/* csrgat::Shape::create from the graph itself: its device arrays (row_ptr, col as `index` says)
+ * and host_row_ptr (num_nodes + 1 int64 values on the host), so that a rule that plans from the
+ * graph's columns (the column-blocked sweep, `colblock.*`) can run; the shape then belongs to
+ * those device arrays too (see csrgat/aggregate.h). */
+int csrgat_shape_create_from_graph(const void* row_ptr, const void* col, int64_t num_nodes,
+                                   int64_t num_edges, int index, const int64_t* host_row_ptr,
+                                   int heads, int feat, int storage, csrgat_shape** out);
 /* Frees a shape (null: nothing). No launch that uses it may still be running. */
 void csrgat_shape_destroy(csrgat_shape* shape);
 /* The variant id the shape dispatches to ("" for null). */

@@ -4,6 +4,10 @@
 // library was built with the header emitted from that store (CSRGAT_TUNED_CONFIG).
 #include <gtest/gtest.h>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -23,8 +27,10 @@ using namespace csrgat;
 using namespace csrgat::tuner;
 
 #ifndef CSRGAT_TUNED_HEADER_PATH_FOR_TESTS
-#define CSRGAT_TUNED_HEADER_PATH_FOR_TESTS ""
+#define CSRGAT_TUNED_HEADER_PATH_FOR_TESTS "csrgat/tuned/default.h"
 #endif
+// The rules the library was built with (AColblockRuleRunsTheSweepWhereAShapeHoldsItsPlan).
+#include CSRGAT_TUNED_HEADER_PATH_FOR_TESTS
 
 namespace {
 std::string source_dir() {
@@ -88,4 +94,86 @@ TEST(Dispatch, TunedHeaderRoutesEveryTunedGraphToItsRule) {
     ++checked;
   }
   EXPECT_GE(checked, 10);
+}
+
+// The library's column-blocked sweep: where the tuned header attaches one to a rule
+// (Rule::colblock_rows), a Shape made from the graph's device arrays plans it and runs it, through
+// aggregate() and a Call, correctly; a Shape from the host row_ptr alone, a graph at other
+// pointers and unaligned values run the rule's family kernel, correctly too; a bad column is
+// invalid_argument. Skipped, visibly, when the header attaches no sweep.
+TEST(Dispatch, AColblockRuleRunsTheSweepWhereAShapeHoldsItsPlan) {
+  const tuned::Rule* rule = nullptr;
+  for (const auto& r : tuned::kRules)
+    if (r.colblock_rows > 0 && r.value == 0 && r.index == 0 && r.feat_min <= 128 &&
+        r.feat_max >= 128 && r.heads_min == 1) {
+      rule = &r;
+      break;
+    }
+  if (!rule) GTEST_SKIP() << CSRGAT_TUNED_HEADER_PATH_FOR_TESTS << " attaches no column-blocked sweep to a rule";
+  // A uniform graph at the bucket's lower corner: every row of degree ceil(mean_degree_min).
+  const int64_t n = std::max<int64_t>(rule->nodes_min, 1000);
+  const int64_t deg = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(rule->mean_degree_min)));
+  ASSERT_LT(static_cast<double>(deg), rule->mean_degree_max);
+  ASSERT_GE(deg, rule->max_degree_min);
+  ASSERT_LT(deg, rule->max_degree_max);
+  const auto g = graphs::make_graph("uniform:n=" + std::to_string(n) + ",deg=" + std::to_string(deg) + ",seed=3");
+  SCOPED_TRACE("uniform n=" + std::to_string(n) + " deg=" + std::to_string(deg) + " F=128");
+  ProductionProblem pp(g, 1, 128, Storage::f32);
+  Shape host_only, planned;
+  ASSERT_EQ(Shape::create(g.row_ptr.data(), n, 1, 128, Storage::f32, Index::i32, &host_only), Status::ok);
+  if (std::string(host_only.variant_id()) != rule->variant_id)
+    GTEST_SKIP() << "an earlier rule takes this graph: " << host_only.variant_id();
+  ASSERT_EQ(Shape::create(pp.graph(), g.row_ptr.data(), 1, 128, Storage::f32, &planned), Status::ok);
+  EXPECT_EQ(std::string(planned.variant_id()), rule->colblock_id);
+  EXPECT_EQ(std::string(dispatch_variant(pp.graph(), Storage::f32, 1, 128, &planned)), rule->colblock_id);
+
+  // The sweep, through aggregate() and through a Call launched twice.
+  ASSERT_EQ(aggregate(pp.graph(), pp.scores(), pp.values(), Storage::f32, 1, 128, pp.out(), nullptr, &planned),
+            Status::ok);
+  pp.check(rule->colblock_id);
+  Call call;
+  ASSERT_EQ(Call::create(pp.graph(), pp.scores(), pp.values(), Storage::f32, 1, 128, pp.out(), &planned, {}, &call),
+            Status::ok);
+  EXPECT_EQ(std::string(call.variant_id()), rule->colblock_id);
+  for (int i = 0; i < 2; ++i) {
+    pp.poison();
+    ASSERT_EQ(call.launch(nullptr), Status::ok);
+    pp.check(std::string("Call of ") + rule->colblock_id);
+  }
+  // Without the plan: the host-only Shape, and the same graph at other pointers.
+  pp.poison();
+  ASSERT_EQ(aggregate(pp.graph(), pp.scores(), pp.values(), Storage::f32, 1, 128, pp.out(), nullptr, &host_only),
+            Status::ok);
+  pp.check(rule->variant_id);
+  int* col_copy = nullptr;
+  const size_t col_bytes = static_cast<size_t>(g.num_edges()) * sizeof(int);
+  ASSERT_EQ(cudaMalloc(&col_copy, col_bytes), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(col_copy, pp.graph().col, col_bytes, cudaMemcpyDeviceToDevice), cudaSuccess);
+  GraphView moved = pp.graph();
+  moved.col = col_copy;
+  Call elsewhere;
+  ASSERT_EQ(Call::create(moved, pp.scores(), pp.values(), Storage::f32, 1, 128, pp.out(), &planned, {}, &elsewhere),
+            Status::ok);
+  EXPECT_EQ(std::string(elsewhere.variant_id()), rule->variant_id);
+  pp.poison();
+  ASSERT_EQ(elsewhere.launch(nullptr), Status::ok);
+  pp.check(std::string("a graph at other pointers: ") + rule->variant_id);
+  // A column out of range: the plan says so.
+  const int bad = static_cast<int>(n);
+  ASSERT_EQ(cudaMemcpy(col_copy + 5, &bad, sizeof bad, cudaMemcpyHostToDevice), cudaSuccess);
+  Shape refused;
+  EXPECT_EQ(Shape::create(moved, g.row_ptr.data(), 1, 128, Storage::f32, &refused), Status::invalid_argument);
+  EXPECT_EQ(std::string(refused.variant_id()), "");
+  cudaFree(col_copy);
+  // Values off 16-byte alignment: the family kernel's scalar twin.
+  ProductionProblem unaligned(g, 1, 128, Storage::f32, Index::i32, 1);
+  Shape planned2;
+  ASSERT_EQ(Shape::create(unaligned.graph(), g.row_ptr.data(), 1, 128, Storage::f32, &planned2), Status::ok);
+  Call twin;
+  ASSERT_EQ(Call::create(unaligned.graph(), unaligned.scores(), unaligned.values(), Storage::f32, 1, 128,
+                         unaligned.out(), &planned2, {}, &twin),
+            Status::ok);
+  EXPECT_EQ(std::string(twin.variant_id()), rule->variant_id);
+  ASSERT_EQ(twin.launch(nullptr), Status::ok);
+  unaligned.check(std::string("unaligned values: ") + rule->variant_id);
 }

@@ -804,6 +804,83 @@ TEST(Emit, ASlicedWinnerHasItsOwnKernelAndItsRuleSaysTheSlices) {
   EXPECT_NE(h.find(", 0, \"" + P + "\", 0, 0, 2},"), std::string::npos) << h;
 }
 
+// A column-blocked sweep (colblock.*) measured faster than a bucket rule's kernel on the
+// bucket's problems is attached to that rule (never its kernel, never a catch-all's); slower on
+// one problem, or wrong on one, and it is not. The header's rule carries its geometry and id,
+// and compiles.
+TEST(Emit, AFasterColblockSweepIsAttachedToItsBucketRuleOnly) {
+  const std::string V = "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem3.online.split0.i32.f32";
+  const std::string C = "colblock.r19.ps16.lag8.i32.f32";
+  const std::string C2 = "colblock.r20.ps15.lag8.i32.f32";
+  const std::string S = "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split0.i32.f32";
+  struct Case {
+    const char* name;
+    double c_other;        // C's time on u3m (< 0: not measured there; V's is 11000)
+    const char* c_status;  // C's status there
+    bool with_c2;          // C2 measured on u2m (7100 us against V's 7476)
+    std::string want;      // the sweep attached, "" for none
+    double ratio;
+  };
+  const double c_u2m = 6900;
+  for (const Case& k : {Case{"faster", 7000, "ok", true, C, std::sqrt(c_u2m / 7476 * 7000 / 11000)},
+                        Case{"one not measured", -1, "ok", true, C, std::sqrt(c_u2m / 7476)},
+                        Case{"slower on one", 11500, "ok", true, C2, std::sqrt(7100 / 7476.0)},
+                        Case{"wrong on one", 7000, "wrong", true, C2, std::sqrt(7100 / 7476.0)},
+                        Case{"none faster everywhere", 11500, "ok", false, "", 1}}) {
+    SCOPED_TRACE(k.name);
+    const fs::path dir = test_dir();
+    Store s((dir / "cb.sqlite").string());
+    const int64_t run = s.open_run(synthetic_run()).id;
+    put_features(s, run, "small", 3000, 12000, 150);
+    put_features(s, run, "u2m", 2000000, 64000000, 70);
+    put_features(s, run, "u3m", 3000000, 96000000, 70);
+    const Adder add{s, run};
+    add("small", 128, 1, S, 2, "ok", 9.0, 0.002);
+    add("small", 128, 1, V, 2, "ok", 9.5, 0.002);
+    add("u2m", 128, 1, V, 2, "ok", 7476.0, 0.001);
+    add("u2m", 128, 1, S, 2, "ok", 7900.0, 0.001);
+    add("u2m", 128, 1, C, 2, "ok", c_u2m, 0.001);
+    if (k.with_c2) add("u2m", 128, 1, C2, 1, "ok", 7100.0, 0.001);
+    add("u3m", 128, 1, V, 2, "ok", 11000.0, 0.001);
+    add("u3m", 128, 1, S, 2, "ok", 11500.0, 0.001);
+    if (k.c_other > 0) add("u3m", 128, 1, C, 2, k.c_status, k.c_other, 0.001);
+    const auto rules = select_rules(s, run);
+    const RuleChoice* big = nullptr;
+    for (const auto& r : rules) {
+      if (r.bucket.is_catch_all()) EXPECT_EQ(r.colblock, "") << r.bucket.describe();
+      if (!r.bucket.is_catch_all() && r.bucket.contains(128, 1, 32, 70, 2000000)) big = &r;
+      EXPECT_EQ(r.variant.rfind("colblock", 0), std::string::npos) << "a sweep is never a rule's kernel";
+    }
+    ASSERT_NE(big, nullptr);
+    EXPECT_EQ(big->variant, V);
+    EXPECT_EQ(big->colblock, k.want);
+    const std::string h = emit_header(s, run, "sm_90");
+    if (!k.want.empty()) {
+      EXPECT_NEAR(big->colblock_ratio, k.ratio, 1e-9);
+      const VariantParams c = VariantParams::parse(k.want);
+      EXPECT_NE(h.find(", \"" + V + "\", 0, 0, 1, " + std::to_string(c.cb_rows) + ", " +
+                       std::to_string(c.cb_shift) + ", 8, \"" + k.want + "\"},"),
+                std::string::npos)
+          << h;
+      EXPECT_NE(h.find("with a Shape from the graph's device arrays: " + k.want), std::string::npos) << h;
+      EXPECT_NE(rules_table(rules).find("with a Shape from the device graph: " + k.want), std::string::npos);
+    } else {
+      EXPECT_EQ(h.find("\"colblock."), std::string::npos) << h;
+    }
+    if (!have_tool("g++")) continue;
+    write_header_file(h, (dir / "sm_90.h").string());
+    write_text(dir / "syntax.cpp",
+               "#include \"sm_90.h\"\nstatic_assert(sizeof(csrgat::tuned::kRules) > 0, \"rules\");\n");
+    std::string out;
+    ASSERT_EQ(run_cmd("g++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only -I" +
+                          (fs::path(CSRGAT_SOURCE_DIR) / "include").string() + " -I" + dir.string() +
+                          " " + (dir / "syntax.cpp").string(),
+                      &out),
+              0)
+        << out;
+  }
+}
+
 // A header says how its trials were timed when not the default (cold L2, single launches): one
 // tuned for back-to-back overlapped launches serves callers that launch that way.
 TEST(Emit, HeaderNamesTheTimingWhenNotColdSingleLaunches) {

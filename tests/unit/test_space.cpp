@@ -11,6 +11,7 @@
 
 #include "recorded.h"
 #include "tuner/config.h"
+#include "tuner/nvrtc_compiler.h"
 #include "tuner/space.h"
 #include "tuner/store.h"
 #include "variants/launch.h"
@@ -536,6 +537,80 @@ TEST(Space, FeatureSlicesInTheIdTheKernelAndTheSpace) {
   // Without the key a config's JSON (and so its fingerprint) has none.
   EXPECT_EQ(to_json(tiny("  tpr: [32]\n")).dump().find("\"slices\""), std::string::npos);
   EXPECT_NE(to_json(c).dump().find("\"slices\""), std::string::npos);
+}
+
+// The column-blocked sweep (colblock.r<R>.ps<S>.lag<L>): its id, its limits, its space key
+// (candidates outside the product and the constraints, F = 128, one head, i32 and f32 only) and
+// no NVRTC kernel.
+TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
+  const std::string id = "colblock.r19.ps16.lag8.i32.f32";
+  const VariantParams p = VariantParams::parse(id);
+  EXPECT_EQ(p.family, Family::colblock);
+  EXPECT_EQ(p.cb_rows, 19);
+  EXPECT_EQ(p.cb_shift, 16);
+  EXPECT_EQ(p.cb_lag, 8);
+  EXPECT_EQ(p.id(), id);
+  EXPECT_EQ(p.invalid_reason(), "");
+  EXPECT_EQ(p.kernel_name(), "");
+  EXPECT_NE(VariantParams::parse("colblock.r20.ps16.lag8.i32.f32"), p);
+  EXPECT_EQ(VariantParams::parse("colblock.r9.ps16.lag8.i32.f32").invalid_reason(),
+            "colblock: r (rows a warp) must be in [10, 31] (10 of them are the kernel's register rows)");
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps25.lag8.i32.f32").invalid_reason(),
+            "colblock: ps (log2 of a partition's sources) must be in [0, 24]");
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag32.i32.f32").invalid_reason(),
+            "colblock: lag must be in [1, 31]");
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.i64.f32").invalid_reason(),
+            "colblock takes int32 structure only");
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.i32.bf16").invalid_reason(),
+            "colblock takes f32 values only");
+  EXPECT_THROW(VariantParams::parse("csrgat.r19.i32.f32"), std::invalid_argument);  // its parts only
+  EXPECT_NE(launch_geometry(p, 1000, 1, 128, 0, 4, 0).unsupported, "");  // its own launcher's grid
+
+  const std::string graphs =
+      "  - {name: big, spec: 'uniform:n=100,deg=4', feat: [64, 128], heads: [1, 2]}\n";
+  const Config c = tiny("  tpr: [8]\n  colblock: [r19.ps16.lag8, r20.ps15.lag8]\n", "", graphs);
+  std::map<std::string, std::string> pruned;  // F/H -> the sweeps' reasons
+  for (const Problem& pr : problems(c)) {
+    const auto cands = enumerate(c, pr);
+    ASSERT_EQ(cands.size(), 3u);
+    EXPECT_EQ(cands[0].params.family, Family::fused);
+    const std::string key = std::to_string(pr.feat) + "/" + std::to_string(pr.heads);
+    EXPECT_EQ(cands[1].params.id(), id);
+    EXPECT_EQ(cands[2].params.id(), "colblock.r20.ps15.lag8.i32.f32");
+    EXPECT_EQ(cands[1].pruned, cands[2].pruned);
+    pruned[key] = cands[1].pruned;
+  }
+  EXPECT_EQ(pruned["128/1"], "");
+  EXPECT_EQ(pruned["64/1"], "colblock: F = 128 only");
+  EXPECT_EQ(pruned["128/2"], "colblock: one head only");
+  for (const auto& [space, why] : std::vector<std::pair<std::string, std::string>>{
+           {"  colblock: [r19.ps16.lag8]\n  index: [i64]\n", "colblock: int32 structure only, and the space has no i32"},
+           {"  colblock: [r19.ps16.lag8]\n  value: [bf16]\n", "colblock: f32 values only, and the problem has none"}}) {
+    const Config other = tiny(space, "", graphs);
+    const Problem& pr = problems(other)[2];
+    ASSERT_EQ(pr.feat, 128);
+    EXPECT_EQ(enumerate(other, pr)[1].pruned, why);
+  }
+  // Bad geometries are config errors naming the entry.
+  for (const char* bad : {"r9.ps16.lag8", "r19.ps16", "x19", "r19.ps16.lag8.i32.f32", "r019.ps16.lag8"}) {
+    SCOPED_TRACE(bad);
+    try {
+      tiny(std::string("  colblock: [") + bad + "]\n");
+      ADD_FAILURE() << "accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("colblock '") + bad + "'"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(tiny("  colblock: [r19.ps16.lag8, r19.ps16.lag8]\n"), ConfigError);
+  // The key is in the config's JSON (and the problem's fingerprint) only when given.
+  EXPECT_EQ(to_json(tiny("  tpr: [32]\n")).dump().find("\"colblock\""), std::string::npos);
+  EXPECT_NE(to_json(c).dump().find("\"colblock\""), std::string::npos);
+  EXPECT_NE(problem_fingerprint(to_json(c), "big", 128, 1),
+            problem_fingerprint(to_json(tiny("  tpr: [8]\n", "", graphs)), "big", 128, 1));
+  // No NVRTC compile: an empty kernel the worker loads as the library's.
+  const CompiledKernel k = NvrtcCompiler("sm_90").compile(p);
+  EXPECT_TRUE(k.cubin.empty());
+  EXPECT_EQ(k.variant_id, id);
 }
 
 // A vector kernel's scalar twin: vec 1, one tile, ilp 1, smem 3 as 0, the rest (launch bounds,

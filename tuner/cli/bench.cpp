@@ -217,13 +217,14 @@ int bench(const BenchOptions& o) {
             else
               e.launch = [](cudaStream_t s) { profiler::detail::launch_empty(s); };
           } else if (impl == "tuned" || impl == "tuned_call") {
-            e.shape = std::make_unique<Shape>();
-            const Status st = Shape::create(dp.host_row_ptr().data(), dp.num_nodes(), o.heads, feat, storage_of(value),
-                                            index == IndexType::i64 ? Index::i64 : Index::i32, e.shape.get());
-            if (st != Status::ok) throw std::runtime_error(std::string("Shape::create: ") + status_string(st));
-            variant = e.shape->variant_id();
+            // The Shape from the graph's device arrays, as a caller who keeps the graph there
+            // makes it: a rule's column-blocked sweep is planned (untimed, once a graph) and runs.
             const GraphView gv{dp.row_ptr(index), dp.col(index), dp.num_nodes(), dp.num_edges(),
                                index == IndexType::i64 ? Index::i64 : Index::i32};
+            e.shape = std::make_unique<Shape>();
+            const Status st = Shape::create(gv, dp.host_row_ptr().data(), o.heads, feat, storage_of(value), e.shape.get());
+            if (st != Status::ok) throw std::runtime_error(std::string("Shape::create: ") + status_string(st));
+            variant = e.shape->variant_id();
             const void* vals = dp.values(value);
             Shape* sp = e.shape.get();
             const LaunchOptions lo{is.overlap};

@@ -1,0 +1,281 @@
+#include "csrgat/colblock.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <cub/device/device_segmented_sort.cuh>
+
+#include "variants/colblock.cuh"
+
+namespace csrgat::colblock {
+namespace {
+
+#define CSRGAT_COLBLOCK_CHECK(expr)                                                         \
+  do {                                                                                      \
+    const cudaError_t csrgat_cb_e_ = (expr);                                                \
+    if (csrgat_cb_e_ != cudaSuccess)                                                        \
+      throw CudaFailure(csrgat_cb_e_, std::string(#expr) + " failed: " +                    \
+                                          cudaGetErrorName(csrgat_cb_e_) + " (" +           \
+                                          cudaGetErrorString(csrgat_cb_e_) + ")");          \
+  } while (0)
+
+// Device memory freed on every path out.
+struct Buffer {
+  void* ptr = nullptr;
+  explicit Buffer(size_t bytes) { CSRGAT_COLBLOCK_CHECK(cudaMalloc(&ptr, std::max<size_t>(bytes, 16))); }
+  ~Buffer() { cudaFree(ptr); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(ptr);
+  }
+};
+
+constexpr int kGroup = 4, kMinBlocks = 5;
+const void* kernel_fn() {
+  return reinterpret_cast<const void*>(
+      &tma_gather<kRingSlots, kGroup, kRegisterRows, kMinBlocks, false, 0, false>);
+}
+
+// The plan's segments: batch i's edges start at row_ptr[min(n, i R)].
+__global__ void plan_offsets(const int* row_ptr, int n, int rows_per_warp, int segments, int* off) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= segments)
+    off[i] = row_ptr[min(static_cast<long long>(n), static_cast<long long>(i) * rows_per_warp)];
+}
+
+// A thread a row: its edges' keys (source partition) and items (col | row in batch << 24, offset
+// from the batch's first edge), as build_plan packs them. `bad`: the lowest of the first bad
+// edge's index (a source outside [0, n)) and 2^62 + the first row whose row_ptr decreases.
+constexpr unsigned long long kBadRow = 1ull << 62;
+__global__ void plan_items(const int* row_ptr, const int* col, int n, int rows_per_warp,
+                           int part_shift, unsigned* keys, unsigned long long* items,
+                           unsigned long long* bad) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  const int lo = row_ptr[r], hi = row_ptr[r + 1];
+  if (hi < lo) {
+    atomicMin(bad, kBadRow + static_cast<unsigned long long>(r));
+    return;
+  }
+  const int r0 = r - r % rows_per_warp;
+  const int first = row_ptr[r0];
+  for (int k = lo; k < hi; ++k) {
+    const int c = col[k];
+    if (c < 0 || c >= n) {
+      atomicMin(bad, static_cast<unsigned long long>(k));
+      keys[k] = 0;
+      continue;
+    }
+    keys[k] = static_cast<unsigned>(c) >> part_shift;
+    items[k] = (static_cast<unsigned>(c) | static_cast<unsigned>(r - r0) << 24) |
+               static_cast<unsigned long long>(static_cast<unsigned>(k - first)) << 32;
+  }
+}
+
+}  // namespace
+
+cudaFuncAttributes kernel_attributes() {
+  cudaFuncAttributes fa{};
+  CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, kernel_fn()));
+  return fa;
+}
+
+std::string unsupported(int64_t n, int64_t e, int heads, int feat, bool f32_values, int device,
+                        const Geometry& g) {
+  if (feat != 128)
+    return "colblock: F = 128 only (a lane holds one float4 of a row), not " + std::to_string(feat);
+  if (heads != 1) return "colblock: one head only, not " + std::to_string(heads);
+  if (!f32_values) return "colblock: float32 values only";
+  if (g.rows_per_warp < kRegisterRows || g.rows_per_warp > kMaxRowsPerWarp)
+    return "colblock: rows_per_warp = " + std::to_string(g.rows_per_warp) + ": " +
+           std::to_string(kRegisterRows) + " (the compiled kernel's register rows) to " +
+           std::to_string(kMaxRowsPerWarp);
+  if (const std::string why = plan_unsupported(n, e, g.rows_per_warp, g.part_shift); !why.empty())
+    return "colblock: " + why;
+  if (const int64_t parts = (n + (int64_t{1} << g.part_shift) - 1) >> g.part_shift; parts > 4096)
+    return "colblock: n = " + std::to_string(n) + " nodes make " + std::to_string(parts) +
+           " partitions of 2^" + std::to_string(g.part_shift) +
+           " sources, more than 4096 (the barrier's steps are counted in 32-bit words)";
+  if (g.lag < 1 || g.lag >= kSlotsRing)
+    return "colblock: lag = " + std::to_string(g.lag) + ": 1 to " + std::to_string(kSlotsRing - 1);
+  int major = 0;
+  CSRGAT_COLBLOCK_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  if (major < 9)
+    return "colblock: bulk copies need sm_90 or later, the device is sm_" + std::to_string(major) +
+           "x";
+  // The code the runtime would load: a build without sm_90 SASS or PTX (CMAKE_CUDA_ARCHITECTURES
+  // 80, say) carries a body that only traps.
+  cudaFuncAttributes fa{};
+  CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, kernel_fn()));
+  if (fa.binaryVersion < 90)
+    return "colblock: this build's kernel is for sm_" + std::to_string(fa.binaryVersion) +
+           " (it needs sm_90 or later: add 90 to CMAKE_CUDA_ARCHITECTURES)";
+  return "";
+}
+
+void build_plan_on_device(const int* row_ptr, const int* col, int64_t n, int64_t e,
+                          int rows_per_warp, int part_shift, void* plan, cudaStream_t s) {
+  require_plannable(n, e, rows_per_warp, part_shift);
+  int ends[2] = {0, 0};
+  CSRGAT_COLBLOCK_CHECK(cudaMemcpyAsync(&ends[0], row_ptr, sizeof(int), cudaMemcpyDeviceToHost, s));
+  CSRGAT_COLBLOCK_CHECK(cudaMemcpyAsync(&ends[1], row_ptr + n, sizeof(int), cudaMemcpyDeviceToHost, s));
+  CSRGAT_COLBLOCK_CHECK(cudaStreamSynchronize(s));
+  if (ends[0] != 0 || ends[1] != e)
+    throw std::invalid_argument(
+        "colblock plan: row_ptr must run from 0 to E = " + std::to_string(e) + "; it runs from " +
+        std::to_string(ends[0]) + " to " + std::to_string(ends[1]));
+  const int rows = static_cast<int>(n);
+  const int segments = static_cast<int>((n + rows_per_warp - 1) / rows_per_warp);
+  Buffer off((static_cast<size_t>(segments) + 1) * sizeof(int));
+  Buffer keys_in(static_cast<size_t>(e) * sizeof(unsigned));
+  Buffer keys_out(static_cast<size_t>(e) * sizeof(unsigned));
+  Buffer items_in(static_cast<size_t>(e) * sizeof(unsigned long long));
+  Buffer bad(sizeof(unsigned long long));
+  CSRGAT_COLBLOCK_CHECK(cudaMemsetAsync(bad.ptr, 0xff, sizeof(unsigned long long), s));
+  plan_offsets<<<(segments + 256) / 256, 256, 0, s>>>(row_ptr, rows, rows_per_warp, segments,
+                                                      off.as<int>());
+  CSRGAT_COLBLOCK_CHECK(cudaGetLastError());
+  plan_items<<<(rows + 255) / 256, 256, 0, s>>>(
+      row_ptr, col, rows, rows_per_warp, part_shift, keys_in.as<unsigned>(),
+      items_in.as<unsigned long long>(), bad.as<unsigned long long>());
+  CSRGAT_COLBLOCK_CHECK(cudaGetLastError());
+  unsigned long long first_bad = ~0ull;
+  CSRGAT_COLBLOCK_CHECK(
+      cudaMemcpyAsync(&first_bad, bad.ptr, sizeof first_bad, cudaMemcpyDeviceToHost, s));
+  CSRGAT_COLBLOCK_CHECK(cudaStreamSynchronize(s));
+  if (first_bad != ~0ull) {
+    if (first_bad >= kBadRow) throw decreasing_row_ptr(static_cast<int64_t>(first_bad - kBadRow));
+    int c = 0;
+    CSRGAT_COLBLOCK_CHECK(cudaMemcpy(&c, col + first_bad, sizeof c, cudaMemcpyDeviceToHost));
+    throw source_out_of_range(static_cast<int64_t>(first_bad), c, n);
+  }
+  if (e == 0) return;
+  auto* items_out = static_cast<unsigned long long*>(plan);
+  size_t temp_bytes = 0;
+  CSRGAT_COLBLOCK_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
+      nullptr, temp_bytes, keys_in.as<unsigned>(), keys_out.as<unsigned>(),
+      items_in.as<unsigned long long>(), items_out, static_cast<int>(e), segments, off.as<int>(),
+      off.as<int>() + 1, s));
+  Buffer temp(temp_bytes);
+  CSRGAT_COLBLOCK_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
+      temp.ptr, temp_bytes, keys_in.as<unsigned>(), keys_out.as<unsigned>(),
+      items_in.as<unsigned long long>(), items_out, static_cast<int>(e), segments, off.as<int>(),
+      off.as<int>() + 1, s));
+  CSRGAT_COLBLOCK_CHECK(cudaStreamSynchronize(s));
+}
+
+struct Sweep::Impl {
+  StreamArgs args{};
+  Geometry geometry;
+  Info info;
+  int device = -1;
+  const int* col = nullptr;
+  std::unique_ptr<Buffer> plan, steps, timeouts;
+
+  // The plan's buffer (e items), then whichever planner fills it, then the rest.
+  Impl(const int* row_ptr, int64_t n, int64_t e, const Geometry& g) : geometry(g) {
+    CSRGAT_COLBLOCK_CHECK(cudaGetDevice(&device));
+    if (const std::string why = unsupported(n, e, 1, 128, true, device, g); !why.empty())
+      throw std::invalid_argument(why);
+    info.plan_bytes = static_cast<size_t>(e) * sizeof(PlanItem);
+    plan = std::make_unique<Buffer>(info.plan_bytes);
+    args.row_ptr = row_ptr;
+    args.n = static_cast<int>(n);
+    (void)e;
+  }
+
+  // After the plan: the barrier's memory and the persistent grid.
+  void finish(int64_t n, int64_t e) {
+    steps = std::make_unique<Buffer>(kBarrierBytes);
+    timeouts = std::make_unique<Buffer>(sizeof(unsigned));
+    CSRGAT_COLBLOCK_CHECK(cudaMemset(timeouts->ptr, 0, sizeof(unsigned)));
+    // A persistent grid: every block resident at once (the barrier paces the warps of one wave).
+    info.smem_per_block = kWarpsPerBlock * tma_warp_bytes(geometry.rows_per_warp, kRegisterRows, kRingSlots);
+    const void* fn = kernel_fn();
+    // The limit belongs to the kernel, not to this object: only ever raised, so that another
+    // instance with more rows a warp keeps launching.
+    cudaFuncAttributes fa{};
+    CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, fn));
+    if (static_cast<size_t>(fa.maxDynamicSharedSizeBytes) < info.smem_per_block)
+      CSRGAT_COLBLOCK_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 static_cast<int>(info.smem_per_block)));
+    int per_sm = 0, sms = 0;
+    CSRGAT_COLBLOCK_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, fn, 32 * kWarpsPerBlock, info.smem_per_block));
+    CSRGAT_COLBLOCK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    if (per_sm < 1)
+      throw std::invalid_argument("colblock: no block fits an SM (" +
+                                  std::to_string(info.smem_per_block) +
+                                  " bytes of shared memory)");
+    info.blocks = per_sm * sms;
+
+    StreamArgs& a = args;
+    a.plan = plan->as<uint2>();
+    a.rows_per_warp = geometry.rows_per_warp;
+    a.part_shift = geometry.part_shift;
+    a.part_rows = 1 << geometry.part_shift;
+    a.parts = static_cast<int>((n + a.part_rows - 1) / a.part_rows);
+    a.cap = 0;  // the plan is the edges permuted in place
+    a.lag = geometry.lag;
+    a.total_warps = info.blocks * kWarpsPerBlock;
+    const int64_t rows_per_batch = static_cast<int64_t>(a.total_warps) * geometry.rows_per_warp;
+    a.batches = static_cast<int>((n + rows_per_batch - 1) / rows_per_batch);
+    a.step_done = steps->as<unsigned>();
+    a.timeouts = timeouts->as<unsigned>();
+    a.spin_limit = geometry.spin_limit;
+    a.poll_pause_ns = geometry.poll_pause_ns;
+    info.partitions = a.parts;
+    info.batches = a.batches;
+    info.x = static_cast<double>(std::min<int64_t>(rows_per_batch, n)) *
+             (static_cast<double>(e) / static_cast<double>(n)) / static_cast<double>(n);
+  }
+};
+
+Sweep::Sweep(const int* row_ptr, const int* col, int64_t n, int64_t e, const Geometry& g)
+    : impl_(std::make_unique<Impl>(row_ptr, n, e, g)) {
+  const auto t0 = std::chrono::steady_clock::now();
+  build_plan_on_device(row_ptr, col, n, e, g.rows_per_warp, g.part_shift, impl_->plan->ptr);
+  impl_->info.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  impl_->col = col;
+  impl_->finish(n, e);
+}
+
+Sweep::Sweep(const int* row_ptr, const std::vector<PlanItem>& host_plan, int64_t n, const Geometry& g)
+    : impl_(std::make_unique<Impl>(row_ptr, n, static_cast<int64_t>(host_plan.size()), g)) {
+  const auto t0 = std::chrono::steady_clock::now();
+  CSRGAT_COLBLOCK_CHECK(cudaMemcpy(impl_->plan->ptr, host_plan.data(), impl_->info.plan_bytes,
+                                   cudaMemcpyHostToDevice));
+  impl_->info.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  impl_->info.plan_on_device = false;
+  impl_->finish(n, static_cast<int64_t>(host_plan.size()));
+}
+
+Sweep::~Sweep() = default;
+
+cudaError_t Sweep::launch(const float* scores, const float* values, float* out, cudaStream_t s) const {
+  if (const cudaError_t e = cudaMemsetAsync(impl_->steps->ptr, 0, kBarrierBytes, s); e != cudaSuccess)
+    return e;
+  StreamArgs a = impl_->args;
+  a.scores = scores;
+  a.values = reinterpret_cast<const float4*>(values);
+  a.out = reinterpret_cast<float4*>(out);
+  void* params[] = {&a};
+  return cudaLaunchKernel(kernel_fn(), dim3(impl_->info.blocks), dim3(32 * kWarpsPerBlock), params,
+                          impl_->info.smem_per_block, s);
+}
+
+unsigned Sweep::timeouts() const {
+  unsigned t = 0;
+  CSRGAT_COLBLOCK_CHECK(cudaMemcpy(&t, impl_->timeouts->ptr, sizeof t, cudaMemcpyDeviceToHost));
+  return t;
+}
+
+const Sweep::Info& Sweep::info() const { return impl_->info; }
+const Geometry& Sweep::geometry() const { return impl_->geometry; }
+const int* Sweep::row_ptr() const { return impl_->args.row_ptr; }
+const int* Sweep::col() const { return impl_->col; }
+int Sweep::device() const { return impl_->device; }
+
+}  // namespace csrgat::colblock

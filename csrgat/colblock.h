@@ -1,0 +1,108 @@
+// The column-blocked sweep (variants/colblock.cuh) as the production library runs it, and as the
+// tuner times it (`colblock.*` variant ids, tuner bench --impl colblock): a plan built once per
+// graph on the device, a persistent grid sized for the device, and a launch that zeroes the
+// soft barrier's counters and starts the kernel. nvcc-built (sm_90 or later), not an NVRTC
+// cubin: bulk copies, mbarrier transaction counts and CUB's segmented sort for the plan.
+//
+// Limits: F = 128, one head, float32 values, int32 structure, n < 2^24, values and out 16-byte
+// aligned (unsupported() says which one a problem fails).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "variants/colblock_plan.h"
+
+namespace csrgat::colblock {
+
+// The kernel's compiled geometry (the thirty-third session's probe): a ring of 8 bulk copies a
+// warp in groups of 4, 10 of a warp's rows in registers, 5 blocks of 4 warps an SM.
+constexpr int kRegisterRows = 10;
+constexpr int kRingSlots = 8;
+constexpr int kWarpsPerBlock = 4;
+
+// What a launch may choose: the tuner's `.r<R>.ps<S>.lag<L>` and the barrier's pacing.
+struct Geometry {
+  int rows_per_warp = 19;    // R, kRegisterRows to kMaxRowsPerWarp
+  int part_shift = 16;       // partitions of 2^S sources (33.6 MB of values at F = 128)
+  int lag = 8;               // partitions a warp may run ahead of the slowest, 1 to 31
+  int poll_pause_ns = 4096;  // the barrier's first sleep after a failed poll
+  int spin_limit = 5000;     // polls before a warp stops waiting (counted in timeouts)
+};
+
+// A failed CUDA call of the launcher: the runtime's error, and the call in what().
+class CudaFailure : public std::runtime_error {
+ public:
+  CudaFailure(cudaError_t e, const std::string& what) : std::runtime_error(what), error(e) {}
+  cudaError_t error;
+};
+
+// Why a graph of n nodes and e edges with this F, H and value type cannot run with geometry g on
+// `device` ("" when it can): the kernel's limits, the geometry's ranges, and the device (sm_90
+// or later, and this build's code for it). Throws CudaFailure when the device cannot be asked.
+std::string unsupported(int64_t n, int64_t e, int heads, int feat, bool f32_values, int device,
+                        const Geometry& g);
+
+// The compiled kernel's attributes (registers, shared memory) on the current device (throws
+// CudaFailure).
+cudaFuncAttributes kernel_attributes();
+
+// The plan of variants/colblock_plan.h built on the device from the graph's int32 device arrays
+// into `plan` (e PlanItems), on stream s: the same items as build_plan, by a stable segmented
+// sort (CUB) keyed by partition. Temporary device memory: 16 bytes an edge plus CUB's.
+// Synchronises s. Throws std::invalid_argument naming the first out-of-range source (col[k] = v)
+// or decreasing row_ptr it finds, or a row_ptr that does not run from 0 to e; CudaFailure on a
+// CUDA error.
+void build_plan_on_device(const int* row_ptr, const int* col, int64_t n, int64_t e,
+                          int rows_per_warp, int part_shift, void* plan, cudaStream_t s = nullptr);
+
+// One graph's sweep on one device (the current device at construction): its plan, its barrier's
+// counters and its grid. Its launches share the counters: enqueue them on one stream (or order
+// their streams), as a csrgat::Shape's.
+class Sweep {
+ public:
+  // Plans the graph (int32 device row_ptr and col) on the device. Throws std::invalid_argument
+  // when unsupported() says why or the plan finds the structure invalid, CudaFailure on a CUDA
+  // error (cudaErrorMemoryAllocation when the plan, 8 bytes an edge, or its build's temporary
+  // 16 bytes an edge do not fit).
+  Sweep(const int* row_ptr, const int* col, int64_t n, int64_t e, const Geometry& g);
+  // The same from a plan built on the host (build_plan, the reference), uploaded.
+  Sweep(const int* row_ptr, const std::vector<PlanItem>& host_plan, int64_t n, const Geometry& g);
+  ~Sweep();
+  Sweep(const Sweep&) = delete;
+  Sweep& operator=(const Sweep&) = delete;
+
+  // One call on s: the barrier's counters zeroed, then the kernel over scores (E), values and
+  // out ((n, 128) float32, 16-byte aligned). Returns the first failed call's error.
+  cudaError_t launch(const float* scores, const float* values, float* out, cudaStream_t s) const;
+  // The barrier's waits given up since construction (synchronises the device; throws
+  // CudaFailure).
+  unsigned timeouts() const;
+
+  struct Info {
+    int blocks = 0;
+    size_t smem_per_block = 0;
+    int partitions = 0, batches = 0;
+    double x = 0;  // rows on chip x mean degree / n: a batch's gathers of each source
+    size_t plan_bytes = 0;
+    double plan_seconds = 0;
+    bool plan_on_device = true;
+  };
+  const Info& info() const;
+  const Geometry& geometry() const;
+  const int* row_ptr() const;  // the arrays it planned (col: null for a host plan)
+  const int* col() const;
+  int device() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace csrgat::colblock
