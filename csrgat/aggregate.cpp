@@ -363,16 +363,16 @@ namespace {
 // memory leaves the Shape on the rule's family kernel.
 Status plan_sweep(const GraphView& g, Shape::Impl* impl) {
   const colblock::Geometry& geo = impl->choice.colblock;
-  if (geo.rows_per_warp <= 0 || g.index != Index::i32 || impl->value != 0 || !g.row_ptr ||
-      (g.num_edges > 0 && !g.col))
+  if (geo.rows_per_warp <= 0 || g.index != Index::i32 || !g.row_ptr || (g.num_edges > 0 && !g.col))
     return Status::ok;
   try {
-    if (!colblock::unsupported(g.num_nodes, g.num_edges, impl->heads, impl->feat, true, impl->device, geo)
+    if (!colblock::unsupported(g.num_nodes, g.num_edges, impl->heads, impl->feat, impl->value,
+                               impl->device, geo)
              .empty())
       return Status::ok;
     impl->sweep = std::make_unique<colblock::Sweep>(static_cast<const int*>(g.row_ptr),
                                                     static_cast<const int*>(g.col), g.num_nodes,
-                                                    g.num_edges, geo);
+                                                    g.num_edges, geo, impl->value);
   } catch (const colblock::CudaFailure& e) {
     if (e.error != cudaErrorMemoryAllocation) return cuda_failed(e.error);
     cudaGetLastError();  // out of memory: the family kernel runs
@@ -425,7 +425,7 @@ struct PreparedLaunch {
   // The Shape's column-blocked sweep, launched instead of fn over these buffers (null: fn).
   const colblock::Sweep* sweep = nullptr;
   const float* scores = nullptr;
-  const float* values = nullptr;
+  const void* values = nullptr;
   float* out = nullptr;
 };
 
@@ -450,7 +450,7 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
       aligned16(values) && aligned16(out)) {
     p->sweep = s->sweep.get();
     p->scores = scores;
-    p->values = static_cast<const float*>(values);
+    p->values = values;
     p->out = out;
     p->variant_id = s->choice.colblock_id;
     return Status::ok;

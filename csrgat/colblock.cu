@@ -33,10 +33,16 @@ struct Buffer {
 };
 
 constexpr int kGroup = 4, kMinBlocks = 5;
-const void* kernel_fn() {
+// The instance for a value storage: bfloat16 rows as unsigned short (their bits are all the
+// kernel needs: a float32's upper half).
+const void* kernel_fn(int value) {
+  if (value == kBfloat16)
+    return reinterpret_cast<const void*>(
+        &tma_gather<kRingSlots, kGroup, kRegisterRows, kMinBlocks, false, 0, false, unsigned short>);
   return reinterpret_cast<const void*>(
-      &tma_gather<kRingSlots, kGroup, kRegisterRows, kMinBlocks, false, 0, false>);
+      &tma_gather<kRingSlots, kGroup, kRegisterRows, kMinBlocks, false, 0, false, float>);
 }
+int row_bytes(int value) { return value == kBfloat16 ? 256 : 512; }
 
 // The plan's segments: batch i's edges start at row_ptr[min(n, i R)].
 __global__ void plan_offsets(const int* row_ptr, int n, int rows_per_warp, int segments, int* off) {
@@ -76,18 +82,18 @@ __global__ void plan_items(const int* row_ptr, const int* col, int n, int rows_p
 
 }  // namespace
 
-cudaFuncAttributes kernel_attributes() {
+cudaFuncAttributes kernel_attributes(int value) {
   cudaFuncAttributes fa{};
-  CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, kernel_fn()));
+  CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, kernel_fn(value)));
   return fa;
 }
 
-std::string unsupported(int64_t n, int64_t e, int heads, int feat, bool f32_values, int device,
+std::string unsupported(int64_t n, int64_t e, int heads, int feat, int value, int device,
                         const Geometry& g) {
   if (feat != 128)
     return "colblock: F = 128 only (a lane holds one float4 of a row), not " + std::to_string(feat);
   if (heads != 1) return "colblock: one head only, not " + std::to_string(heads);
-  if (!f32_values) return "colblock: float32 values only";
+  if (value != kFloat32 && value != kBfloat16) return "colblock: float32 or bfloat16 values only";
   if (g.rows_per_warp < kRegisterRows || g.rows_per_warp > kMaxRowsPerWarp)
     return "colblock: rows_per_warp = " + std::to_string(g.rows_per_warp) + ": " +
            std::to_string(kRegisterRows) + " (the compiled kernel's register rows) to " +
@@ -108,7 +114,7 @@ std::string unsupported(int64_t n, int64_t e, int heads, int feat, bool f32_valu
   // The code the runtime would load: a build without sm_90 SASS or PTX (CMAKE_CUDA_ARCHITECTURES
   // 80, say) carries a body that only traps.
   cudaFuncAttributes fa{};
-  CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, kernel_fn()));
+  CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, kernel_fn(value)));
   if (fa.binaryVersion < 90)
     return "colblock: this build's kernel is for sm_" + std::to_string(fa.binaryVersion) +
            " (it needs sm_90 or later: add 90 to CMAKE_CUDA_ARCHITECTURES)";
@@ -171,13 +177,15 @@ struct Sweep::Impl {
   Geometry geometry;
   Info info;
   int device = -1;
+  int value = kFloat32;
   const int* col = nullptr;
   std::unique_ptr<Buffer> plan, steps, timeouts;
 
   // The plan's buffer (e items), then whichever planner fills it, then the rest.
-  Impl(const int* row_ptr, int64_t n, int64_t e, const Geometry& g) : geometry(g) {
+  Impl(const int* row_ptr, int64_t n, int64_t e, const Geometry& g, int value_)
+      : geometry(g), value(value_) {
     CSRGAT_COLBLOCK_CHECK(cudaGetDevice(&device));
-    if (const std::string why = unsupported(n, e, 1, 128, true, device, g); !why.empty())
+    if (const std::string why = unsupported(n, e, 1, 128, value, device, g); !why.empty())
       throw std::invalid_argument(why);
     info.plan_bytes = static_cast<size_t>(e) * sizeof(PlanItem);
     plan = std::make_unique<Buffer>(info.plan_bytes);
@@ -192,8 +200,9 @@ struct Sweep::Impl {
     timeouts = std::make_unique<Buffer>(sizeof(unsigned));
     CSRGAT_COLBLOCK_CHECK(cudaMemset(timeouts->ptr, 0, sizeof(unsigned)));
     // A persistent grid: every block resident at once (the barrier paces the warps of one wave).
-    info.smem_per_block = kWarpsPerBlock * tma_warp_bytes(geometry.rows_per_warp, kRegisterRows, kRingSlots);
-    const void* fn = kernel_fn();
+    info.smem_per_block = kWarpsPerBlock * tma_warp_bytes(geometry.rows_per_warp, kRegisterRows,
+                                                          kRingSlots, row_bytes(value));
+    const void* fn = kernel_fn(value);
     // The limit belongs to the kernel, not to this object: only ever raised, so that another
     // instance with more rows a warp keeps launching.
     cudaFuncAttributes fa{};
@@ -233,8 +242,8 @@ struct Sweep::Impl {
   }
 };
 
-Sweep::Sweep(const int* row_ptr, const int* col, int64_t n, int64_t e, const Geometry& g)
-    : impl_(std::make_unique<Impl>(row_ptr, n, e, g)) {
+Sweep::Sweep(const int* row_ptr, const int* col, int64_t n, int64_t e, const Geometry& g, int value)
+    : impl_(std::make_unique<Impl>(row_ptr, n, e, g, value)) {
   const auto t0 = std::chrono::steady_clock::now();
   build_plan_on_device(row_ptr, col, n, e, g.rows_per_warp, g.part_shift, impl_->plan->ptr);
   impl_->info.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -242,8 +251,9 @@ Sweep::Sweep(const int* row_ptr, const int* col, int64_t n, int64_t e, const Geo
   impl_->finish(n, e);
 }
 
-Sweep::Sweep(const int* row_ptr, const std::vector<PlanItem>& host_plan, int64_t n, const Geometry& g)
-    : impl_(std::make_unique<Impl>(row_ptr, n, static_cast<int64_t>(host_plan.size()), g)) {
+Sweep::Sweep(const int* row_ptr, const std::vector<PlanItem>& host_plan, int64_t n, const Geometry& g,
+             int value)
+    : impl_(std::make_unique<Impl>(row_ptr, n, static_cast<int64_t>(host_plan.size()), g, value)) {
   const auto t0 = std::chrono::steady_clock::now();
   CSRGAT_COLBLOCK_CHECK(cudaMemcpy(impl_->plan->ptr, host_plan.data(), impl_->info.plan_bytes,
                                    cudaMemcpyHostToDevice));
@@ -254,7 +264,7 @@ Sweep::Sweep(const int* row_ptr, const std::vector<PlanItem>& host_plan, int64_t
 
 Sweep::~Sweep() = default;
 
-cudaError_t Sweep::launch(const float* scores, const float* values, float* out, cudaStream_t s) const {
+cudaError_t Sweep::launch(const float* scores, const void* values, float* out, cudaStream_t s) const {
   if (const cudaError_t e = cudaMemsetAsync(impl_->steps->ptr, 0, kBarrierBytes, s); e != cudaSuccess)
     return e;
   StreamArgs a = impl_->args;
@@ -262,7 +272,7 @@ cudaError_t Sweep::launch(const float* scores, const float* values, float* out, 
   a.values = reinterpret_cast<const float4*>(values);
   a.out = reinterpret_cast<float4*>(out);
   void* params[] = {&a};
-  return cudaLaunchKernel(kernel_fn(), dim3(impl_->info.blocks), dim3(32 * kWarpsPerBlock), params,
+  return cudaLaunchKernel(kernel_fn(impl_->value), dim3(impl_->info.blocks), dim3(32 * kWarpsPerBlock), params,
                           impl_->info.smem_per_block, s);
 }
 
@@ -277,5 +287,6 @@ const Geometry& Sweep::geometry() const { return impl_->geometry; }
 const int* Sweep::row_ptr() const { return impl_->args.row_ptr; }
 const int* Sweep::col() const { return impl_->col; }
 int Sweep::device() const { return impl_->device; }
+int Sweep::value() const { return impl_->value; }
 
 }  // namespace csrgat::colblock

@@ -4,8 +4,9 @@
 // soft barrier's counters and starts the kernel. nvcc-built (sm_90 or later), not an NVRTC
 // cubin: bulk copies, mbarrier transaction counts and CUB's segmented sort for the plan.
 //
-// Limits: F = 128, one head, float32 values, int32 structure, n < 2^24, values and out 16-byte
-// aligned (unsupported() says which one a problem fails).
+// Limits: F = 128, one head, float32 or bfloat16 values (accumulated in float32; out is float32),
+// int32 structure, n < 2^24, values and out 16-byte aligned (unsupported() says which one a
+// problem fails).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -43,15 +44,19 @@ class CudaFailure : public std::runtime_error {
   cudaError_t error;
 };
 
-// Why a graph of n nodes and e edges with this F, H and value type cannot run with geometry g on
-// `device` ("" when it can): the kernel's limits, the geometry's ranges, and the device (sm_90
-// or later, and this build's code for it). Throws CudaFailure when the device cannot be asked.
-std::string unsupported(int64_t n, int64_t e, int heads, int feat, bool f32_values, int device,
+// Value storage codes, as tuned::Rule's: 0 float32, 1 bfloat16 (2, float16, is not taken).
+constexpr int kFloat32 = 0, kBfloat16 = 1;
+
+// Why a graph of n nodes and e edges with this F, H and value storage cannot run with geometry
+// g on `device` ("" when it can): the kernel's limits, the geometry's ranges, and the device
+// (sm_90 or later, and this build's code for it). Throws CudaFailure when the device cannot be
+// asked.
+std::string unsupported(int64_t n, int64_t e, int heads, int feat, int value, int device,
                         const Geometry& g);
 
-// The compiled kernel's attributes (registers, shared memory) on the current device (throws
-// CudaFailure).
-cudaFuncAttributes kernel_attributes();
+// The compiled kernel's attributes (registers, shared memory) for this value storage on the
+// current device (throws CudaFailure).
+cudaFuncAttributes kernel_attributes(int value = kFloat32);
 
 // The plan of variants/colblock_plan.h built on the device from the graph's int32 device arrays
 // into `plan` (e PlanItems), on stream s: the same items as build_plan, by a stable segmented
@@ -71,16 +76,20 @@ class Sweep {
   // when unsupported() says why or the plan finds the structure invalid, CudaFailure on a CUDA
   // error (cudaErrorMemoryAllocation when the plan, 8 bytes an edge, or its build's temporary
   // 16 bytes an edge do not fit).
-  Sweep(const int* row_ptr, const int* col, int64_t n, int64_t e, const Geometry& g);
+  // value: the storage of the values its launches take (kFloat32, kBfloat16).
+  Sweep(const int* row_ptr, const int* col, int64_t n, int64_t e, const Geometry& g,
+        int value = kFloat32);
   // The same from a plan built on the host (build_plan, the reference), uploaded.
-  Sweep(const int* row_ptr, const std::vector<PlanItem>& host_plan, int64_t n, const Geometry& g);
+  Sweep(const int* row_ptr, const std::vector<PlanItem>& host_plan, int64_t n, const Geometry& g,
+        int value = kFloat32);
   ~Sweep();
   Sweep(const Sweep&) = delete;
   Sweep& operator=(const Sweep&) = delete;
 
-  // One call on s: the barrier's counters zeroed, then the kernel over scores (E), values and
-  // out ((n, 128) float32, 16-byte aligned). Returns the first failed call's error.
-  cudaError_t launch(const float* scores, const float* values, float* out, cudaStream_t s) const;
+  // One call on s: the barrier's counters zeroed, then the kernel over scores (E), values ((n,
+  // 128) of the Sweep's storage) and out ((n, 128) float32), both 16-byte aligned. Returns the
+  // first failed call's error.
+  cudaError_t launch(const float* scores, const void* values, float* out, cudaStream_t s) const;
   // The barrier's waits given up since construction (synchronises the device; throws
   // CudaFailure).
   unsigned timeouts() const;
@@ -99,6 +108,7 @@ class Sweep {
   const int* row_ptr() const;  // the arrays it planned (col: null for a host plan)
   const int* col() const;
   int device() const;
+  int value() const;
 
  private:
   struct Impl;

@@ -4,23 +4,23 @@
 
 namespace csrgat::tuner {
 
-std::string ColblockKernel::unsupported(const graphs::Csr64& g, int heads, int feat,
-                                        bool f32_values, int device, const ColblockOptions& o) {
-  return colblock::unsupported(g.num_nodes, g.num_edges(), heads, feat, f32_values, device, o);
+std::string ColblockKernel::unsupported(const graphs::Csr64& g, int heads, int feat, int device,
+                                        const ColblockOptions& o) {
+  return colblock::unsupported(g.num_nodes, g.num_edges(), heads, feat, o.value, device, o);
 }
 
 ColblockKernel::ColblockKernel(const graphs::Csr64& g, const int* row_ptr, const int* col,
-                               const float* scores, const float* values, float* out, int device,
+                               const float* scores, const void* values, float* out, int device,
                                const ColblockOptions& o)
     : scores_(scores), values_(values), out_(out) {
-  if (const std::string why = unsupported(g, 1, 128, true, device, o); !why.empty())
+  if (const std::string why = unsupported(g, 1, 128, device, o); !why.empty())
     throw std::invalid_argument(why);
   if (o.plan_on_device)
-    sweep_ = std::make_unique<colblock::Sweep>(row_ptr, col, g.num_nodes, g.num_edges(), o);
+    sweep_ = std::make_unique<colblock::Sweep>(row_ptr, col, g.num_nodes, g.num_edges(), o, o.value);
   else
     sweep_ = std::make_unique<colblock::Sweep>(
         row_ptr, colblock::build_plan(g.row_ptr, g.col, g.num_nodes, o.rows_per_warp, o.part_shift),
-        g.num_nodes, o);
+        g.num_nodes, o, o.value);
 }
 
 ColblockKernel::~ColblockKernel() = default;
@@ -36,7 +36,8 @@ nlohmann::json ColblockKernel::describe() const { return tuner::describe(*sweep_
 nlohmann::json describe(const colblock::Sweep& s) {
   const colblock::Sweep::Info& i = s.info();
   const colblock::Geometry& g = s.geometry();
-  return {{"blocks", i.blocks},
+  return {{"value", s.value() == colblock::kBfloat16 ? "bf16" : "f32"},
+          {"blocks", i.blocks},
           {"warps_per_block", colblock::kWarpsPerBlock},
           {"smem_per_block", i.smem_per_block},
           {"rows_per_warp", g.rows_per_warp},

@@ -23,6 +23,7 @@ using colblock::build_plan_on_device;
 // call 11) and where its plan is built.
 struct ColblockOptions : colblock::Geometry {
   bool plan_on_device = true;  // build_plan_on_device; false: variants/colblock_plan.h's, uploaded
+  int value = colblock::kFloat32;  // the values' storage (colblock::kBfloat16)
 };
 
 // `device` is queried for its limits; the plan and the counters are allocated, and the kernel
@@ -30,15 +31,16 @@ struct ColblockOptions : colblock::Geometry {
 // each other (they share the barrier's counters): launch it on one stream.
 class ColblockKernel {
  public:
-  // Why this problem cannot run ("" when it can): F, heads, value storage, graph size, device.
-  static std::string unsupported(const graphs::Csr64& g, int heads, int feat, bool f32_values,
-                                 int device, const ColblockOptions& o = {});
+  // Why this problem cannot run ("" when it can): F, heads, value storage (o.value), graph
+  // size, device.
+  static std::string unsupported(const graphs::Csr64& g, int heads, int feat, int device,
+                                 const ColblockOptions& o = {});
   // Plans g (on the device from row_ptr and col, or on the host from g: o.plan_on_device);
   // row_ptr and col (int32, g's structure), scores, values and out are the caller's device
   // buffers. Throws std::invalid_argument when unsupported() says why or the plan finds the
   // structure invalid, colblock::CudaFailure on a CUDA error.
   ColblockKernel(const graphs::Csr64& g, const int* row_ptr, const int* col, const float* scores,
-                 const float* values, float* out, int device, const ColblockOptions& o = {});
+                 const void* values, float* out, int device, const ColblockOptions& o = {});
   ~ColblockKernel();
   ColblockKernel(const ColblockKernel&) = delete;
   ColblockKernel& operator=(const ColblockKernel&) = delete;
@@ -54,7 +56,7 @@ class ColblockKernel {
  private:
   std::unique_ptr<colblock::Sweep> sweep_;
   const float* scores_;
-  const float* values_;
+  const void* values_;
   float* out_;
 };
 

@@ -81,8 +81,8 @@ struct SpaceSpec {
   std::vector<int> bm{0};  // 1: split rows merged inside their block (VariantParams::bm)
   std::vector<int> slices{1};  // feature slices, one launch each (VariantParams::slices)
   // Column-blocked sweeps to time beside the family ("r19.ps16.lag8": variant
-  // colblock.r19.ps16.lag8.i32.f32), outside the product of the keys above: candidates of
-  // problems with F = 128, one head, f32 values and int32 indices, which the selection may
+  // colblock.r19.ps16.lag8.i32.f32, and .bf16), outside the product of the keys above: candidates
+  // of problems with F = 128, one head, f32 or bf16 values and int32 indices, which the selection may
   // attach to a rule (Rule::colblock_rows) but never make its kernel. Empty by default.
   std::vector<std::string> colblock;
   std::vector<IndexType> index{IndexType::i32};

@@ -40,7 +40,7 @@ bool gpu_available(std::string* why) {
 
 LoadedKernel::LoadedKernel(const CompiledKernel& k) {
   if (k.cubin.empty()) {  // a colblock variant's: the library's nvcc-built kernel
-    attrs_ = colblock::kernel_attributes();
+    attrs_ = colblock::kernel_attributes(static_cast<int>(VariantParams::parse(k.variant_id).value));
     return;
   }
   CSRGAT_CUDA_CHECK(cudaLibraryLoadData(&library_, k.cubin.data(), nullptr, nullptr, 0, nullptr,
@@ -238,7 +238,7 @@ std::string DeviceProblem::unsupported_reason(const VariantParams& p) const {
   if (p.family == Family::colblock) {
     int device = 0;
     CSRGAT_CUDA_CHECK(cudaGetDevice(&device));
-    return colblock::unsupported(n_, e_, heads_, feat_, p.value == ValueType::f32, device,
+    return colblock::unsupported(n_, e_, heads_, feat_, static_cast<int>(p.value), device,
                                  colblock::Geometry{p.cb_rows, p.cb_shift, p.cb_lag});
   }
   const int64_t chunks = 0;  // the plan only shortens rows; geometry limits do not depend on it
@@ -313,11 +313,11 @@ void DeviceProblem::launch_colblock(const VariantParams& p, cudaStream_t s) {
   if (it == sweeps_.end()) {
     auto sweep = std::make_unique<colblock::Sweep>(static_cast<const int*>(row_ptr32_),
                                                    static_cast<const int*>(col32_), n_, e_,
-                                                   colblock::Geometry{p.cb_rows, p.cb_shift, p.cb_lag});
+                                                   colblock::Geometry{p.cb_rows, p.cb_shift, p.cb_lag},
+                                                   static_cast<int>(p.value));
     it = sweeps_.emplace(p.id(), std::move(sweep)).first;
   }
-  CSRGAT_CUDA_CHECK(it->second->launch(scores_, static_cast<const float*>(values_for(ValueType::f32)),
-                                       out_, s));
+  CSRGAT_CUDA_CHECK(it->second->launch(scores_, values_for(p.value), out_, s));
 }
 
 // Segment softmax writes the (H, E) weights; then one cusparseSpMM per head multiplies the

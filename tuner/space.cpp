@@ -191,21 +191,23 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
   // The column-blocked sweeps: outside the product and the constraints (which read the family's
   // parameters), int32 and f32 only, F = 128 and one head (the rest is the graph's to say, when
   // the trial plans it: csrgat/colblock.h's unsupported()).
-  for (const std::string& g : s.colblock) {
-    VariantParams v = VariantParams::parse("colblock." + g + ".i32.f32");
-    Candidate cand{v, ""};
-    if (std::find(s.index.begin(), s.index.end(), IndexType::i32) == s.index.end())
-      cand.pruned = "colblock: int32 structure only, and the space has no i32";
-    else if (std::find(values.begin(), values.end(), ValueType::f32) == values.end())
-      cand.pruned = "colblock: f32 values only, and the problem has none";
-    else if (p.feat != 128)
-      cand.pruned = "colblock: F = 128 only";
-    else if (p.heads != 1)
-      cand.pruned = "colblock: one head only";
-    else if (!seen.insert(v.id()).second)
-      cand.pruned = "duplicate of " + v.id();
-    out.push_back(std::move(cand));
-  }
+  for (const std::string& g : s.colblock)
+    for (const ValueType value : values) {
+      VariantParams v = VariantParams::parse("colblock." + g + ".i32.f32");
+      v.value = value;
+      Candidate cand{v, ""};
+      if (std::find(s.index.begin(), s.index.end(), IndexType::i32) == s.index.end())
+        cand.pruned = "colblock: int32 structure only, and the space has no i32";
+      else if (p.feat != 128)
+        cand.pruned = "colblock: F = 128 only";
+      else if (p.heads != 1)
+        cand.pruned = "colblock: one head only";
+      else if (const std::string why = v.invalid_reason(); !why.empty())
+        cand.pruned = why;
+      else if (!seen.insert(v.id()).second)
+        cand.pruned = "duplicate of " + v.id();
+      out.push_back(std::move(cand));
+    }
   for (const auto& v : c.test_only.fault_variants) add(v, false);
   for (const auto& v : c.test_only.delay_variants) add(v, false);
   return out;

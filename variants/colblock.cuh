@@ -304,11 +304,26 @@ __device__ void record_warp(const StreamArgs& a, const SoftBarrier<kProfile>& ba
 // in flight) and each slot's mbarrier counts its bytes in. The registers freed hold RG of the
 // warp's R rows' accumulators (a uniform branch picks the row), shared memory the other R - RG.
 
-// One warp's shared memory: K ring slots, (R - RG) x 32 float4 accumulators, the items of the
-// chunk and the next (64 x 8 bytes), R (max, 1 / sum) pairs, K mbarriers.
-__host__ __device__ inline size_t tma_warp_bytes(int rows, int reg_rows, int ring) {
-  return (static_cast<size_t>(ring) * 512 + static_cast<size_t>(rows - reg_rows) * 512 + 64 * 8 +
-          rows * 8 + ring * 8 + 15) / 16 * 16;
+// One warp's shared memory: K ring slots (a source row each: 512 bytes of float32, 256 of
+// bfloat16), (R - RG) x 32 float4 accumulators, the items of the chunk and the next (64 x 8
+// bytes), R (max, 1 / sum) pairs, K mbarriers.
+__host__ __device__ inline size_t tma_warp_bytes(int rows, int reg_rows, int ring,
+                                                 int row_bytes = 512) {
+  return (static_cast<size_t>(ring) * row_bytes + static_cast<size_t>(rows - reg_rows) * 512 +
+          64 * 8 + rows * 8 + ring * 8 + 15) / 16 * 16;
+}
+
+// A lane's four features of a source row in the ring (the lane's 16 bytes of float32, or 8 of
+// bfloat16 widened: a bfloat16 is a float32's upper half).
+template <class V>
+__device__ __forceinline__ float4 ring_piece(const unsigned char* slot, int lane) {
+  if constexpr (sizeof(V) == 4) {
+    return reinterpret_cast<const float4*>(slot)[lane];
+  } else {
+    const uint2 w = reinterpret_cast<const uint2*>(slot)[lane];
+    return make_float4(__uint_as_float(w.x << 16), __uint_as_float(w.x & 0xffff0000u),
+                       __uint_as_float(w.y << 16), __uint_as_float(w.y & 0xffff0000u));
+  }
 }
 
 __device__ __forceinline__ unsigned smem_addr(const void* p) {
@@ -405,22 +420,31 @@ __device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w,
 // L2 (a line request a lane, no destination on chip), so that the ring's copies wait for L2
 // rather than DRAM (call 5: the warps' stalls were mostly the copies' waits, with ~120 gathers
 // in flight an SM, which the ring's shared memory bounds).
-template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile>
+// V: the values' storage, float (4-byte elements) or a 16-bit type whose bits are a float32's
+// upper half (__nv_bfloat16, or unsigned short standing for it): its rows are 256 bytes, copied
+// whole (bulk copies only) and widened as they are added; a.values points at them (typed float4
+// for the float32 rows the probe reads).
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile, class V = float>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // bulk copies and mbarrier transaction counts are sm_90's (the host checks first)
 #else
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
   static_assert(31 + K + PF < 64, "copied and prefetched items come from the staged two chunks");
+  static_assert(sizeof(V) == 4 || (sizeof(V) == 2 && !kAsync && PF == 0),
+                "16-bit rows: bulk copies, no prefetch");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
+  constexpr unsigned kRowBytes = 128 * sizeof(V);
+  const unsigned char* const vbytes = reinterpret_cast<const unsigned char*>(a.values);
   extern __shared__ float4 smem4[];
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int wib = static_cast<int>(threadIdx.x) >> 5;
   const int gw = blockIdx.x * 4 + wib;
   const int R = a.rows_per_warp;
   float4* ring = reinterpret_cast<float4*>(reinterpret_cast<unsigned char*>(smem4) +
-                                           wib * tma_warp_bytes(R, RG, K));
-  float4* acc = ring + K * 32;  // rows RG .. R - 1
+                                           wib * tma_warp_bytes(R, RG, K, kRowBytes));
+  unsigned char* const ring_bytes = reinterpret_cast<unsigned char*>(ring);
+  float4* acc = reinterpret_cast<float4*>(ring_bytes + K * kRowBytes);  // rows RG .. R - 1
   uint2* staged = reinterpret_cast<uint2*>(acc + (R - RG) * 32);  // chunk c's items, then c + 1's
   float2* stats = reinterpret_cast<float2*>(staged + 64);
   unsigned long long* bars = reinterpret_cast<unsigned long long*>(stats + R);
@@ -471,10 +495,11 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
       const int tl = t + lane;
       if (lane < GS) {
         const bool valid = c * 32 + tl < n_items;
-        mbar_arrive_expect(bars + g, valid ? 512u : 0u);
+        mbar_arrive_expect(bars + g, valid ? kRowBytes : 0u);
         if (valid)
-          bulk_copy(ring + (g * GS + lane) * 32,
-                    a.values + static_cast<size_t>(staged[tl].x & 0xffffffu) * 32, 512, bars + g);
+          bulk_copy(ring_bytes + (g * GS + lane) * kRowBytes,
+                    vbytes + static_cast<size_t>(staged[tl].x & 0xffffffu) * kRowBytes, kRowBytes,
+                    bars + g);
       }
     };
     if (n_items > 0) {
@@ -508,7 +533,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
           for (int j = 0; j < GS; ++j) {
             // (call 8: loading item j + 1's entry and row before adding item j gained nothing)
             const uint2 it = staged[t0 + j];
-            const float4 v = ring[(g * GS + j) * 32 + lane];
+            const float4 v = ring_piece<V>(ring_bytes + (g * GS + j) * kRowBytes, lane);
             if (t0 + j < in_chunk) {
               const unsigned x = it.x;
               const float wt = __uint_as_float(it.y);

@@ -160,7 +160,7 @@ std::string VariantParams::scalar_kernel_name() const {
 std::string VariantParams::invalid_reason() const {
   auto pow2 = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
   if (family == Family::colblock) {
-    if (value != ValueType::f32) return "colblock takes f32 values only";
+    if (value == ValueType::f16) return "colblock takes f32 or bf16 values only";
     if (index != IndexType::i32) return "colblock takes int32 structure only";
     if (cb_rows < 10 || cb_rows > 31)
       return "colblock: r (rows a warp) must be in [10, 31] (10 of them are the kernel's register rows)";

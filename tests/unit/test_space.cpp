@@ -561,8 +561,9 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
             "colblock: lag must be in [1, 31]");
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.i64.f32").invalid_reason(),
             "colblock takes int32 structure only");
-  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.i32.bf16").invalid_reason(),
-            "colblock takes f32 values only");
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.i32.bf16").invalid_reason(), "");
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.i32.f16").invalid_reason(),
+            "colblock takes f32 or bf16 values only");
   EXPECT_THROW(VariantParams::parse("csrgat.r19.i32.f32"), std::invalid_argument);  // its parts only
   EXPECT_NE(launch_geometry(p, 1000, 1, 128, 0, 4, 0).unsupported, "");  // its own launcher's grid
 
@@ -585,12 +586,23 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
   EXPECT_EQ(pruned["128/2"], "colblock: one head only");
   for (const auto& [space, why] : std::vector<std::pair<std::string, std::string>>{
            {"  colblock: [r19.ps16.lag8]\n  index: [i64]\n", "colblock: int32 structure only, and the space has no i32"},
-           {"  colblock: [r19.ps16.lag8]\n  value: [bf16]\n", "colblock: f32 values only, and the problem has none"}}) {
+           {"  colblock: [r19.ps16.lag8]\n  value: [f16]\n", "colblock takes f32 or bf16 values only"}}) {
     const Config other = tiny(space, "", graphs);
-    const Problem& pr = problems(other)[2];
+    const auto probs = problems(other);
+    const Problem& pr = probs[2];
     ASSERT_EQ(pr.feat, 128);
-    EXPECT_EQ(enumerate(other, pr)[1].pruned, why);
+    const auto got = enumerate(other, pr);
+    ASSERT_EQ(got.size(), 2u);
+    EXPECT_EQ(got[1].params.family, Family::colblock);
+    EXPECT_EQ(got[1].pruned, why) << got[1].params.id();
   }
+  // One candidate a value type: f32 and bf16 alike.
+  const Config both = tiny("  colblock: [r19.ps16.lag8]\n  value: [f32, bf16]\n", "", graphs);
+  const auto cands = enumerate(both, problems(both)[2]);
+  ASSERT_EQ(cands.size(), 4u);
+  EXPECT_EQ(cands[2].params.id(), id);
+  EXPECT_EQ(cands[3].params.id(), "colblock.r19.ps16.lag8.i32.bf16");
+  EXPECT_EQ(cands[3].pruned, "");
   // Bad geometries are config errors naming the entry.
   for (const char* bad : {"r9.ps16.lag8", "r19.ps16", "x19", "r19.ps16.lag8.i32.f32", "r019.ps16.lag8"}) {
     SCOPED_TRACE(bad);

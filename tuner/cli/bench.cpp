@@ -246,13 +246,15 @@ int bench(const BenchOptions& o) {
           } else if (impl == "colblock") {
             // The column-blocked sweep (tuner/colblock.h), planned here on the device (untimed,
             // once a graph).
-            const std::string why = ColblockKernel::unsupported(g, o.heads, feat, value == ValueType::f32, 0);
+            ColblockOptions co;
+            co.value = static_cast<int>(value);
+            const std::string why = ColblockKernel::unsupported(g, o.heads, feat, 0, co);
             if (!why.empty()) throw std::runtime_error("unsupported: " + why);
             if (index != IndexType::i32) throw std::runtime_error("unsupported: colblock: int32 structure only");
             e.colblock = std::make_unique<ColblockKernel>(
                 g, static_cast<const int*>(dp.row_ptr(IndexType::i32)),
-                static_cast<const int*>(dp.col(IndexType::i32)), dp.scores(),
-                static_cast<const float*>(dp.values(ValueType::f32)), dp.out(), 0);
+                static_cast<const int*>(dp.col(IndexType::i32)), dp.scores(), dp.values(value), dp.out(), 0,
+                co);
             variant = "colblock";
             e.launch = [k = e.colblock.get()](cudaStream_t s) { k->launch(s); };
           } else {
@@ -379,7 +381,7 @@ void register_bench_command(CLI::App& app) {
   cmd->add_option("--impl", o.impls,
                   "comma list: tuned (the library's aggregate()), tuned_call (the same through a csrgat::Call "
                   "prepared once), seed, cusparse, empty (an empty kernel: the launch floor), colblock (the "
-                  "column-blocked sweep of DRAM-bound graphs: F = 128, float32, planned once), or variant ids; "
+                  "column-blocked sweep of DRAM-bound graphs: F = 128, float32 or bfloat16, planned once), or variant ids; "
                   "tuned, tuned_call, empty and fused ids take a ':pdl' suffix (launched overlapping the previous "
                   "kernel)");
   cmd->add_option("--value", o.value, "value storage: f32, bf16, f16");
