@@ -10,7 +10,7 @@ bash "$D/gpu-v34e.sh"
 (
   source "$D/gpu-env.sh"
   out_dir v35d
-  M=smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_bytes.sum,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,smsp__average_warp_latency_issue_stalled_barrier,smsp__pcsamp_warps_issue_stalled_long_scoreboard
+  M=smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_bytes.sum,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
   for v in f32 bf16; do
     step "ncu-$v" timeout 150 ncu --clock-control none --metrics "$M" -k regex:tma_gather --launch-count 1 --csv \
       "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --value "$v" --impl colblock --max-samples 3 --max-seconds 0.1 \
