@@ -38,9 +38,10 @@ constexpr int kGroup = 4, kMinBlocks = 5;
 const void* kernel_fn(int value) {
   if (value == kBfloat16)
     return reinterpret_cast<const void*>(
-        &tma_gather<kRingSlots, kGroup, kRegisterRows, kMinBlocks, false, 0, false, unsigned short>);
+        &tma_gather<ring_slots(kBfloat16), kGroup, kRegisterRows, kMinBlocks, false, 0, false,
+                    unsigned short>);
   return reinterpret_cast<const void*>(
-      &tma_gather<kRingSlots, kGroup, kRegisterRows, kMinBlocks, false, 0, false, float>);
+      &tma_gather<ring_slots(kFloat32), kGroup, kRegisterRows, kMinBlocks, false, 0, false, float>);
 }
 int row_bytes(int value) { return value == kBfloat16 ? 256 : 512; }
 
@@ -201,7 +202,7 @@ struct Sweep::Impl {
     CSRGAT_COLBLOCK_CHECK(cudaMemset(timeouts->ptr, 0, sizeof(unsigned)));
     // A persistent grid: every block resident at once (the barrier paces the warps of one wave).
     info.smem_per_block = kWarpsPerBlock * tma_warp_bytes(geometry.rows_per_warp, kRegisterRows,
-                                                          kRingSlots, row_bytes(value));
+                                                          ring_slots(value), row_bytes(value));
     const void* fn = kernel_fn(value);
     // The limit belongs to the kernel, not to this object: only ever raised, so that another
     // instance with more rows a warp keeps launching.

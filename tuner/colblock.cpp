@@ -42,7 +42,7 @@ nlohmann::json describe(const colblock::Sweep& s) {
           {"smem_per_block", i.smem_per_block},
           {"rows_per_warp", g.rows_per_warp},
           {"register_rows", colblock::kRegisterRows},
-          {"ring_slots", colblock::kRingSlots},
+          {"ring_slots", colblock::ring_slots(s.value())},
           {"partition_rows", 1 << g.part_shift},
           {"partitions", i.partitions},
           {"lag", g.lag},
