@@ -86,7 +86,7 @@ struct Achieved {
 Achieved achieved(double time_us, const Counters& c, const Model& m, const Roofs& r);
 
 struct VariantResult {
-  std::string variant, family;  // family: "csrgat", "seed", "cusparse"
+  std::string variant, family;  // family: "csrgat", "seed", "cusparse", "colblock"
   std::optional<VariantParams> params;
   tuner::TrialRecord best;  // the ok trial of the highest stage
   Counters counters;        // from the highest ok stage that has them

@@ -471,7 +471,9 @@ void problem_section(Doc& doc, const RunData& d, const ProblemResults& pr, const
   } else {
     doc.para("**No correct fused variant** on this problem; the baselines that ran are listed.");
   }
-  for (const char* fam : {"seed", "cusparse"}) {
+  // The baselines, and the fastest column-blocked sweep (colblock.*: not a rule's kernel, but
+  // what the header runs instead where it attaches one and a Shape holds its plan).
+  for (const char* fam : {"seed", "cusparse", "colblock"}) {
     const VariantResult* b = pr.baseline(fam);
     if (b) row(fam, *b);
   }
