@@ -120,6 +120,23 @@ class Colblock(CopiedRun):
         line = row(t, "| 2 | DRAM-bound: time <= 0.7x the seed")
         self.assertIn("; colblock (not dispatched) uniform 2M, d32, F=128 0.72x", line)
         self.assertTrue(line.endswith("| not met |"), line)
+        self.assertIn("beside the dispatch, which does not run it:", t)
+
+    def test_a_dispatched_sweep_is_named_the_dispatchs(self):
+        path = os.path.join(self.dir, "bench-2m.json")
+        with open(path) as f:
+            d = json.load(f)
+        seed = next(r for r in d["results"] if r["impl"] == "seed")
+        tuned = next(r for r in d["results"] if r["impl"] == "tuned")
+        tuned["variant"] = "colblock.r19.ps16.lag8.i32.f32"
+        d["results"].append(dict(seed, impl="colblock", variant="colblock",
+                                 gpu_median_us=seed["gpu_median_us"] * 0.72))
+        with open(path, "w") as f:
+            json.dump(d, f)
+        t = table(self.dir, prof_path())
+        self.assertIn("; the dispatch runs it too (its rule attaches it):", t)
+        line = row(t, "| 2 | DRAM-bound: time <= 0.7x the seed")
+        self.assertIn("; colblock (the dispatch's) uniform 2M, d32, F=128 0.72x", line)
 
 
 class InProcess(CopiedRun):
