@@ -376,6 +376,7 @@ Status plan_sweep(const GraphView& g, Shape::Impl* impl) {
   } catch (const colblock::CudaFailure& e) {
     if (e.error != cudaErrorMemoryAllocation) return cuda_failed(e.error);
     cudaGetLastError();  // out of memory: the family kernel runs
+  } catch (const colblock::Unsupported&) {  // a device limit (no block fits): the family kernel
   } catch (const std::invalid_argument&) {  // the plan found a bad column or row_ptr
     return Status::invalid_argument;
   }
@@ -404,7 +405,11 @@ Status Shape::create(const GraphView& graph, const int64_t* host_row_ptr, int he
 
 const char* dispatch_variant(const GraphView& g, Storage storage, int heads, int feat,
                              const Shape* shape) {
-  if (shape && shape->impl()) return shape->impl()->id();
+  if (shape && shape->impl()) {  // the sweep only for the arrays it planned
+    const Shape::Impl* s = shape->impl();
+    return s->sweep && g.row_ptr == s->sweep->row_ptr() && g.col == s->sweep->col() ? s->id()
+                                                                                     : s->choice.id;
+  }
   const double mean = g.num_nodes ? static_cast<double>(g.num_edges) / g.num_nodes : 0;
   return choose(code(storage), code(g.index), heads, feat, g.num_nodes, mean, 0, false).id;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <mutex>
 
 #include <cub/device/device_segmented_sort.cuh>
 
@@ -10,19 +12,21 @@
 namespace csrgat::colblock {
 namespace {
 
-#define CSRGAT_COLBLOCK_CHECK(expr)                                                         \
-  do {                                                                                      \
-    const cudaError_t csrgat_cb_e_ = (expr);                                                \
-    if (csrgat_cb_e_ != cudaSuccess)                                                        \
-      throw CudaFailure(csrgat_cb_e_, std::string(#expr) + " failed: " +                    \
-                                          cudaGetErrorName(csrgat_cb_e_) + " (" +           \
-                                          cudaGetErrorString(csrgat_cb_e_) + ")");          \
+#define CSRGAT_COLBLOCK_CHECK(expr)                                                             \
+  do {                                                                                          \
+    const cudaError_t csrgat_cb_e_ = (expr);                                                    \
+    if (csrgat_cb_e_ != cudaSuccess)                                                            \
+      throw CudaFailure(csrgat_cb_e_, std::string(#expr) +                                      \
+                                          " failed: " + cudaGetErrorName(csrgat_cb_e_) + " (" + \
+                                          cudaGetErrorString(csrgat_cb_e_) + ")");              \
   } while (0)
 
 // Device memory freed on every path out.
 struct Buffer {
   void* ptr = nullptr;
-  explicit Buffer(size_t bytes) { CSRGAT_COLBLOCK_CHECK(cudaMalloc(&ptr, std::max<size_t>(bytes, 16))); }
+  explicit Buffer(size_t bytes) {
+    CSRGAT_COLBLOCK_CHECK(cudaMalloc(&ptr, std::max<size_t>(bytes, 16)));
+  }
   ~Buffer() { cudaFree(ptr); }
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -37,13 +41,14 @@ constexpr int kGroup = 4, kMinBlocks = 5;
 // kernel needs: a float32's upper half).
 const void* kernel_fn(int value) {
   if (value == kBfloat16)
-    return reinterpret_cast<const void*>(
-        &tma_gather<ring_slots(kBfloat16), kGroup, kRegisterRows, kMinBlocks, false, 0, false,
-                    unsigned short>);
+    return reinterpret_cast<const void*>(&tma_gather<ring_slots(kBfloat16), kGroup, kRegisterRows,
+                                                     kMinBlocks, false, 0, false, unsigned short>);
   return reinterpret_cast<const void*>(
       &tma_gather<ring_slots(kFloat32), kGroup, kRegisterRows, kMinBlocks, false, 0, false, float>);
 }
-int row_bytes(int value) { return value == kBfloat16 ? 256 : 512; }
+int row_bytes(int value) {
+  return value == kBfloat16 ? 256 : 512;
+}
 
 // The plan's segments: batch i's edges start at row_ptr[min(n, i R)].
 __global__ void plan_offsets(const int* row_ptr, int n, int rows_per_warp, int segments, int* off) {
@@ -54,20 +59,22 @@ __global__ void plan_offsets(const int* row_ptr, int n, int rows_per_warp, int s
 
 // A thread a row: its edges' keys (source partition) and items (col | row in batch << 24, offset
 // from the batch's first edge), as build_plan packs them. `bad`: the lowest of the first bad
-// edge's index (a source outside [0, n)) and 2^62 + the first row whose row_ptr decreases.
+// edge's index (a source outside [0, n)) and 2^62 + the first row whose row_ptr decreases (or
+// leaves [0, e], or starts before its batch's first edge): such a row writes nothing, so that a
+// malformed row_ptr is reported, never written through.
 constexpr unsigned long long kBadRow = 1ull << 62;
-__global__ void plan_items(const int* row_ptr, const int* col, int n, int rows_per_warp,
+__global__ void plan_items(const int* row_ptr, const int* col, int n, int e, int rows_per_warp,
                            int part_shift, unsigned* keys, unsigned long long* items,
                            unsigned long long* bad) {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n) return;
   const int lo = row_ptr[r], hi = row_ptr[r + 1];
-  if (hi < lo) {
+  const int r0 = r - r % rows_per_warp;
+  const int first = row_ptr[r0];
+  if (hi < lo || lo < 0 || hi > e || first < 0 || first > lo) {
     atomicMin(bad, kBadRow + static_cast<unsigned long long>(r));
     return;
   }
-  const int r0 = r - r % rows_per_warp;
-  const int first = row_ptr[r0];
   for (int k = lo; k < hi; ++k) {
     const int c = col[k];
     if (c < 0 || c >= n) {
@@ -113,11 +120,14 @@ std::string unsupported(int64_t n, int64_t e, int heads, int feat, int value, in
     return "colblock: bulk copies need sm_90 or later, the device is sm_" + std::to_string(major) +
            "x";
   // The code the runtime would load: a build without sm_90 SASS or PTX (CMAKE_CUDA_ARCHITECTURES
-  // 80, say) carries a body that only traps.
+  // 80, say) carries a body that only traps, and its compute_80 PTX, JIT-compiled for the
+  // device, reports the device's binary version: its PTX version says what it is.
   cudaFuncAttributes fa{};
   CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, kernel_fn(value)));
-  if (fa.binaryVersion < 90)
-    return "colblock: this build's kernel is for sm_" + std::to_string(fa.binaryVersion) +
+  if (fa.binaryVersion < 90 || (fa.ptxVersion != 0 && fa.ptxVersion < 90))
+    return "colblock: this build's kernel is for sm_" +
+           std::to_string(fa.ptxVersion != 0 && fa.ptxVersion < 90 ? fa.ptxVersion
+                                                                   : fa.binaryVersion) +
            " (it needs sm_90 or later: add 90 to CMAKE_CUDA_ARCHITECTURES)";
   return "";
 }
@@ -127,7 +137,8 @@ void build_plan_on_device(const int* row_ptr, const int* col, int64_t n, int64_t
   require_plannable(n, e, rows_per_warp, part_shift);
   int ends[2] = {0, 0};
   CSRGAT_COLBLOCK_CHECK(cudaMemcpyAsync(&ends[0], row_ptr, sizeof(int), cudaMemcpyDeviceToHost, s));
-  CSRGAT_COLBLOCK_CHECK(cudaMemcpyAsync(&ends[1], row_ptr + n, sizeof(int), cudaMemcpyDeviceToHost, s));
+  CSRGAT_COLBLOCK_CHECK(
+      cudaMemcpyAsync(&ends[1], row_ptr + n, sizeof(int), cudaMemcpyDeviceToHost, s));
   CSRGAT_COLBLOCK_CHECK(cudaStreamSynchronize(s));
   if (ends[0] != 0 || ends[1] != e)
     throw std::invalid_argument(
@@ -145,7 +156,7 @@ void build_plan_on_device(const int* row_ptr, const int* col, int64_t n, int64_t
                                                       off.as<int>());
   CSRGAT_COLBLOCK_CHECK(cudaGetLastError());
   plan_items<<<(rows + 255) / 256, 256, 0, s>>>(
-      row_ptr, col, rows, rows_per_warp, part_shift, keys_in.as<unsigned>(),
+      row_ptr, col, rows, static_cast<int>(e), rows_per_warp, part_shift, keys_in.as<unsigned>(),
       items_in.as<unsigned long long>(), bad.as<unsigned long long>());
   CSRGAT_COLBLOCK_CHECK(cudaGetLastError());
   unsigned long long first_bad = ~0ull;
@@ -153,7 +164,16 @@ void build_plan_on_device(const int* row_ptr, const int* col, int64_t n, int64_t
       cudaMemcpyAsync(&first_bad, bad.ptr, sizeof first_bad, cudaMemcpyDeviceToHost, s));
   CSRGAT_COLBLOCK_CHECK(cudaStreamSynchronize(s));
   if (first_bad != ~0ull) {
-    if (first_bad >= kBadRow) throw decreasing_row_ptr(static_cast<int64_t>(first_bad - kBadRow));
+    if (first_bad >= kBadRow) {
+      const int64_t r = static_cast<int64_t>(first_bad - kBadRow);
+      int lohi[2] = {0, 0};
+      CSRGAT_COLBLOCK_CHECK(cudaMemcpy(lohi, row_ptr + r, sizeof lohi, cudaMemcpyDeviceToHost));
+      if (lohi[1] < lohi[0]) throw decreasing_row_ptr(r);
+      throw std::invalid_argument("colblock plan: row " + std::to_string(r) + "'s edges [" +
+                                  std::to_string(lohi[0]) + ", " + std::to_string(lohi[1]) +
+                                  ") are not inside [0, E = " + std::to_string(e) +
+                                  ") after its batch's first edge: row_ptr is not a CSR row_ptr");
+    }
     int c = 0;
     CSRGAT_COLBLOCK_CHECK(cudaMemcpy(&c, col + first_bad, sizeof c, cudaMemcpyDeviceToHost));
     throw source_out_of_range(static_cast<int64_t>(first_bad), c, n);
@@ -187,7 +207,7 @@ struct Sweep::Impl {
       : geometry(g), value(value_) {
     CSRGAT_COLBLOCK_CHECK(cudaGetDevice(&device));
     if (const std::string why = unsupported(n, e, 1, 128, value, device, g); !why.empty())
-      throw std::invalid_argument(why);
+      throw Unsupported(why);
     info.plan_bytes = static_cast<size_t>(e) * sizeof(PlanItem);
     plan = std::make_unique<Buffer>(info.plan_bytes);
     args.row_ptr = row_ptr;
@@ -204,21 +224,25 @@ struct Sweep::Impl {
     info.smem_per_block = kWarpsPerBlock * tma_warp_bytes(geometry.rows_per_warp, kRegisterRows,
                                                           ring_slots(value), row_bytes(value));
     const void* fn = kernel_fn(value);
-    // The limit belongs to the kernel, not to this object: only ever raised, so that another
-    // instance with more rows a warp keeps launching.
-    cudaFuncAttributes fa{};
-    CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, fn));
-    if (static_cast<size_t>(fa.maxDynamicSharedSizeBytes) < info.smem_per_block)
-      CSRGAT_COLBLOCK_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                 static_cast<int>(info.smem_per_block)));
+    // The limit belongs to the kernel, not to this object: only ever raised (under a lock, so
+    // that two threads' Sweeps cannot lower it under each other), so that another instance with
+    // more rows a warp keeps launching.
+    {
+      static std::mutex m;
+      std::lock_guard<std::mutex> lock(m);
+      cudaFuncAttributes fa{};
+      CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, fn));
+      if (static_cast<size_t>(fa.maxDynamicSharedSizeBytes) < info.smem_per_block)
+        CSRGAT_COLBLOCK_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   static_cast<int>(info.smem_per_block)));
+    }
     int per_sm = 0, sms = 0;
     CSRGAT_COLBLOCK_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, fn, 32 * kWarpsPerBlock, info.smem_per_block));
     CSRGAT_COLBLOCK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     if (per_sm < 1)
-      throw std::invalid_argument("colblock: no block fits an SM (" +
-                                  std::to_string(info.smem_per_block) +
-                                  " bytes of shared memory)");
+      throw Unsupported("colblock: no block fits an SM (" + std::to_string(info.smem_per_block) +
+                        " bytes of shared memory)");
     info.blocks = per_sm * sms;
 
     StreamArgs& a = args;
@@ -247,34 +271,41 @@ Sweep::Sweep(const int* row_ptr, const int* col, int64_t n, int64_t e, const Geo
     : impl_(std::make_unique<Impl>(row_ptr, n, e, g, value)) {
   const auto t0 = std::chrono::steady_clock::now();
   build_plan_on_device(row_ptr, col, n, e, g.rows_per_warp, g.part_shift, impl_->plan->ptr);
-  impl_->info.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  impl_->info.plan_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   impl_->col = col;
   impl_->finish(n, e);
 }
 
-Sweep::Sweep(const int* row_ptr, const std::vector<PlanItem>& host_plan, int64_t n, const Geometry& g,
-             int value)
+Sweep::Sweep(const int* row_ptr, const std::vector<PlanItem>& host_plan, int64_t n,
+             const Geometry& g, int value)
     : impl_(std::make_unique<Impl>(row_ptr, n, static_cast<int64_t>(host_plan.size()), g, value)) {
   const auto t0 = std::chrono::steady_clock::now();
   CSRGAT_COLBLOCK_CHECK(cudaMemcpy(impl_->plan->ptr, host_plan.data(), impl_->info.plan_bytes,
                                    cudaMemcpyHostToDevice));
-  impl_->info.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  impl_->info.plan_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   impl_->info.plan_on_device = false;
   impl_->finish(n, static_cast<int64_t>(host_plan.size()));
 }
 
 Sweep::~Sweep() = default;
 
-cudaError_t Sweep::launch(const float* scores, const void* values, float* out, cudaStream_t s) const {
-  if (const cudaError_t e = cudaMemsetAsync(impl_->steps->ptr, 0, kBarrierBytes, s); e != cudaSuccess)
+cudaError_t Sweep::launch(const float* scores, const void* values, float* out,
+                          cudaStream_t s) const {
+  // Bulk copies and float4 stores: a misaligned row would fault, losing the context.
+  if (reinterpret_cast<uintptr_t>(values) % 16 != 0 || reinterpret_cast<uintptr_t>(out) % 16 != 0)
+    return cudaErrorInvalidValue;
+  if (const cudaError_t e = cudaMemsetAsync(impl_->steps->ptr, 0, kBarrierBytes, s);
+      e != cudaSuccess)
     return e;
   StreamArgs a = impl_->args;
   a.scores = scores;
   a.values = reinterpret_cast<const float4*>(values);
   a.out = reinterpret_cast<float4*>(out);
   void* params[] = {&a};
-  return cudaLaunchKernel(kernel_fn(impl_->value), dim3(impl_->info.blocks), dim3(32 * kWarpsPerBlock), params,
-                          impl_->info.smem_per_block, s);
+  return cudaLaunchKernel(kernel_fn(impl_->value), dim3(impl_->info.blocks),
+                          dim3(32 * kWarpsPerBlock), params, impl_->info.smem_per_block, s);
 }
 
 unsigned Sweep::timeouts() const {
@@ -283,11 +314,23 @@ unsigned Sweep::timeouts() const {
   return t;
 }
 
-const Sweep::Info& Sweep::info() const { return impl_->info; }
-const Geometry& Sweep::geometry() const { return impl_->geometry; }
-const int* Sweep::row_ptr() const { return impl_->args.row_ptr; }
-const int* Sweep::col() const { return impl_->col; }
-int Sweep::device() const { return impl_->device; }
-int Sweep::value() const { return impl_->value; }
+const Sweep::Info& Sweep::info() const {
+  return impl_->info;
+}
+const Geometry& Sweep::geometry() const {
+  return impl_->geometry;
+}
+const int* Sweep::row_ptr() const {
+  return impl_->args.row_ptr;
+}
+const int* Sweep::col() const {
+  return impl_->col;
+}
+int Sweep::device() const {
+  return impl_->device;
+}
+int Sweep::value() const {
+  return impl_->value;
+}
 
 }  // namespace csrgat::colblock

@@ -5,8 +5,10 @@
 // cubin: bulk copies, mbarrier transaction counts and CUB's segmented sort for the plan.
 //
 // Limits: F = 128, one head, float32 or bfloat16 values (accumulated in float32; out is float32),
-// int32 structure, n < 2^24, values and out 16-byte aligned (unsupported() says which one a
-// problem fails).
+// int32 structure, n < 2^24 (unsupported() says which one a problem fails); values and out
+// 16-byte aligned (Sweep::launch refuses others). Its grid is one wave of every SM: a launch
+// whose blocks are not all resident at once (other kernels on the GPU, an MPS limit) stays
+// correct but waits up to spin_limit polls before its warps stop pacing each other.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -43,6 +45,13 @@ class CudaFailure : public std::runtime_error {
   cudaError_t error;
 };
 
+// A problem or device the sweep cannot take (what() says why: unsupported()'s reasons, or no
+// block fitting an SM); the plan's input errors are std::invalid_argument.
+class Unsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Value storage codes, as tuned::Rule's: 0 float32, 1 bfloat16 (2, float16, is not taken).
 constexpr int kFloat32 = 0, kBfloat16 = 1;
 
@@ -50,7 +59,9 @@ constexpr int kFloat32 = 0, kBfloat16 = 1;
 // (bfloat16): 4 KB of shared memory either way. A sweep's bandwidth is its bytes in flight over
 // their latency (thirty-fifth session, call 4: with 8 bfloat16 rows a warp the sweep issued 58%
 // of the time and used 54% of L2 and DRAM, 6.07 ms against float32's 6.83).
-constexpr int ring_slots(int value) { return value == kBfloat16 ? 16 : 8; }
+constexpr int ring_slots(int value) {
+  return value == kBfloat16 ? 16 : 8;
+}
 
 // Why a graph of n nodes and e edges with this F, H and value storage cannot run with geometry
 // g on `device` ("" when it can): the kernel's limits, the geometry's ranges, and the device
@@ -77,10 +88,11 @@ void build_plan_on_device(const int* row_ptr, const int* col, int64_t n, int64_t
 // their streams), as a csrgat::Shape's.
 class Sweep {
  public:
-  // Plans the graph (int32 device row_ptr and col) on the device. Throws std::invalid_argument
-  // when unsupported() says why or the plan finds the structure invalid, CudaFailure on a CUDA
-  // error (cudaErrorMemoryAllocation when the plan, 8 bytes an edge, or its build's temporary
-  // 16 bytes an edge do not fit).
+  // Plans the graph (int32 device row_ptr and col, complete when it is called: it reads them on
+  // the legacy default stream) on the device. Throws Unsupported when unsupported() says why or
+  // no block fits an SM, std::invalid_argument when the plan finds the structure invalid,
+  // CudaFailure on a CUDA error (cudaErrorMemoryAllocation when the plan, 8 bytes an edge, or
+  // its build's temporary 16 bytes an edge do not fit).
   // value: the storage of the values its launches take (kFloat32, kBfloat16).
   Sweep(const int* row_ptr, const int* col, int64_t n, int64_t e, const Geometry& g,
         int value = kFloat32);
@@ -92,8 +104,9 @@ class Sweep {
   Sweep& operator=(const Sweep&) = delete;
 
   // One call on s: the barrier's counters zeroed, then the kernel over scores (E), values ((n,
-  // 128) of the Sweep's storage) and out ((n, 128) float32), both 16-byte aligned. Returns the
-  // first failed call's error.
+  // 128) of the Sweep's storage) and out ((n, 128) float32), both 16-byte aligned
+  // (cudaErrorInvalidValue, nothing launched, when one is not). Returns the first failed call's
+  // error.
   cudaError_t launch(const float* scores, const void* values, float* out, cudaStream_t s) const;
   // The barrier's waits given up since construction (synchronises the device; throws
   // CudaFailure).

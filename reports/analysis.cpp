@@ -336,7 +336,7 @@ RunData load_run(const tuner::Store& store, int64_t run_id) {
     Acc& a = acc[key];
     if (a.spec.empty()) a.spec = t.spec;
     const std::string fam = family_of(t.variant);
-    if (fam == "csrgat" && (t.status == "wrong" || t.status == "crashed"))
+    if ((fam == "csrgat" || fam == "colblock") && (t.status == "wrong" || t.status == "crashed"))
       a.disqualified.insert(t.variant);
     if (t.status != "ok" || !usable(t.median_us)) continue;
     a.all[t.variant].push_back(&t);

@@ -14,9 +14,10 @@ ColblockKernel::ColblockKernel(const graphs::Csr64& g, const int* row_ptr, const
                                const ColblockOptions& o)
     : scores_(scores), values_(values), out_(out) {
   if (const std::string why = unsupported(g, 1, 128, device, o); !why.empty())
-    throw std::invalid_argument(why);
+    throw colblock::Unsupported(why);
   if (o.plan_on_device)
-    sweep_ = std::make_unique<colblock::Sweep>(row_ptr, col, g.num_nodes, g.num_edges(), o, o.value);
+    sweep_ =
+        std::make_unique<colblock::Sweep>(row_ptr, col, g.num_nodes, g.num_edges(), o, o.value);
   else
     sweep_ = std::make_unique<colblock::Sweep>(
         row_ptr, colblock::build_plan(g.row_ptr, g.col, g.num_nodes, o.rows_per_warp, o.part_shift),
@@ -29,9 +30,13 @@ void ColblockKernel::launch(cudaStream_t s) const {
   CSRGAT_CUDA_CHECK(sweep_->launch(scores_, values_, out_, s));
 }
 
-unsigned ColblockKernel::timeouts() const { return sweep_->timeouts(); }
+unsigned ColblockKernel::timeouts() const {
+  return sweep_->timeouts();
+}
 
-nlohmann::json ColblockKernel::describe() const { return tuner::describe(*sweep_); }
+nlohmann::json ColblockKernel::describe() const {
+  return tuner::describe(*sweep_);
+}
 
 nlohmann::json describe(const colblock::Sweep& s) {
   const colblock::Sweep::Info& i = s.info();

@@ -37,8 +37,8 @@ class ColblockKernel {
                                  const ColblockOptions& o = {});
   // Plans g (on the device from row_ptr and col, or on the host from g: o.plan_on_device);
   // row_ptr and col (int32, g's structure), scores, values and out are the caller's device
-  // buffers. Throws std::invalid_argument when unsupported() says why or the plan finds the
-  // structure invalid, colblock::CudaFailure on a CUDA error.
+  // buffers. Throws colblock::Unsupported when unsupported() says why, std::invalid_argument
+  // when the plan finds the structure invalid, colblock::CudaFailure on a CUDA error.
   ColblockKernel(const graphs::Csr64& g, const int* row_ptr, const int* col, const float* scores,
                  const void* values, float* out, int device, const ColblockOptions& o = {});
   ~ColblockKernel();

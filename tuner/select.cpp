@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "variants/colblock_plan.h"
+
 namespace csrgat::tuner {
 namespace {
 
@@ -70,8 +72,12 @@ Analysis analyse(const Store& store, int64_t run_id) {
     }
     if (p.fault != 0 || p.delay_ns != 0) continue;
     ProblemKey key{t.graph, t.feat, t.heads, p.value, p.index};
-    if ((p.family == Family::fused || p.family == Family::colblock) &&
-        (t.status == "wrong" || t.status == "crashed")) {
+    // A sweep is also out on a problem where it could not be timed: the library would run it
+    // there all the same.
+    const bool failed = t.status == "wrong" || t.status == "crashed" ||
+                        (p.family == Family::colblock &&
+                         (t.status == "timeout" || t.status == "launch_failed"));
+    if ((p.family == Family::fused || p.family == Family::colblock) && failed) {
       a.problems[key].disqualified.insert(t.variant);
       continue;
     }
@@ -273,7 +279,20 @@ RuleChoice make_rule(const Bucket& bucket, const std::string& variant,
   return r;
 }
 
-// The column-blocked sweep for a bucket rule (RuleChoice::colblock), if one qualifies.
+// Whether the library would run sweep c on problem p (csrgat/colblock.h's unsupported(), less
+// the device): F = 128, one head, int32, f32 or bf16, a graph the plan takes.
+bool sweep_takes(const VariantParams& c, const Tuned* p) {
+  if (p->key.feat != 128 || p->key.heads != 1 || p->key.index != IndexType::i32 ||
+      p->key.value == ValueType::f16 || !p->shape.known)
+    return false;
+  if (!colblock::plan_unsupported(p->shape.nodes, p->shape.edges, c.cb_rows, c.cb_shift).empty())
+    return false;
+  return ((p->shape.nodes + (int64_t{1} << c.cb_shift) - 1) >> c.cb_shift) <= 4096;
+}
+
+// The column-blocked sweep for a bucket rule (RuleChoice::colblock), if one qualifies: measured
+// (correct) on every problem of the bucket the library would run it on, and faster there than
+// the rule's kernel.
 void attach_colblock(RuleChoice& r, const std::vector<const Tuned*>& ps) {
   std::set<std::string> ids, wrong;
   for (const Tuned* p : ps) {
@@ -283,13 +302,18 @@ void attach_colblock(RuleChoice& r, const std::vector<const Tuned*>& ps) {
   }
   for (const std::string& id : ids) {
     if (wrong.count(id)) continue;
+    const VariantParams cp = VariantParams::parse(id);
     double log_sum = 0;
     bool slower = false;
     std::vector<Evidence> ev;
     for (const Tuned* p : ps) {
+      if (!sweep_takes(cp, p)) continue;  // the rule's kernel runs there: a ratio of 1
       const auto c = p->data->colblock.find(id);
       const auto v = p->data->fused.find(r.variant);
-      if (c == p->data->colblock.end() || v == p->data->fused.end()) continue;
+      if (c == p->data->colblock.end() || v == p->data->fused.end()) {
+        slower = true;  // not measured where it would run (or no time of the rule's kernel)
+        break;
+      }
       const TrialRecord& t = *c->second.t;
       const double ratio = t.median_us / v->second.t->median_us;
       slower = slower || ratio >= 1;

@@ -109,10 +109,12 @@ struct RuleChoice {
   std::string provenance;                // one line: how it was chosen, GPU, date, run
   std::vector<Evidence> evidence;        // per problem where the variant was measured
   // A column-blocked sweep (colblock.* id) the library runs instead of `variant` where a Shape
-  // holds its plan: the sweep measured faster than `variant` on every problem of the bucket where
-  // both were measured (and wrong on none), with the lowest geometric mean of its time over
-  // `variant`'s, a problem it was not measured on counting 1 (the library runs `variant` there).
-  // Bucket rules only: a catch-all also serves shapes nobody measured. Empty: none.
+  // holds its plan: measured, correct and faster than `variant` on every problem of the bucket
+  // the library would run it on (F = 128, one head, int32, f32 or bf16, a graph its plan takes;
+  // a timeout or failed launch there counts as wrong), with the lowest geometric mean over the
+  // bucket of its time over `variant`'s (a problem it cannot take counts 1: the library runs
+  // `variant` there). Bucket rules only: a catch-all also serves shapes nobody measured.
+  // Empty: none.
   std::string colblock;
   double colblock_ratio = 1;               // that geometric mean, < 1
   std::vector<Evidence> colblock_evidence; // its times (winner_us: `variant`'s on that problem)

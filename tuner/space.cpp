@@ -189,8 +189,8 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
     if (k == 0) break;
   }
   // The column-blocked sweeps: outside the product and the constraints (which read the family's
-  // parameters), int32 and f32 only, F = 128 and one head (the rest is the graph's to say, when
-  // the trial plans it: csrgat/colblock.h's unsupported()).
+  // parameters), one a geometry and value type, int32 and f32 or bf16, F = 128 and one head (the
+  // rest is the graph's to say, when the trial plans it: csrgat/colblock.h's unsupported()).
   for (const std::string& g : s.colblock)
     for (const ValueType value : values) {
       VariantParams v = VariantParams::parse("colblock." + g + ".i32.f32");

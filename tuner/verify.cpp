@@ -115,6 +115,7 @@ namespace {
 // What compile_all compiles a variant as: its kernel (twins that differ only in launch-time
 // options share it), or, for an invalid variant, the variant itself (its error names it).
 std::string compile_key(const VariantParams& v) {
+  if (v.family == Family::colblock) return "colblock:" + v.id();  // no NVRTC kernel: its own entry
   return v.invalid_reason().empty() ? v.kernel_name() : "!" + v.id();
 }
 }  // namespace

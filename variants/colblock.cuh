@@ -1,8 +1,9 @@
 // colblock kernels: the column-blocked sweep of the DRAM-bound aggregation (issue 7, target 2),
 // shared by the probe that measured its design (profiler/tools/colblock_probe.cu, the thirty-
-// second to thirty-fourth sessions; docs/perf-notes.md) and the tuner's `colblock` bench impl
-// (tuner/colblock.cu). Compiled by nvcc, not NVRTC, and for sm_90 or later only (bulk copies,
-// mbarrier transaction counts): the tuner's family stays what NVRTC enumerates.
+// second to thirty-fourth sessions; docs/perf-notes.md) and the production library's launcher
+// (csrgat/colblock.cu: the tuner's colblock.* variants and `tuner bench --impl colblock` use it
+// too). Compiled by nvcc, not NVRTC, and for sm_90 or later only (bulk copies, mbarrier
+// transaction counts): the NVRTC family stays what the tuner compiles.
 //
 // The design. A graph whose values matrix is far larger than L2 gathers each source row from
 // DRAM once a use. Here every resident warp (a persistent grid) holds the accumulators of R rows
@@ -299,7 +300,8 @@ __device__ void record_warp(const StreamArgs& a, const SoftBarrier<kProfile>& ba
 // --- tma_gather: the gathers' ring in shared memory, filled by bulk copies ---------------------
 // stream_gather's ring holds LA float4 a lane in registers, and its accumulators take shared
 // memory: registers and shared memory together bound the rows on chip (x) and the gathers in
-// flight. Here a warp's ring is K slots of shared memory (a source row each, 512 bytes), filled
+// flight. Here a warp's ring is K slots of shared memory (a source row each: 512 bytes of
+// float32, 256 of bfloat16), filled
 // by one lane's bulk copy (cp.async.bulk, the TMA unit: no register and no L1 line holds a gather
 // in flight) and each slot's mbarrier counts its bytes in. The registers freed hold RG of the
 // warp's R rows' accumulators (a uniform branch picks the row), shared memory the other R - RG.

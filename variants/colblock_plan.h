@@ -28,7 +28,7 @@ constexpr int kMaxRowsPerWarp = 31;
 std::string plan_unsupported(int64_t n, int64_t e, int rows_per_warp, int part_shift);
 
 // The plan's input errors, worded alike by build_plan and build_plan_on_device
-// (tuner/colblock.h), each "colblock plan: ...": require_plannable throws plan_unsupported's
+// (csrgat/colblock.h), each "colblock plan: ...": require_plannable throws plan_unsupported's
 // reason; the others are thrown by their callers.
 void require_plannable(int64_t n, int64_t e, int rows_per_warp, int part_shift);
 std::invalid_argument decreasing_row_ptr(int64_t r);  // row_ptr[r + 1] < row_ptr[r]

@@ -61,7 +61,7 @@ struct GraphView {
 // - the device current at create(): aggregate() and Call::launch on another device return
 //   Status::invalid_argument;
 // - one stream at a time: a call that splits rows uses the Shape's workspace (the chunks'
-//   partials and merge counters) while it runs, so calls with one Shape (and Calls made with
+//   partials and merge counters; a column-blocked sweep's barrier counters) while it runs, so calls with one Shape (and Calls made with
 //   it) must not run concurrently: enqueue them on one stream, or order their streams. Use one
 //   Shape per stream for concurrent calls on one graph.
 // create() returns once the Shape's device buffers are written, so its first call may go on
@@ -78,17 +78,26 @@ class Shape {
                        Storage storage, Index index, Shape* out);
   // As above, and with the graph's device arrays, so that a rule that plans from the graph's
   // columns can run: the column-blocked sweep (`colblock.*` ids, csrgat/colblock.h), which the
-  // tuned header names for graphs whose values are far larger than L2 at F = 128, one head,
-  // float32 values and int32 indices, where the tuner measured it faster than every kernel of
-  // the family. Its plan is built here, on the device, in ~16 ms for 64 M edges on an H200: 8
-  // bytes an edge kept for the Shape's life, and while it is built 16 more and CUB's temporary.
-  // Where that memory cannot be had, the sweep cannot take the problem or the rule names none,
-  // the Shape holds the rule's kernel of the family instead (variant_id() says which runs).
-  // The plan belongs to graph.row_ptr and graph.col: aggregate() and Call on a graph with other
-  // pointers (or with values or out not 16-byte aligned) run the rule's family kernel, and
-  // ignore LaunchOptions::overlap_previous when they launch the sweep (it starts after the
-  // previous kernel, as a plain launch does). Status::invalid_argument when the plan finds a
-  // column outside [0, N) or a decreasing row_ptr.
+  // tuned header attaches to rules for graphs whose values are far larger than L2 (F = 128,
+  // one head, float32 or bfloat16 values, int32 indices) where the tuner measured it faster
+  // than the rule's kernel. Its plan is built here, on the device, in ~16 ms for 64 M edges on
+  // an H200: 8 bytes an edge kept for the Shape's life, and while it is built 16 more and CUB's
+  // temporary. Where that memory cannot be had, the sweep cannot take the problem or device,
+  // or the rule attaches none, the Shape holds the rule's kernel of the family instead
+  // (variant_id() names the sweep only when it holds one).
+  // - graph.row_ptr and graph.col must be complete when it is called: it reads them on the
+  //   legacy default stream, which does not wait for non-blocking streams.
+  // - The plan belongs to those arrays: aggregate() and Call on a graph at other pointers run
+  //   the rule's family kernel (dispatch_variant() says so), as they do when values or out are
+  //   not 16-byte aligned. A graph rebuilt at the same addresses (a caching allocator may hand
+  //   them out again) needs a new Shape: the old plan would index another graph's scores.
+  // - The sweep's soft grid barrier shares the Shape's workspace (one stream at a time, as
+  //   above) and assumes its grid is resident alone: kernels running beside it on the GPU
+  //   leave its results right but cost up to ~20 ms a call before its warps stop waiting.
+  // - LaunchOptions::overlap_previous is ignored when the sweep runs (it starts after the
+  //   previous kernel, as a plain launch does).
+  // Status::invalid_argument when the plan finds a column outside [0, N) or a row_ptr that is
+  // not one (decreasing, or outside [0, E]).
   static Status create(const GraphView& graph, const int64_t* host_row_ptr, int heads, int feat,
                        Storage storage, Shape* out);
   int64_t max_degree() const;

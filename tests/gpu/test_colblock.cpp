@@ -193,26 +193,38 @@ TEST(Colblock, DevicePlanNamesWhatIsWrong) {
   DeviceProblem dp(g, graphs::make_inputs(g, 1, 4, 1));
   void* plan = nullptr;
   ASSERT_EQ(cudaMalloc(&plan, g.col.size() * 8), cudaSuccess);
-  std::string what;
-  try {
-    build_plan_on_device(static_cast<const int*>(dp.row_ptr(IndexType::i32)),
-                         static_cast<const int*>(dp.col(IndexType::i32)), g.num_nodes,
-                         g.num_edges(), 20, 8, plan);
-  } catch (const std::invalid_argument& e) {
-    what = e.what();
-  }
+  const int* row_ptr = static_cast<const int*>(dp.row_ptr(IndexType::i32));
+  // What build_plan_on_device says of (rp, E), "" when it takes them.
+  auto plan_error = [&](const int* rp, int64_t e) {
+    try {
+      build_plan_on_device(rp, static_cast<const int*>(dp.col(IndexType::i32)), g.num_nodes, e, 20,
+                           8, plan);
+    } catch (const std::invalid_argument& ex) {
+      return std::string(ex.what());
+    }
+    return std::string();
+  };
+  std::string what = plan_error(row_ptr, g.num_edges());
   EXPECT_NE(what.find("col[1234] = 3000 is outside [0, 3000)"), std::string::npos) << what;
-  what.clear();
-  try {  // E given wrong: row_ptr[n] is not E
-    build_plan_on_device(static_cast<const int*>(dp.row_ptr(IndexType::i32)),
-                         static_cast<const int*>(dp.col(IndexType::i32)), g.num_nodes,
-                         g.num_edges() - 1, 20, 8, plan);
-  } catch (const std::invalid_argument& e) {
-    what = e.what();
-  }
+  what = plan_error(row_ptr, g.num_edges() - 1);  // E given wrong: row_ptr[n] is not E
   EXPECT_NE(what.find("row_ptr must run from 0 to E = 14999; it runs from 0 to 15000"),
             std::string::npos)
       << what;
+  // A row_ptr whose row 1 ends past E (and row 2 then runs backwards): named, and nothing is
+  // written through it (memcheck runs this test: gpu-check.sh).
+  std::vector<int> rp(g.row_ptr.begin(), g.row_ptr.end());
+  rp[2] = static_cast<int>(g.num_edges()) + 1000;
+  int* bad_rp = nullptr;
+  ASSERT_EQ(cudaMalloc(&bad_rp, rp.size() * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(bad_rp, rp.data(), rp.size() * sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
+  what = plan_error(bad_rp, g.num_edges());
+  EXPECT_NE(what.find("row 1's edges [5, 16000) are not inside [0, E = 15000)"), std::string::npos) << what;
+  rp[2] = 2;  // row 1 runs backwards: [5, 2)
+  ASSERT_EQ(cudaMemcpy(bad_rp, rp.data(), rp.size() * sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
+  what = plan_error(bad_rp, g.num_edges());
+  EXPECT_NE(what.find("row_ptr[2] < row_ptr[1]"), std::string::npos) << what;
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  cudaFree(bad_rp);
   cudaFree(plan);
 }
 

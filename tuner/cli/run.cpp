@@ -576,8 +576,17 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
     // pruning by the compiled kernels' resources is stored per trial below.
     const auto cands = enumerate(cfg, pr);
     job.fused = survivors(cands);
+    // The column-blocked sweeps are measured once, fully, beside the baselines: never a rule's
+    // kernel, they must not take the family's screening, counter or interleaved-leader places.
+    std::vector<VariantParams> sweeps;
+    std::erase_if(job.fused, [&](const VariantParams& v) {
+      if (v.family != Family::colblock) return false;
+      sweeps.push_back(v);
+      return true;
+    });
     job.fused = apply_strategy(cfg, job.fused, pr);
     job.baselines = baseline_variants(cfg, pr);  // test-only variants come with enumerate()
+    job.baselines.insert(job.baselines.end(), sweeps.begin(), sweeps.end());
     if (!is_finished(pr)) {
       for (const auto& v : job.fused) needed.insert(v.id());
       for (const auto& v : job.baselines) needed.insert(v.id());
