@@ -57,7 +57,8 @@ TEST(NvrtcCompile, EveryVariantOfEveryConfigCompilesForSm90) {
   for (const auto& e : fs::directory_iterator(std::string(CSRGAT_SOURCE_DIR) + "/configs")) {
     if (e.path().extension() != ".yaml") continue;
     ++configs;
-    for (const auto& v : unique_variants(load_config(e.path().string()))) ids.insert(v.id());
+    for (const auto& v : unique_variants(load_config(e.path().string())))
+      if (v.family != Family::colblock) ids.insert(v.id());  // nvcc-built into the library
   }
   ASSERT_GE(configs, 3);
   std::vector<VariantParams> variants;
