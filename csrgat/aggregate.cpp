@@ -212,6 +212,10 @@ struct Shape::Impl {
   // GraphView), or null: choice.kernel runs.
   std::unique_ptr<colblock::Sweep> sweep;
   const char* id() const { return sweep ? choice.colblock_id : choice.id; }
+  // Whether the sweep runs for g: it holds one, planned for g's arrays.
+  bool sweeps(const GraphView& g) const {
+    return sweep && g.row_ptr == sweep->row_ptr() && g.col == sweep->col();
+  }
   ~Impl() {
     cudaFree(chunks);
     cudaFree(partials);
@@ -388,7 +392,7 @@ Status plan_sweep(const GraphView& g, Shape::Impl* impl) {
 Status Shape::create(const GraphView& graph, const int64_t* host_row_ptr, int heads, int feat,
                      Storage storage, Shape* out) {
   if (!out || graph.num_nodes < 0 || graph.num_edges < 0) return Status::invalid_argument;
-  if (host_row_ptr && graph.num_nodes >= 0 && host_row_ptr[graph.num_nodes] != graph.num_edges)
+  if (host_row_ptr && host_row_ptr[graph.num_nodes] != graph.num_edges)
     return Status::invalid_argument;
   Shape s;
   if (const Status st = create(host_row_ptr, graph.num_nodes, heads, feat, storage, graph.index, &s);
@@ -405,11 +409,8 @@ Status Shape::create(const GraphView& graph, const int64_t* host_row_ptr, int he
 
 const char* dispatch_variant(const GraphView& g, Storage storage, int heads, int feat,
                              const Shape* shape) {
-  if (shape && shape->impl()) {  // the sweep only for the arrays it planned
-    const Shape::Impl* s = shape->impl();
-    return s->sweep && g.row_ptr == s->sweep->row_ptr() && g.col == s->sweep->col() ? s->id()
-                                                                                     : s->choice.id;
-  }
+  if (shape && shape->impl())  // the sweep only for the arrays it planned
+    return shape->impl()->sweeps(g) ? shape->impl()->choice.colblock_id : shape->impl()->choice.id;
   const double mean = g.num_nodes ? static_cast<double>(g.num_edges) / g.num_nodes : 0;
   return choose(code(storage), code(g.index), heads, feat, g.num_nodes, mean, 0, false).id;
 }
@@ -451,8 +452,7 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
     return Status::invalid_argument;
   if (const cudaError_t e = cudaGetDevice(&p->device); e != cudaSuccess) return cuda_failed(e);
   if (s && s->device != p->device) return Status::invalid_argument;  // its buffers are elsewhere
-  if (s && s->sweep && g.row_ptr == s->sweep->row_ptr() && g.col == s->sweep->col() &&
-      aligned16(values) && aligned16(out)) {
+  if (s && s->sweeps(g) && aligned16(values) && aligned16(out)) {
     p->sweep = s->sweep.get();
     p->scores = scores;
     p->values = values;

@@ -96,8 +96,8 @@ cudaFuncAttributes kernel_attributes(int value) {
   return fa;
 }
 
-std::string unsupported(int64_t n, int64_t e, int heads, int feat, int value, int device,
-                        const Geometry& g) {
+std::string problem_unsupported(int64_t n, int64_t e, int heads, int feat, int value,
+                                const Geometry& g) {
   if (feat != 128)
     return "colblock: F = 128 only (a lane holds one float4 of a row), not " + std::to_string(feat);
   if (heads != 1) return "colblock: one head only, not " + std::to_string(heads);
@@ -114,6 +114,12 @@ std::string unsupported(int64_t n, int64_t e, int heads, int feat, int value, in
            " sources, more than 4096 (the barrier's steps are counted in 32-bit words)";
   if (g.lag < 1 || g.lag >= kSlotsRing)
     return "colblock: lag = " + std::to_string(g.lag) + ": 1 to " + std::to_string(kSlotsRing - 1);
+  return "";
+}
+
+std::string unsupported(int64_t n, int64_t e, int heads, int feat, int value, int device,
+                        const Geometry& g) {
+  if (std::string why = problem_unsupported(n, e, heads, feat, value, g); !why.empty()) return why;
   int major = 0;
   CSRGAT_COLBLOCK_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   if (major < 9)

@@ -64,9 +64,12 @@ constexpr int ring_slots(int value) {
 }
 
 // Why a graph of n nodes and e edges with this F, H and value storage cannot run with geometry
-// g on `device` ("" when it can): the kernel's limits, the geometry's ranges, and the device
-// (sm_90 or later, and this build's code for it). Throws CudaFailure when the device cannot be
-// asked.
+// g ("" when it can): the kernel's limits and the geometry's ranges, whatever the device (the
+// tuner's selection asks it of stored problems).
+std::string problem_unsupported(int64_t n, int64_t e, int heads, int feat, int value,
+                                const Geometry& g);
+// problem_unsupported(), and then `device` (sm_90 or later, and this build's code for it).
+// Throws CudaFailure when the device cannot be asked.
 std::string unsupported(int64_t n, int64_t e, int heads, int feat, int value, int device,
                         const Geometry& g);
 

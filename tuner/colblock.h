@@ -14,10 +14,20 @@
 
 #include "csrgat/colblock.h"
 #include "graphs/csr.h"
+#include "variants/params.h"
 
 namespace csrgat::tuner {
 
 using colblock::build_plan_on_device;
+
+// A colblock.* variant's geometry (its .r<R>.ps<S>.lag<L>), the barrier's pacing at its defaults.
+inline colblock::Geometry geometry_of(const VariantParams& p) {
+  colblock::Geometry g;
+  g.rows_per_warp = p.cb_rows;
+  g.part_shift = p.cb_shift;
+  g.lag = p.cb_lag;
+  return g;
+}
 
 // The sweep's geometry (R 19 at 2^16 sources and lag 8 by default: the thirty-fourth session's
 // call 11) and where its plan is built.

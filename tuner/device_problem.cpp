@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "profiler/check.h"
+#include "tuner/colblock.h"
 #include "variants/launch.h"
 #include "variants/plan.h"
 
@@ -239,7 +240,7 @@ std::string DeviceProblem::unsupported_reason(const VariantParams& p) const {
     int device = 0;
     CSRGAT_CUDA_CHECK(cudaGetDevice(&device));
     return colblock::unsupported(n_, e_, heads_, feat_, static_cast<int>(p.value), device,
-                                 colblock::Geometry{p.cb_rows, p.cb_shift, p.cb_lag});
+                                 geometry_of(p));
   }
   const int64_t chunks = 0;  // the plan only shortens rows; geometry limits do not depend on it
   const auto g = launch_geometry(p, n_, heads_, feat_, chunks, max_degree_, smem_optin_);
@@ -313,8 +314,7 @@ void DeviceProblem::launch_colblock(const VariantParams& p, cudaStream_t s) {
   if (it == sweeps_.end()) {
     auto sweep = std::make_unique<colblock::Sweep>(static_cast<const int*>(row_ptr32_),
                                                    static_cast<const int*>(col32_), n_, e_,
-                                                   colblock::Geometry{p.cb_rows, p.cb_shift, p.cb_lag},
-                                                   static_cast<int>(p.value));
+                                                   geometry_of(p), static_cast<int>(p.value));
     it = sweeps_.emplace(p.id(), std::move(sweep)).first;
   }
   CSRGAT_CUDA_CHECK(it->second->launch(scores_, values_for(p.value), out_, s));

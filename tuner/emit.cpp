@@ -78,11 +78,13 @@ std::string type_name(int value, int index) {
          to_string(static_cast<IndexType>(index));
 }
 
-std::string evidence_text(const Evidence& e) {
+// `against` names what winner_us is: the problem's winner, or (a sweep's evidence) the rule's
+// kernel.
+std::string evidence_text(const Evidence& e, const char* against = "winner") {
   return e.graph + " F" + std::to_string(e.feat) + " H" + std::to_string(e.heads) + ": " +
          fmt("%.2f", e.median_us) + " us (q1..q3 " + fmt("%.2f", e.q1_us) + ".." +
          fmt("%.2f", e.q3_us) + " us, noise " + fmt("%.2f", 100 * e.rel_noise) + "%, stage " +
-         std::to_string(e.stage) + "; winner " + fmt("%.2f", e.winner_us) + " us)";
+         std::to_string(e.stage) + "; " + against + " " + fmt("%.2f", e.winner_us) + " us)";
 }
 
 std::string join(const std::vector<std::string>& v, const char* sep) {
@@ -285,12 +287,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
                          "x the rule's kernel (geometric mean over the bucket)")
          << "\n";
       for (const Evidence& e : r.colblock_evidence)
-        os << "    //     "
-           << comment_safe(e.graph + " F" + std::to_string(e.feat) + " H" + std::to_string(e.heads) +
-                           ": " + fmt("%.2f", e.median_us) + " us (q1..q3 " + fmt("%.2f", e.q1_us) +
-                           ".." + fmt("%.2f", e.q3_us) + " us, stage " + std::to_string(e.stage) +
-                           "; the rule's kernel " + fmt("%.2f", e.winner_us) + " us)")
-         << "\n";
+        os << "    //     " << comment_safe(evidence_text(e, "the rule's kernel")) << "\n";
     }
     os << "    {" << b.value << ", " << b.index << ", " << b.feat_min << ", "
        << int_bound(b.feat_max) << ", " << b.heads_min << ", " << int_bound(b.heads_max) << ", "

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "variants/colblock_plan.h"
+#include "tuner/colblock.h"
 
 namespace csrgat::tuner {
 namespace {
@@ -279,15 +279,13 @@ RuleChoice make_rule(const Bucket& bucket, const std::string& variant,
   return r;
 }
 
-// Whether the library would run sweep c on problem p (csrgat/colblock.h's unsupported(), less
-// the device): F = 128, one head, int32, f32 or bf16, a graph the plan takes.
+// Whether the library would run sweep c on problem p (csrgat/colblock.h's problem_unsupported():
+// F = 128, one head, f32 or bf16, a graph its plan takes; and int32 indices).
 bool sweep_takes(const VariantParams& c, const Tuned* p) {
-  if (p->key.feat != 128 || p->key.heads != 1 || p->key.index != IndexType::i32 ||
-      p->key.value == ValueType::f16 || !p->shape.known)
-    return false;
-  if (!colblock::plan_unsupported(p->shape.nodes, p->shape.edges, c.cb_rows, c.cb_shift).empty())
-    return false;
-  return ((p->shape.nodes + (int64_t{1} << c.cb_shift) - 1) >> c.cb_shift) <= 4096;
+  return p->key.index == IndexType::i32 && p->shape.known &&
+         colblock::problem_unsupported(p->shape.nodes, p->shape.edges, p->key.heads, p->key.feat,
+                                       static_cast<int>(p->key.value), geometry_of(c))
+             .empty();
 }
 
 // The column-blocked sweep for a bucket rule (RuleChoice::colblock), if one qualifies: measured

@@ -104,7 +104,7 @@ inline constexpr Rule kRules[] = {
     //   uniform_2m_d32 F128 H1: 7629.75 us (q1..q3 7629.50..7630.65 us, noise 0.01%, stage 0; winner 7629.75 us)
     //   graphs: uniform_2m_d32
     //   with a Shape from the graph's device arrays: colblock.r19.ps16.lag8.i32.f32, 0.898x the rule's kernel (geometric mean over the bucket)
-    //     uniform_2m_d32 F128 H1: 6849.41 us (q1..q3 6847.65..6850.05 us, stage 0; the rule's kernel 7629.75 us)
+    //     uniform_2m_d32 F128 H1: 6849.41 us (q1..q3 6847.65..6850.05 us, noise 0.02%, stage 0; the rule's kernel 7629.75 us)
     {0, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 9, 0, "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.mb8.smem3.online.split0.fs2.i32.f32", 0, 0, 2, 19, 16, 8, "colblock.r19.ps16.lag8.i32.f32"},
     // rule 12 (bf16 i32): F 49-96, H 1, mean degree [12, 32), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-04, run 20
