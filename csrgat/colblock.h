@@ -29,12 +29,12 @@ namespace csrgat::colblock {
 constexpr int kRegisterRows = 10;
 constexpr int kWarpsPerBlock = 4;
 
-// What a launch may choose: the tuner's `.r<R>.ps<S>.lag<L>` and the barrier's pacing.
+// What a launch may choose: the tuner's `.r<R>.ps<S>.lag<L>[.pp<N>]` and the spin limit.
 struct Geometry {
   int rows_per_warp = 19;    // R, kRegisterRows to kMaxRowsPerWarp
   int part_shift = 16;       // partitions of 2^S sources (33.6 MB of values at F = 128)
   int lag = 8;               // partitions a warp may run ahead of the slowest, 1 to 31
-  int poll_pause_ns = 4096;  // the barrier's first sleep after a failed poll
+  int poll_pause_ns = kDefaultPollPauseNs;  // the barrier's first sleep after a failed poll, ns
   int spin_limit = 5000;     // polls before a warp stops waiting (counted in timeouts)
 };
 

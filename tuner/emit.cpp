@@ -269,7 +269,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
         "split,\n"
         "//  variant_id, prefetch, block_merge, slices";
   if (std::any_of(rules.begin(), rules.end(), [](const RuleChoice& r) { return !r.colblock.empty(); }))
-    os << "[, colblock_rows, colblock_part_shift,\n//  colblock_lag, colblock_id]";
+    os << "[, colblock_rows, colblock_part_shift,\n//  colblock_lag, colblock_id, colblock_pause_ns]";
   os << "}\n"
         "inline constexpr Rule kRules[] = {\n";
   for (size_t i = 0; i < rules.size(); ++i) {
@@ -298,7 +298,8 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
        << ", " << rule_params[i].slices;
     if (!r.colblock.empty()) {
       const VariantParams c = VariantParams::parse(r.colblock);
-      os << ", " << c.cb_rows << ", " << c.cb_shift << ", " << c.cb_lag << ", " << c_string(r.colblock);
+      os << ", " << c.cb_rows << ", " << c.cb_shift << ", " << c.cb_lag << ", " << c_string(r.colblock)
+         << ", " << c.cb_pause;
     }
     os << "},\n";
   }

@@ -23,6 +23,11 @@ static_assert(sizeof(PlanItem) == 8, "the kernel reads the plan as uint2");
 constexpr int64_t kMaxNodes = int64_t{1} << 24;
 constexpr int kMaxRowsPerWarp = 31;
 
+// The soft barrier's first sleep after a failed poll, in ns, where a geometry does not name one
+// (`.pp<N>`): tuned on float32 in the thirty-third session (call 13).
+constexpr int kDefaultPollPauseNs = 4096;
+constexpr int kMinPollPauseNs = 32, kMaxPollPauseNs = 65536;
+
 // Why a graph of n nodes and e edges cannot be planned with R rows a warp and partitions of
 // 2^part_shift sources ("" when it can).
 std::string plan_unsupported(int64_t n, int64_t e, int rows_per_warp, int part_shift);

@@ -45,6 +45,7 @@ std::string VariantParams::id() const {
        << (slices != 1 ? ".fs" + std::to_string(slices) : std::string());
   } else if (family == Family::colblock) {
     os << ".r" << cb_rows << ".ps" << cb_shift << ".lag" << cb_lag;
+    if (cb_pause != colblock::kDefaultPollPauseNs) os << ".pp" << cb_pause;
   }
   os << '.' << to_string(index) << '.' << to_string(value);
   if (fault) os << ".fault" << fault;
@@ -112,6 +113,7 @@ VariantParams VariantParams::parse(const std::string& id) {
     else if (p.family == Family::colblock && take_int(s, "r", v)) p.cb_rows = static_cast<int>(v);
     else if (p.family == Family::colblock && take_int(s, "ps", v)) p.cb_shift = static_cast<int>(v);
     else if (p.family == Family::colblock && take_int(s, "lag", v)) p.cb_lag = static_cast<int>(v);
+    else if (p.family == Family::colblock && take_int(s, "pp", v)) p.cb_pause = static_cast<int>(v);
     else if (take_int(s, "tpr", v)) p.tpr = static_cast<int>(v);
     else if (take_int(s, "fl", v)) p.fl = static_cast<int>(v);
     else if (take_int(s, "fs", v) && p.family == Family::fused) p.slices = static_cast<int>(v);
@@ -166,6 +168,9 @@ std::string VariantParams::invalid_reason() const {
       return "colblock: r (rows a warp) must be in [10, 31] (10 of them are the kernel's register rows)";
     if (cb_shift < 0 || cb_shift > 24) return "colblock: ps (log2 of a partition's sources) must be in [0, 24]";
     if (cb_lag < 1 || cb_lag > 31) return "colblock: lag must be in [1, 31]";
+    if (cb_pause < colblock::kMinPollPauseNs || cb_pause > colblock::kMaxPollPauseNs)
+      return "colblock: pp (the barrier's first sleep, ns) must be in [" +
+             std::to_string(colblock::kMinPollPauseNs) + ", " + std::to_string(colblock::kMaxPollPauseNs) + "]";
     return "";
   }
   if (family != Family::fused) {
@@ -221,7 +226,7 @@ bool VariantParams::operator==(const VariantParams& o) const {
   return family == o.family && tpr == o.tpr && fl == o.fl && rpb == o.rpb && vec == o.vec &&
          tiles == o.tiles && epl == o.epl && ilp == o.ilp && minb == o.minb && smem == o.smem && softmax == o.softmax && split == o.split && lpt == o.lpt &&
          prefetch == o.prefetch && bm == o.bm && slices == o.slices && cb_rows == o.cb_rows &&
-         cb_shift == o.cb_shift && cb_lag == o.cb_lag &&
+         cb_shift == o.cb_shift && cb_lag == o.cb_lag && cb_pause == o.cb_pause &&
          index == o.index && value == o.value && fault == o.fault && delay_ns == o.delay_ns;
 }
 

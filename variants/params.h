@@ -12,6 +12,8 @@
 #include <ostream>
 #include <string>
 
+#include "variants/colblock_plan.h"
+
 namespace csrgat {
 
 // colblock: the column-blocked sweep of DRAM-bound graphs (variants/colblock.cuh, nvcc-built:
@@ -72,6 +74,9 @@ struct VariantParams {
   int cb_rows = 19;   // .r<R>
   int cb_shift = 16;  // .ps<S>
   int cb_lag = 8;     // .lag<L>
+  // The soft barrier's first sleep after a failed poll, ns (`.pp<N>`, after .lag; left out of
+  // the id at colblock::kDefaultPollPauseNs, so that ids from before it keep their meaning).
+  int cb_pause = colblock::kDefaultPollPauseNs;
   IndexType index = IndexType::i32;
   ValueType value = ValueType::f32;
   // Test-only knobs, never emitted into a tuned header.

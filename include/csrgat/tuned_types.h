@@ -35,6 +35,8 @@ struct Rule {
   int colblock_part_shift = 0;
   int colblock_lag = 0;
   const char* colblock_id = "";    // its variant id, for logs
+  int colblock_pause_ns = 0;       // its barrier's first sleep after a failed poll (`.pp<N>`), ns;
+                                   // 0: the library's default (4096)
 };
 
 }  // namespace csrgat::tuned

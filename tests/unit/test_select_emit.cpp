@@ -810,7 +810,7 @@ TEST(Emit, ASlicedWinnerHasItsOwnKernelAndItsRuleSaysTheSlices) {
 // and compiles.
 TEST(Emit, AFasterColblockSweepIsAttachedToItsBucketRuleOnly) {
   const std::string V = "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem3.online.split0.i32.f32";
-  const std::string C = "colblock.r19.ps16.lag8.i32.f32";
+  const std::string C = "colblock.r19.ps16.lag8.pp1024.i32.f32";  // a pause the header must carry
   const std::string C2 = "colblock.r20.ps15.lag8.i32.f32";
   const std::string S = "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split0.i32.f32";
   struct Case {
@@ -869,7 +869,7 @@ TEST(Emit, AFasterColblockSweepIsAttachedToItsBucketRuleOnly) {
       EXPECT_NEAR(big->colblock_ratio, k.ratio, 1e-9);
       const VariantParams c = VariantParams::parse(k.want);
       EXPECT_NE(h.find(", \"" + V + "\", 0, 0, 1, " + std::to_string(c.cb_rows) + ", " +
-                       std::to_string(c.cb_shift) + ", 8, \"" + k.want + "\"},"),
+                       std::to_string(c.cb_shift) + ", 8, \"" + k.want + "\", 1024},"),
                 std::string::npos)
           << h;
       EXPECT_NE(h.find("with a Shape from the graph's device arrays: " + k.want), std::string::npos) << h;

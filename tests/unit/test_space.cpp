@@ -10,6 +10,7 @@
 #include <string>
 
 #include "recorded.h"
+#include "tuner/colblock.h"
 #include "tuner/config.h"
 #include "tuner/nvrtc_compiler.h"
 #include "tuner/space.h"
@@ -564,6 +565,18 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.i32.bf16").invalid_reason(), "");
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.i32.f16").invalid_reason(),
             "colblock takes f32 or bf16 values only");
+  // The barrier's first sleep: .pp<N>, left out of the id at the default (4096 ns).
+  EXPECT_EQ(p.cb_pause, colblock::kDefaultPollPauseNs);
+  const VariantParams paced = VariantParams::parse("colblock.r19.ps16.lag8.pp1024.i32.bf16");
+  EXPECT_EQ(paced.cb_pause, 1024);
+  EXPECT_EQ(paced.id(), "colblock.r19.ps16.lag8.pp1024.i32.bf16");
+  EXPECT_EQ(paced.invalid_reason(), "");
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.pp4096.i32.f32"), p);
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.pp4096.i32.f32").id(), id);
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.pp16.i32.f32").invalid_reason(),
+            "colblock: pp (the barrier's first sleep, ns) must be in [32, 65536]");
+  EXPECT_EQ(geometry_of(paced).poll_pause_ns, 1024);
+  EXPECT_EQ(geometry_of(p).poll_pause_ns, colblock::Geometry{}.poll_pause_ns);
   EXPECT_THROW(VariantParams::parse("csrgat.r19.i32.f32"), std::invalid_argument);  // its parts only
   EXPECT_NE(launch_geometry(p, 1000, 1, 128, 0, 4, 0).unsupported, "");  // its own launcher's grid
 
