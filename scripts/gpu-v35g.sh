@@ -1,19 +1,5 @@
 #!/usr/bin/env bash
-# Thirty-fifth session, call 7 (stage `tuner` only): configs/h200-colblock.yaml, the sweep's
-# lags, partition sizes and register rows on uniform 2M, f32 and bf16, with counters: is the bf16
-# sweep paced by its soft barrier? Store and report in $OUT/v35g.tgz.
-set -uo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
-out_dir v35g
-sed "s#^output:.*#output: $W/run#" configs/h200-colblock.yaml > configs/.colblock-out.yaml
-step run timeout -s INT 150 "$T" run configs/.colblock-out.yaml > "$W/run.log" 2>&1
-grep -E "finished|tuned header|error|best" "$W/run.log" | head
-python3 - "$W/run/results.sqlite" <<'PY'
-import json, sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-for v, st, us, c in db.execute("select variant, status, median_us, counters_json from trials where stage = 1 or variant like 'colblock%' order by variant"):
-    vals = (json.loads(c or 'null') or {}).get('values', {})
-    d = (vals.get('dram__bytes_read.sum', 0) + vals.get('dram__bytes_write.sum', 0)) / 1e9
-    l2 = vals.get('lts__t_bytes.sum', 0) / 1e9
-    print(f"{v:60s} {st:8s} {us or 0:10.1f} us  DRAM {d:6.2f} GB  L2 {l2:6.2f} GB")
-PY
+# Thirty-fifth session, call 7 (stage `tuner` only): configs/h200-colblock.yaml (as it was then:
+# the sweep's lags, partition sizes and register rows) on uniform 2M, f32 and bf16, with
+# counters: is the bf16 sweep paced by its soft barrier? Store and report in $OUT/v35g.tgz.
+NAME=v35g exec bash "$(dirname "${BASH_SOURCE[0]}")/gpu-colblock-geometry.sh"

@@ -408,15 +408,12 @@ TEST(ConfigErrors, WrongTypes) {
 
 // A column-blocked sweep's geometry: r<R>.ps<S>.lag<L>[.pp<N>], each in range, written as its id.
 TEST(ConfigErrors, ColblockGeometries) {
-  const Config ok = parse_config(replace(kGood, "fl: [8]", "fl: [8]\n  colblock: [r19.ps16.lag8, r19.ps16.lag8.pp512]"),
-                                 "/tmp/cfg/ok.yaml");
+  const auto with = [](const std::string& list) { return replace(kGood, "fl: [8]", "fl: [8]\n  colblock: " + list); };
+  const Config ok = parse_config(with("[r19.ps16.lag8, r19.ps16.lag8.pp512]"), "/tmp/cfg/ok.yaml");
   EXPECT_EQ(ok.space.colblock, (std::vector<std::string>{"r19.ps16.lag8", "r19.ps16.lag8.pp512"}));
-  expect_error(replace(kGood, "fl: [8]", "fl: [8]\n  colblock: [r19.ps16.lag8.pp8]"), "space.colblock[0]", 8,
-               "pp (the barrier's first sleep, ns) must be in [32, 65536]");
-  expect_error(replace(kGood, "fl: [8]", "fl: [8]\n  colblock: [r19.ps16.lag8.pp4096]"), "space.colblock[0]", 8,
-               "write it as r19.ps16.lag8");
-  expect_error(replace(kGood, "fl: [8]", "fl: [8]\n  colblock: [r19.ps16.lag8, r19.ps16.lag8]"), "space.colblock[1]", 8,
-               "duplicate value");
+  expect_error(with("[r19.ps16.lag8.pp8]"), "space.colblock[0]", 8, "pp (the barrier's first sleep, ns) must be in [32, 65536]");
+  expect_error(with("[r19.ps16.lag8.pp4096]"), "space.colblock[0]", 8, "write it as r19.ps16.lag8");
+  expect_error(with("[r19.ps16.lag8, r19.ps16.lag8]"), "space.colblock[1]", 8, "duplicate value");
 }
 
 TEST(ConfigErrors, EmptyLists) {
