@@ -58,11 +58,12 @@ __global__ void plan_offsets(const int* row_ptr, int n, int rows_per_warp, int s
 }
 
 // A thread a row: its edges' keys (source partition) and items (col | row in batch << 24, offset
-// from the batch's first edge), as build_plan packs them. `bad`: the lowest of the first bad
-// edge's index (a source outside [0, n)) and 2^62 + the first row whose row_ptr decreases (or
-// leaves [0, e], or starts before its batch's first edge): such a row writes nothing, so that a
-// malformed row_ptr is reported, never written through.
-constexpr unsigned long long kBadRow = 1ull << 62;
+// from the batch's first edge), as build_plan packs them. `bad`: the lowest of the first row whose
+// row_ptr decreases (or leaves [0, e], or starts before its batch's first edge) and 2^62 + the
+// first bad edge's index (a source outside [0, n)): a malformed row_ptr is named before any
+// column, as build_plan does (the columns are found through it), and such a row writes nothing,
+// so that it is reported, never written through.
+constexpr unsigned long long kBadEdge = 1ull << 62;
 __global__ void plan_items(const int* row_ptr, const int* col, int n, int e, int rows_per_warp,
                            int part_shift, unsigned* keys, unsigned long long* items,
                            unsigned long long* bad) {
@@ -72,13 +73,13 @@ __global__ void plan_items(const int* row_ptr, const int* col, int n, int e, int
   const int r0 = r - r % rows_per_warp;
   const int first = row_ptr[r0];
   if (hi < lo || lo < 0 || hi > e || first < 0 || first > lo) {
-    atomicMin(bad, kBadRow + static_cast<unsigned long long>(r));
+    atomicMin(bad, static_cast<unsigned long long>(r));
     return;
   }
   for (int k = lo; k < hi; ++k) {
     const int c = col[k];
     if (c < 0 || c >= n) {
-      atomicMin(bad, static_cast<unsigned long long>(k));
+      atomicMin(bad, kBadEdge + static_cast<unsigned long long>(k));
       keys[k] = 0;
       continue;
     }
@@ -170,8 +171,8 @@ void build_plan_on_device(const int* row_ptr, const int* col, int64_t n, int64_t
       cudaMemcpyAsync(&first_bad, bad.ptr, sizeof first_bad, cudaMemcpyDeviceToHost, s));
   CSRGAT_COLBLOCK_CHECK(cudaStreamSynchronize(s));
   if (first_bad != ~0ull) {
-    if (first_bad >= kBadRow) {
-      const int64_t r = static_cast<int64_t>(first_bad - kBadRow);
+    if (first_bad < kBadEdge) {
+      const int64_t r = static_cast<int64_t>(first_bad);
       int lohi[2] = {0, 0};
       CSRGAT_COLBLOCK_CHECK(cudaMemcpy(lohi, row_ptr + r, sizeof lohi, cudaMemcpyDeviceToHost));
       if (lohi[1] < lohi[0]) throw decreasing_row_ptr(r);
@@ -180,9 +181,10 @@ void build_plan_on_device(const int* row_ptr, const int* col, int64_t n, int64_t
                                   ") are not inside [0, E = " + std::to_string(e) +
                                   ") after its batch's first edge: row_ptr is not a CSR row_ptr");
     }
+    const int64_t k = static_cast<int64_t>(first_bad - kBadEdge);
     int c = 0;
-    CSRGAT_COLBLOCK_CHECK(cudaMemcpy(&c, col + first_bad, sizeof c, cudaMemcpyDeviceToHost));
-    throw source_out_of_range(static_cast<int64_t>(first_bad), c, n);
+    CSRGAT_COLBLOCK_CHECK(cudaMemcpy(&c, col + k, sizeof c, cudaMemcpyDeviceToHost));
+    throw source_out_of_range(k, c, n);
   }
   if (e == 0) return;
   auto* items_out = static_cast<unsigned long long*>(plan);

@@ -210,7 +210,8 @@ TEST(Colblock, DevicePlanNamesWhatIsWrong) {
   EXPECT_NE(what.find("row_ptr must run from 0 to E = 14999; it runs from 0 to 15000"),
             std::string::npos)
       << what;
-  // A row_ptr whose row 1 ends past E (and row 2 then runs backwards): named, and nothing is
+  // A row_ptr whose row 1 ends past E (and row 2 then runs backwards): named before the bad
+  // column above (build_plan's order: the columns are found through row_ptr), and nothing is
   // written through it (memcheck runs this test: gpu-check.sh).
   std::vector<int> rp(g.row_ptr.begin(), g.row_ptr.end());
   rp[2] = static_cast<int>(g.num_edges()) + 1000;
