@@ -17,8 +17,8 @@
 namespace csrgat {
 
 // colblock: the column-blocked sweep of DRAM-bound graphs (variants/colblock.cuh, nvcc-built:
-// not an NVRTC kernel), planned once per graph; its id is colblock.r<R>.ps<S>.lag<L>.i32.<f32 or
-// bf16>.
+// not an NVRTC kernel), planned once per graph; its id is
+// colblock.r<R>.ps<S>.lag<L>[.pp<N>].i32.<f32 or bf16>.
 enum class Family { fused, seed, cusparse, colblock };
 enum class Softmax { two_pass, online };
 enum class IndexType { i32, i64 };

@@ -27,7 +27,7 @@ struct Rule {
                                    // for the same reason
   int slices = 1;                  // T > 1 (`.fs<T>`): T launches of the kernel (compiled with
                                    // SLICED 1), each on F / T features of every row
-  // R > 0: the column-blocked sweep (csrgat/colblock.h, `colblock.r<R>.ps<S>.lag<L>`) with R rows
+  // R > 0: the column-blocked sweep (csrgat/colblock.h, `colblock.r<R>.ps<S>.lag<L>[.pp<N>]`) with R rows
   // a warp, partitions of 2^S sources and lag L runs this rule's problems wherever a Shape made
   // from the graph's device arrays holds its plan; `kernel` runs them everywhere else (aggregate()
   // without such a Shape, a problem colblock cannot take). Defaulted like the fields above.

@@ -540,7 +540,7 @@ TEST(Space, FeatureSlicesInTheIdTheKernelAndTheSpace) {
   EXPECT_NE(to_json(c).dump().find("\"slices\""), std::string::npos);
 }
 
-// The column-blocked sweep (colblock.r<R>.ps<S>.lag<L>): its id, its limits, its space key
+// The column-blocked sweep (colblock.r<R>.ps<S>.lag<L>[.pp<N>]): its id, its limits, its space key
 // (candidates outside the product and the constraints, F = 128, one head, i32 and f32 only) and
 // no NVRTC kernel.
 TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
