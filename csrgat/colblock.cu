@@ -115,6 +115,10 @@ std::string problem_unsupported(int64_t n, int64_t e, int heads, int feat, int v
            " sources, more than 4096 (the barrier's steps are counted in 32-bit words)";
   if (g.lag < 1 || g.lag >= kSlotsRing)
     return "colblock: lag = " + std::to_string(g.lag) + ": 1 to " + std::to_string(kSlotsRing - 1);
+  // (a header edited by hand could ask for a second's sleep a poll)
+  if (g.poll_pause_ns < kMinPollPauseNs || g.poll_pause_ns > kMaxPollPauseNs)
+    return "colblock: poll_pause_ns = " + std::to_string(g.poll_pause_ns) + ": " +
+           std::to_string(kMinPollPauseNs) + " to " + std::to_string(kMaxPollPauseNs);
   return "";
 }
 

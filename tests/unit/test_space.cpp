@@ -577,6 +577,12 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
             "colblock: pp (the barrier's first sleep, ns) must be in [32, 65536]");
   EXPECT_EQ(geometry_of(paced).poll_pause_ns, 1024);
   EXPECT_EQ(geometry_of(p).poll_pause_ns, colblock::Geometry{}.poll_pause_ns);
+  // The library's own check of a geometry (a Rule edited by hand): the pause's range too.
+  EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, geometry_of(paced)), "");
+  colblock::Geometry asleep = geometry_of(paced);
+  asleep.poll_pause_ns = 1000000000;
+  EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, asleep),
+            "colblock: poll_pause_ns = 1000000000: 32 to 65536");
   EXPECT_THROW(VariantParams::parse("csrgat.r19.i32.f32"), std::invalid_argument);  // its parts only
   EXPECT_NE(launch_geometry(p, 1000, 1, 128, 0, 4, 0).unsupported, "");  // its own launcher's grid
 
