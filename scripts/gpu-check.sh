@@ -28,9 +28,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
   # shared-memory ring is filled by bulk copies and read after the mbarrier's wait; f32 and bf16
   # instances, and the library's path through a Shape of the device graph.
   step colblock_memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/gpu_tests" \
-    --gtest_filter='Colblock.*:Dispatch.AColblock*:-Colblock.BarrierNeverGivesUp'
+    --gtest_filter="$COLBLOCK_MEMCHECK_TESTS"
   step colblock_racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/gpu_tests" \
-    --gtest_filter='Colblock.MaskedEdgesAndRows:Colblock.EmptyRowsMixedInBatches:Colblock.Bfloat16Values'
+    --gtest_filter="$COLBLOCK_RACECHECK_TESTS"
 }
 step production_example 120 "$BIN/production_example"
 [ "${SKIP_PROF:-0}" = 1 ] || step prof_check 300 "$BIN/prof_check" "$LOGS/prof_check.json"

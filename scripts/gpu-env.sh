@@ -18,6 +18,11 @@ done
 # Configs name ../../shared/graphs relative to configs/: give the checkout that layout.
 [ -d "$ROOT/../shared/graphs" ] || { mkdir -p "$ROOT/../shared" && ln -sfn "$G" "$ROOT/../shared/graphs"; }
 export CSRGAT_SOURCE_DIR="$ROOT" CSRGAT_GRAPHS_DIR="$G" PATH="/usr/local/cuda/bin:$PATH"
+# The GPU tests compute-sanitizer runs over the column-blocked sweep (gpu-check.sh's colblock
+# steps): memcheck over all of them but the one that makes its barrier give up, and the library's
+# path through a Shape; racecheck over masked and half-empty graphs and the bf16 ring.
+COLBLOCK_MEMCHECK_TESTS='Colblock.*:Dispatch.AColblock*:-Colblock.BarrierNeverGivesUp'
+COLBLOCK_RACECHECK_TESTS='Colblock.MaskedEdgesAndRows:Colblock.EmptyRowsMixedInBatches:Colblock.Bfloat16Values'
 step() { local t0=$SECONDS; echo "=== $1 (at ${t0} s)"; shift; "$@"; echo "--- exit $? ($((SECONDS - t0)) s)"; }
 # out_dir NAME: logs and JSON go to $W ($OUT/NAME, or .gpu/out/NAME off the device tool), packed
 # into $O/NAME.tgz on exit (the device returns at most 8 files of at most 16 MiB: a larger pack

@@ -18,12 +18,12 @@ REUSE=tests/data/recorded/h200.sqlite.gz CFG=configs/h200.yaml LIMIT="${LIMIT:-2
   gpu_tests_until $((SECONDS + $(left) - 200)) 'Colblock.*:Production.*:CApi.*:Dispatch.*'
   if [ "$(left)" -gt 80 ]; then
     step colblock_memcheck timeout $(($(left) - 50)) compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/gpu_tests" \
-      --gtest_filter='Colblock.*:Dispatch.AColblock*:-Colblock.BarrierNeverGivesUp' > "$W/memcheck.log" 2>&1
+      --gtest_filter="$COLBLOCK_MEMCHECK_TESTS" > "$W/memcheck.log" 2>&1
     grep -E "^\[ +(OK|FAILED|PASSED) |ERROR SUMMARY|Failure" "$W/memcheck.log" | head -30
   else echo "memcheck: skipped, $(left) s left"; fi
   if [ "$(left)" -gt 40 ]; then
     step colblock_racecheck timeout $(($(left) - 10)) compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/gpu_tests" \
-      --gtest_filter='Colblock.MaskedEdgesAndRows:Colblock.EmptyRowsMixedInBatches:Colblock.Bfloat16Values' > "$W/racecheck.log" 2>&1
+      --gtest_filter="$COLBLOCK_RACECHECK_TESTS" > "$W/racecheck.log" 2>&1
     grep -E "^\[ +(OK|FAILED|PASSED) |RACECHECK SUMMARY|ERROR SUMMARY|Failure" "$W/racecheck.log" | head -20
   else echo "racecheck: skipped, $(left) s left"; fi
 )
