@@ -5,8 +5,8 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 out_dir "${NAME:-probe}"
-sed "s#^output:.*#output: $W/run#" "${CFG:-configs/h200-colblock.yaml}" > configs/.colblock-out.yaml
-step run timeout -s INT 150 "$T" run configs/.colblock-out.yaml > "$W/run.log" 2>&1
+sed "s#^output:.*#output: $W/run#" "${CFG:-configs/h200-colblock.yaml}" > configs/.probe-out.yaml
+step run timeout -s INT 150 "$T" run configs/.probe-out.yaml > "$W/run.log" 2>&1
 grep -E "finished|tuned header|error|best" "$W/run.log" | head
 python3 - "$W/run/results.sqlite" <<'PY'
 import json, sqlite3, sys
