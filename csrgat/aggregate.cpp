@@ -440,11 +440,15 @@ bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0;
 
 // aggregate()'s checks and dispatch, up to the launch, into a fresh (value-initialized) *p.
 Status prepare_launch(const GraphView& g, const float* scores, const void* values, Storage storage,
-                      int heads, int feat, float* out, const Shape* shape,
+                      int heads, int feat, const Output& output, const Shape* shape,
                       const LaunchOptions& launch, PreparedLaunch* p) {
   if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
+  if (output.storage != Storage::f32 && output.storage != Storage::bf16 &&
+      output.storage != Storage::f16)
+    return Status::invalid_argument;
   if (!row_stride_fits(g.index, heads, feat)) return Status::unsupported;
   if (g.num_nodes == 0) return Status::ok;
+  void* const out = output.data;
   if (!g.row_ptr || !out || !values || (g.num_edges > 0 && (!g.col || !scores)))
     return Status::invalid_argument;
   const Shape::Impl* s = shape ? shape->impl() : nullptr;
@@ -453,11 +457,12 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
     return Status::invalid_argument;
   if (const cudaError_t e = cudaGetDevice(&p->device); e != cudaSuccess) return cuda_failed(e);
   if (s && s->device != p->device) return Status::invalid_argument;  // its buffers are elsewhere
-  if (s && s->sweeps(g) && aligned16(values) && aligned16(out)) {
+  // The sweep writes float32 only: 16-bit out takes the rule's kernel of the family.
+  if (s && s->sweeps(g) && output.storage == Storage::f32 && aligned16(values) && aligned16(out)) {
     p->sweep = s->sweep.get();
     p->scores = scores;
     p->values = values;
-    p->out = out;
+    p->out = static_cast<float*>(out);
     p->variant_id = s->choice.colblock_id;
     return Status::ok;
   }
@@ -470,6 +475,7 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
   a.scores = scores;
   a.values = values;
   a.out = out;
+  a.out_storage = code(output.storage);
   a.num_rows = g.num_nodes;
   a.heads = heads;
   a.feat = feat;
@@ -510,8 +516,8 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
 
 // prepare_launch, with a host failure (an allocation, the kernel table's lock) as a Status.
 Status prepare(const GraphView& g, const float* scores, const void* values, Storage storage,
-               int heads, int feat, float* out, const Shape* shape, const LaunchOptions& launch,
-               PreparedLaunch* p) {
+               int heads, int feat, const Output& out, const Shape* shape,
+               const LaunchOptions& launch, PreparedLaunch* p) {
   try {
     return prepare_launch(g, scores, values, storage, heads, feat, out, shape, launch, p);
   } catch (const std::exception&) {
@@ -540,11 +546,19 @@ Status enqueue(const PreparedLaunch& p, cudaStream_t stream) {
 
 Status aggregate(const GraphView& g, const float* scores, const void* values, Storage storage,
                  int heads, int feat, float* out, cudaStream_t stream, const Shape* shape) {
-  return aggregate(g, scores, values, storage, heads, feat, out, stream, shape, LaunchOptions{});
+  return aggregate(g, scores, values, storage, heads, feat, Output{out, Storage::f32}, stream,
+                   shape, LaunchOptions{});
 }
 
 Status aggregate(const GraphView& g, const float* scores, const void* values, Storage storage,
                  int heads, int feat, float* out, cudaStream_t stream, const Shape* shape,
+                 const LaunchOptions& launch) {
+  return aggregate(g, scores, values, storage, heads, feat, Output{out, Storage::f32}, stream,
+                   shape, launch);
+}
+
+Status aggregate(const GraphView& g, const float* scores, const void* values, Storage storage,
+                 int heads, int feat, const Output& out, cudaStream_t stream, const Shape* shape,
                  const LaunchOptions& launch) {
   PreparedLaunch p;
   if (const Status st = prepare(g, scores, values, storage, heads, feat, out, shape, launch, &p);
@@ -565,6 +579,13 @@ Call& Call::operator=(Call&&) noexcept = default;
 Status Call::create(const GraphView& g, const float* scores, const void* values, Storage storage,
                     int heads, int feat, float* out, const Shape* shape, const LaunchOptions& launch,
                     Call* call) {
+  return create(g, scores, values, storage, heads, feat, Output{out, Storage::f32}, shape, launch,
+                call);
+}
+
+Status Call::create(const GraphView& g, const float* scores, const void* values, Storage storage,
+                    int heads, int feat, const Output& out, const Shape* shape,
+                    const LaunchOptions& launch, Call* call) {
   if (!call) return Status::invalid_argument;
   call->impl_.reset();
   std::unique_ptr<Impl> impl;

@@ -14,6 +14,11 @@
 
 namespace csrgat::tuner {
 
+// One output element's bytes (little-endian, 4 of float32 or 2 of a 16-bit storage) as a float.
+float widen_out_element(const unsigned char* raw, int out_storage);
+// n output elements stored as out_storage, widened to float32 (the host check's input).
+std::vector<float> widen_output(const void* host_out, size_t n, int out_storage);
+
 class DeviceReference {
  public:
   // Uploads ref (float64) and computes its norm once.
@@ -22,9 +27,11 @@ class DeviceReference {
   DeviceReference(const DeviceReference&) = delete;
   DeviceReference& operator=(const DeviceReference&) = delete;
 
-  // out (device, as many floats as the reference) against it, on the default stream (synchronised
-  // on return): compare_to_reference's verdict, sums and summary. Throws ApiError on a CUDA error.
-  Comparison compare(const float* out, double rel_tol) const;
+  // out (device, as many elements as the reference, stored as KernelArgs::out_storage says: 0
+  // float32, 1 bfloat16, 2 float16) against it, on the default stream (synchronised on return):
+  // compare_to_reference's verdict, sums and summary. Throws ApiError on a CUDA error,
+  // std::invalid_argument for another storage.
+  Comparison compare(const void* out, int out_storage, double rel_tol) const;
   const ReferenceNorm& norm() const { return norm_; }
 
  private:

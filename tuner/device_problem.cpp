@@ -194,15 +194,19 @@ void DeviceProblem::set_reference(std::vector<double> ref) {
 Comparison DeviceProblem::compare_output(double rel_tol) const {
   if (!has_reference_) throw std::logic_error("compare_output: the problem has no reference (set_reference)");
   CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
-  if (device_ref_) return device_ref_->compare(out_, rel_tol);
+  if (device_ref_) return device_ref_->compare(out_, static_cast<int>(out_storage_), rel_tol);
   const auto out = download_output();
   return compare_to_reference(out.data(), reference_, rel_tol);
 }
 
 std::vector<float> DeviceProblem::download_output() const {
-  std::vector<float> h(static_cast<size_t>(n_) * heads_ * feat_);
+  const size_t n = static_cast<size_t>(n_) * heads_ * feat_;
+  std::vector<float> h(n);
   CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
-  CSRGAT_CUDA_CHECK(cudaMemcpy(h.data(), out_, output_bytes(), cudaMemcpyDeviceToHost));
+  CSRGAT_CUDA_CHECK(
+      cudaMemcpy(h.data(), out_, n * value_bytes(out_storage_), cudaMemcpyDeviceToHost));
+  if (out_storage_ != ValueType::f32)
+    return widen_output(h.data(), n, static_cast<int>(out_storage_));
   return h;
 }
 
@@ -236,6 +240,9 @@ std::string DeviceProblem::unsupported_reason(const VariantParams& p) const {
   if (!invalid.empty()) return invalid;
   if (p.index == IndexType::i32 && !fits_i32_) return "graph too large for int32 indices";
   if (p.family == Family::cusparse && p.value != ValueType::f32) return "cusparse: f32 values only";
+  if (p.family != Family::fused && out_storage_ != ValueType::f32)
+    return std::string(to_string(p.family)) + ": float32 out only (out storage " +
+           to_string(out_storage_) + ")";
   if (p.family == Family::colblock) {
     int device = 0;
     CSRGAT_CUDA_CHECK(cudaGetDevice(&device));
@@ -255,6 +262,7 @@ KernelArgs DeviceProblem::base_args(const VariantParams& p) {
   a.scores = scores_;
   a.values = values_for(p.value);
   a.out = out_;
+  a.out_storage = p.family == Family::fused ? static_cast<int>(out_storage_) : 0;
   a.num_rows = n_;
   a.heads = heads_;
   a.feat = feat_;

@@ -61,7 +61,13 @@ class DeviceProblem {
   void set_slow_percent(unsigned percent) { slow_percent_ = percent; }
   // Fills out with NaN so that any element a kernel fails to write fails the check.
   void poison_output(cudaStream_t s = nullptr);
+  // out as float32 (16-bit storage widened).
   std::vector<float> download_output() const;
+  // How the fused family's launches store out from now on (KernelArgs::out_storage): float32
+  // (the default) or a 16-bit type, which compare_output reads back as such. The other families
+  // write float32 only: unsupported_reason names them while it is not f32.
+  void set_out_storage(ValueType t) { out_storage_ = t; }
+  ValueType out_storage() const { return out_storage_; }
 
   // The float64 reference the problem's output is checked against (reference_aggregate of its
   // graph and inputs), kept on the host and uploaded to the device; compare_output checks out
@@ -102,7 +108,7 @@ class DeviceProblem {
   const void* col(IndexType t) const { return t == IndexType::i64 ? col64_ : col32_; }
   const float* scores() const { return scores_; }
   const void* values(ValueType t) { return values_for(t); }
-  float* out() { return out_; }
+  float* out() { return out_; }  // (N, H, F) float32 or out_storage()'s 16-bit type
   const std::vector<int64_t>& host_row_ptr() const { return row_ptr_host_; }
   bool fits_int32() const { return fits_i32_; }
 
@@ -140,7 +146,8 @@ class DeviceProblem {
   float* scores_ = nullptr;
   std::map<ValueType, void*> values_;
   std::vector<float> values_host_;
-  float* out_ = nullptr;
+  float* out_ = nullptr;  // float32's size, whatever out_storage_
+  ValueType out_storage_ = ValueType::f32;
   std::vector<double> reference_;
   void* true_scores_ = nullptr;             // input_buffers' copies
   std::map<ValueType, void*> true_values_;

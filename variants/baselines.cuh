@@ -80,7 +80,7 @@ __global__ void csrgat_seed(const csrgat::KernelArgs a) {
   float acc = 0.f;
   for (long long i = 0; i < deg; ++i)
     acc += weights[i] * csrgat::base::to_f(values[static_cast<long long>(col[eb + i]) * H * F + h * F + f]);
-  a.out[(row * H + h) * F + f] = acc * inv;
+  static_cast<float*>(a.out)[(row * H + h) * F + f] = acc * inv;  // float32 out only
 }
 
 // grid: ceil(N * H / 8) blocks of 256 threads, one warp per (row, head). out = weights (H, E).
@@ -105,7 +105,7 @@ __global__ void csrgat_segment_softmax(const csrgat::KernelArgs a) {
   }
   for (int off = 16; off > 0; off /= 2) l += __shfl_xor_sync(0xffffffffu, l, off);
   const float inv = l > 0.f ? 1.f / l : 0.f;
-  float* w = a.out + h * E;
+  float* w = static_cast<float*>(a.out) + h * E;
   for (long long e = eb + lane; e < ee; e += 32) {
     const float s = a.scores[e * H + h];
     w[e] = s == csrgat::base::ninf() ? 0.f : __expf(s - m) * inv;

@@ -91,6 +91,44 @@ __device__ __forceinline__ float to_float<__half>(__half x) {
   return __half2float(x);
 }
 
+// The output rows' storage (KernelArgs::out_storage): float32, or one of the 16-bit types,
+// each result rounded to nearest even from its float32 sum. Chunks' partial rows are float32.
+constexpr int kOutF32 = 0, kOutBf16 = 1, kOutF16 = 2;
+__device__ __forceinline__ int out_bytes(int storage) {
+  return storage == kOutF32 ? 4 : 2;
+}
+// lo and hi as two 16-bit values of `storage` in one word, lo in the low half.
+__device__ __forceinline__ unsigned pack16x2(int storage, float lo, float hi) {
+  if (storage == kOutBf16) {
+    const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    return static_cast<unsigned>(__bfloat16_as_ushort(v.x)) |
+           static_cast<unsigned>(__bfloat16_as_ushort(v.y)) << 16;
+  }
+  const __half2 v = __floats2half2_rn(lo, hi);
+  return static_cast<unsigned>(__half_as_ushort(v.x)) | static_cast<unsigned>(__half_as_ushort(v.y))
+                                                            << 16;
+}
+// Results [f, f + 4) of a row at dst: one 16-byte store of float32, or one 8-byte store of
+// 16-bit values (dst aligned to it: out_row_vec_aligned).
+__device__ __forceinline__ void store_out4(void* dst, int storage, long long f, float4 x) {
+  if (storage == kOutF32) {
+    *reinterpret_cast<float4*>(static_cast<float*>(dst) + f) = x;
+  } else {
+    *reinterpret_cast<uint2*>(static_cast<unsigned short*>(dst) + f) =
+        make_uint2(pack16x2(storage, x.x, x.y), pack16x2(storage, x.z, x.w));
+  }
+}
+__device__ __forceinline__ void store_out1(void* dst, int storage, long long f, float x) {
+  if (storage == kOutF32)
+    static_cast<float*>(dst)[f] = x;
+  else
+    static_cast<unsigned short*>(dst)[f] = static_cast<unsigned short>(pack16x2(storage, x, 0.f));
+}
+// Whether a row at dst takes store_out4 (with F % 4 == 0 checked by the caller).
+__device__ __forceinline__ bool out_row_vec_aligned(const void* dst, int storage) {
+  return reinterpret_cast<unsigned long long>(dst) % (storage == kOutF32 ? 16 : 8) == 0;
+}
+
 template <int Bytes>
 struct VecStorage;
 template <>
@@ -645,11 +683,13 @@ __device__ __forceinline__ void load_batch(const typename C::Index* __restrict__
   }
 }
 
-// One task: edges [eb, ee) of `row`, head h. Writes the normalised result to dst (F floats,
-// stride 1) and returns the row's (max, sum). All TPR threads call it with the same task.
+// One task: edges [eb, ee) of `row`, head h. Writes the normalised result to dst (F values of
+// dst_storage, stride 1: a chunk's float32 partial row, or an out row) and returns the row's
+// (max, sum). All TPR threads call it with the same task.
 template <class C>
 __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh, long long eb,
-                                         long long ee, int h, float* __restrict__ dst) {
+                                         long long ee, int h, void* __restrict__ dst,
+                                         int dst_storage) {
   using Index = typename C::Index;
   using Value = typename C::Value;
   const Index* __restrict__ col = static_cast<const Index*>(a.col);
@@ -1026,8 +1066,7 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
     if (warp_in_group == 0 && slot == 0) {
       // 16-byte stores where the row allows: out rows and chunks' partial rows are aligned
       // when F % 4 == 0 (checked here: a caller's out may not be).
-      const bool vec_store =
-          C::VEC % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % 16 == 0;
+      const bool vec_store = C::VEC % 4 == 0 && out_row_vec_aligned(dst, dst_storage);
 #pragma unroll
       for (int ti = 0; ti < C::TILES; ++ti) {
         const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
@@ -1035,19 +1074,24 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
           if (f < F) {
 #pragma unroll
             for (int k = 0; k < C::VEC; k += 4)
-              *reinterpret_cast<float4*>(dst + f + k) =
-                  make_float4(acc[ti][k] * norm, acc[ti][k + 1] * norm, acc[ti][k + 2] * norm,
-                              acc[ti][k + 3] * norm);
+              store_out4(dst, dst_storage, f + k,
+                         make_float4(acc[ti][k] * norm, acc[ti][k + 1] * norm,
+                                     acc[ti][k + 2] * norm, acc[ti][k + 3] * norm));
           }
         } else {
 #pragma unroll
           for (int k = 0; k < C::VEC; ++k)
-            if (f + k < F) dst[f + k] = acc[ti][k] * norm;
+            if (f + k < F) store_out1(dst, dst_storage, f + k, acc[ti][k] * norm);
         }
       }
     }
   }
   return row;
+}
+
+// Output row r (= row * H + h) of a launch, row_len results long, in out's storage.
+__device__ __forceinline__ void* out_row(const KernelArgs& a, long long r, long long row_len) {
+  return static_cast<char*>(a.out) + r * row_len * out_bytes(a.out_storage);
 }
 
 // Where chunk task k = c * H + h keeps its result: the normalised row (F floats; rows are
@@ -1079,7 +1123,8 @@ __device__ __forceinline__ float4 load_partial4(const float4* p) {
 }
 template <class C, bool LOCAL>
 __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDesc& cd, int h,
-                                             float* __restrict__ dst) {
+                                             void* __restrict__ dst) {
+  const int os = a.out_storage;
   const int F = a.feat;
   const int H = a.heads;
   const int t = threadIdx.x % C::TPR;
@@ -1102,8 +1147,8 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
     const float m = load_partial<LOCAL>(s), l = load_partial<LOCAL>(s + 1);
     return l > 0.f ? l * fast_exp(m - all.m) * inv_l : 0.f;
   };
-  // Out rows are 16-byte aligned when F % 4 == 0 and the caller's out is (cudaMalloc is).
-  if (F % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % 16 == 0) {
+  // Out rows are aligned for 4 results when F % 4 == 0 and the caller's out is (cudaMalloc is).
+  if (F % 4 == 0 && out_row_vec_aligned(dst, os)) {
     for (int f = 4 * t; f < F; f += 4 * C::TPR) {
       float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll 8
@@ -1117,7 +1162,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
         x.w = fmaf(w, p.w, x.w);
       }
       if (f == 0) timeline_mark_after<C>(4, x.x);
-      *reinterpret_cast<float4*>(dst + f) = x;
+      store_out4(dst, os, f, x);
     }
   } else {
     for (int f = t; f < F; f += C::TPR) {
@@ -1127,7 +1172,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
         const long long k = k0 + static_cast<long long>(c) * H;
         x = fmaf(weight(k), load_partial<LOCAL>(partial_row(a, k) + f), x);
       }
-      dst[f] = x;
+      store_out1(dst, os, f, x);
     }
   }
 }
@@ -1186,7 +1231,8 @@ struct SharedPartials {  // chunk c of the row: the block's slot s0 + c * H
 };
 template <class C, class Src>
 __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const ChunkDesc& cd,
-                                                   const Src& src, float* __restrict__ dst) {
+                                                   const Src& src, void* __restrict__ dst) {
+  const int os = a.out_storage;
   constexpr int M = C::RPB < Src::kMaxChunks ? C::RPB : Src::kMaxChunks;  // chunks at most
   constexpr int K = M < kMergeGroup ? M : kMergeGroup;                   // per group
   const int F = a.feat;
@@ -1238,7 +1284,7 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
   auto weight = [&](const Stat& st) {
     return st.l > 0.f ? st.l * fast_exp(st.m - m_all) * inv_l : 0.f;
   };
-  if (F % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % 16 == 0) {
+  if (F % 4 == 0 && out_row_vec_aligned(dst, os)) {
     for (int f = 4 * t; f < F; f += 4 * C::TPR) {
       float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
       groups([&](int c0) {
@@ -1259,7 +1305,7 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
         }
       });
       if (f == 0) timeline_mark_after<C>(4, x.x);
-      *reinterpret_cast<float4*>(dst + f) = x;
+      store_out4(dst, os, f, x);
     }
   } else {
     for (int f = t; f < F; f += C::TPR) {
@@ -1269,7 +1315,7 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
         for (int c = c0; c < c0 + K; ++c)
           if (c < n) x = fmaf(weight(stat(c)), src.load(c, f), x);
       });
-      dst[f] = x;
+      store_out1(dst, os, f, x);
     }
   }
 }
@@ -1336,7 +1382,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     const bool shared_part = in_block && F <= C::PASS_F;
     if (!pad) {
       float* part = shared_part ? sh.part[C::BM ? task - t0 : 0] : partial_row(a, k);
-      const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, part);
+      const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, part, kOutF32);
       if (t == 0) {
         // The slot's (max, sum) follow its features (the test on the pointer keeps no more
         // values live across run_task: +36 bytes of spills on tpr16 rpb8 mb8 otherwise). In
@@ -1357,7 +1403,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
       if (pad) return;
       if (in_block) {
         if (c == static_cast<unsigned>(cd.first)) {
-          float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * row_len;
+          void* dst = out_row(a, cd.row * static_cast<long long>(H) + h, row_len);
           // Every row merges in merge_block_chunks from shared memory; from global memory
           // those of at most GlobalPartials::kMaxChunks chunks.
           if (shared_part)
@@ -1403,7 +1449,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     }
     timeline_mark<C>(1);
     if (last_flag[g]) {
-      float* dst = a.out + (cd.row * static_cast<long long>(H) + h) * row_len;
+      void* dst = out_row(a, cd.row * static_cast<long long>(H) + h, row_len);
       merge_chunks<C, false>(a, cd, h, dst);
       if (t == 0) a.counters[static_cast<long long>(cd.first) * H + h] = 0u;
     }
@@ -1423,17 +1469,17 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   }
   const long long eb = rp[row], ee = rp[row + 1];
   if (a.split_threshold > 0 && ee - eb > a.split_threshold) return;  // done as chunks
-  float* dst = a.out + (row * static_cast<long long>(H) + h) * row_len;
+  void* dst = out_row(a, row * static_cast<long long>(H) + h, row_len);
 #if defined(CSRGAT_TEST_KNOBS)
   // (Test-only: the one write before the wait, an out-of-bounds crash. After run_task it kept
   // dst live across the task: +2 to +8 registers.)
-  if (a.fault == 1 && threadIdx.x % C::TPR == 0) dst[1ll << 40] = 1.f;
+  if (a.fault == 1 && threadIdx.x % C::TPR == 0) static_cast<float*>(dst)[1ll << 40] = 1.f;
 #endif
-  run_task<C>(a, sh, eb, ee, h, dst);  // waits for the previous kernel (pdl_wait)
+  run_task<C>(a, sh, eb, ee, h, dst, a.out_storage);  // waits for the previous kernel (pdl_wait)
   timeline_mark<C>(0);
 #if defined(CSRGAT_TEST_KNOBS)
   if (a.slow_percent != 0 && (task - chunk_tasks) % 100u < a.slow_percent)
-    run_task<C>(a, sh, eb, ee, h, dst);
+    run_task<C>(a, sh, eb, ee, h, dst, a.out_storage);
   if (a.delay_ns != 0 && threadIdx.x % C::TPR == 0) {
     const unsigned long long t0 = global_ns();
     while (global_ns() - t0 < a.delay_ns) {

@@ -62,6 +62,11 @@ inline bool values_rows_aligned(const void* values, int feat, int vec, int value
   return vec <= 1 ||
          (feat % vec == 0 && reinterpret_cast<unsigned long long>(values) % (vec * value_bytes) == 0);
 }
+// The bytes of one result in out (KernelArgs::out_storage: 0 float32, else a 16-bit type).
+inline int out_storage_bytes(int out_storage) {
+  return out_storage == 0 ? 4 : 2;
+}
+
 // The kernel to launch for args: the fused kernel vector_fn, or its scalar twin scalar_fn where
 // the values rows are not aligned for vector_fn's loads; null when they are not and there is no
 // twin (the caller's error to report: vector_fn would trap and take the context with it).
@@ -117,7 +122,7 @@ inline cudaError_t launch_family_slices(const void* fn, unsigned grid, unsigned 
     args = first;
     const long long offset = static_cast<long long>(s) * first.feat;
     args.values = static_cast<const char*>(first.values) + offset * value_bytes;
-    args.out = first.out + offset;
+    args.out = static_cast<char*>(first.out) + offset * out_storage_bytes(first.out_storage);
     if (const cudaError_t e =
             launch_family_kernel(fn, grid, block, smem, stream, args, s > 0 || overlap_previous);
         e != cudaSuccess)

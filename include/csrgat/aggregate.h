@@ -4,8 +4,9 @@
 //                  softmax_e(scores[row d, h]) * values[col[e], h, :]
 //
 // Shapes (row-major, device memory): row_ptr (N+1), col (E), scores (E, H), values (N, H, F),
-// out (N, H, F) float32. Semantics: an empty row gives 0; -inf scores get weight 0 and a row
-// whose scores are all -inf gives 0; finite scores of any magnitude do not overflow.
+// out (N, H, F) float32 (or 16-bit: Output). Semantics: an empty row gives 0; -inf scores get
+// weight 0 and a row whose scores are all -inf gives 0; finite scores of any magnitude do not
+// overflow.
 // values needs only its element type's alignment. The kernels load VEC elements at a time
 // (16 bytes: 4 float32 or 8 16-bit values, in the shipped headers); where the values rows are
 // not aligned to such a load (F not a multiple of VEC, or a base off it) the call runs the
@@ -123,6 +124,17 @@ struct LaunchOptions {
   bool overlap_previous = false;
 };
 
+// Where aggregate() writes the result: out (N, H, F) in device memory, as float32 or as one of
+// the 16-bit types (each result rounded to nearest even from its float32 sum: the kernels
+// accumulate in float32 whatever the storage of values or out). A caller whose next layer reads
+// bfloat16 saves the float32 write (half of out's bytes) and a conversion kernel. The rule's
+// kernel is the same for every out storage; a rule's column-blocked sweep writes float32 only,
+// so 16-bit out runs the rule's kernel of the family instead.
+struct Output {
+  void* data = nullptr;
+  Storage storage = Storage::f32;
+};
+
 // Enqueues the aggregation on `stream`. `shape` may be null (see Shape). Status::unsupported
 // when (N + chunks) * H reaches 2^31 (the kernels number their tasks in 32 bits) or, with
 // 32-bit indices, when H * F does (a values row's stride is a 32-bit operand there);
@@ -133,6 +145,10 @@ Status aggregate(const GraphView& graph, const float* scores, const void* values
 Status aggregate(const GraphView& graph, const float* scores, const void* values,
                  Storage storage, int heads, int feat, float* out, cudaStream_t stream,
                  const Shape* shape, const LaunchOptions& launch);
+// As above, into out of any Output storage (Status::invalid_argument for another value).
+Status aggregate(const GraphView& graph, const float* scores, const void* values, Storage storage,
+                 int heads, int feat, const Output& out, cudaStream_t stream,
+                 const Shape* shape = nullptr, const LaunchOptions& launch = LaunchOptions{});
 
 // One aggregate() call prepared once and enqueued many times: the dispatch, the argument
 // checks and the kernel's arguments are done in create(), so that launch() is the kernel launch
@@ -150,6 +166,9 @@ class Call {
   // The arguments and their checks are aggregate()'s; on any status but ok *call is left empty.
   static Status create(const GraphView& graph, const float* scores, const void* values,
                        Storage storage, int heads, int feat, float* out, const Shape* shape,
+                       const LaunchOptions& launch, Call* call);
+  static Status create(const GraphView& graph, const float* scores, const void* values,
+                       Storage storage, int heads, int feat, const Output& out, const Shape* shape,
                        const LaunchOptions& launch, Call* call);
   // Enqueues the prepared kernel on `stream`: invalid_argument on an empty Call (never
   // created, or moved from) or on a device other than create()'s, cuda_error when the launch

@@ -2,6 +2,7 @@
 #include "production_check.h"
 
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -48,13 +49,31 @@ void ProductionProblem::poison() const {
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 
-double ProductionProblem::check(const std::string& via) const {
+double ProductionProblem::check(const std::string& via, Storage out_storage) const {
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   std::vector<float> h(ref_.size());
-  EXPECT_EQ(cudaMemcpy(h.data(), out_, h.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
-  const auto c = compare_to_reference(h.data(), ref_, storage_ == Storage::f32 ? 1e-5 : 1e-2);
-  EXPECT_TRUE(c.pass) << g_.name << " F=" << feat_ << " H=" << heads_ << " values offset " << values_offset_
-                      << " via " << via << ": " << c.summary;
+  if (out_storage == Storage::f32) {
+    EXPECT_EQ(cudaMemcpy(h.data(), out_, h.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+  } else {
+    std::vector<uint16_t> b(ref_.size());
+    EXPECT_EQ(cudaMemcpy(b.data(), out_, b.size() * 2, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (size_t i = 0; i < b.size(); ++i) {
+      if (out_storage == Storage::bf16) {
+        h[i] = __bfloat162float(__nv_bfloat16(__nv_bfloat16_raw{b[i]}));
+      } else {
+        __half_raw r;
+        r.x = b[i];
+        h[i] = __half2float(__half(r));
+      }
+    }
+  }
+  const bool exact = storage_ == Storage::f32 && out_storage == Storage::f32;
+  const auto c = compare_to_reference(h.data(), ref_, exact ? 1e-5 : 1e-2);
+  const char* os = out_storage == Storage::f32    ? "f32"
+                   : out_storage == Storage::bf16 ? "bf16"
+                                                  : "f16";
+  EXPECT_TRUE(c.pass) << g_.name << " F=" << feat_ << " H=" << heads_ << " values offset "
+                      << values_offset_ << " out " << os << " via " << via << ": " << c.summary;
   return c.rel_error;
 }
 
@@ -81,6 +100,14 @@ double run_production(const graphs::Csr64& g, int heads, int feat, Storage stora
     p.poison();
     EXPECT_EQ(call.launch(nullptr), Status::ok);
     p.check(via + " (csrgat::Call, launch " + std::to_string(launch) + ")");
+  }
+  // 16-bit out: the same kernel, each result rounded from its float32 sum.
+  for (const Storage os : {Storage::bf16, Storage::f16}) {
+    p.poison();
+    EXPECT_EQ(aggregate(p.graph(), p.scores(), p.values(), storage, heads, feat, p.output(os),
+                        nullptr, sp),
+              Status::ok);
+    p.check(via, os);
   }
   return err;
 }

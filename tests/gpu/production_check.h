@@ -40,12 +40,14 @@ class ProductionProblem {
   const float* scores() const { return scores_; }
   const void* values() const { return first_value_; }  // values_offset elements in
   float* out() const { return out_; }
+  // The same buffer as an Output of `storage` (16-bit: its first half).
+  Output output(Storage storage) const { return Output{out_, storage}; }
   // NaN in every output element again (before a second call on the same problem).
   void poison() const;
-  // Waits for the device, then expects the output within the tolerance of the reference
-  // (relative 1e-5 for f32 storage, 1e-2 otherwise), naming the graph and `via` (the variant,
-  // the path). Returns the relative error.
-  double check(const std::string& via) const;
+  // Waits for the device, then expects the output (stored as out_storage) within the tolerance
+  // of the reference (relative 1e-5 for f32 values and out, 1e-2 otherwise), naming the graph and
+  // `via` (the variant, the path). Returns the relative error.
+  double check(const std::string& via, Storage out_storage = Storage::f32) const;
 
  private:
   const graphs::Csr64& g_;
@@ -60,8 +62,9 @@ class ProductionProblem {
 };
 
 // aggregate() on g with a Shape built from g (use_shape) or without one, then the same problem
-// through a csrgat::Call launched twice (the output poisoned between), each checked with
-// ProductionProblem::check. Returns aggregate()'s relative error.
+// through a csrgat::Call launched twice (the output poisoned between), then aggregate() into
+// bfloat16 and float16 out (Output), each checked with ProductionProblem::check. Returns
+// aggregate()'s relative error (float32 out).
 double run_production(const graphs::Csr64& g, int heads, int feat, Storage storage, bool use_shape,
                       Index index = Index::i32, int values_offset = 0);
 

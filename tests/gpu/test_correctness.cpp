@@ -1,6 +1,8 @@
 // Every variant of configs/smoke.yaml and both baselines against the float64 reference, on
 // generated and real graphs and the edge cases, with fresh random inputs every run and the
 // output poisoned before each launch.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -70,31 +72,38 @@ struct Case {
   graphs::Csr64 graph;
 };
 
-// Runs every variant (of the given value type) on g with F and H; returns failures as text.
+// Runs every variant (of the given value type) on g with F and H, out stored as `out` (16-bit:
+// the fused family, the baselines refusing it); returns failures as text.
 std::vector<std::string> run_all(const graphs::Csr64& g, int feat, int heads,
                                  const std::function<void(graphs::Inputs&)>& edit = {},
-                                 Lab& lab = Lab::get()) {
+                                 Lab& lab = Lab::get(), ValueType out = ValueType::f32) {
   std::vector<std::string> failures;
   graphs::Inputs in = graphs::make_inputs(g, heads, feat, fresh_seed());
   if (edit) edit(in);
   DeviceProblem dp(g, in);
   dp.set_reference(reference_aggregate(g, in));
+  dp.set_out_storage(out);
   int checked = 0;
   for (const auto& p : lab.variants) {
     if (p.fault) continue;
     auto it = lab.kernels.find(p.id());
     if (it == lab.kernels.end()) continue;
-    const auto r = verify_variant(dp, *it->second, p, default_tolerance(p.value));
+    const double tol = out == ValueType::f32 ? default_tolerance(p.value) : default_tolerance(out);
+    const auto r = verify_variant(dp, *it->second, p, tol);
     if (r.status == TrialStatus::unsupported) {
-      // Only the seed's documented limits may make a variant unsupported here.
-      if (p.family != Family::seed)
+      // Only the seed's documented limits may make a variant unsupported here, and 16-bit out
+      // the baselines.
+      const bool narrow_out = out != ValueType::f32 && p.family != Family::fused &&
+                              r.detail.find("float32 out only") != std::string::npos;
+      if (p.family != Family::seed && !narrow_out)
         failures.push_back(p.id() + ": unsupported: " + r.detail);
       continue;
     }
     ++checked;
     if (r.status != TrialStatus::ok)
-      failures.push_back(p.id() + " on " + g.name + " F=" + std::to_string(feat) + " H=" +
-                         std::to_string(heads) + ": " + to_string(r.status) + ": " + r.detail);
+      failures.push_back(p.id() + " on " + g.name + " F=" + std::to_string(feat) +
+                         " H=" + std::to_string(heads) + " out " + to_string(out) + ": " +
+                         to_string(r.status) + ": " + r.detail);
   }
   EXPECT_GT(checked, 0);
   return failures;
@@ -242,6 +251,66 @@ TEST(GpuCorrectness, FeatureSlices) {
   const auto r = verify_variant(dp, *lab.kernels.at(vs[2].id()), vs[2], default_tolerance(vs[2].value));
   EXPECT_EQ(r.status, TrialStatus::unsupported);
   EXPECT_NE(r.detail.find("not a multiple of the variant's 4 feature slices"), std::string::npos) << r.detail;
+}
+
+// 16-bit out (KernelArgs::out_storage): every variant of the smoke space, on a skewed graph
+// whose long rows split (merged through global memory and inside their block), at F 64, 47 (the
+// scalar twins, scalar stores) and 6 (rows not aligned for vector stores), with one head and
+// three.
+TEST(GpuCorrectness, SixteenBitOutEveryVariant) {
+  const auto g = graphs::make_graph("powerlaw:n=3000,deg=6,alpha=2.1,maxdeg=1500,seed=31");
+  for (const ValueType out : {ValueType::bf16, ValueType::f16})
+    for (int heads : {1, 3})
+      for (int feat : {64, 47, 6})
+        for (const auto& f : run_all(g, feat, heads, {}, Lab::get(), out)) ADD_FAILURE() << f;
+}
+
+// A 16-bit out is the float32 result rounded to nearest even, bit for bit: the same kernel run
+// both ways on the same inputs (its sums are in a fixed order) against the host's rounding of
+// the float32 output, through each store path: a row's 16-byte and scalar stores, chunks merged
+// through global memory and in their block, feature slices, 16-bit values, 64-bit indices.
+TEST(GpuCorrectness, SixteenBitOutIsTheFloat32ResultRounded) {
+  std::vector<VariantParams> vs;
+  for (const char* id : {"csrgat.tpr8.fl8.rpb16.vec4.t1.g4.smem3.online.split0.fs2.i32.f32",
+                         "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.mb7.smem0.online.split32.pf.bm.i32.f32",
+                         "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.mb7.smem0.online.split32.pf.i32.f32",
+                         "csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16",
+                         "csrgat.tpr32.fl16.rpb1.vec4.t1.smem0.twopass.split0.i64.f32"})
+    vs.push_back(VariantParams::parse(id));
+  Lab lab(vs);
+  for (const auto& f : lab.compile_failures) ADD_FAILURE() << f;
+  ASSERT_EQ(lab.kernels.size(), vs.size());
+  const auto g = graphs::make_graph("powerlaw:n=3000,deg=6,alpha=2.1,maxdeg=1500,seed=37");
+  for (int heads : {1, 3}) {
+    for (int feat : {64, 47}) {
+      const graphs::Inputs in = graphs::make_inputs(g, heads, feat, fresh_seed());
+      DeviceProblem dp(g, in);
+      dp.set_reference(reference_aggregate(g, in));
+      for (const auto& p : vs) {
+        SCOPED_TRACE(p.id() + " H=" + std::to_string(heads) + " F=" + std::to_string(feat));
+        const LoadedKernel& k = *lab.kernels.at(p.id());
+        dp.set_out_storage(ValueType::f32);
+        ASSERT_EQ(verify_variant(dp, k, p, default_tolerance(p.value)).status, TrialStatus::ok);
+        const std::vector<float> wide = dp.download_output();
+        for (const ValueType out : {ValueType::bf16, ValueType::f16}) {
+          dp.set_out_storage(out);
+          const auto r = verify_variant(dp, k, p, default_tolerance(out));
+          ASSERT_EQ(r.status, TrialStatus::ok) << to_string(out) << ": " << r.detail;
+          const std::vector<float> narrow = dp.download_output();
+          ASSERT_EQ(narrow.size(), wide.size());
+          size_t differ = 0, first = 0;
+          for (size_t i = 0; i < wide.size(); ++i) {
+            const float want = out == ValueType::bf16
+                                   ? __bfloat162float(__float2bfloat16_rn(wide[i]))
+                                   : __half2float(__float2half_rn(wide[i]));
+            if (narrow[i] != want && differ++ == 0) first = i;
+          }
+          EXPECT_EQ(differ, 0u) << to_string(out) << ": first at " << first << ": " << narrow[first]
+                                << ", the float32 result " << wide[first] << " rounded";
+        }
+      }
+    }
+  }
 }
 
 TEST(GpuCorrectness, NegativeInfinityScores) {

@@ -1,5 +1,5 @@
-// tuner bench's --impl list is checked before anything needs a GPU: a bad item fails with its
-// reason on any machine, and a good list gets as far as the GPU check.
+// tuner bench's --impl list and storages are checked before anything needs a GPU: a bad item
+// fails with its reason on any machine, and a good list gets as far as the GPU check.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -37,6 +37,16 @@ TEST(BenchCli, UnknownImplOptionIsNamed) {
   const auto [rc, out] = tuner("bench --graph seed:n=64,deg=4,seed=1 --impl tuned:fast");
   EXPECT_EQ(rc, 1) << out;
   EXPECT_NE(out.find("tuned:fast: the only option after ':' is pdl"), std::string::npos) << out;
+}
+
+TEST(BenchCli, UnknownStorageIsNamed) {
+  for (const char* args : {"--out f32,bf17", "--value fp8", "--out ''"}) {
+    const auto [rc, out] = tuner(std::string("bench --graph seed:n=64,deg=4,seed=1 ") + args);
+    EXPECT_EQ(rc, 1) << args << ": " << out;
+    EXPECT_TRUE(out.find("expected f32, bf16 or f16") != std::string::npos ||
+                out.find("give f32, bf16 or f16") != std::string::npos)
+        << args << ": " << out;
+  }
 }
 
 TEST(BenchCli, OverlappedImplsPassTheCheckAndMeetTheGpuCheck) {

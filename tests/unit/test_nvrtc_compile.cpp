@@ -40,6 +40,7 @@ TEST(KernelArgsLayout, RowPathParametersShareTwoConstantBankLines) {
       {"fault", offsetof(KernelArgs, fault) + sizeof(int)},
       {"slow_percent", offsetof(KernelArgs, slow_percent) + sizeof(unsigned)},
       {"delay_ns", offsetof(KernelArgs, delay_ns) + sizeof(unsigned)},
+      {"out_storage", offsetof(KernelArgs, out_storage) + sizeof(int)},  // read at each row's store
       {"feat_ld", offsetof(KernelArgs, feat_ld) + sizeof(int)},
       {"block_merge", offsetof(KernelArgs, block_merge) + sizeof(int)},  // the chunk path's
   };

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "graphs/generate.h"
+#include "tuner/device_compare.h"
 #include "variants/reference.h"
 
 using namespace csrgat;
@@ -234,4 +235,24 @@ TEST(ReferenceCompare, ZeroReference) {
   const Comparison c = compare_to_reference(out.data(), ref, 1e-5);
   EXPECT_FALSE(c.pass);
   EXPECT_EQ(c.first_bad, 3);
+}
+
+// The tuner's read-back of a 16-bit out (DeviceProblem::download_output, the device check's
+// first bad element): bfloat16 and float16 bit patterns widen to the floats they stand for.
+TEST(OutStorage, SixteenBitElementsWidenExactly) {
+  const unsigned char one_bf16[2] = {0x80, 0x3f}, one_f16[2] = {0x00, 0x3c};
+  const unsigned char neg_bf16[2] = {0xc0, 0xbf}, half_f16[2] = {0x00, 0x38};
+  EXPECT_EQ(tuner::widen_out_element(one_bf16, 1), 1.0f);
+  EXPECT_EQ(tuner::widen_out_element(neg_bf16, 1), -1.5f);
+  EXPECT_EQ(tuner::widen_out_element(one_f16, 2), 1.0f);
+  EXPECT_EQ(tuner::widen_out_element(half_f16, 2), 0.5f);
+  const float x = 3.25f;
+  unsigned char f32[4];
+  std::memcpy(f32, &x, 4);
+  EXPECT_EQ(tuner::widen_out_element(f32, 0), 3.25f);
+  const unsigned char nan_bytes[2] = {0xff, 0xff};  // what poison_output leaves: NaN in both
+  EXPECT_TRUE(std::isnan(tuner::widen_out_element(nan_bytes, 1)));
+  EXPECT_TRUE(std::isnan(tuner::widen_out_element(nan_bytes, 2)));
+  const unsigned char row[6] = {0x80, 0x3f, 0x00, 0x40, 0xc0, 0xbf};  // bf16 1, 2, -1.5
+  EXPECT_EQ(tuner::widen_output(row, 3, 1), (std::vector<float>{1.f, 2.f, -1.5f}));
 }

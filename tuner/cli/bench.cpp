@@ -62,6 +62,7 @@ struct BenchOptions {
   int heads = 1;
   std::string impls = "tuned,seed,cusparse";
   std::string value = "f32";
+  std::string out_storage = "f32";
   std::string cache = "cold";
   bool graph_replay = false;
   bool no_cupti = false;
@@ -107,6 +108,7 @@ struct Entry {
   std::string impl;
   Family family = Family::fused;  // of the variant, or the library's dispatch ("tuned")
   bool overlap = false;  // launched as a programmatic dependent launch (":pdl")
+  ValueType out = ValueType::f32;  // how it stores out (--out)
   nlohmann::json r;
   std::function<void(cudaStream_t)> launch;
   std::unique_ptr<LoadedKernel> kernel;
@@ -117,6 +119,27 @@ struct Entry {
   double tol = 0;       // its verification's relative tolerance (0: nothing to verify)
   profiler::TimingResult result;
 };
+
+// A storage named on the command line (f32, bf16, f16).
+ValueType parse_storage(const char* flag, const std::string& s) {
+  for (const ValueType t : {ValueType::f32, ValueType::bf16, ValueType::f16})
+    if (s == to_string(t)) return t;
+  throw std::invalid_argument(std::string("bench ") + flag + " " + s +
+                              ": expected f32, bf16 or f16");
+}
+
+// Each --impl item with each --out storage, in that order; the empty kernel once (it writes no
+// out).
+std::vector<std::pair<std::string, ValueType>> impl_outs(const std::vector<std::string>& impls,
+                                                         const std::vector<ValueType>& outs) {
+  std::vector<std::pair<std::string, ValueType>> r;
+  for (const auto& item : impls)
+    for (const ValueType ov : outs) {
+      if (parse_impl(item).name == "empty" && ov != outs.front()) continue;
+      r.emplace_back(item, ov);
+    }
+  return r;
+}
 
 // Round k's share of the stop rule: 1/rounds of the samples (at least one) and of the time.
 profiler::TimingOptions round_options(profiler::TimingOptions o, int rounds) {
@@ -156,6 +179,11 @@ Storage storage_of(ValueType v) {
 
 int bench(const BenchOptions& o) {
   for (const auto& item : split_list(o.impls)) parse_impl(item);  // a bad --impl fails here, GPU or not
+  std::vector<ValueType> outs;  // each implementation is timed writing each of them
+  for (const auto& os : split_list(o.out_storage)) outs.push_back(parse_storage("--out", os));
+  if (outs.empty())
+    throw std::invalid_argument("bench --out: give f32, bf16 or f16 (a comma list)");
+  const ValueType value = parse_storage("--value", o.value);
   std::string why;
   if (!gpu_available(&why)) return no_gpu_exit("bench", why);
   std::vector<std::pair<std::string, std::string>> graph_list;  // (name, spec)
@@ -165,8 +193,8 @@ int bench(const BenchOptions& o) {
     for (const auto& g : cfg.graphs) graph_list.emplace_back(g.name, g.spec);
   }
   for (const auto& g : o.graphs) graph_list.emplace_back(g, g);
-  if (graph_list.empty()) throw std::invalid_argument("bench: give --graph SPEC (repeatable) or --config FILE");
-  const ValueType value = VariantParams::parse("csrgat." + o.value).value;
+  if (graph_list.empty())
+    throw std::invalid_argument("bench: give --graph SPEC (repeatable) or --config FILE");
   profiler::TimingOptions topt;
   topt.cache = o.cache == "warm" ? profiler::CacheMode::warm : profiler::CacheMode::cold;
   topt.graph_replay = o.graph_replay;
@@ -196,12 +224,20 @@ int bench(const BenchOptions& o) {
       const IndexType index = dp.fits_int32() ? IndexType::i32 : IndexType::i64;
       // Prepared and verified first, all of them, so that the rounds below only time.
       std::vector<Entry> entries;
-      for (const auto& item : split_list(o.impls)) {
+      for (const auto& [item, out_value] : impl_outs(split_list(o.impls), outs)) {
+        // The fused family's out storage; the others refuse 16-bit out (unsupported_reason).
+        dp.set_out_storage(out_value);
         Entry& e = entries.emplace_back();
         e.impl = item;
+        e.out = out_value;
         nlohmann::json& r = e.r;
-        r = {{"graph", name}, {"spec", spec}, {"feat", feat}, {"heads", o.heads}, {"impl", item},
-             {"value", to_string(value)}};
+        r = {{"graph", name},
+             {"spec", spec},
+             {"feat", feat},
+             {"heads", o.heads},
+             {"impl", item},
+             {"value", to_string(value)},
+             {"out", to_string(out_value)}};
         std::string variant;
         try {
           const ImplSpec is = parse_impl(item);
@@ -228,15 +264,27 @@ int bench(const BenchOptions& o) {
             const void* vals = dp.values(value);
             Shape* sp = e.shape.get();
             const LaunchOptions lo{is.overlap};
+            const Output out_buf{dp.out(), storage_of(out_value)};
+            if (out_value != ValueType::f32) {  // a rule's sweep writes float32: what runs instead
+              Call what;
+              const Status st2 = Call::create(gv, dp.scores(), vals, storage_of(value), o.heads,
+                                              feat, out_buf, sp, lo, &what);
+              if (st2 != Status::ok)
+                throw std::runtime_error(std::string("Call::create: ") + status_string(st2));
+              variant = what.variant_id();
+            }
             if (impl == "tuned") {
-              e.launch = [&dp, gv, vals, sp, value, feat, lo, heads = o.heads](cudaStream_t s) {
-                const Status st2 = aggregate(gv, dp.scores(), vals, storage_of(value), heads, feat, dp.out(), s, sp, lo);
-                if (st2 != Status::ok) throw std::runtime_error(std::string("aggregate: ") + status_string(st2));
+              e.launch = [&dp, gv, vals, sp, value, feat, lo, out_buf,
+                          heads = o.heads](cudaStream_t s) {
+                const Status st2 = aggregate(gv, dp.scores(), vals, storage_of(value), heads, feat,
+                                             out_buf, s, sp, lo);
+                if (st2 != Status::ok)
+                  throw std::runtime_error(std::string("aggregate: ") + status_string(st2));
               };
             } else {  // the same dispatch, prepared once: each sample is Call::launch alone
               e.call = std::make_unique<Call>();
-              const Status st2 = Call::create(gv, dp.scores(), vals, storage_of(value), o.heads, feat, dp.out(), sp,
-                                              lo, e.call.get());
+              const Status st2 = Call::create(gv, dp.scores(), vals, storage_of(value), o.heads,
+                                              feat, out_buf, sp, lo, e.call.get());
               if (st2 != Status::ok) throw std::runtime_error(std::string("Call::create: ") + status_string(st2));
               e.launch = [c = e.call.get()](cudaStream_t s) {
                 const Status st3 = c->launch(s);
@@ -250,6 +298,8 @@ int bench(const BenchOptions& o) {
             co.value = static_cast<int>(value);
             const std::string why = ColblockKernel::unsupported(g, o.heads, feat, 0, co);
             if (!why.empty()) throw std::runtime_error("unsupported: " + why);
+            if (out_value != ValueType::f32)
+              throw std::runtime_error("unsupported: colblock: float32 out only");
             if (index != IndexType::i32) throw std::runtime_error("unsupported: colblock: int32 structure only");
             e.colblock = std::make_unique<ColblockKernel>(
                 g, static_cast<const int*>(dp.row_ptr(IndexType::i32)),
@@ -271,9 +321,15 @@ int bench(const BenchOptions& o) {
             e.launch = [&dp, p, k = e.kernel.get(), ov = is.overlap](cudaStream_t s) { dp.launch(p, *k, s, ov); };
           }
           r["variant"] = variant;
+          // Each launch stores out as its entry says, and the checks read it so.
+          e.launch = [&dp, ov = out_value, f = std::move(e.launch)](cudaStream_t s) {
+            dp.set_out_storage(ov);
+            f(s);
+          };
           bool correct = true;
           if (impl != "empty") {
-            const bool is16 = impl == "cusparse" ? false : value != ValueType::f32;
+            const bool is16 =
+                (impl != "cusparse" && value != ValueType::f32) || out_value != ValueType::f32;
             e.tol = is16 ? 1e-2 : 1e-5;
             VerifyResult v;
             {
@@ -351,11 +407,17 @@ int bench(const BenchOptions& o) {
             r["detail"] = ex.what();
           }
         }
-        std::printf("%-26s %5d %-10s %-66s %10.2f %10.2f %9.2f %8.1e%s %s\n", name.c_str(), feat, e.impl.c_str(),
-                    r.value("variant", std::string("-")).c_str(), r.value("gpu_median_us", 0.0),
-                    r.value("event_median_us", 0.0), 100 * r.value("rel_noise", 0.0), r.value("rel_error", 0.0),
+        const std::string shown =
+            e.out == ValueType::f32 ? e.impl : e.impl + ">" + to_string(e.out);
+        std::printf("%-26s %5d %-10s %-66s %10.2f %10.2f %9.2f %8.1e%s %s\n", name.c_str(), feat,
+                    shown.c_str(), r.value("variant", std::string("-")).c_str(),
+                    r.value("gpu_median_us", 0.0), r.value("event_median_us", 0.0),
+                    100 * r.value("rel_noise", 0.0), r.value("rel_error", 0.0),
                     o.counters ? counter_rates(r).c_str() : "",
-                    r["status"] == "ok" ? "" : (r["status"].get<std::string>() + ": " + r.value("detail", std::string())).c_str());
+                    r["status"] == "ok"
+                        ? ""
+                        : (r["status"].get<std::string>() + ": " + r.value("detail", std::string()))
+                              .c_str());
         std::fflush(stdout);
         out["results"].push_back(r);
       }
@@ -385,6 +447,11 @@ void register_bench_command(CLI::App& app) {
                   "tuned, tuned_call, empty and fused ids take a ':pdl' suffix (launched overlapping the previous "
                   "kernel)");
   cmd->add_option("--value", o.value, "value storage: f32, bf16, f16");
+  cmd->add_option(
+      "--out", o.out_storage,
+      "out storage, a comma list: f32 (default), bf16, f16 (16-bit: the tuned dispatch and fused "
+      "ids, each result rounded from its float32 sum); each implementation is timed with each, "
+      "round-robin");
   cmd->add_option("--cache", o.cache, "cold (flush L2 before each sample, default) or warm");
   cmd->add_flag("--graph-replay", o.graph_replay, "time CUDA Graph replays (back-to-back launches)");
   cmd->add_flag("--events", o.no_cupti, "time with CUDA events only (launch included, no CUPTI tracing overhead)");
