@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -71,6 +73,10 @@ constexpr int kNumHeaderKernels = static_cast<int>(std::size(kHeaderKernels));
 struct Tables {
   std::vector<KernelEntry> tuned;  // kHeaderKernels with their slots
   KernelEntry fallback[3][2];      // after them in the embedded table (kFallbackIds' order)
+  // The `.o16` twin of each 16-bit-values kernel above (the same kernel storing out in the
+  // values' type), after them in the embedded table in the same order (header kernels, then
+  // fallbacks: csrgat_embed_cubins): twin[slot], -1 for a float32-values kernel.
+  std::vector<int> twin;
   Tables() {
     for (int k = 0; k < kNumHeaderKernels; ++k) {
       tuned.push_back(kHeaderKernels[k]);
@@ -82,8 +88,29 @@ struct Tables {
         fallback[v][i] = KernelEntry{kNumHeaderKernels + 2 * v + i, p.vec, p.tpr, p.rpb, p.lpt != 0,
                                      p.slices > 1, v, i};
       }
+    twin.assign(kNumHeaderKernels + 6, -1);
+    int next = kNumHeaderKernels + 6;
+    for (const KernelEntry& e : tuned)
+      if (e.value != 0) twin[e.slot] = next++;
+    for (int v = 1; v < 3; ++v)
+      for (int i = 0; i < 2; ++i) twin[fallback[v][i].slot] = next++;
+  }
+  // e's `.o16` twin (slot -1, which load_kernel refuses, for a float32-values kernel).
+  KernelEntry out16_twin(const KernelEntry& e) const {
+    KernelEntry t = e;
+    t.slot = e.slot >= 0 && e.slot < static_cast<int>(twin.size()) ? twin[e.slot] : -1;
+    return t;
   }
 };
+
+// A string kept for the process's life (the `.o16` twins' variant ids, which Call::variant_id
+// returns as the rules' own ids are: pointers that stay valid).
+const char* intern(const std::string& s) {
+  static std::mutex m;
+  static std::set<std::string> kept;
+  std::lock_guard<std::mutex> lock(m);
+  return kept.insert(s).first->c_str();
+}
 const Tables& tables() {
   static const Tables t;
   return t;
@@ -426,6 +453,7 @@ struct PreparedLaunch {
   KernelArgs args{};  // of slice 0 when slices > 1 (slice_args)
   int slices = 1;
   int value_bytes = 4;
+  int out_bytes = 4;  // 2: a `.o16` kernel's 16-bit out
   bool overlap_previous = false;
   const char* variant_id = "";
   int device = -1;  // where its buffers are (the current device at prepare)
@@ -446,6 +474,9 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
   if (output.storage != Storage::f32 && output.storage != Storage::bf16 &&
       output.storage != Storage::f16)
     return Status::invalid_argument;
+  // 16-bit out in the values' own type: the rule's kernel as its `.o16` twin.
+  const bool out16 = output.storage != Storage::f32;
+  if (out16 && output.storage != storage) return Status::unsupported;
   if (!row_stride_fits(g.index, heads, feat)) return Status::unsupported;
   if (g.num_nodes == 0) return Status::ok;
   void* const out = output.data;
@@ -458,7 +489,7 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
   if (const cudaError_t e = cudaGetDevice(&p->device); e != cudaSuccess) return cuda_failed(e);
   if (s && s->device != p->device) return Status::invalid_argument;  // its buffers are elsewhere
   // The sweep writes float32 only: 16-bit out takes the rule's kernel of the family.
-  if (s && s->sweeps(g) && output.storage == Storage::f32 && aligned16(values) && aligned16(out)) {
+  if (s && s->sweeps(g) && !out16 && aligned16(values) && aligned16(out)) {
     p->sweep = s->sweep.get();
     p->scores = scores;
     p->values = values;
@@ -475,7 +506,6 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
   a.scores = scores;
   a.values = values;
   a.out = out;
-  a.out_storage = code(output.storage);
   a.num_rows = g.num_nodes;
   a.heads = heads;
   a.feat = feat;
@@ -498,7 +528,10 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
   const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;
   const int value_bytes = storage == Storage::f32 ? 4 : 2;
   KernelFns fns;
-  if (s) {
+  if (out16) {
+    if (const Status st = load_kernel(tables().out16_twin(*c.kernel), &fns); st != Status::ok)
+      return st;
+  } else if (s) {
     fns = s->fns;
   } else if (const Status st = load_kernel(*c.kernel, &fns); st != Status::ok) {
     return st;
@@ -509,8 +542,9 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
   p->block = static_cast<unsigned>(c.kernel->tpr * c.kernel->rpb);
   p->slices = c.slices;
   p->value_bytes = value_bytes;
+  p->out_bytes = out16 ? 2 : 4;
   p->overlap_previous = launch.overlap_previous;
-  p->variant_id = c.id;
+  p->variant_id = out16 ? intern(std::string(c.id) + ".o16") : c.id;
   return Status::ok;
 }
 
@@ -536,7 +570,7 @@ Status enqueue(const PreparedLaunch& p, cudaStream_t stream) {
   if (!p.fn) return Status::ok;
   KernelArgs a = p.args;
   if (const cudaError_t e = launch_family_slices(p.fn, p.grid, p.block, 0, stream, a, p.value_bytes,
-                                                 p.slices, p.overlap_previous);
+                                                 p.out_bytes, p.slices, p.overlap_previous);
       e != cudaSuccess)
     return cuda_failed(e);
   return Status::ok;

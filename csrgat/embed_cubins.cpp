@@ -59,8 +59,8 @@ VariantParams params(int tpr, int fl, int rpb, int vec, int tiles, int epl, int 
   return p;
 }
 
-// The header's kernels in its order, then the fallbacks in kFallbackIds' order: the library's
-// tables index them the same way (csrgat/aggregate.cpp).
+// The header's kernels in its order, then the fallbacks in kFallbackIds' order, then the `.o16`
+// twins: the library's tables index them the same way (csrgat/aggregate.cpp).
 std::vector<VariantParams> kernels() {
 #define CSRGAT_PARAMS(name, TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, SLICED, IDX, VAL) \
   params<IDX, VAL>(TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, SLICED),
@@ -68,6 +68,14 @@ std::vector<VariantParams> kernels() {
 #undef CSRGAT_PARAMS
   for (const auto& row : csrgat::kFallbackIds)
     for (const char* id : row) out.push_back(VariantParams::parse(id));
+  // Then the `.o16` twin (16-bit out in the values' type) of each 16-bit-values kernel above, in
+  // their order (the library's Tables::twin).
+  const size_t n = out.size();
+  for (size_t k = 0; k < n; ++k)
+    if (out[k].value != csrgat::ValueType::f32) {
+      out.push_back(out[k]);
+      out.back().out16 = 1;
+    }
   return out;
 }
 

@@ -23,7 +23,8 @@ struct Kernel {
   Cubin cubins[kArchsPerKernel];
 };
 // The tuned header's kernels in its order (CSRGAT_TUNED_KERNELS), then the fallbacks in
-// kFallbackIds' order (csrgat/fallback.h).
+// kFallbackIds' order (csrgat/fallback.h), then the `.o16` twins of the 16-bit-values ones
+// among them, in the same order.
 extern const Kernel kKernels[];
 extern const int kNumKernels;
 extern const char* const kArchList;  // as nvcc's __CUDA_ARCH_LIST__: "900", "900,1000"

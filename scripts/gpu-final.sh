@@ -39,10 +39,12 @@ step bench-small-events timeout 150 "$T" bench "${seed[@]}" "${real[@]}" --feat 
 # ceiling (issue7_table.py's last table).
 step bench-small-counters timeout 120 "$T" bench "${seed[@]}" "${real[@]}" --feat 64 --impl tuned --counters "${B[@]}" --json "$W/bench-small-counters.json"
 step bench-large timeout 150 "$T" bench "${large[@]}" --feat 64 --impl tuned,seed,cusparse --counters "${B[@]}" --json "$W/bench-large.json"
-step bench-bf16 timeout 120 "$T" bench "${large[@]}" --feat 64 --value bf16 --impl tuned --counters "${B[@]}" --json "$W/bench-bf16.json"
+# bf16 values, the dispatch writing float32 out and (its `.o16` twin) bf16 out, round-robin
+# (thirty-seventh session on; issue7_table.py's bf16-out table and second target-5 line).
+step bench-bf16 timeout 150 "$T" bench "${large[@]}" --feat 64 --value bf16 --impl tuned --out f32,bf16 --rounds 3 --counters "${B[@]}" --json "$W/bench-bf16.json"
 # colblock: the column-blocked sweep (tuner/colblock.h), measured beside the dispatch.
 step bench-2m timeout 180 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --impl tuned,seed,cusparse,colblock --counters "${B[@]}" --json "$W/bench-2m.json"
-step bench-2m-bf16 timeout 100 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --value bf16 --impl tuned --counters "${B[@]}" --json "$W/bench-2m-bf16.json"
+step bench-2m-bf16 timeout 120 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --value bf16 --impl tuned --out f32,bf16 --rounds 3 --counters "${B[@]}" --json "$W/bench-2m-bf16.json"
 # Warm: plain launches, and launches that overlap the previous one (':pdl', programmatic
 # dependent launch), each beside the empty kernel launched the same way.
 step bench-warm-seed timeout 90 "$T" bench "${seed[@]}" --feat 64 --impl tuned,tuned:pdl,seed,empty,empty:pdl --cache warm --graph-replay --rounds "${ROUNDS:-10}" "${B[@]}" --json "$W/bench-warm.json"

@@ -64,9 +64,11 @@ def load(folder, name):
     return read_json(os.path.join(folder, name))
 
 
-def find(results, graph, impl):
+def find(results, graph, impl, out="f32"):
+    """The result of impl on graph writing `out` (calls before tuner bench --out wrote f32)."""
     for r in results:
-        if (r["graph"] == graph or r["graph"].endswith("/" + graph)) and r["impl"] == impl:
+        if ((r["graph"] == graph or r["graph"].endswith("/" + graph)) and r["impl"] == impl
+                and r.get("out", "f32") == out):
             if r.get("status", "ok") != "ok":
                 return None
             return r
@@ -331,17 +333,36 @@ def main():
     print("| graph | tuned us | GB/s | % of copy | seed us | tuned / seed | bf16 us | bf16 GB/s | f32 / bf16 | bf16 rel. error |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     dram = {}
+    out16 = {}  # label: (bf16-out result, its DRAM GB/s, its DRAM bytes)
     for label, _, spec, _ in LARGE:
         t, s, _ = large[label]
         gbs, _ = dram_gbs(t)
-        b = find(load(folder, BF16[label])["results"], spec, "tuned")
+        bf_results = load(folder, BF16[label])["results"]
+        b = find(bf_results, spec, "tuned")
         bgbs, _ = dram_gbs(b) if b else (None, 0)
         tus, sus = t["gpu_median_us"], s["gpu_median_us"] if s else None
         dram[label] = (tus, gbs, sus, b and b["gpu_median_us"], b and b["rel_error"])
+        o = find(bf_results, spec, "tuned", "bf16")  # bf16 out (tuner bench --out f32,bf16)
+        if o:
+            out16[label] = (o, dram_gbs(o)[0], dram_gbs(o)[1])
         print(f"| {label} | {tus:.1f} | {gbs:.0f} | {100 * gbs / copy:.1f}% | {fmt(sus)} | "
               + (f"{tus / sus:.2f}x" if sus else "n/a") + " | "
               + (f"{b['gpu_median_us']:.1f} | {bgbs:.0f} | {tus / b['gpu_median_us']:.2f}x | "
                  f"{b['rel_error']:.1e}" if b else "n/a | n/a | n/a | n/a") + " |")
+
+    if out16:
+        print("\nbf16 values with bf16 out (`tuner bench --out f32,bf16`: the dispatch's kernel as its `.o16` "
+              "twin, each result rounded from its float32 sum), measured round-robin beside the bf16 row "
+              "above with float32 out:\n")
+        print("| graph | bf16 out us | GB/s | DRAM GB | bf16 (f32 out) DRAM GB | f32 tuned / bf16 out | rel. error | variant |")
+        print("|---|---:|---:|---:|---:|---:|---:|---|")
+        for label, (o, ogbs, obytes) in out16.items():
+            b32 = find(load(folder, BF16[label])["results"],
+                       next(sp for l, _, sp, _ in LARGE if l == label), "tuned")
+            b32_bytes = dram_gbs(b32)[1] if b32 else 0
+            print(f"| {label} | {o['gpu_median_us']:.1f} | {ogbs:.0f} | {obytes / 1e9:.2f} | "
+                  f"{b32_bytes / 1e9:.2f} | {dram[label][0] / o['gpu_median_us']:.2f}x | "
+                  f"{o['rel_error']:.1e} | `{o['variant']}` |")
 
     def dispatched(label):
         return large[label][0]["variant"].startswith("colblock")
@@ -414,6 +435,13 @@ def main():
     print(f"| 5 | bf16 >= 1.8x the f32 tuned kernel, error < 1e-2 | "
           + ", ".join(f"{l} {x:.2f}x" for l, x in bf) + f"; max rel. error {bf_err:.1e} | "
           f"{status(all(x >= 1.8 for _, x in bf) and bf_err < 1e-2)} |")
+    bf_o = [(l, dram[l][0] / out16[l][0]["gpu_median_us"]) for l in ("uniform 1M, d16", "uniform 2M, d32, F=128")
+            if l in out16]
+    if len(bf_o) == 2:
+        bf_o_err = max(out16[l][0]["rel_error"] for l, _ in bf_o)
+        print(f"| 5 | the same with bf16 out too (values and out in bf16, float32 accumulation) | "
+              + ", ".join(f"{l} {x:.2f}x" for l, x in bf_o) + f"; max rel. error {bf_o_err:.1e} | "
+              f"{status(all(x >= 1.8 for _, x in bf_o) and bf_o_err < 1e-2)} |")
     print(floor_row(">= 10x PyG on every graph", pyg_ratios))
     spread = ""
     # The same median with each round's PyG medians.

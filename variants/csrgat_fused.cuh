@@ -91,43 +91,45 @@ __device__ __forceinline__ float to_float<__half>(__half x) {
   return __half2float(x);
 }
 
-// The output rows' storage (KernelArgs::out_storage): float32, or one of the 16-bit types,
-// each result rounded to nearest even from its float32 sum. Chunks' partial rows are float32.
-constexpr int kOutF32 = 0, kOutBf16 = 1, kOutF16 = 2;
-__device__ __forceinline__ int out_bytes(int storage) {
-  return storage == kOutF32 ? 4 : 2;
+// Stores of results: float32 (partial rows, and out of the float32-out kernels), or out in the
+// values' 16-bit type (the `.o16` kernels, FusedConfig::OUT16), each result rounded to nearest
+// even from its float32 sum. store4 writes 4 consecutive results (aligned to 4 * sizeof(D)).
+__device__ __forceinline__ void store4(float* p, float4 x) {
+  *reinterpret_cast<float4*>(p) = x;
 }
-// lo and hi as two 16-bit values of `storage` in one word, lo in the low half.
-__device__ __forceinline__ unsigned pack16x2(int storage, float lo, float hi) {
-  if (storage == kOutBf16) {
-    const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-    return static_cast<unsigned>(__bfloat16_as_ushort(v.x)) |
-           static_cast<unsigned>(__bfloat16_as_ushort(v.y)) << 16;
-  }
-  const __half2 v = __floats2half2_rn(lo, hi);
+__device__ __forceinline__ void store1(float* p, float x) {
+  *p = x;
+}
+__device__ __forceinline__ unsigned bits2(__nv_bfloat162 v) {
+  return static_cast<unsigned>(__bfloat16_as_ushort(v.x)) |
+         static_cast<unsigned>(__bfloat16_as_ushort(v.y)) << 16;
+}
+__device__ __forceinline__ unsigned bits2(__half2 v) {
   return static_cast<unsigned>(__half_as_ushort(v.x)) | static_cast<unsigned>(__half_as_ushort(v.y))
                                                             << 16;
 }
-// Results [f, f + 4) of a row at dst: one 16-byte store of float32, or one 8-byte store of
-// 16-bit values (dst aligned to it: out_row_vec_aligned).
-__device__ __forceinline__ void store_out4(void* dst, int storage, long long f, float4 x) {
-  if (storage == kOutF32) {
-    *reinterpret_cast<float4*>(static_cast<float*>(dst) + f) = x;
-  } else {
-    *reinterpret_cast<uint2*>(static_cast<unsigned short*>(dst) + f) =
-        make_uint2(pack16x2(storage, x.x, x.y), pack16x2(storage, x.z, x.w));
-  }
+__device__ __forceinline__ void store4(__nv_bfloat16* p, float4 x) {
+  *reinterpret_cast<uint2*>(p) =
+      make_uint2(bits2(__floats2bfloat162_rn(x.x, x.y)), bits2(__floats2bfloat162_rn(x.z, x.w)));
 }
-__device__ __forceinline__ void store_out1(void* dst, int storage, long long f, float x) {
-  if (storage == kOutF32)
-    static_cast<float*>(dst)[f] = x;
-  else
-    static_cast<unsigned short*>(dst)[f] = static_cast<unsigned short>(pack16x2(storage, x, 0.f));
+__device__ __forceinline__ void store1(__nv_bfloat16* p, float x) {
+  *p = __float2bfloat16_rn(x);
 }
-// Whether a row at dst takes store_out4 (with F % 4 == 0 checked by the caller).
-__device__ __forceinline__ bool out_row_vec_aligned(const void* dst, int storage) {
-  return reinterpret_cast<unsigned long long>(dst) % (storage == kOutF32 ? 16 : 8) == 0;
+__device__ __forceinline__ void store4(__half* p, float4 x) {
+  *reinterpret_cast<uint2*>(p) =
+      make_uint2(bits2(__floats2half2_rn(x.x, x.y)), bits2(__floats2half2_rn(x.z, x.w)));
 }
+__device__ __forceinline__ void store1(__half* p, float x) {
+  *p = __float2half_rn(x);
+}
+template <bool B, class T, class F>
+struct Cond {
+  using type = T;
+};
+template <class T, class F>
+struct Cond<false, T, F> {
+  using type = F;
+};
 
 template <int Bytes>
 struct VecStorage;
@@ -436,7 +438,7 @@ __device__ __forceinline__ void div_heads(unsigned x, unsigned d, unsigned& q, u
 }
 
 template <int TPR_, int FL_, int RPB_, int VEC_, int TILES_, int EPL_, int ILP_, int SMEM_,
-          int ONLINE_, int LPT_, class Index_, class Value_, int SLICED_ = 0>
+          int ONLINE_, int LPT_, class Index_, class Value_, int SLICED_ = 0, int OUT16_ = 0>
 struct FusedConfig {
   static constexpr int TPR = TPR_;      // threads per task (row-head pair or chunk)
   static constexpr int FL = FL_;        // lanes along the feature axis
@@ -458,6 +460,11 @@ struct FusedConfig {
   static constexpr bool SLICED = SLICED_ != 0;
   using Index = Index_;
   using Value = Value_;
+  // The `.o16` kernels: out stored in the values' 16-bit type (each result rounded from its
+  // float32 sum); the others store float32 out, with the code they had before the parameter.
+  static constexpr bool OUT16 = OUT16_ != 0;
+  static_assert(!OUT16 || sizeof(Value_) == 2, "16-bit out goes with 16-bit values");
+  using Out = typename Cond<OUT16, Value, float>::type;
   static constexpr int WARP_TPR = TPR < 32 ? TPR : 32;  // threads of a group inside one warp
   static constexpr int NW = TPR / WARP_TPR;             // warps per group
   static constexpr int ES = WARP_TPR / FL;              // edge slots per warp
@@ -480,8 +487,8 @@ struct FusedConfig {
   // 144 registers against 101, perf-notes' eighth session, hence ILP 1 here) and 42% more
   // code for the same executed path (the seed shape 2-5% slower warm, fifteenth session). Now
   // it is a kernel of its own (csrgat_fused_scalar_twin), which the host launches instead.
-  using Scalar = FusedConfig<TPR_, FL_, RPB_, 1, 1, EPL_, 1, SMEM_ == 3 ? 0 : SMEM_, ONLINE_,
-                             LPT_, Index_, Value_, SLICED_>;
+  using Scalar = FusedConfig<TPR_, FL_, RPB_, 1, 1, EPL_, 1, SMEM_ == 3 ? 0 : SMEM_, ONLINE_, LPT_,
+                             Index_, Value_, SLICED_, OUT16_>;
 };
 
 template <class C>
@@ -683,13 +690,12 @@ __device__ __forceinline__ void load_batch(const typename C::Index* __restrict__
   }
 }
 
-// One task: edges [eb, ee) of `row`, head h. Writes the normalised result to dst (F values of
-// dst_storage, stride 1: a chunk's float32 partial row, or an out row) and returns the row's
-// (max, sum). All TPR threads call it with the same task.
-template <class C>
+// One task: edges [eb, ee) of `row`, head h. Writes the normalised result to dst (F results,
+// stride 1: float32 in a chunk's partial row, C::Out in an out row) and returns the row's (max,
+// sum). All TPR threads call it with the same task.
+template <class C, class D>
 __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh, long long eb,
-                                         long long ee, int h, void* __restrict__ dst,
-                                         int dst_storage) {
+                                         long long ee, int h, D* __restrict__ dst) {
   using Index = typename C::Index;
   using Value = typename C::Value;
   const Index* __restrict__ col = static_cast<const Index*>(a.col);
@@ -1066,7 +1072,8 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
     if (warp_in_group == 0 && slot == 0) {
       // 16-byte stores where the row allows: out rows and chunks' partial rows are aligned
       // when F % 4 == 0 (checked here: a caller's out may not be).
-      const bool vec_store = C::VEC % 4 == 0 && out_row_vec_aligned(dst, dst_storage);
+      const bool vec_store =
+          C::VEC % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % (4 * sizeof(D)) == 0;
 #pragma unroll
       for (int ti = 0; ti < C::TILES; ++ti) {
         const int f = f0 + (ti * C::FL + f_lane) * C::VEC;
@@ -1074,24 +1081,18 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
           if (f < F) {
 #pragma unroll
             for (int k = 0; k < C::VEC; k += 4)
-              store_out4(dst, dst_storage, f + k,
-                         make_float4(acc[ti][k] * norm, acc[ti][k + 1] * norm,
-                                     acc[ti][k + 2] * norm, acc[ti][k + 3] * norm));
+              store4(dst + f + k, make_float4(acc[ti][k] * norm, acc[ti][k + 1] * norm,
+                                              acc[ti][k + 2] * norm, acc[ti][k + 3] * norm));
           }
         } else {
 #pragma unroll
           for (int k = 0; k < C::VEC; ++k)
-            if (f + k < F) store_out1(dst, dst_storage, f + k, acc[ti][k] * norm);
+            if (f + k < F) store1(dst + f + k, acc[ti][k] * norm);
         }
       }
     }
   }
   return row;
-}
-
-// Output row r (= row * H + h) of a launch, row_len results long, in out's storage.
-__device__ __forceinline__ void* out_row(const KernelArgs& a, long long r, long long row_len) {
-  return static_cast<char*>(a.out) + r * row_len * out_bytes(a.out_storage);
 }
 
 // Where chunk task k = c * H + h keeps its result: the normalised row (F floats; rows are
@@ -1123,8 +1124,7 @@ __device__ __forceinline__ float4 load_partial4(const float4* p) {
 }
 template <class C, bool LOCAL>
 __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDesc& cd, int h,
-                                             void* __restrict__ dst) {
-  const int os = a.out_storage;
+                                             typename C::Out* __restrict__ dst) {
   const int F = a.feat;
   const int H = a.heads;
   const int t = threadIdx.x % C::TPR;
@@ -1148,7 +1148,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
     return l > 0.f ? l * fast_exp(m - all.m) * inv_l : 0.f;
   };
   // Out rows are aligned for 4 results when F % 4 == 0 and the caller's out is (cudaMalloc is).
-  if (F % 4 == 0 && out_row_vec_aligned(dst, os)) {
+  if (F % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % (4 * sizeof(*dst)) == 0) {
     for (int f = 4 * t; f < F; f += 4 * C::TPR) {
       float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll 8
@@ -1162,7 +1162,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
         x.w = fmaf(w, p.w, x.w);
       }
       if (f == 0) timeline_mark_after<C>(4, x.x);
-      store_out4(dst, os, f, x);
+      store4(dst + f, x);
     }
   } else {
     for (int f = t; f < F; f += C::TPR) {
@@ -1172,7 +1172,7 @@ __device__ __forceinline__ void merge_chunks(const KernelArgs& a, const ChunkDes
         const long long k = k0 + static_cast<long long>(c) * H;
         x = fmaf(weight(k), load_partial<LOCAL>(partial_row(a, k) + f), x);
       }
-      store_out1(dst, os, f, x);
+      store1(dst + f, x);
     }
   }
 }
@@ -1231,8 +1231,8 @@ struct SharedPartials {  // chunk c of the row: the block's slot s0 + c * H
 };
 template <class C, class Src>
 __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const ChunkDesc& cd,
-                                                   const Src& src, void* __restrict__ dst) {
-  const int os = a.out_storage;
+                                                   const Src& src,
+                                                   typename C::Out* __restrict__ dst) {
   constexpr int M = C::RPB < Src::kMaxChunks ? C::RPB : Src::kMaxChunks;  // chunks at most
   constexpr int K = M < kMergeGroup ? M : kMergeGroup;                   // per group
   const int F = a.feat;
@@ -1284,7 +1284,7 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
   auto weight = [&](const Stat& st) {
     return st.l > 0.f ? st.l * fast_exp(st.m - m_all) * inv_l : 0.f;
   };
-  if (F % 4 == 0 && out_row_vec_aligned(dst, os)) {
+  if (F % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % (4 * sizeof(*dst)) == 0) {
     for (int f = 4 * t; f < F; f += 4 * C::TPR) {
       float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
       groups([&](int c0) {
@@ -1305,7 +1305,7 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
         }
       });
       if (f == 0) timeline_mark_after<C>(4, x.x);
-      store_out4(dst, os, f, x);
+      store4(dst + f, x);
     }
   } else {
     for (int f = t; f < F; f += C::TPR) {
@@ -1315,7 +1315,7 @@ __device__ __forceinline__ void merge_block_chunks(const KernelArgs& a, const Ch
         for (int c = c0; c < c0 + K; ++c)
           if (c < n) x = fmaf(weight(stat(c)), src.load(c, f), x);
       });
-      store_out1(dst, os, f, x);
+      store1(dst + f, x);
     }
   }
 }
@@ -1382,7 +1382,7 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     const bool shared_part = in_block && F <= C::PASS_F;
     if (!pad) {
       float* part = shared_part ? sh.part[C::BM ? task - t0 : 0] : partial_row(a, k);
-      const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, part, kOutF32);
+      const Stat st = run_task<C>(a, sh, cd.begin, cd.end, h, part);
       if (t == 0) {
         // The slot's (max, sum) follow its features (the test on the pointer keeps no more
         // values live across run_task: +36 bytes of spills on tpr16 rpb8 mb8 otherwise). In
@@ -1403,7 +1403,8 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
       if (pad) return;
       if (in_block) {
         if (c == static_cast<unsigned>(cd.first)) {
-          void* dst = out_row(a, cd.row * static_cast<long long>(H) + h, row_len);
+          typename C::Out* dst = static_cast<typename C::Out*>(a.out) +
+                                 (cd.row * static_cast<long long>(H) + h) * row_len;
           // Every row merges in merge_block_chunks from shared memory; from global memory
           // those of at most GlobalPartials::kMaxChunks chunks.
           if (shared_part)
@@ -1449,7 +1450,8 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
     }
     timeline_mark<C>(1);
     if (last_flag[g]) {
-      void* dst = out_row(a, cd.row * static_cast<long long>(H) + h, row_len);
+      typename C::Out* dst =
+          static_cast<typename C::Out*>(a.out) + (cd.row * static_cast<long long>(H) + h) * row_len;
       merge_chunks<C, false>(a, cd, h, dst);
       if (t == 0) a.counters[static_cast<long long>(cd.first) * H + h] = 0u;
     }
@@ -1469,17 +1471,18 @@ __device__ __forceinline__ void fused_body(const KernelArgs& a, FusedShared<C>& 
   }
   const long long eb = rp[row], ee = rp[row + 1];
   if (a.split_threshold > 0 && ee - eb > a.split_threshold) return;  // done as chunks
-  void* dst = out_row(a, row * static_cast<long long>(H) + h, row_len);
+  typename C::Out* dst =
+      static_cast<typename C::Out*>(a.out) + (row * static_cast<long long>(H) + h) * row_len;
 #if defined(CSRGAT_TEST_KNOBS)
   // (Test-only: the one write before the wait, an out-of-bounds crash. After run_task it kept
   // dst live across the task: +2 to +8 registers.)
-  if (a.fault == 1 && threadIdx.x % C::TPR == 0) static_cast<float*>(dst)[1ll << 40] = 1.f;
+  if (a.fault == 1 && threadIdx.x % C::TPR == 0) store1(dst + (1ll << 40), 1.f);
 #endif
-  run_task<C>(a, sh, eb, ee, h, dst, a.out_storage);  // waits for the previous kernel (pdl_wait)
+  run_task<C>(a, sh, eb, ee, h, dst);  // waits for the previous kernel (pdl_wait)
   timeline_mark<C>(0);
 #if defined(CSRGAT_TEST_KNOBS)
   if (a.slow_percent != 0 && (task - chunk_tasks) % 100u < a.slow_percent)
-    run_task<C>(a, sh, eb, ee, h, dst, a.out_storage);
+    run_task<C>(a, sh, eb, ee, h, dst);
   if (a.delay_ns != 0 && threadIdx.x % C::TPR == 0) {
     const unsigned long long t0 = global_ns();
     while (global_ns() - t0 < a.delay_ns) {
@@ -1541,18 +1544,18 @@ __device__ __forceinline__ void kernel_body(const KernelArgs& a) {
 // 128-thread kernel: 86 registers with it, 72 without). The two cases are two templates of one
 // name; the last template parameter (defaulted) lets exactly one of them exist per MINB.
 template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
-          int ONLINE, int LPT, class Index, class Value, int SLICED = 0,
+          int ONLINE, int LPT, class Index, class Value, int SLICED = 0, int OUT16 = 0,
           typename csrgat::kern::EnableIf<MINB == 0>::type = 0>
 __global__ void csrgat_fused(const csrgat::KernelArgs a) {
   csrgat::kern::kernel_body<csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM,
-                                                      ONLINE, LPT, Index, Value, SLICED>>(a);
+                                                      ONLINE, LPT, Index, Value, SLICED, OUT16>>(a);
 }
 template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
-          int ONLINE, int LPT, class Index, class Value, int SLICED = 0,
+          int ONLINE, int LPT, class Index, class Value, int SLICED = 0, int OUT16 = 0,
           typename csrgat::kern::EnableIf<(MINB > 0)>::type = 0>
 __global__ void __launch_bounds__(TPR* RPB, MINB) csrgat_fused(const csrgat::KernelArgs a) {
   csrgat::kern::kernel_body<csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM,
-                                                      ONLINE, LPT, Index, Value, SLICED>>(a);
+                                                      ONLINE, LPT, Index, Value, SLICED, OUT16>>(a);
 }
 
 #if !defined(__CUDACC_RTC__)
@@ -1561,15 +1564,15 @@ __global__ void __launch_bounds__(TPR* RPB, MINB) csrgat_fused(const csrgat::Ker
 // not VEC-aligned; the kernel itself when VEC is 1. The tuner names the same instantiation for
 // NVRTC (VariantParams::scalar_kernel_name).
 template <int TPR, int FL, int RPB, int VEC, int TILES, int EPL, int ILP, int MINB, int SMEM,
-          int ONLINE, int LPT, class Index, class Value, int SLICED = 0>
+          int ONLINE, int LPT, class Index, class Value, int SLICED = 0, int OUT16 = 0>
 constexpr void (*csrgat_fused_scalar_twin())(const csrgat::KernelArgs) {
   using S = typename csrgat::kern::FusedConfig<TPR, FL, RPB, VEC, TILES, EPL, ILP, SMEM, ONLINE,
-                                               LPT, Index, Value, SLICED>::Scalar;
+                                               LPT, Index, Value, SLICED, OUT16>::Scalar;
   if constexpr (VEC == 1)
     return &csrgat_fused<TPR, FL, RPB, VEC, TILES, EPL, ILP, MINB, SMEM, ONLINE, LPT, Index, Value,
-                         SLICED>;
+                         SLICED, OUT16>;
   else
-    return &csrgat_fused<S::TPR, S::FL, S::RPB, S::VEC, S::TILES, S::EPL, S::ILP, MINB, S::SMEM_MODE,
-                         ONLINE, LPT, Index, Value, SLICED>;
+    return &csrgat_fused<S::TPR, S::FL, S::RPB, S::VEC, S::TILES, S::EPL, S::ILP, MINB,
+                         S::SMEM_MODE, ONLINE, LPT, Index, Value, SLICED, OUT16>;
 }
 #endif

@@ -30,7 +30,7 @@ struct KernelArgs {
   const void* col;          // col: (E), Index
   const float* scores;      // scores: (E, H)
   const void* values;       // values: (N, H, F), Value
-  void* out;                // out: (N, H, F), float32 or out_storage's 16-bit type
+  void* out;                // out: (N, H, F), float32 (the `.o16` kernels: the values' type)
   long long num_rows;       // N
   int heads;                // H
   int feat;                 // F: the features this launch computes, of each head
@@ -70,11 +70,6 @@ struct KernelArgs {
   unsigned int slow_percent;
   // Test-only slowdown: every group spins this many extra nanoseconds.
   unsigned int delay_ns;
-  // out's storage: 0 float32, 1 bfloat16, 2 float16 (the 16-bit ones rounded to nearest even
-  // from the float32 sums; chunks' partials stay float32). The fused family only: the baselines
-  // write float32. In the second line's last 4 bytes (0x27c, the padding before num_edges
-  // until the thirty-seventh session): read once a row, at its store.
-  int out_storage;
   // E (the length of col, and of scores per head); the `.pf` prefetch's extent.
   long long num_edges;
   const ChunkDesc* chunks;    // (C)

@@ -62,11 +62,6 @@ inline bool values_rows_aligned(const void* values, int feat, int vec, int value
   return vec <= 1 ||
          (feat % vec == 0 && reinterpret_cast<unsigned long long>(values) % (vec * value_bytes) == 0);
 }
-// The bytes of one result in out (KernelArgs::out_storage: 0 float32, else a 16-bit type).
-inline int out_storage_bytes(int out_storage) {
-  return out_storage == 0 ? 4 : 2;
-}
-
 // The kernel to launch for args: the fused kernel vector_fn, or its scalar twin scalar_fn where
 // the values rows are not aligned for vector_fn's loads; null when they are not and there is no
 // twin (the caller's error to report: vector_fn would trap and take the context with it).
@@ -107,12 +102,13 @@ inline void slice_args(KernelArgs& args, int slices) {
 }
 
 // launch_family_kernel once per slice of slice_args' arguments (once for a variant without
-// slices): slice s with values and out moved to feature s * feat. Each slice after the first
+// slices): slice s with values and out moved to feature s * feat (value_bytes and out_bytes a
+// value and a result: out_bytes 2 for a `.o16` kernel's 16-bit out). Each slice after the first
 // overlaps the previous one where the device can: its blocks take the slots the previous slice's
 // last blocks leave and wait for it (pdl_wait) before they write, and they read nothing it writes.
 inline cudaError_t launch_family_slices(const void* fn, unsigned grid, unsigned block, size_t smem,
                                         cudaStream_t stream, KernelArgs& args, int value_bytes,
-                                        int slices, bool overlap_previous) {
+                                        int out_bytes, int slices, bool overlap_previous) {
   const KernelArgs first = args;
   // slice_args' arguments: rows feat_ld long, slices x feat of them (a KernelArgs that skipped
   // it would have the kernel read every row at stride 0).
@@ -122,7 +118,7 @@ inline cudaError_t launch_family_slices(const void* fn, unsigned grid, unsigned 
     args = first;
     const long long offset = static_cast<long long>(s) * first.feat;
     args.values = static_cast<const char*>(first.values) + offset * value_bytes;
-    args.out = static_cast<char*>(first.out) + offset * out_storage_bytes(first.out_storage);
+    args.out = static_cast<char*>(first.out) + offset * out_bytes;
     if (const cudaError_t e =
             launch_family_kernel(fn, grid, block, smem, stream, args, s > 0 || overlap_previous);
         e != cudaSuccess)

@@ -48,6 +48,7 @@ std::string VariantParams::id() const {
     if (cb_pause != colblock::kDefaultPollPauseNs) os << ".pp" << cb_pause;
   }
   os << '.' << to_string(index) << '.' << to_string(value);
+  if (family == Family::fused && out16) os << ".o16";
   if (fault) os << ".fault" << fault;
   if (delay_ns) os << ".delay" << delay_ns;
   return os.str();
@@ -110,6 +111,8 @@ VariantParams VariantParams::parse(const std::string& id) {
     else if (s == "lpt" && p.family == Family::fused) p.lpt = 1;
     else if (s == "pf" && p.family == Family::fused) p.prefetch = 1;
     else if (s == "bm" && p.family == Family::fused) p.bm = 1;
+    else if (s == "o16" && p.family == Family::fused)
+      p.out16 = 1;
     else if (p.family == Family::colblock && take_int(s, "r", v)) p.cb_rows = static_cast<int>(v);
     else if (p.family == Family::colblock && take_int(s, "ps", v)) p.cb_shift = static_cast<int>(v);
     else if (p.family == Family::colblock && take_int(s, "lag", v)) p.cb_lag = static_cast<int>(v);
@@ -139,8 +142,10 @@ std::string VariantParams::kernel_name() const {
   switch (family) {
     case Family::fused:
       os << "csrgat_fused<" << tpr << ", " << fl << ", " << rpb << ", " << vec << ", " << tiles
-         << ", " << epl << ", " << ilp << ", " << minb << ", " << smem << ", " << (softmax == Softmax::online ? 1 : 0) << ", " << lpt << ", " << idx
-         << ", " << val << (slices != 1 ? ", 1" : "") << ">";
+         << ", " << epl << ", " << ilp << ", " << minb << ", " << smem << ", "
+         << (softmax == Softmax::online ? 1 : 0) << ", " << lpt << ", " << idx << ", " << val
+         << (slices != 1 || out16 ? (slices != 1 ? ", 1" : ", 0") : "") << (out16 ? ", 1" : "")
+         << ">";
       break;
     case Family::seed: os << "csrgat_seed<" << idx << ", " << val << ">"; break;
     case Family::cusparse: os << "csrgat_segment_softmax<" << idx << ">"; break;
@@ -218,16 +223,20 @@ std::string VariantParams::invalid_reason() const {
   if (bm == 1 && split == 0) return "bm (split rows merged inside their block) needs split > 0";
   if (slices != 1 && slices != 2 && slices != 4 && slices != 8)
     return "slices (.fs) must be 1, 2, 4 or 8";
+  if (out16 != 0 && out16 != 1) return "out16 must be 0 or 1";
+  if (out16 && value == ValueType::f32)
+    return "o16 (out stored in the values' 16-bit type) needs bf16 or f16 values";
   if (fault < 0 || fault > 2) return "fault must be 0, 1 or 2";
   return "";
 }
 
 bool VariantParams::operator==(const VariantParams& o) const {
   return family == o.family && tpr == o.tpr && fl == o.fl && rpb == o.rpb && vec == o.vec &&
-         tiles == o.tiles && epl == o.epl && ilp == o.ilp && minb == o.minb && smem == o.smem && softmax == o.softmax && split == o.split && lpt == o.lpt &&
-         prefetch == o.prefetch && bm == o.bm && slices == o.slices && cb_rows == o.cb_rows &&
-         cb_shift == o.cb_shift && cb_lag == o.cb_lag && cb_pause == o.cb_pause &&
-         index == o.index && value == o.value && fault == o.fault && delay_ns == o.delay_ns;
+         tiles == o.tiles && epl == o.epl && ilp == o.ilp && minb == o.minb && smem == o.smem &&
+         softmax == o.softmax && split == o.split && lpt == o.lpt && prefetch == o.prefetch &&
+         bm == o.bm && slices == o.slices && cb_rows == o.cb_rows && cb_shift == o.cb_shift &&
+         cb_lag == o.cb_lag && cb_pause == o.cb_pause && index == o.index && value == o.value &&
+         out16 == o.out16 && fault == o.fault && delay_ns == o.delay_ns;
 }
 
 std::ostream& operator<<(std::ostream& os, const VariantParams& p) { return os << p.id(); }

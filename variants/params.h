@@ -3,8 +3,9 @@
 // edges per lane other than 1 appear as .e2 after .t1, gathers in flight other than 1 as .g4
 // after that, launch bounds as .mb8 after that; rows in longest-first order as .lpt after
 // .split, inputs prefetched into L2 as .pf after that, split rows merged inside their block as
-// .bm after that, feature slices as .fs<T> after that). Host-only; the kernel sees the same values as template arguments (split,
-// prefetch and bm as launch arguments).
+// .bm after that, feature slices as .fs<T> after that; out stored in the values' 16-bit type as
+// .o16 after the value type). Host-only; the kernel sees the same values as template arguments
+// (split, prefetch and bm as launch arguments).
 #pragma once
 
 #include <cstdint>
@@ -79,6 +80,11 @@ struct VariantParams {
   int cb_pause = colblock::kDefaultPollPauseNs;
   IndexType index = IndexType::i32;
   ValueType value = ValueType::f32;
+  // 1 (`.o16`, after the value type): out is stored in the values' 16-bit type, each result
+  // rounded to nearest even from its float32 sum (a template parameter, OUT16: the float32-out
+  // kernels keep their code); 0: float32 out. Not a tuned parameter: the library runs a rule's
+  // kernel as its `.o16` twin when the caller's out is 16-bit (csrgat::Output).
+  int out16 = 0;
   // Test-only knobs, never emitted into a tuned header.
   int fault = 0;          // 1: out-of-bounds write, 2: infinite loop
   unsigned delay_ns = 0;  // extra spin per task

@@ -124,12 +124,14 @@ struct LaunchOptions {
   bool overlap_previous = false;
 };
 
-// Where aggregate() writes the result: out (N, H, F) in device memory, as float32 or as one of
-// the 16-bit types (each result rounded to nearest even from its float32 sum: the kernels
-// accumulate in float32 whatever the storage of values or out). A caller whose next layer reads
-// bfloat16 saves the float32 write (half of out's bytes) and a conversion kernel. The rule's
-// kernel is the same for every out storage; a rule's column-blocked sweep writes float32 only,
-// so 16-bit out runs the rule's kernel of the family instead.
+// Where aggregate() writes the result: out (N, H, F) in device memory, float32 (the default), or
+// 16-bit in the values' own storage (bf16 values and bf16 out, f16 and f16), each result rounded
+// to nearest even from its float32 sum (the kernels accumulate in float32 whatever the storage).
+// A caller whose next layer reads bfloat16 saves half of out's bytes and a conversion kernel. A
+// 16-bit out runs the rule's kernel as its `.o16` twin (the same kernel storing 16-bit results,
+// compiled into the library beside it; variant ids end in .o16); a rule's column-blocked sweep
+// writes float32 only, so there the rule's kernel of the family runs. Other pairs (f32 values
+// with 16-bit out, bf16 values with f16 out) return Status::unsupported.
 struct Output {
   void* data = nullptr;
   Storage storage = Storage::f32;
@@ -145,7 +147,8 @@ Status aggregate(const GraphView& graph, const float* scores, const void* values
 Status aggregate(const GraphView& graph, const float* scores, const void* values,
                  Storage storage, int heads, int feat, float* out, cudaStream_t stream,
                  const Shape* shape, const LaunchOptions& launch);
-// As above, into out of any Output storage (Status::invalid_argument for another value).
+// As above, into an Output (Status::invalid_argument for a storage that is not one,
+// Status::unsupported for a 16-bit out of another type than the values').
 Status aggregate(const GraphView& graph, const float* scores, const void* values, Storage storage,
                  int heads, int feat, const Output& out, cudaStream_t stream,
                  const Shape* shape = nullptr, const LaunchOptions& launch = LaunchOptions{});

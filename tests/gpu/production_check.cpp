@@ -101,13 +101,28 @@ double run_production(const graphs::Csr64& g, int heads, int feat, Storage stora
     EXPECT_EQ(call.launch(nullptr), Status::ok);
     p.check(via + " (csrgat::Call, launch " + std::to_string(launch) + ")");
   }
-  // 16-bit out: the same kernel, each result rounded from its float32 sum.
+  // 16-bit out in the values' type: the rule's `.o16` twin, through aggregate() and a Call; any
+  // other 16-bit out is unsupported.
   for (const Storage os : {Storage::bf16, Storage::f16}) {
+    if (os != storage) {
+      EXPECT_EQ(aggregate(p.graph(), p.scores(), p.values(), storage, heads, feat, p.output(os),
+                          nullptr, sp),
+                Status::unsupported);
+      continue;
+    }
     p.poison();
     EXPECT_EQ(aggregate(p.graph(), p.scores(), p.values(), storage, heads, feat, p.output(os),
                         nullptr, sp),
               Status::ok);
-    p.check(via, os);
+    p.check(via + ".o16", os);
+    Call narrow;
+    EXPECT_EQ(Call::create(p.graph(), p.scores(), p.values(), storage, heads, feat, p.output(os),
+                           sp, LaunchOptions{}, &narrow),
+              Status::ok);
+    EXPECT_EQ(std::string(narrow.variant_id()), via + ".o16");
+    p.poison();
+    EXPECT_EQ(narrow.launch(nullptr), Status::ok);
+    p.check(via + ".o16 (csrgat::Call)", os);
   }
   return err;
 }

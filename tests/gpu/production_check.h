@@ -62,9 +62,10 @@ class ProductionProblem {
 };
 
 // aggregate() on g with a Shape built from g (use_shape) or without one, then the same problem
-// through a csrgat::Call launched twice (the output poisoned between), then aggregate() into
-// bfloat16 and float16 out (Output), each checked with ProductionProblem::check. Returns
-// aggregate()'s relative error (float32 out).
+// through a csrgat::Call launched twice (the output poisoned between), then, for 16-bit values,
+// aggregate() and a Call into out of the values' type (Output: the `.o16` twin), each checked
+// with ProductionProblem::check (and the other 16-bit outs refused). Returns aggregate()'s
+// relative error (float32 out).
 double run_production(const graphs::Csr64& g, int heads, int feat, Storage storage, bool use_shape,
                       Index index = Index::i32, int values_offset = 0);
 

@@ -72,8 +72,8 @@ struct Case {
   graphs::Csr64 graph;
 };
 
-// Runs every variant (of the given value type) on g with F and H, out stored as `out` (16-bit:
-// the fused family, the baselines refusing it); returns failures as text.
+// Runs every variant (of the given value type) on g with F and H, out read as `out` (16-bit: a
+// lab of `.o16` kernels); returns failures as text.
 std::vector<std::string> run_all(const graphs::Csr64& g, int feat, int heads,
                                  const std::function<void(graphs::Inputs&)>& edit = {},
                                  Lab& lab = Lab::get(), ValueType out = ValueType::f32) {
@@ -91,12 +91,8 @@ std::vector<std::string> run_all(const graphs::Csr64& g, int feat, int heads,
     const double tol = out == ValueType::f32 ? default_tolerance(p.value) : default_tolerance(out);
     const auto r = verify_variant(dp, *it->second, p, tol);
     if (r.status == TrialStatus::unsupported) {
-      // Only the seed's documented limits may make a variant unsupported here, and 16-bit out
-      // the baselines.
-      const bool narrow_out = out != ValueType::f32 && p.family != Family::fused &&
-                              r.detail.find("float32 out only") != std::string::npos;
-      if (p.family != Family::seed && !narrow_out)
-        failures.push_back(p.id() + ": unsupported: " + r.detail);
+      // Only the seed's documented limits may make a variant unsupported here.
+      if (p.family != Family::seed) failures.push_back(p.id() + ": unsupported: " + r.detail);
       continue;
     }
     ++checked;
@@ -253,61 +249,83 @@ TEST(GpuCorrectness, FeatureSlices) {
   EXPECT_NE(r.detail.find("not a multiple of the variant's 4 feature slices"), std::string::npos) << r.detail;
 }
 
-// 16-bit out (KernelArgs::out_storage): every variant of the smoke space, on a skewed graph
-// whose long rows split (merged through global memory and inside their block), at F 64, 47 (the
-// scalar twins, scalar stores) and 6 (rows not aligned for vector stores), with one head and
-// three.
+// 16-bit out (the `.o16` kernels: out in the values' type): the twin of every 16-bit-values
+// variant of the smoke space, on a skewed graph whose long rows split (merged through global
+// memory and inside their block), at F 64, 47 (the scalar twins, scalar stores) and 6 (rows not
+// aligned for vector stores), with one head and three; and the baselines refuse 16-bit out.
 TEST(GpuCorrectness, SixteenBitOutEveryVariant) {
+  std::vector<VariantParams> twins;
+  for (VariantParams p : Lab::get().variants)
+    if (p.family == Family::fused && p.value != ValueType::f32 && !p.fault) {
+      p.out16 = 1;
+      twins.push_back(p);
+    }
+  ASSERT_GE(twins.size(), 10u);
+  Lab lab(twins);
+  for (const auto& f : lab.compile_failures) ADD_FAILURE() << f;
   const auto g = graphs::make_graph("powerlaw:n=3000,deg=6,alpha=2.1,maxdeg=1500,seed=31");
-  for (const ValueType out : {ValueType::bf16, ValueType::f16})
-    for (int heads : {1, 3})
-      for (int feat : {64, 47, 6})
-        for (const auto& f : run_all(g, feat, heads, {}, Lab::get(), out)) ADD_FAILURE() << f;
+  for (int heads : {1, 3})
+    for (int feat : {64, 47, 6})
+      for (const auto& f : run_all(g, feat, heads, {}, lab, ValueType::bf16)) ADD_FAILURE() << f;
+  const graphs::Inputs in = graphs::make_inputs(g, 1, 64, fresh_seed());
+  DeviceProblem dp(g, in);
+  dp.set_out_storage(ValueType::bf16);
+  for (const char* id : {"seed.i32.bf16", "cusparse.i32.f32",
+                         "csrgat.tpr32.fl16.rpb4.vec8.t1.smem0.twopass.split0.i32.bf16",
+                         "csrgat.tpr32.fl16.rpb4.vec8.t1.smem0.twopass.split0.i32.f16.o16"}) {
+    const std::string why = dp.unsupported_reason(VariantParams::parse(id));
+    EXPECT_FALSE(why.empty()) << id << " was not refused with bf16 out";
+  }
 }
 
-// A 16-bit out is the float32 result rounded to nearest even, bit for bit: the same kernel run
-// both ways on the same inputs (its sums are in a fixed order) against the host's rounding of
-// the float32 output, through each store path: a row's 16-byte and scalar stores, chunks merged
-// through global memory and in their block, feature slices, 16-bit values, 64-bit indices.
+// A 16-bit out is the float32 result rounded to nearest even, bit for bit: each kernel and its
+// `.o16` twin on the same inputs (their sums are in a fixed order) against the host's rounding
+// of the float32 output, through each store path: a row's 8-byte and scalar stores, chunks merged
+// through global memory and in their block, feature slices, bfloat16 and float16, 64-bit indices.
 TEST(GpuCorrectness, SixteenBitOutIsTheFloat32ResultRounded) {
   std::vector<VariantParams> vs;
-  for (const char* id : {"csrgat.tpr8.fl8.rpb16.vec4.t1.g4.smem3.online.split0.fs2.i32.f32",
-                         "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.mb7.smem0.online.split32.pf.bm.i32.f32",
-                         "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.mb7.smem0.online.split32.pf.i32.f32",
+  for (const char* id : {"csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split0.fs2.i32.bf16",
+                         "csrgat.tpr32.fl8.rpb4.vec8.t1.g4.smem0.online.split32.pf.bm.i32.bf16",
+                         "csrgat.tpr32.fl8.rpb4.vec8.t1.g4.smem0.online.split32.pf.i32.bf16",
                          "csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16",
-                         "csrgat.tpr32.fl16.rpb1.vec4.t1.smem0.twopass.split0.i64.f32"})
+                         "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split64.lpt.i32.f16",
+                         "csrgat.tpr32.fl16.rpb1.vec8.t1.smem0.twopass.split0.i64.f16"}) {
     vs.push_back(VariantParams::parse(id));
+    vs.push_back(vs.back());
+    vs.back().out16 = 1;
+  }
   Lab lab(vs);
   for (const auto& f : lab.compile_failures) ADD_FAILURE() << f;
   ASSERT_EQ(lab.kernels.size(), vs.size());
   const auto g = graphs::make_graph("powerlaw:n=3000,deg=6,alpha=2.1,maxdeg=1500,seed=37");
   for (int heads : {1, 3}) {
-    for (int feat : {64, 47}) {
+    for (int feat : {64, 46}) {
       const graphs::Inputs in = graphs::make_inputs(g, heads, feat, fresh_seed());
       DeviceProblem dp(g, in);
       dp.set_reference(reference_aggregate(g, in));
-      for (const auto& p : vs) {
-        SCOPED_TRACE(p.id() + " H=" + std::to_string(heads) + " F=" + std::to_string(feat));
-        const LoadedKernel& k = *lab.kernels.at(p.id());
+      for (size_t v = 0; v < vs.size(); v += 2) {
+        const VariantParams& p = vs[v];
+        const VariantParams& twin = vs[v + 1];
+        SCOPED_TRACE(twin.id() + " H=" + std::to_string(heads) + " F=" + std::to_string(feat));
         dp.set_out_storage(ValueType::f32);
-        ASSERT_EQ(verify_variant(dp, k, p, default_tolerance(p.value)).status, TrialStatus::ok);
+        const auto r32 = verify_variant(dp, *lab.kernels.at(p.id()), p, default_tolerance(p.value));
+        ASSERT_EQ(r32.status, TrialStatus::ok) << r32.detail;
         const std::vector<float> wide = dp.download_output();
-        for (const ValueType out : {ValueType::bf16, ValueType::f16}) {
-          dp.set_out_storage(out);
-          const auto r = verify_variant(dp, k, p, default_tolerance(out));
-          ASSERT_EQ(r.status, TrialStatus::ok) << to_string(out) << ": " << r.detail;
-          const std::vector<float> narrow = dp.download_output();
-          ASSERT_EQ(narrow.size(), wide.size());
-          size_t differ = 0, first = 0;
-          for (size_t i = 0; i < wide.size(); ++i) {
-            const float want = out == ValueType::bf16
-                                   ? __bfloat162float(__float2bfloat16_rn(wide[i]))
-                                   : __half2float(__float2half_rn(wide[i]));
-            if (narrow[i] != want && differ++ == 0) first = i;
-          }
-          EXPECT_EQ(differ, 0u) << to_string(out) << ": first at " << first << ": " << narrow[first]
-                                << ", the float32 result " << wide[first] << " rounded";
+        dp.set_out_storage(p.value);
+        const auto r16 =
+            verify_variant(dp, *lab.kernels.at(twin.id()), twin, default_tolerance(p.value));
+        ASSERT_EQ(r16.status, TrialStatus::ok) << r16.detail;
+        const std::vector<float> narrow = dp.download_output();
+        ASSERT_EQ(narrow.size(), wide.size());
+        size_t differ = 0, first = 0;
+        for (size_t i = 0; i < wide.size(); ++i) {
+          const float want = p.value == ValueType::bf16
+                                 ? __bfloat162float(__float2bfloat16_rn(wide[i]))
+                                 : __half2float(__float2half_rn(wide[i]));
+          if (narrow[i] != want && differ++ == 0) first = i;
         }
+        EXPECT_EQ(differ, 0u) << "first at " << first << ": " << narrow[first]
+                              << ", the float32 result " << wide[first] << " rounded";
       }
     }
   }

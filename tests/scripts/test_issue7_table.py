@@ -139,6 +139,41 @@ class Colblock(CopiedRun):
         self.assertIn("; colblock (the dispatch's) uniform 2M, d32, F=128 0.72x", line)
 
 
+class SixteenBitOut(CopiedRun):
+    """tuner bench --out f32,bf16 (thirty-seventh session on): the bf16-out rows of the bf16
+    benches, their own table and a second target-5 line; without them neither appears."""
+
+    def with_bf16_out(self, speedup):
+        """The bf16 benches' tuned rows again, writing bf16 out, speedup x faster."""
+        for name in ("bench-bf16.json", "bench-2m-bf16.json"):
+            path = os.path.join(self.dir, name)
+            with open(path) as f:
+                d = json.load(f)
+            extra = [dict(r, out="bf16", variant=r["variant"] + ".o16",
+                          gpu_median_us=r["gpu_median_us"] / speedup)
+                     for r in d["results"] if r["impl"] == "tuned"]
+            d["results"] += extra
+            with open(path, "w") as f:
+                json.dump(d, f)
+        return table(self.dir, prof_path())
+
+    def test_no_bf16_out_rows_no_bf16_out_lines(self):
+        t = table(self.dir, prof_path())
+        self.assertNotIn("bf16 out", t)
+
+    def test_bf16_out_rows_give_their_table_and_target_5_line(self):
+        plain = table(self.dir, prof_path())
+        first = row(plain, "| 5 | bf16 >= 1.8x the f32 tuned kernel")
+        t = self.with_bf16_out(1.1)
+        self.assertEqual(row(t, "| 5 | bf16 >= 1.8x the f32 tuned kernel"), first)  # f32 out's stays
+        line = row(t, "| 5 | the same with bf16 out too")
+        u2_f32_out = float(first.split("uniform 2M, d32, F=128 ")[1].split("x")[0])
+        u2 = float(line.split("uniform 2M, d32, F=128 ")[1].split("x")[0])
+        self.assertAlmostEqual(u2, u2_f32_out * 1.1, delta=0.011)
+        self.assertIn("bf16 values with bf16 out", t)
+        self.assertIn(".o16` |", t)
+
+
 class InProcess(CopiedRun):
     """csrgat rows as peers_pyg.py --csrgat-lib writes them: the in-process table and target 6's
     two in-process lines."""

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -23,6 +24,10 @@ namespace {
 
 using csrgat::embedded::kKernels;
 using csrgat::embedded::kNumKernels;
+
+#define CSRGAT_COUNT(...) +1
+constexpr int kNumHeaderKernels = 0 CSRGAT_TUNED_KERNELS(CSRGAT_COUNT);
+#undef CSRGAT_COUNT
 
 // The bytes of section `name` of an ELF64 little-endian file (a cubin); empty when absent.
 std::string elf_section(const unsigned char* b, const unsigned char* e, const std::string& name) {
@@ -66,12 +71,27 @@ TEST(EmbeddedCubins, HoldEveryKernelOfTheHeaderAndTheFallbacksForEveryArchitectu
         << "rule for " << r.variant_id;
     used.insert(r.kernel);
   }
-  const int n_header = kNumKernels - 6;
+  const int n_header = kNumHeaderKernels;
   EXPECT_EQ(static_cast<int>(used.size()), n_header) << "every header kernel is some rule's";
+  std::map<int, csrgat::VariantParams> by_kernel;  // each header kernel as some rule names it
+  for (const auto& r : csrgat::tuned::kRules)
+    by_kernel.emplace(r.kernel, csrgat::VariantParams::parse(r.variant_id));
+  std::vector<csrgat::VariantParams> sixteen;  // the 16-bit-values kernels, in the table's order
+  for (const auto& [k, p] : by_kernel)
+    if (p.value != csrgat::ValueType::f32) sixteen.push_back(p);
   for (int v = 0; v < 3; ++v)
-    for (int i = 0; i < 2; ++i)
-      EXPECT_EQ(csrgat::VariantParams::parse(csrgat::kFallbackIds[v][i]).kernel_name(),
-                kKernels[n_header + 2 * v + i].name);
+    for (int i = 0; i < 2; ++i) {
+      const auto p = csrgat::VariantParams::parse(csrgat::kFallbackIds[v][i]);
+      EXPECT_EQ(p.kernel_name(), kKernels[n_header + 2 * v + i].name);
+      if (v > 0) sixteen.push_back(p);
+    }
+  // Then the `.o16` twin of each of them (16-bit out: the same template with OUT16 = 1).
+  ASSERT_EQ(kNumKernels, n_header + 6 + static_cast<int>(sixteen.size()));
+  for (size_t j = 0; j < sixteen.size(); ++j) {
+    csrgat::VariantParams twin = sixteen[j];
+    twin.out16 = 1;
+    EXPECT_EQ(twin.kernel_name(), kKernels[n_header + 6 + j].name) << sixteen[j].id();
+  }
   const auto archs = built_archs();
   ASSERT_EQ(static_cast<int>(archs.size()), csrgat::embedded::kArchsPerKernel);
   for (int k = 0; k < kNumKernels; ++k) {
@@ -90,7 +110,8 @@ TEST(EmbeddedCubins, HoldEveryKernelOfTheHeaderAndTheFallbacksForEveryArchitectu
 
 TEST(EmbeddedCubins, AreTheTunersMachineCode) {
   // A sample (each compile takes seconds): the first f32 rule's kernel, the first 16-bit
-  // rule's, and the f32 int32 fallback; each kernel's SASS and its scalar twin's.
+  // rule's, the f32 int32 fallback and the first `.o16` twin; each kernel's SASS and its scalar
+  // twin's.
   std::vector<std::pair<csrgat::VariantParams, int>> sample;
   bool f32 = false, half = false;
   for (const auto& r : csrgat::tuned::kRules) {
@@ -99,7 +120,18 @@ TEST(EmbeddedCubins, AreTheTunersMachineCode) {
     if ((is_f32 && !f32) || (!is_f32 && !half)) sample.emplace_back(p, r.kernel);
     (is_f32 ? f32 : half) = true;
   }
-  sample.emplace_back(csrgat::VariantParams::parse(csrgat::kFallbackIds[0][0]), kNumKernels - 6);
+  sample.emplace_back(csrgat::VariantParams::parse(csrgat::kFallbackIds[0][0]), kNumHeaderKernels);
+  // And the `.o16` twin of the first 16-bit-values header kernel (the first twin slot).
+  std::map<int, csrgat::VariantParams> by_kernel;
+  for (const auto& r : csrgat::tuned::kRules)
+    by_kernel.emplace(r.kernel, csrgat::VariantParams::parse(r.variant_id));
+  for (const auto& [k, p] : by_kernel)
+    if (p.value != csrgat::ValueType::f32) {
+      csrgat::VariantParams twin = p;
+      twin.out16 = 1;
+      sample.emplace_back(twin, kNumHeaderKernels + 6);
+      break;
+    }
   const auto archs = built_archs();
   const csrgat::tuner::NvrtcCompiler nvrtc("sm_" + archs[0]);
   for (const auto& [p, k] : sample) {

@@ -40,7 +40,6 @@ TEST(KernelArgsLayout, RowPathParametersShareTwoConstantBankLines) {
       {"fault", offsetof(KernelArgs, fault) + sizeof(int)},
       {"slow_percent", offsetof(KernelArgs, slow_percent) + sizeof(unsigned)},
       {"delay_ns", offsetof(KernelArgs, delay_ns) + sizeof(unsigned)},
-      {"out_storage", offsetof(KernelArgs, out_storage) + sizeof(int)},  // read at each row's store
       {"feat_ld", offsetof(KernelArgs, feat_ld) + sizeof(int)},
       {"block_merge", offsetof(KernelArgs, block_merge) + sizeof(int)},  // the chunk path's
   };
@@ -208,4 +207,21 @@ TEST(NvrtcCompile, LaunchTimeTwinsCompileOnce) {
   for (const auto& e : fs::directory_iterator(dir)) cubins += e.path().extension() == ".cubin";
   EXPECT_EQ(cubins, 1);
   fs::remove_all(dir);
+}
+
+// The `.o16` kernels (16-bit out) compile, with their scalar twins, for both 16-bit types and
+// every store path's kind of kernel (sliced, split and block-merged, multi-warp, 64-bit).
+TEST(NvrtcCompile, SixteenBitOutKernelsCompile) {
+  const NvrtcCompiler compiler("sm_90", fs::current_path().string() + "/nvrtc-cache");
+  std::vector<VariantParams> vs;
+  for (const char* id :
+       {"csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16.o16",
+        "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split0.fs2.i32.f16.o16",
+        "csrgat.tpr32.fl8.rpb4.vec8.t1.g4.smem0.online.split32.pf.bm.i32.bf16.o16",
+        "csrgat.tpr128.fl32.rpb1.vec8.t1.smem1.twopass.split1024.i64.bf16.o16"})
+    vs.push_back(VariantParams::parse(id));
+  for (const auto& o : compile_all(compiler, vs, 2)) {
+    EXPECT_TRUE(o.ok) << o.params.id() << ": " << o.error;
+    EXPECT_FALSE(o.kernel.scalar_lowered_name.empty()) << o.params.id();
+  }
 }

@@ -835,6 +835,36 @@ TEST(Space, AnOversizedProductIsAConfigError) {
   }
 }
 
+// `.o16` (out stored in the values' 16-bit type): after the value type in the id, the kernel's
+// OUT16 template argument (after SLICED, which it then names), the scalar twin's too; refused
+// for float32 values and outside the fused family.
+TEST(Space, SixteenBitOutInTheIdAndTheKernel) {
+  const std::string id =
+      "csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16.o16";
+  const VariantParams p = VariantParams::parse(id);
+  EXPECT_EQ(p.out16, 1);
+  EXPECT_EQ(p.id(), id);
+  VariantParams plain = p;
+  plain.out16 = 0;
+  EXPECT_NE(plain, p);
+  EXPECT_EQ(plain.id(), "csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16");
+  EXPECT_EQ(p.kernel_name(),
+            "csrgat_fused<16, 16, 8, 8, 1, 2, 4, 8, 3, 1, 0, int, __nv_bfloat16, 0, 1>");
+  EXPECT_EQ(plain.kernel_name(),
+            "csrgat_fused<16, 16, 8, 8, 1, 2, 4, 8, 3, 1, 0, int, __nv_bfloat16>");
+  EXPECT_EQ(p.scalar_kernel_name(),
+            "csrgat_fused<16, 16, 8, 1, 1, 2, 1, 8, 0, 1, 0, int, __nv_bfloat16, 0, 1>");
+  VariantParams sliced =
+      VariantParams::parse("csrgat.tpr8.fl8.rpb16.vec8.t1.g4.smem3.online.split0.fs2.i32.f16.o16");
+  EXPECT_EQ(sliced.kernel_name(),
+            "csrgat_fused<8, 8, 16, 8, 1, 1, 4, 0, 3, 1, 0, int, __half, 1, 1>");
+  EXPECT_EQ(p.invalid_reason(), "");
+  EXPECT_EQ(VariantParams::parse("csrgat.tpr32.fl8.rpb4.vec4.t2.smem0.online.split0.i32.f32.o16")
+                .invalid_reason(),
+            "o16 (out stored in the values' 16-bit type) needs bf16 or f16 values");
+  EXPECT_THROW(VariantParams::parse("seed.i32.bf16.o16"), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace csrgat::tuner
 

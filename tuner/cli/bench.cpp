@@ -313,6 +313,8 @@ int bench(const BenchOptions& o) {
               p.index = index;
               p.value = impl == "cusparse" ? ValueType::f32 : value;
             }
+            // A 16-bit out: the id's `.o16` kernel (unsupported_reason refuses other pairs).
+            if (p.family == Family::fused && out_value != ValueType::f32) p.out16 = 1;
             variant = p.id();
             e.family = p.family;
             const std::string unsupported = dp.unsupported_reason(p);
