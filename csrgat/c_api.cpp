@@ -117,11 +117,22 @@ int csrgat_aggregate(const void* row_ptr, const void* col, int64_t num_nodes, in
                      int index, const float* scores, const void* values, int storage, int heads,
                      int feat, float* out, void* stream, const csrgat_shape* shape,
                      int overlap_previous) {
+  return csrgat_aggregate_out(row_ptr, col, num_nodes, num_edges, index, scores, values, storage,
+                              heads, feat, out, CSRGAT_STORAGE_F32, stream, shape,
+                              overlap_previous);
+}
+
+int csrgat_aggregate_out(const void* row_ptr, const void* col, int64_t num_nodes, int64_t num_edges,
+                         int index, const float* scores, const void* values, int storage, int heads,
+                         int feat, void* out, int out_storage, void* stream,
+                         const csrgat_shape* shape, int overlap_previous) {
   Problem p;
-  if (!to_problem(row_ptr, col, num_nodes, num_edges, index, storage, overlap_previous, &p))
+  csrgat::Output o{out, csrgat::Storage::f32};
+  if (!to_problem(row_ptr, col, num_nodes, num_edges, index, storage, overlap_previous, &p) ||
+      !to_storage(out_storage, &o.storage))
     return CSRGAT_INVALID_ARGUMENT;
   return guarded([&] {
-    return csrgat::aggregate(p.graph, scores, values, p.storage, heads, feat, out,
+    return csrgat::aggregate(p.graph, scores, values, p.storage, heads, feat, o,
                              static_cast<cudaStream_t>(stream), shape ? &shape->shape : nullptr,
                              p.launch);
   });
@@ -131,13 +142,24 @@ int csrgat_call_create(const void* row_ptr, const void* col, int64_t num_nodes, 
                        int index, const float* scores, const void* values, int storage, int heads,
                        int feat, float* out, const csrgat_shape* shape, int overlap_previous,
                        csrgat_call** call) {
+  return csrgat_call_create_out(row_ptr, col, num_nodes, num_edges, index, scores, values, storage,
+                                heads, feat, out, CSRGAT_STORAGE_F32, shape, overlap_previous,
+                                call);
+}
+
+int csrgat_call_create_out(const void* row_ptr, const void* col, int64_t num_nodes,
+                           int64_t num_edges, int index, const float* scores, const void* values,
+                           int storage, int heads, int feat, void* out, int out_storage,
+                           const csrgat_shape* shape, int overlap_previous, csrgat_call** call) {
   if (!call) return CSRGAT_INVALID_ARGUMENT;
   *call = nullptr;
   Problem p;
-  if (!to_problem(row_ptr, col, num_nodes, num_edges, index, storage, overlap_previous, &p))
+  csrgat::Output o{out, csrgat::Storage::f32};
+  if (!to_problem(row_ptr, col, num_nodes, num_edges, index, storage, overlap_previous, &p) ||
+      !to_storage(out_storage, &o.storage))
     return CSRGAT_INVALID_ARGUMENT;
   return new_handle(call, [&](csrgat_call& h) {
-    return csrgat::Call::create(p.graph, scores, values, p.storage, heads, feat, out,
+    return csrgat::Call::create(p.graph, scores, values, p.storage, heads, feat, o,
                                 shape ? &shape->shape : nullptr, p.launch, &h.call);
   });
 }

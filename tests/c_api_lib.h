@@ -24,7 +24,9 @@ struct CApiLib {
   decltype(&csrgat_shape_destroy) shape_destroy = nullptr;
   decltype(&csrgat_shape_variant) shape_variant = nullptr;
   decltype(&csrgat_aggregate) aggregate = nullptr;
+  decltype(&csrgat_aggregate_out) aggregate_out = nullptr;
   decltype(&csrgat_call_create) call_create = nullptr;
+  decltype(&csrgat_call_create_out) call_create_out = nullptr;
   decltype(&csrgat_call_launch) call_launch = nullptr;
   decltype(&csrgat_call_destroy) call_destroy = nullptr;
   decltype(&csrgat_call_variant) call_variant = nullptr;
@@ -40,13 +42,16 @@ struct CApiLib {
       error = dlerror();
       return;
     }
-    bool ok = sym(shape_create, "csrgat_shape_create") && sym(shape_destroy, "csrgat_shape_destroy") &&
-              sym(shape_variant, "csrgat_shape_variant") && sym(aggregate, "csrgat_aggregate") &&
-              sym(call_create, "csrgat_call_create") && sym(call_launch, "csrgat_call_launch") &&
-              sym(call_destroy, "csrgat_call_destroy") && sym(call_variant, "csrgat_call_variant") &&
-              sym(status_string, "csrgat_status_string") && sym(compiled_archs, "csrgat_compiled_archs") &&
-              sym(last_cuda_error, "csrgat_last_cuda_error") &&
-              sym(last_cuda_error_string, "csrgat_last_cuda_error_string");
+    bool ok =
+        sym(shape_create, "csrgat_shape_create") && sym(shape_destroy, "csrgat_shape_destroy") &&
+        sym(shape_variant, "csrgat_shape_variant") && sym(aggregate, "csrgat_aggregate") &&
+        sym(aggregate_out, "csrgat_aggregate_out") && sym(call_create, "csrgat_call_create") &&
+        sym(call_create_out, "csrgat_call_create_out") && sym(call_launch, "csrgat_call_launch") &&
+        sym(call_destroy, "csrgat_call_destroy") && sym(call_variant, "csrgat_call_variant") &&
+        sym(status_string, "csrgat_status_string") &&
+        sym(compiled_archs, "csrgat_compiled_archs") &&
+        sym(last_cuda_error, "csrgat_last_cuda_error") &&
+        sym(last_cuda_error_string, "csrgat_last_cuda_error_string");
     if (!ok) aggregate = nullptr;
   }
   ~CApiLib() {

@@ -58,6 +58,14 @@ int csrgat_aggregate(const void* row_ptr, const void* col, int64_t num_nodes, in
                      int feat, float* out, void* stream, const csrgat_shape* shape,
                      int overlap_previous);
 
+/* As csrgat_aggregate, into out stored as out_storage: CSRGAT_STORAGE_F32, or the values' own
+ * 16-bit storage (bf16 values and bf16 out, f16 and f16), each result rounded to nearest even
+ * from its float32 sum (csrgat::Output); CSRGAT_UNSUPPORTED for another 16-bit pair. */
+int csrgat_aggregate_out(const void* row_ptr, const void* col, int64_t num_nodes, int64_t num_edges,
+                         int index, const float* scores, const void* values, int storage, int heads,
+                         int feat, void* out, int out_storage, void* stream,
+                         const csrgat_shape* shape, int overlap_previous);
+
 /* csrgat::Call: one csrgat_aggregate call prepared once (the checks, the dispatch, the kernel's
  * arguments), then enqueued by csrgat_call_launch with two arguments: a caller through ctypes
  * pays the conversion of fourteen arguments once instead of on every call. The buffers and the
@@ -68,6 +76,11 @@ int csrgat_call_create(const void* row_ptr, const void* col, int64_t num_nodes, 
                        int index, const float* scores, const void* values, int storage, int heads,
                        int feat, float* out, const csrgat_shape* shape, int overlap_previous,
                        csrgat_call** call);
+/* As csrgat_call_create, into out stored as out_storage (as csrgat_aggregate_out). */
+int csrgat_call_create_out(const void* row_ptr, const void* col, int64_t num_nodes,
+                           int64_t num_edges, int index, const float* scores, const void* values,
+                           int storage, int heads, int feat, void* out, int out_storage,
+                           const csrgat_shape* shape, int overlap_previous, csrgat_call** call);
 /* Enqueues the call on `stream` (a cudaStream_t; 0: the legacy default stream).
  * CSRGAT_INVALID_ARGUMENT for a null call, or when the current device is not the one the call
  * was created on. */

@@ -59,6 +59,37 @@ double run_c_api(const CApiLib& lib, const graphs::Csr64& g, int heads, int feat
 
 }  // namespace
 
+// bf16 values with bf16 out through the C interface (csrgat_aggregate_out, csrgat_call_create_out):
+// the rule's `.o16` twin, checked against the reference.
+TEST(CApi, SixteenBitOutThroughTheSharedLibrary) {
+  CApiLib lib;
+  ASSERT_TRUE(lib.loaded()) << lib.path << ": " << lib.error;
+  const auto g = graphs::make_graph("powerlaw:n=50000,deg=16,alpha=2.1,maxdeg=40000,seed=3");
+  const ProductionProblem p(g, 1, 64, Storage::bf16);
+  const GraphView gv = p.graph();
+  csrgat_shape* shape = nullptr;
+  ASSERT_EQ(lib.shape_create(g.row_ptr.data(), g.num_nodes, 1, 64, CSRGAT_STORAGE_BF16,
+                             CSRGAT_INDEX_I32, &shape),
+            CSRGAT_OK);
+  const std::string via = std::string(lib.shape_variant(shape)) + ".o16";
+  const int st = lib.aggregate_out(gv.row_ptr, gv.col, gv.num_nodes, gv.num_edges, CSRGAT_INDEX_I32,
+                                   p.scores(), p.values(), CSRGAT_STORAGE_BF16, 1, 64, p.out(),
+                                   CSRGAT_STORAGE_BF16, nullptr, shape, 0);
+  EXPECT_EQ(st, CSRGAT_OK) << lib.status_string(st);
+  p.check(via, Storage::bf16);
+  csrgat_call* call = nullptr;
+  const int cs = lib.call_create_out(gv.row_ptr, gv.col, gv.num_nodes, gv.num_edges,
+                                     CSRGAT_INDEX_I32, p.scores(), p.values(), CSRGAT_STORAGE_BF16,
+                                     1, 64, p.out(), CSRGAT_STORAGE_BF16, shape, 0, &call);
+  ASSERT_EQ(cs, CSRGAT_OK) << lib.status_string(cs);
+  EXPECT_EQ(std::string(lib.call_variant(call)), via);
+  p.poison();
+  EXPECT_EQ(lib.call_launch(call, nullptr), CSRGAT_OK);
+  p.check(via + " (csrgat_call_launch)", Storage::bf16);
+  lib.call_destroy(call);
+  lib.shape_destroy(shape);
+}
+
 TEST(CApi, AggregatesThroughTheSharedLibrary) {
   CApiLib lib;
   ASSERT_TRUE(lib.loaded()) << lib.path << ": " << lib.error;

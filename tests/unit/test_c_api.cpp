@@ -14,6 +14,8 @@ TEST(CApi, ExportsTheCInterfaceOnly) {
   CApiLib lib;
   ASSERT_TRUE(lib.loaded()) << lib.path << ": " << lib.error;
   EXPECT_TRUE(lib.exports("csrgat_aggregate"));
+  EXPECT_TRUE(lib.exports("csrgat_aggregate_out"));
+  EXPECT_TRUE(lib.exports("csrgat_call_create_out"));
   // Neither the static CUDA runtime inside nor the C++ library: a process with its own CUDA
   // runtime (PyTorch) must not bind to them.
   for (const char* hidden : {"cudaMalloc", "cudaLaunchKernel", "cudaGetLastError",
@@ -114,6 +116,24 @@ TEST(CApi, BadArgumentsReturnStatus) {
   EXPECT_EQ(lib.aggregate(rp32, col, 0, 0, CSRGAT_INDEX_I32, nullptr, &values, CSRGAT_STORAGE_F32,
                           1, 64, &out, nullptr, nullptr, 0),
             CSRGAT_OK);
+  // An out storage that is not one; a 16-bit out of another type than the values' is refused
+  // before any launch (an empty graph still returns first: nothing to write).
+  csrgat_call* call = reinterpret_cast<csrgat_call*>(&lib);  // must come back null
+  EXPECT_EQ(lib.aggregate_out(rp32, col, 2, 3, CSRGAT_INDEX_I32, &scores, &values,
+                              CSRGAT_STORAGE_F32, 1, 64, &out, 7, nullptr, nullptr, 0),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(lib.call_create_out(rp32, col, 2, 3, CSRGAT_INDEX_I32, &scores, &values,
+                                CSRGAT_STORAGE_F32, 1, 64, &out, -1, nullptr, 0, &call),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_EQ(call, nullptr);
+  EXPECT_EQ(
+      lib.aggregate_out(rp32, col, 2, 3, CSRGAT_INDEX_I32, &scores, &values, CSRGAT_STORAGE_F32, 1,
+                        64, &out, CSRGAT_STORAGE_BF16, nullptr, nullptr, 0),
+      CSRGAT_UNSUPPORTED);
+  EXPECT_EQ(
+      lib.aggregate_out(rp32, col, 2, 3, CSRGAT_INDEX_I32, &scores, &values, CSRGAT_STORAGE_BF16, 1,
+                        64, &out, CSRGAT_STORAGE_F16, nullptr, nullptr, 0),
+      CSRGAT_UNSUPPORTED);
 }
 
 // The prepared call's arguments are csrgat_aggregate's, refused at creation; a null call is
