@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
-#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -77,7 +76,14 @@ struct Tables {
   // values' type), after them in the embedded table in the same order (header kernels, then
   // fallbacks: csrgat_embed_cubins): twin[slot], -1 for a float32-values kernel.
   std::vector<int> twin;
+  // The twins' variant ids (a rule's or fallback's id and ".o16"), made once: a 16-bit-out call
+  // names its kernel without building a string.
+  std::vector<std::string> rule_o16;
+  std::string fallback_o16[3][2];
   Tables() {
+    for (const auto& r : tuned::kRules) rule_o16.push_back(std::string(r.variant_id) + ".o16");
+    for (int v = 0; v < 3; ++v)
+      for (int i = 0; i < 2; ++i) fallback_o16[v][i] = std::string(kFallbackIds[v][i]) + ".o16";
     for (int k = 0; k < kNumHeaderKernels; ++k) {
       tuned.push_back(kHeaderKernels[k]);
       tuned.back().slot = k;
@@ -103,14 +109,6 @@ struct Tables {
   }
 };
 
-// A string kept for the process's life (the `.o16` twins' variant ids, which Call::variant_id
-// returns as the rules' own ids are: pointers that stay valid).
-const char* intern(const std::string& s) {
-  static std::mutex m;
-  static std::set<std::string> kept;
-  std::lock_guard<std::mutex> lock(m);
-  return kept.insert(s).first->c_str();
-}
 const Tables& tables() {
   static const Tables t;
   return t;
@@ -172,6 +170,7 @@ struct Choice {
   const KernelEntry* kernel;
   int64_t split;
   const char* id;
+  const char* id_o16;  // the `.o16` twin's (Tables::rule_o16, fallback_o16)
   int prefetch;
   int block_merge;  // split rows merge inside their block (the plan packs them: Shape::create)
   int slices;       // launches, each on F / slices features (`.fs<T>`; 1: one launch)
@@ -198,7 +197,12 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
     // A sliced kernel for slices > 1 only (a header edited by hand could pair them wrongly: the
     // kernel would take the slice for the row), and F that the slices suit (launch.h).
     if ((r.slices > 1) != k.sliced || !slices_fit(r.slices, k.vec, feat)) continue;
-    Choice c{&k, have_shape ? r.split : 0, r.variant_id, r.prefetch, have_shape ? r.block_merge : 0,
+    Choice c{&k,
+             have_shape ? r.split : 0,
+             r.variant_id,
+             tables().rule_o16[static_cast<size_t>(&r - std::begin(tuned::kRules))].c_str(),
+             r.prefetch,
+             have_shape ? r.block_merge : 0,
              r.slices};
     if (r.colblock_rows > 0) {
       c.colblock.rows_per_warp = r.colblock_rows;
@@ -209,7 +213,13 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
     }
     return c;
   }
-  return {&tables().fallback[value][index], 0, kFallbackIds[value][index], 0, 0, 1};
+  return {&tables().fallback[value][index],
+          0,
+          kFallbackIds[value][index],
+          tables().fallback_o16[value][index].c_str(),
+          0,
+          0,
+          1};
 }
 
 int code(Storage s) { return s == Storage::f32 ? 0 : s == Storage::bf16 ? 1 : 2; }
@@ -544,7 +554,7 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
   p->value_bytes = value_bytes;
   p->out_bytes = out16 ? 2 : 4;
   p->overlap_previous = launch.overlap_previous;
-  p->variant_id = out16 ? intern(std::string(c.id) + ".o16") : c.id;
+  p->variant_id = out16 ? c.id_o16 : c.id;
   return Status::ok;
 }
 

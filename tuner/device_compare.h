@@ -27,9 +27,9 @@ class DeviceReference {
   DeviceReference(const DeviceReference&) = delete;
   DeviceReference& operator=(const DeviceReference&) = delete;
 
-  // out (device, as many elements as the reference, stored as KernelArgs::out_storage says: 0
-  // float32, 1 bfloat16, 2 float16) against it, on the default stream (synchronised on return):
-  // compare_to_reference's verdict, sums and summary. Throws ApiError on a CUDA error,
+  // out (device, as many elements as the reference, stored as out_storage says: 0 float32, 1
+  // bfloat16, 2 float16, ValueType's order) against it, on the default stream (synchronised on
+  // return): compare_to_reference's verdict, sums and summary. Throws ApiError on a CUDA error,
   // std::invalid_argument for another storage.
   Comparison compare(const void* out, int out_storage, double rel_tol) const;
   const ReferenceNorm& norm() const { return norm_; }

@@ -63,9 +63,10 @@ class DeviceProblem {
   void poison_output(cudaStream_t s = nullptr);
   // out as float32 (16-bit storage widened).
   std::vector<float> download_output() const;
-  // How the fused family's launches store out from now on (KernelArgs::out_storage): float32
-  // (the default) or a 16-bit type, which compare_output reads back as such. The other families
-  // write float32 only: unsupported_reason names them while it is not f32.
+  // How out is read back (compare_output, download_output) from now on: float32 (the default),
+  // or a 16-bit type. A variant's `.o16` decides how it stores out; unsupported_reason refuses
+  // any variant that does not store this (float32-out kernels and baselines while it is 16-bit,
+  // `.o16` kernels of another type or while it is float32).
   void set_out_storage(ValueType t) { out_storage_ = t; }
   ValueType out_storage() const { return out_storage_; }
 

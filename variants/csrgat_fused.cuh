@@ -1070,8 +1070,9 @@ __device__ __forceinline__ Stat run_task(const KernelArgs& a, FusedShared<C>& sh
     // ---- write: the first warp's slot 0 lanes own the features ----
     const float norm = C::ONLINE ? (row.l > 0.f ? __fdividef(1.f, row.l) : 0.f) : 1.f;
     if (warp_in_group == 0 && slot == 0) {
-      // 16-byte stores where the row allows: out rows and chunks' partial rows are aligned
-      // when F % 4 == 0 (checked here: a caller's out may not be).
+      // 4-result stores where the row allows (16 bytes of float32, 8 of a `.o16` kernel's 16-bit
+      // out): out rows and chunks' partial rows are aligned when F % 4 == 0 (checked here: a
+      // caller's out may not be).
       const bool vec_store =
           C::VEC % 4 == 0 && reinterpret_cast<unsigned long long>(dst) % (4 * sizeof(D)) == 0;
 #pragma unroll

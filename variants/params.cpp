@@ -166,6 +166,8 @@ std::string VariantParams::scalar_kernel_name() const {
 
 std::string VariantParams::invalid_reason() const {
   auto pow2 = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
+  if (out16 != 0 && family != Family::fused)
+    return "o16 (16-bit out) is a fused-family kernel's only";
   if (family == Family::colblock) {
     if (value == ValueType::f16) return "colblock takes f32 or bf16 values only";
     if (index != IndexType::i32) return "colblock takes int32 structure only";

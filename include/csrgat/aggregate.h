@@ -103,7 +103,9 @@ class Shape {
                        Storage storage, Shape* out);
   int64_t max_degree() const;
   double mean_degree() const;
-  // The variant id of the kernel this shape dispatches to (for logs and tests).
+  // The variant id of the kernel this shape dispatches to with float32 out (for logs and tests;
+  // a 16-bit Output runs the rule's family kernel's `<id>.o16`, never a sweep: Call::variant_id
+  // names what a call runs).
   const char* variant_id() const;
 
   struct Impl;
@@ -186,7 +188,8 @@ class Call {
   std::unique_ptr<Impl> impl_;
 };
 
-// The variant id aggregate() would use for this problem (no launch): its rule's id. Without a
+// The variant id aggregate() would use for this problem with float32 out (no launch): its rule's
+// id (a 16-bit Output runs the family kernel's `<id>.o16`; Call::variant_id names it). Without a
 // Shape the rule's split, block merge (`.bm`) and row order (`.lpt`) are not applied: the
 // kernel of that id runs every row whole, in index order.
 const char* dispatch_variant(const GraphView& graph, Storage storage, int heads, int feat,

@@ -48,7 +48,8 @@ int csrgat_shape_create_from_graph(const void* row_ptr, const void* col, int64_t
                                    int heads, int feat, int storage, csrgat_shape** out);
 /* Frees a shape (null: nothing). No launch that uses it may still be running. */
 void csrgat_shape_destroy(csrgat_shape* shape);
-/* The variant id the shape dispatches to ("" for null). */
+/* The variant id the shape dispatches to with float32 out ("" for null; csrgat_call_variant
+ * names what a 16-bit-out call runs). */
 const char* csrgat_shape_variant(const csrgat_shape* shape);
 
 /* csrgat::aggregate, with csrgat::LaunchOptions::overlap_previous = overlap_previous != 0.

@@ -30,13 +30,20 @@ ProductionProblem::ProductionProblem(const graphs::Csr64& g, int heads, int feat
     for (size_t i = 0; i < in.values.size(); ++i) v[values_offset + i] = __float2bfloat16_rn(in.values[i]);
     values_ = to_device(v);
     first_value_ = static_cast<const __nv_bfloat16*>(values_) + values_offset;
+  } else if (storage == Storage::f16) {
+    std::vector<__half> v(values_offset + in.values.size());
+    for (size_t i = 0; i < in.values.size(); ++i)
+      v[values_offset + i] = __float2half_rn(in.values[i]);
+    values_ = to_device(v);
+    first_value_ = static_cast<const __half*>(values_) + values_offset;
   } else {
     std::vector<float> v(values_offset, 0.f);
     v.insert(v.end(), in.values.begin(), in.values.end());
     values_ = to_device(v);
     first_value_ = static_cast<const float*>(values_) + values_offset;
   }
-  EXPECT_EQ(cudaMalloc(&out_, std::max<size_t>(ref_.size(), 1) * 4), cudaSuccess);
+  // Room for a float32 out, or a 16-bit one an element in (output's offset).
+  EXPECT_EQ(cudaMalloc(&out_, (ref_.size() + 1) * 4), cudaSuccess);
   poison();
 }
 
@@ -45,18 +52,21 @@ ProductionProblem::~ProductionProblem() {
 }
 
 void ProductionProblem::poison() const {
-  EXPECT_EQ(cudaMemset(out_, 0xFF, ref_.size() * 4), cudaSuccess);  // NaN
+  EXPECT_EQ(cudaMemset(out_, 0xFF, (ref_.size() + 1) * 4), cudaSuccess);  // NaN
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 
-double ProductionProblem::check(const std::string& via, Storage out_storage) const {
+double ProductionProblem::check(const std::string& via, Storage out_storage, int out_offset) const {
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   std::vector<float> h(ref_.size());
   if (out_storage == Storage::f32) {
-    EXPECT_EQ(cudaMemcpy(h.data(), out_, h.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(h.data(), out_ + out_offset, h.size() * 4, cudaMemcpyDeviceToHost),
+              cudaSuccess);
   } else {
     std::vector<uint16_t> b(ref_.size());
-    EXPECT_EQ(cudaMemcpy(b.data(), out_, b.size() * 2, cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(b.data(), reinterpret_cast<const uint16_t*>(out_) + out_offset,
+                         b.size() * 2, cudaMemcpyDeviceToHost),
+              cudaSuccess);
     for (size_t i = 0; i < b.size(); ++i) {
       if (out_storage == Storage::bf16) {
         h[i] = __bfloat162float(__nv_bfloat16(__nv_bfloat16_raw{b[i]}));
@@ -123,6 +133,12 @@ double run_production(const graphs::Csr64& g, int heads, int feat, Storage stora
     p.poison();
     EXPECT_EQ(narrow.launch(nullptr), Status::ok);
     p.check(via + ".o16 (csrgat::Call)", os);
+    // out one element off its allocation: every row off the 8-byte stores (the scalar stores).
+    p.poison();
+    EXPECT_EQ(aggregate(p.graph(), p.scores(), p.values(), storage, heads, feat, p.output(os, 1),
+                        nullptr, sp),
+              Status::ok);
+    p.check(via + ".o16, out one element in", os, 1);
   }
   return err;
 }

@@ -25,9 +25,9 @@ T* to_device(const std::vector<T>& h) {
 }
 
 // One problem on the device: g's structure (as `index`), fresh random scores and values (stored
-// as `storage`; values_offset > 0 puts them that many elements into their allocation, a base
-// that a kernel's vector loads cannot take, so its scalar twin runs) and an output poisoned
-// with NaN. check() compares the output with reference_aggregate's.
+// as `storage`, f32, bf16 or f16; values_offset > 0 puts them that many elements into their
+// allocation, a base that a kernel's vector loads cannot take, so its scalar twin runs) and an
+// output poisoned with NaN. check() compares the output with reference_aggregate's.
 class ProductionProblem {
  public:
   ProductionProblem(const graphs::Csr64& g, int heads, int feat, Storage storage,
@@ -40,14 +40,19 @@ class ProductionProblem {
   const float* scores() const { return scores_; }
   const void* values() const { return first_value_; }  // values_offset elements in
   float* out() const { return out_; }
-  // The same buffer as an Output of `storage` (16-bit: its first half).
-  Output output(Storage storage) const { return Output{out_, storage}; }
+  // The same buffer as an Output of `storage` (16-bit: its first half), `offset` elements in.
+  Output output(Storage storage, int offset = 0) const {
+    return Output{
+        static_cast<char*>(static_cast<void*>(out_)) + offset * (storage == Storage::f32 ? 4 : 2),
+        storage};
+  }
   // NaN in every output element again (before a second call on the same problem).
   void poison() const;
   // Waits for the device, then expects the output (stored as out_storage) within the tolerance
   // of the reference (relative 1e-5 for f32 values and out, 1e-2 otherwise), naming the graph and
   // `via` (the variant, the path). Returns the relative error.
-  double check(const std::string& via, Storage out_storage = Storage::f32) const;
+  double check(const std::string& via, Storage out_storage = Storage::f32,
+               int out_offset = 0) const;
 
  private:
   const graphs::Csr64& g_;

@@ -250,9 +250,11 @@ TEST(GpuCorrectness, FeatureSlices) {
 }
 
 // 16-bit out (the `.o16` kernels: out in the values' type): the twin of every 16-bit-values
-// variant of the smoke space, on a skewed graph whose long rows split (merged through global
-// memory and inside their block), at F 64, 47 (the scalar twins, scalar stores) and 6 (rows not
-// aligned for vector stores), with one head and three; and the baselines refuse 16-bit out.
+// variant of the smoke space (bf16 there: sub-warp to multi-warp groups, every smem mode, vector
+// widths 1-4, both index types; split 0 only, which the smoke constraints ask of 16-bit values:
+// the split, block-merge and `.lpt` twins are SixteenBitOutIsTheFloat32ResultRounded's) at F 64,
+// 47 and 6 (both: the scalar twins' scalar stores), one head and three; and the baselines and
+// mismatched kernels refuse a bf16 out.
 TEST(GpuCorrectness, SixteenBitOutEveryVariant) {
   std::vector<VariantParams> twins;
   for (VariantParams p : Lab::get().variants)

@@ -183,3 +183,41 @@ TEST(Dispatch, AColblockRuleRunsTheSweepWhereAShapeHoldsItsPlan) {
   ASSERT_EQ(twin.launch(nullptr), Status::ok);
   unaligned.check(std::string("unaligned values: ") + rule->variant_id);
 }
+
+// A rule of bf16 values with a column-blocked sweep attached: with a Shape that holds its plan, a
+// float32 out runs the sweep and a bf16 out the rule's `.o16` twin (the sweep writes float32
+// only), both correct. Skipped, visibly, when the header attaches no sweep to a bf16 rule.
+TEST(Dispatch, ABf16ColblockRuleTakesTheO16TwinForBf16Out) {
+  const tuned::Rule* rule = nullptr;
+  for (const auto& r : tuned::kRules)
+    if (r.colblock_rows > 0 && r.value == 1 && r.index == 0 && r.feat_min <= 128 &&
+        r.feat_max >= 128 && r.heads_min == 1) {
+      rule = &r;
+      break;
+    }
+  if (!rule)
+    GTEST_SKIP() << CSRGAT_TUNED_HEADER_PATH_FOR_TESTS
+                 << " attaches no column-blocked sweep to a bf16 rule";
+  const int64_t n = std::max<int64_t>(rule->nodes_min, 1000);
+  const int64_t deg = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(rule->mean_degree_min)));
+  const auto g = graphs::make_graph("uniform:n=" + std::to_string(n) +
+                                    ",deg=" + std::to_string(deg) + ",seed=3");
+  ProductionProblem pp(g, 1, 128, Storage::bf16);
+  Shape planned;
+  ASSERT_EQ(Shape::create(pp.graph(), g.row_ptr.data(), 1, 128, Storage::bf16, &planned),
+            Status::ok);
+  if (std::string(planned.variant_id()) != rule->colblock_id)
+    GTEST_SKIP() << "an earlier rule takes this graph: " << planned.variant_id();
+  ASSERT_EQ(aggregate(pp.graph(), pp.scores(), pp.values(), Storage::bf16, 1, 128, pp.out(),
+                      nullptr, &planned),
+            Status::ok);
+  pp.check(rule->colblock_id);
+  Call narrow;
+  ASSERT_EQ(Call::create(pp.graph(), pp.scores(), pp.values(), Storage::bf16, 1, 128,
+                         pp.output(Storage::bf16), &planned, {}, &narrow),
+            Status::ok);
+  EXPECT_EQ(std::string(narrow.variant_id()), std::string(rule->variant_id) + ".o16");
+  pp.poison();
+  ASSERT_EQ(narrow.launch(nullptr), Status::ok);
+  pp.check(std::string(rule->variant_id) + ".o16", Storage::bf16);
+}

@@ -25,6 +25,15 @@ TEST(Production, Bf16Storage) {
   run_production(g, 1, 100, Storage::bf16, false);
 }
 
+// f16 values (the fallback kernels: the committed header has no f16 rule) with float32 and f16
+// out (the fallbacks' `.o16` twins), long rows split through a Shape, three heads.
+TEST(Production, F16StorageAndOut) {
+  const auto g = graphs::make_graph("powerlaw:n=20000,deg=8,alpha=2.1,maxdeg=5000,seed=5");
+  run_production(g, 1, 64, Storage::f16, true);
+  run_production(g, 3, 40, Storage::f16, false);
+  run_production(g, 1, 64, Storage::f16, true, Index::i64);
+}
+
 // Values rows a tuned kernel's vector loads cannot take (a base off their alignment, or F not a
 // multiple of their width) go to the kernel's scalar twin: the vector kernel would trap.
 TEST(Production, UnalignedValuesTakeTheScalarTwin) {

@@ -117,7 +117,7 @@ TEST(CApi, BadArgumentsReturnStatus) {
                           1, 64, &out, nullptr, nullptr, 0),
             CSRGAT_OK);
   // An out storage that is not one; a 16-bit out of another type than the values' is refused
-  // before any launch (an empty graph still returns first: nothing to write).
+  // before any launch (as any bad argument, before an empty graph's early return).
   csrgat_call* call = reinterpret_cast<csrgat_call*>(&lib);  // must come back null
   EXPECT_EQ(lib.aggregate_out(rp32, col, 2, 3, CSRGAT_INDEX_I32, &scores, &values,
                               CSRGAT_STORAGE_F32, 1, 64, &out, 7, nullptr, nullptr, 0),

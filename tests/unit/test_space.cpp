@@ -863,6 +863,9 @@ TEST(Space, SixteenBitOutInTheIdAndTheKernel) {
                 .invalid_reason(),
             "o16 (out stored in the values' 16-bit type) needs bf16 or f16 values");
   EXPECT_THROW(VariantParams::parse("seed.i32.bf16.o16"), std::invalid_argument);
+  VariantParams seed = VariantParams::parse("seed.i32.bf16");
+  seed.out16 = 1;  // set by hand: the id cannot say it
+  EXPECT_EQ(seed.invalid_reason(), "o16 (16-bit out) is a fused-family kernel's only");
 }
 
 }  // namespace
