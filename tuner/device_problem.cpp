@@ -243,9 +243,9 @@ std::string DeviceProblem::unsupported_reason(const VariantParams& p) const {
   if (p.family != Family::fused && out_storage_ != ValueType::f32)
     return std::string(to_string(p.family)) + ": float32 out only (out storage " +
            to_string(out_storage_) + ")";
-  if (p.family == Family::fused && (p.out16 ? p.value : ValueType::f32) != out_storage_)
+  if (p.family == Family::fused && p.out_type() != out_storage_)
     return std::string("the problem's out is ") + to_string(out_storage_) +
-           ", the variant writes " + (p.out16 ? to_string(p.value) : "f32") +
+           ", the variant writes " + to_string(p.out_type()) +
            " (a 16-bit out takes the .o16 kernel of its values' type)";
   if (p.family == Family::colblock) {
     int device = 0;
@@ -312,9 +312,9 @@ void DeviceProblem::launch(const VariantParams& p, const LoadedKernel& k, cudaSt
     throw std::invalid_argument(p.id() + ": values rows of F = " + std::to_string(feat_) +
                                 " are not aligned for its vec " + std::to_string(p.vec) +
                                 " loads, and its module has no scalar twin");
-  CSRGAT_CUDA_CHECK(launch_family_slices(
-      fn, static_cast<unsigned>(g.grid), g.block, g.dynamic_smem, s, a, value_bytes(p.value),
-      p.out16 ? value_bytes(p.value) : 4, p.launch_slices(), overlap_previous));
+  CSRGAT_CUDA_CHECK(launch_family_slices(fn, static_cast<unsigned>(g.grid), g.block, g.dynamic_smem,
+                                         s, a, value_bytes(p.value), value_bytes(p.out_type()),
+                                         p.launch_slices(), overlap_previous));
   CSRGAT_CUDA_CHECK(cudaGetLastError());
 }
 

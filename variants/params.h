@@ -85,6 +85,8 @@ struct VariantParams {
   // kernels keep their code); 0: float32 out. Not a tuned parameter: the library runs a rule's
   // kernel as its `.o16` twin when the caller's out is 16-bit (csrgat::Output).
   int out16 = 0;
+  // How the variant stores out: its values' type for `.o16`, else float32.
+  ValueType out_type() const { return out16 ? value : ValueType::f32; }
   // Test-only knobs, never emitted into a tuned header.
   int fault = 0;          // 1: out-of-bounds write, 2: infinite loop
   unsigned delay_ns = 0;  // extra spin per task

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "graphs/generate.h"
+#include "tuner/device_compare.h"
 
 namespace csrgat {
 
@@ -67,15 +68,7 @@ double ProductionProblem::check(const std::string& via, Storage out_storage, int
     EXPECT_EQ(cudaMemcpy(b.data(), reinterpret_cast<const uint16_t*>(out_) + out_offset,
                          b.size() * 2, cudaMemcpyDeviceToHost),
               cudaSuccess);
-    for (size_t i = 0; i < b.size(); ++i) {
-      if (out_storage == Storage::bf16) {
-        h[i] = __bfloat162float(__nv_bfloat16(__nv_bfloat16_raw{b[i]}));
-      } else {
-        __half_raw r;
-        r.x = b[i];
-        h[i] = __half2float(__half(r));
-      }
-    }
+    h = tuner::widen_output(b.data(), b.size(), out_storage == Storage::bf16 ? 1 : 2);
   }
   const bool exact = storage_ == Storage::f32 && out_storage == Storage::f32;
   const auto c = compare_to_reference(h.data(), ref_, exact ? 1e-5 : 1e-2);

@@ -843,10 +843,12 @@ TEST(Space, SixteenBitOutInTheIdAndTheKernel) {
       "csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16.o16";
   const VariantParams p = VariantParams::parse(id);
   EXPECT_EQ(p.out16, 1);
+  EXPECT_EQ(p.out_type(), ValueType::bf16);
   EXPECT_EQ(p.id(), id);
   VariantParams plain = p;
   plain.out16 = 0;
   EXPECT_NE(plain, p);
+  EXPECT_EQ(plain.out_type(), ValueType::f32);
   EXPECT_EQ(plain.id(), "csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16");
   EXPECT_EQ(p.kernel_name(),
             "csrgat_fused<16, 16, 8, 8, 1, 2, 4, 8, 3, 1, 0, int, __nv_bfloat16, 0, 1>");
