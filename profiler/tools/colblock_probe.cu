@@ -571,12 +571,9 @@ struct Options {
 int run(const std::string& out_path, const Options& o) {
   const int device = o.device;
   prof::Timer timer(device);
-  const prof::DeviceInfo info = prof::device_info(device, timer.nvml());
-  std::printf("device %d: %s, %d SMs, L2 %.1f MB, driver %s\n", device, info.name.c_str(),
-              info.sm_count, info.l2_bytes / 1e6, info.driver.c_str());
+  const prof::DeviceInfo info = announce_device(timer, device);
   prof::CounterSession counters(device, probe_metrics());
-  if (!counters.available())
-    std::printf("counters unavailable: %s\n", counters.why_unavailable().c_str());
+  say_if_unavailable(counters);
   prof::TimingOptions opt;
   opt.cache = prof::CacheMode::cold;
   opt.stop.max_samples = 11;

@@ -55,16 +55,10 @@ const Kernel* find_kernel(int g, int u) {
 
 int run(const std::string& out_path, int device) {
   prof::Timer timer(device);
-  const prof::DeviceInfo info = prof::device_info(device, timer.nvml());
-  std::printf("device %d: %s, %d SMs, L2 %.1f MB, driver %s\n", device, info.name.c_str(),
-              info.sm_count, info.l2_bytes / 1e6, info.driver.c_str());
+  const prof::DeviceInfo info = announce_device(timer, device);
   prof::CounterSession counters(device, probe_metrics());
-  if (!counters.available())
-    std::printf("counters unavailable: %s\n", counters.why_unavailable().c_str());
-  prof::TimingOptions opt;
-  opt.cache = prof::CacheMode::cold;
-  opt.stop.max_samples = 15;
-  opt.stop.max_seconds = 2.0;
+  say_if_unavailable(counters);
+  const prof::TimingOptions opt = cold_timing(15, 2.0);
 
   nlohmann::json out{{"device", prof::to_json(info)},
                      {"timing", prof::to_json(opt)},
@@ -102,18 +96,15 @@ int run(const std::string& out_path, int device) {
           const char* order = major ? "slice" : "row";
           std::printf("%-7s %3d %3d %6d %10.1f %8.1f %8.1f %9.2f %9.2f %10.2e\n", order, slices, u,
                       g, t.gpu.median, t.gpu.q1, t.gpu.q3, dram / 1e9, lts / 1e9, max_diff);
-          pj["configs"].push_back({{"order", order},
-                                   {"slices", slices},
-                                   {"edges_in_flight", u},
-                                   {"threads_per_row", g},
-                                   {"timer", t.timer},
-                                   {"median_us", t.gpu.median},
-                                   {"q1_us", t.gpu.q1},
-                                   {"q3_us", t.gpu.q3},
-                                   {"n", t.gpu.n},
-                                   {"dram_bytes", dram},
-                                   {"lts_bytes", lts},
-                                   {"max_abs_diff_vs_first", max_diff}});
+          nlohmann::json cj = timing_fields(t);
+          cj.update({{"order", order},
+                     {"slices", slices},
+                     {"edges_in_flight", u},
+                     {"threads_per_row", g},
+                     {"dram_bytes", dram},
+                     {"lts_bytes", lts},
+                     {"max_abs_diff_vs_first", max_diff}});
+          pj["configs"].push_back(cj);
         }
     out["problems"].push_back(pj);
   }
@@ -123,23 +114,5 @@ int run(const std::string& out_path, int device) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string out_path;
-  int device = 0;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--device" && i + 1 < argc) {
-      device = std::atoi(argv[++i]);
-      continue;
-    }
-    if (a.rfind("--", 0) == 0 || !out_path.empty()) {
-      std::fprintf(stderr, "usage: slice_probe <out.json> [--device N]\n");
-      return 64;
-    }
-    out_path = a;
-  }
-  if (out_path.empty()) {
-    std::fprintf(stderr, "usage: slice_probe <out.json> [--device N]\n");
-    return 64;
-  }
-  return run_probe("slice_probe", [&] { return run(out_path, device); });
+  return simple_probe_main(argc, argv, "slice_probe", run);
 }

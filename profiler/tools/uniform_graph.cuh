@@ -7,11 +7,13 @@
 
 #include "profiler/check.h"
 #include "profiler/counters.h"
+#include "profiler/timer.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <fstream>
@@ -62,6 +64,33 @@ struct Args {
   int slice_major;
 };
 
+// One batch of U edges into a row's online softmax state (running max m, sum l, weighted sum
+// acc): missing entries have score -inf and weigh 0.
+template <int U>
+__device__ __forceinline__ void online_batch(const float (&s)[U], const float4 (&v)[U], float& m,
+                                             float& l, float4& acc) {
+  float bm = s[0];
+#pragma unroll
+  for (int u = 1; u < U; ++u) bm = fmaxf(bm, s[u]);
+  const float mn = fmaxf(m, bm);
+  const float scale = __expf(m - mn);  // 0 on the first batch (m = -inf)
+  l *= scale;
+  acc.x *= scale;
+  acc.y *= scale;
+  acc.z *= scale;
+  acc.w *= scale;
+  m = mn;
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const float w = __expf(s[u] - m);  // 0 for the missing entries (s = -inf)
+    l += w;
+    acc.x += w * v[u].x;
+    acc.y += w * v[u].y;
+    acc.z += w * v[u].z;
+    acc.w += w * v[u].w;
+  }
+}
+
 template <int G, int U>
 __global__ void __launch_bounds__(256) sliced_gather(const Args a) {
   constexpr int kRows = 256 / G;
@@ -92,26 +121,7 @@ __global__ void __launch_bounds__(256) sliced_gather(const Args a) {
 #pragma unroll
     for (int u = 0; u < U; ++u)
       v[u] = __ldg(a.values + static_cast<long long>(c[u]) * a.f4 + f);  // row 0 when not ok
-    float bm = s[0];
-#pragma unroll
-    for (int u = 1; u < U; ++u) bm = fmaxf(bm, s[u]);
-    const float mn = fmaxf(m, bm);
-    const float scale = __expf(m - mn);  // 0 on the first batch (m = -inf)
-    l *= scale;
-    acc.x *= scale;
-    acc.y *= scale;
-    acc.z *= scale;
-    acc.w *= scale;
-    m = mn;
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const float w = __expf(s[u] - m);  // 0 for the missing entries (s = -inf)
-      l += w;
-      acc.x += w * v[u].x;
-      acc.y += w * v[u].y;
-      acc.z += w * v[u].z;
-      acc.w += w * v[u].w;
-    }
+    online_batch<U>(s, v, m, l, acc);
   }
   const float inv = l > 0.f ? 1.f / l : 0.f;
   a.out[static_cast<long long>(row) * a.f4 + f] =
@@ -215,6 +225,36 @@ inline int write_probe_json(const nlohmann::json& out, const std::string& path, 
   return 0;
 }
 
+// The probes' cold timing: L2 flushed before each of at most `samples` samples, `seconds` in all.
+inline csrgat::profiler::TimingOptions cold_timing(int samples, double seconds) {
+  csrgat::profiler::TimingOptions opt;
+  opt.cache = csrgat::profiler::CacheMode::cold;
+  opt.stop.max_samples = samples;
+  opt.stop.max_seconds = seconds;
+  return opt;
+}
+// A configuration's JSON record starts with its timing: the timer, median, quartiles and samples.
+inline nlohmann::json timing_fields(const csrgat::profiler::TimingResult& t) {
+  return {{"timer", t.timer},
+          {"median_us", t.gpu.median},
+          {"q1_us", t.gpu.q1},
+          {"q3_us", t.gpu.q3},
+          {"n", t.gpu.n}};
+}
+
+// A probe's start: the device's name, SMs, L2 and driver on stdout, and a counter session over
+// probe_metrics() (said on stdout when unavailable).
+inline csrgat::profiler::DeviceInfo announce_device(csrgat::profiler::Timer& timer, int device) {
+  const csrgat::profiler::DeviceInfo info = csrgat::profiler::device_info(device, timer.nvml());
+  std::printf("device %d: %s, %d SMs, L2 %.1f MB, driver %s\n", device, info.name.c_str(),
+              info.sm_count, info.l2_bytes / 1e6, info.driver.c_str());
+  return info;
+}
+inline void say_if_unavailable(const csrgat::profiler::CounterSession& counters) {
+  if (!counters.available())
+    std::printf("counters unavailable: %s\n", counters.why_unavailable().c_str());
+}
+
 // main's end for a probe: 3 without a CUDA device, 1 when run throws (said on stderr), else
 // what run returns.
 inline int run_probe(const char* tool, const std::function<int()>& run) {
@@ -229,6 +269,29 @@ inline int run_probe(const char* tool, const std::function<int()>& run) {
     std::fprintf(stderr, "%s: %s\n", tool, e.what());
     return 1;
   }
+}
+
+// The whole main of a probe whose only arguments are <out.json> [--device N]: 64 with a usage line
+// on bad arguments, else run_probe's status for run(out_path, device).
+inline int simple_probe_main(int argc, char** argv, const char* tool,
+                             const std::function<int(const std::string&, int)>& run) {
+  std::string out_path;
+  int device = 0;
+  bool bad = false;
+  for (int i = 1; i < argc && !bad; ++i) {
+    const std::string a = argv[i];
+    if (a == "--device" && i + 1 < argc)
+      device = std::atoi(argv[++i]);
+    else if (a.rfind("--", 0) == 0 || !out_path.empty())
+      bad = true;
+    else
+      out_path = a;
+  }
+  if (bad || out_path.empty()) {
+    std::fprintf(stderr, "usage: %s <out.json> [--device N]\n", tool);
+    return 64;
+  }
+  return run_probe(tool, [&] { return run(out_path, device); });
 }
 
 }  // namespace csrgat::probe
