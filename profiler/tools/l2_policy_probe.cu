@@ -18,6 +18,11 @@
 // K is a fraction of the device's L2 (0.25, 0.5, 0.67, 0.8). evict_last lines may outlive the
 // timer's flush (a read of 2x L2 with no hint); the probe runs `plain` again at the end of each
 // problem: a plain that got faster says they did.
+// Then where the plain L2's missing capacity goes (call 1 measured ~37 of 62.9 MB kept at every
+// working-set size): the plain kernel on a subset of the SMs (subset_gather: all, the lower or
+// upper half of the SM ids, the even or the odd ones). If each L2 half keeps its own copy of the
+// lines its SMs read, a subset on one half keeps up to twice as many distinct lines: its hit
+// rate rises toward 2x `sm:all`'s, and the subset whose rate rises names how SM ids map to halves.
 // Each configuration: cold GPU time (CUPTI, L2 flushed before every sample), DRAM and L2 bytes
 // from the counters, the gathers' L2 hit rate derived from them, and its largest difference from
 // plain. Exit: 0 done, 1 error, 3 no CUDA device, 64 usage.
@@ -90,16 +95,11 @@ __device__ __forceinline__ void st_hint(float4* p, float4 v, unsigned long long 
                : "memory");
 }
 
-// sliced_gather with one slice, its loads and store under mode M's hints.
-template <int G, int U, int M>
-__global__ void __launch_bounds__(256) policy_gather(const PolicyArgs pa) {
-  const Args& a = pa.a;
-  constexpr int kRows = 256 / G;
-  const int row = blockIdx.x * kRows + static_cast<int>(threadIdx.x) / G;
-  if (row >= a.n) return;
-  const int f = static_cast<int>(threadIdx.x) % G;
-  const unsigned long long ps = policy_first();
-  const unsigned long long pv = policy_values<M>(a.values, pa.keep_bytes, pa.value_bytes);
+// One row's slice f (a float4) as sliced_gather computes it with one slice, its loads and store
+// under mode M's hints (ps: the streams' policy, pv: the values').
+template <int U, int M>
+__device__ __forceinline__ void gather_row(const Args& a, int row, int f, unsigned long long ps,
+                                           unsigned long long pv) {
   const int eb = a.row_ptr[row], ee = a.row_ptr[row + 1];
   float m = -INFINITY, l = 0.f;
   float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
@@ -137,6 +137,58 @@ __global__ void __launch_bounds__(256) policy_gather(const PolicyArgs pa) {
     st_hint(dst, r, ps);
 }
 
+template <int G, int U, int M>
+__global__ void __launch_bounds__(256) policy_gather(const PolicyArgs pa) {
+  constexpr int kRows = 256 / G;
+  const int row = blockIdx.x * kRows + static_cast<int>(threadIdx.x) / G;
+  if (row >= pa.a.n) return;
+  gather_row<U, M>(pa.a, row, static_cast<int>(threadIdx.x) % G, policy_first(),
+                   policy_values<M>(pa.a.values, pa.keep_bytes, pa.value_bytes));
+}
+
+// Which SMs of nsm (%nsmid) a subset holds: all, the lower or upper half of the ids, the even
+// or the odd ones.
+enum Subset : int { kAllSms, kLowerHalf, kUpperHalf, kEvenSms, kOddSms };
+const char* const kSubsetNames[] = {"all", "lower", "upper", "even", "odd"};
+__device__ __forceinline__ bool sm_in_subset(int subset, unsigned smid, unsigned nsm) {
+  switch (subset) {
+    case kLowerHalf:
+      return smid < nsm / 2;
+    case kUpperHalf:
+      return smid >= nsm / 2;
+    case kEvenSms:
+      return smid % 2 == 0;
+    case kOddSms:
+      return smid % 2 == 1;
+    default:
+      return true;
+  }
+}
+
+// The plain kernel on a subset of the SMs: a grid of the blocks that fit on the device at once,
+// whose blocks on other SMs exit at once; the rest take blocks of rows from a counter (*next,
+// zeroed before the launch) until none is left. If the L2 keeps a line in each half (partition)
+// whose SMs read it, a subset on one half sees up to twice the hit rate of `all`.
+template <int G, int U>
+__global__ void __launch_bounds__(256)
+    subset_gather(const PolicyArgs pa, int subset, unsigned* next) {
+  unsigned smid, nsm;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+  asm("mov.u32 %0, %%nsmid;" : "=r"(nsm));
+  if (!sm_in_subset(subset, smid, nsm)) return;
+  constexpr int kRows = 256 / G;
+  __shared__ unsigned block_rows;
+  for (;;) {
+    __syncthreads();  // every thread has read the last block_rows
+    if (threadIdx.x == 0) block_rows = atomicAdd(next, 1u);
+    __syncthreads();
+    const unsigned b = block_rows;
+    if (b >= static_cast<unsigned>(pa.a.blocks_per_slice)) return;
+    const int row = static_cast<int>(b) * kRows + static_cast<int>(threadIdx.x) / G;
+    if (row < pa.a.n) gather_row<U, kPlain>(pa.a, row, static_cast<int>(threadIdx.x) % G, 0, 0);
+  }
+}
+
 template <int G>
 const void* kernel_for(int mode) {
   constexpr int U = 8;
@@ -157,6 +209,7 @@ const void* kernel_for(int mode) {
 struct Config {
   int mode;
   double keep_frac;  // of L2, keepN / keepL only
+  int subset = -1;   // >= 0: subset_gather on that subset of the SMs (mode plain)
 };
 
 int run(const std::string& out_path, int device) {
@@ -170,6 +223,7 @@ int run(const std::string& out_path, int device) {
   for (double k : {0.25, 0.5, 0.67, 0.8}) configs.push_back({kKeepNormal, k});
   for (double k : {0.25, 0.5, 0.67, 0.8}) configs.push_back({kKeepLast, k});
   configs.push_back({kPlain, 0});  // evict_last lines outliving the flush would speed this up
+  for (int subset = kAllSms; subset <= kOddSms; ++subset) configs.push_back({kPlain, 0, subset});
 
   // The three problems: uniform 2M F = 64 has the bytes of the bf16 kernel's uniform 2M, F = 128
   // (256-byte rows, 512 MB of values).
@@ -186,7 +240,7 @@ int run(const std::string& out_path, int device) {
     const double gather_bytes = graph.edges * p.feat * 4.0;
     std::printf("\n%s: values %.0f MB (L2 %.0f MB), gathers %.2f GB\n", p.name, value_bytes / 1e6,
                 info.l2_bytes / 1e6, gather_bytes / 1e9);
-    std::printf("%-7s %6s %10s %8s %8s %9s %9s %9s %8s %10s\n", "policy", "keepMB", "median_us",
+    std::printf("%-9s %6s %10s %8s %8s %9s %9s %9s %8s %10s\n", "policy", "keepMB", "median_us",
                 "q1_us", "q3_us", "dramR_GB", "dramW_GB", "lts_GB", "hit", "max_diff");
     nlohmann::json pj{{"name", p.name},
                       {"nodes", p.n},
@@ -199,6 +253,13 @@ int run(const std::string& out_path, int device) {
     const void* fn_of[5];
     for (int mode = 0; mode < 5; ++mode)
       fn_of[mode] = g == 32 ? kernel_for<32>(mode) : kernel_for<16>(mode);
+    const void* subset_fn = g == 32 ? reinterpret_cast<const void*>(&subset_gather<32, 8>)
+                                    : reinterpret_cast<const void*>(&subset_gather<16, 8>);
+    int per_sm = 0;
+    CSRGAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, subset_fn, 256, 0));
+    const int subset_grid = per_sm * info.sm_count;
+    unsigned* next = nullptr;
+    CSRGAT_CUDA_CHECK(cudaMalloc(&next, sizeof(unsigned)));
     for (const Config& c : configs) {
       const unsigned keep = static_cast<unsigned>(c.keep_frac * info.l2_bytes) / 128 * 128;
       PolicyArgs pa{
@@ -210,8 +271,17 @@ int run(const std::string& out_path, int device) {
       const int grid = pa.a.blocks_per_slice;
       auto launch = [&](cudaStream_t s) {
         PolicyArgs copy = pa;
-        void* params[] = {&copy};
-        CSRGAT_CUDA_CHECK(cudaLaunchKernel(fn_of[c.mode], dim3(grid), dim3(256), params, 0, s));
+        if (c.subset >= 0) {
+          int subset = c.subset;
+          unsigned* counter = next;
+          void* params[] = {&copy, &subset, &counter};
+          CSRGAT_CUDA_CHECK(cudaMemsetAsync(next, 0, sizeof(unsigned), s));
+          CSRGAT_CUDA_CHECK(
+              cudaLaunchKernel(subset_fn, dim3(subset_grid), dim3(256), params, 0, s));
+        } else {
+          void* params[] = {&copy};
+          CSRGAT_CUDA_CHECK(cudaLaunchKernel(fn_of[c.mode], dim3(grid), dim3(256), params, 0, s));
+        }
       };
       const prof::TimingResult t = timer.measure([&](cudaStream_t s, int) { launch(s); }, opt);
       double dram_r = NAN, dram_w = NAN, lts = NAN;
@@ -225,12 +295,15 @@ int run(const std::string& out_path, int device) {
       const double hit = 1.0 - (dram_r - stream_bytes) / gather_bytes;
       const float max_diff = have_ref ? graph.max_diff_from_ref(graph.res) : 0.f;
       have_ref = true;
-      std::printf("%-7s %6.1f %10.1f %8.1f %8.1f %9.3f %9.3f %9.2f %7.2f%% %10.2e\n",
-                  kModeNames[c.mode], keep / 1e6 * (c.keep_frac > 0), t.gpu.median, t.gpu.q1,
-                  t.gpu.q3, dram_r / 1e9, dram_w / 1e9, lts / 1e9, 100 * hit, max_diff);
+      const std::string name =
+          c.subset >= 0 ? std::string("sm:") + kSubsetNames[c.subset] : kModeNames[c.mode];
+      std::printf("%-9s %6.1f %10.1f %8.1f %8.1f %9.3f %9.3f %9.2f %7.2f%% %10.2e\n", name.c_str(),
+                  keep / 1e6 * (c.keep_frac > 0), t.gpu.median, t.gpu.q1, t.gpu.q3, dram_r / 1e9,
+                  dram_w / 1e9, lts / 1e9, 100 * hit, max_diff);
       std::fflush(stdout);
       nlohmann::json cj = timing_fields(t);
       cj.update({{"policy", kModeNames[c.mode]},
+                 {"sm_subset", c.subset >= 0 ? kSubsetNames[c.subset] : "none"},
                  {"keep_bytes", c.keep_frac > 0 ? keep : 0u},
                  {"dram_read_bytes", dram_r},
                  {"dram_write_bytes", dram_w},
@@ -240,6 +313,7 @@ int run(const std::string& out_path, int device) {
       pj["configs"].push_back(cj);
     }
     out["problems"].push_back(pj);
+    CSRGAT_CUDA_CHECK(cudaFree(next));
   }
   return write_probe_json(out, out_path, "l2_policy_probe");
 }
