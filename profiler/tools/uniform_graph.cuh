@@ -242,8 +242,8 @@ inline nlohmann::json timing_fields(const csrgat::profiler::TimingResult& t) {
           {"n", t.gpu.n}};
 }
 
-// A probe's start: the device's name, SMs, L2 and driver on stdout, and a counter session over
-// probe_metrics() (said on stdout when unavailable).
+// A probe's start: the device's name, SMs, L2 and driver on stdout; then, for its counter
+// session, why the counters are unavailable when they are.
 inline csrgat::profiler::DeviceInfo announce_device(csrgat::profiler::Timer& timer, int device) {
   const csrgat::profiler::DeviceInfo info = csrgat::profiler::device_info(device, timer.nvml());
   std::printf("device %d: %s, %d SMs, L2 %.1f MB, driver %s\n", device, info.name.c_str(),
