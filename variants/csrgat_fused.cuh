@@ -122,6 +122,7 @@ __device__ __forceinline__ void store4(__half* p, float4 x) {
 __device__ __forceinline__ void store1(__half* p, float x) {
   *p = __float2half_rn(x);
 }
+// std::conditional: the NVRTC-compiled kernel source includes no standard library header.
 template <bool B, class T, class F>
 struct Cond {
   using type = T;

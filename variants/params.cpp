@@ -143,9 +143,12 @@ std::string VariantParams::kernel_name() const {
     case Family::fused:
       os << "csrgat_fused<" << tpr << ", " << fl << ", " << rpb << ", " << vec << ", " << tiles
          << ", " << epl << ", " << ilp << ", " << minb << ", " << smem << ", "
-         << (softmax == Softmax::online ? 1 : 0) << ", " << lpt << ", " << idx << ", " << val
-         << (slices != 1 || out16 ? (slices != 1 ? ", 1" : ", 0") : "") << (out16 ? ", 1" : "")
-         << ">";
+         << (softmax == Softmax::online ? 1 : 0) << ", " << lpt << ", " << idx << ", " << val;
+      // The defaulted template arguments SLICED and OUT16, each only when it or a later one is
+      // not the default.
+      if (slices != 1 || out16) os << ", " << (slices != 1 ? 1 : 0);
+      if (out16) os << ", 1";
+      os << ">";
       break;
     case Family::seed: os << "csrgat_seed<" << idx << ", " << val << ">"; break;
     case Family::cusparse: os << "csrgat_segment_softmax<" << idx << ">"; break;
