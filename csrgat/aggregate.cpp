@@ -22,6 +22,7 @@
 #include "csrgat/colblock.h"
 #include "csrgat/embedded_cubins.h"
 #include "csrgat/fallback.h"
+#include "csrgat/type_codes.h"
 #include "variants/launch.h"
 #include "variants/params.h"
 #include "variants/plan.h"
@@ -222,8 +223,12 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
           1};
 }
 
-int code(Storage s) { return s == Storage::f32 ? 0 : s == Storage::bf16 ? 1 : 2; }
-int code(Index i) { return i == Index::i64 ? 1 : 0; }
+int code(Storage s) {
+  return static_cast<int>(value_type_of(s));
+}
+int code(Index i) {
+  return static_cast<int>(index_type_of(i));
+}
 
 // With 32-bit indices a values row's stride H * F must fit the kernels' 32-bit row offsets.
 bool row_stride_fits(Index index, int heads, int feat) {

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "csrgat/type_codes.h"
 #include "graphs/generate.h"
 #include "tuner/device_compare.h"
 
@@ -68,15 +69,13 @@ double ProductionProblem::check(const std::string& via, Storage out_storage, int
     EXPECT_EQ(cudaMemcpy(b.data(), reinterpret_cast<const uint16_t*>(out_) + out_offset,
                          b.size() * 2, cudaMemcpyDeviceToHost),
               cudaSuccess);
-    h = tuner::widen_output(b.data(), b.size(), out_storage == Storage::bf16 ? 1 : 2);
+    h = tuner::widen_output(b.data(), b.size(), static_cast<int>(value_type_of(out_storage)));
   }
   const bool exact = storage_ == Storage::f32 && out_storage == Storage::f32;
   const auto c = compare_to_reference(h.data(), ref_, exact ? 1e-5 : 1e-2);
-  const char* os = out_storage == Storage::f32    ? "f32"
-                   : out_storage == Storage::bf16 ? "bf16"
-                                                  : "f16";
   EXPECT_TRUE(c.pass) << g_.name << " F=" << feat_ << " H=" << heads_ << " values offset "
-                      << values_offset_ << " out " << os << " via " << via << ": " << c.summary;
+                      << values_offset_ << " out " << to_string(value_type_of(out_storage))
+                      << " via " << via << ": " << c.summary;
   return c.rel_error;
 }
 

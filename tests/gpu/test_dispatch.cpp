@@ -14,13 +14,14 @@
 #include <sstream>
 
 #include "csrgat/aggregate.h"
-#include "variants/launch.h"
-#include "variants/params.h"
+#include "csrgat/type_codes.h"
 #include "graphs/generate.h"
 #include "production_check.h"
 #include "tuner/emit.h"
 #include "tuner/select.h"
 #include "tuner/store.h"
+#include "variants/launch.h"
+#include "variants/params.h"
 
 namespace fs = std::filesystem;
 using namespace csrgat;
@@ -82,15 +83,15 @@ TEST(Dispatch, TunedHeaderRoutesEveryTunedGraphToItsRule) {
       }
     }
     ASSERT_FALSE(expected.empty()) << w.graph << ": no rule holds it";
-    const Storage st = w.value == ValueType::f32 ? Storage::f32 : w.value == ValueType::bf16 ? Storage::bf16 : Storage::f16;
+    const Storage st = storage_of(w.value);
     Shape shape;
-    ASSERT_EQ(Shape::create(g.row_ptr.data(), g.num_nodes, w.heads, w.feat, st,
-                            w.index == IndexType::i64 ? Index::i64 : Index::i32, &shape),
+    ASSERT_EQ(Shape::create(g.row_ptr.data(), g.num_nodes, w.heads, w.feat, st, index_of(w.index),
+                            &shape),
               Status::ok);
     EXPECT_EQ(std::string(shape.variant_id()), expected) << w.graph << " F=" << w.feat << " " << to_string(w.value);
     // And the library computes it correctly through that variant (its row order and chunk
     // plan built by the Shape, as a caller's would be).
-    run_production(g, w.heads, w.feat, st, true, w.index == IndexType::i64 ? Index::i64 : Index::i32);
+    run_production(g, w.heads, w.feat, st, true, index_of(w.index));
     ++checked;
   }
   EXPECT_GE(checked, 10);

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "csrgat/aggregate.h"
+#include "csrgat/type_codes.h"
 #include "graphs/features.h"
 #include "graphs/generate.h"
 #include "profiler/counters.h"
@@ -173,10 +174,6 @@ void merge_round(profiler::TimingResult& all, profiler::TimingResult&& round) {
   all.clock_events_seen |= round.clock_events_seen;
 }
 
-Storage storage_of(ValueType v) {
-  return v == ValueType::f32 ? Storage::f32 : v == ValueType::bf16 ? Storage::bf16 : Storage::f16;
-}
-
 int bench(const BenchOptions& o) {
   for (const auto& item : split_list(o.impls)) parse_impl(item);  // a bad --impl fails here, GPU or not
   std::vector<ValueType> outs;  // each implementation is timed writing each of them
@@ -256,7 +253,7 @@ int bench(const BenchOptions& o) {
             // The Shape from the graph's device arrays, as a caller who keeps the graph there
             // makes it: a rule's column-blocked sweep is planned (untimed, once a graph) and runs.
             const GraphView gv{dp.row_ptr(index), dp.col(index), dp.num_nodes(), dp.num_edges(),
-                               index == IndexType::i64 ? Index::i64 : Index::i32};
+                               index_of(index)};
             e.shape = std::make_unique<Shape>();
             const Status st = Shape::create(gv, dp.host_row_ptr().data(), o.heads, feat, storage_of(value), e.shape.get());
             if (st != Status::ok) throw std::runtime_error(std::string("Shape::create: ") + status_string(st));
@@ -265,15 +262,18 @@ int bench(const BenchOptions& o) {
             Shape* sp = e.shape.get();
             const LaunchOptions lo{is.overlap};
             const Output out_buf{dp.out(), storage_of(out_value)};
-            if (out_value != ValueType::f32) {  // a rule's sweep writes float32: what runs instead
-              Call what;
+            // tuned_call's prepared call; with a 16-bit out also what names the kernel that runs
+            // (a rule's sweep writes float32: its family kernel's `.o16` runs instead).
+            if (impl == "tuned_call" || out_value != ValueType::f32) {
+              e.call = std::make_unique<Call>();
               const Status st2 = Call::create(gv, dp.scores(), vals, storage_of(value), o.heads,
-                                              feat, out_buf, sp, lo, &what);
+                                              feat, out_buf, sp, lo, e.call.get());
               if (st2 != Status::ok)
                 throw std::runtime_error(std::string("Call::create: ") + status_string(st2));
-              variant = what.variant_id();
+              variant = e.call->variant_id();
             }
             if (impl == "tuned") {
+              e.call.reset();
               e.launch = [&dp, gv, vals, sp, value, feat, lo, out_buf,
                           heads = o.heads](cudaStream_t s) {
                 const Status st2 = aggregate(gv, dp.scores(), vals, storage_of(value), heads, feat,
@@ -282,10 +282,6 @@ int bench(const BenchOptions& o) {
                   throw std::runtime_error(std::string("aggregate: ") + status_string(st2));
               };
             } else {  // the same dispatch, prepared once: each sample is Call::launch alone
-              e.call = std::make_unique<Call>();
-              const Status st2 = Call::create(gv, dp.scores(), vals, storage_of(value), o.heads,
-                                              feat, out_buf, sp, lo, e.call.get());
-              if (st2 != Status::ok) throw std::runtime_error(std::string("Call::create: ") + status_string(st2));
               e.launch = [c = e.call.get()](cudaStream_t s) {
                 const Status st3 = c->launch(s);
                 if (st3 != Status::ok) throw std::runtime_error(std::string("Call::launch: ") + status_string(st3));
