@@ -210,6 +210,7 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
       c.colblock.part_shift = r.colblock_part_shift;
       c.colblock.lag = r.colblock_lag;
       if (r.colblock_pause_ns > 0) c.colblock.poll_pause_ns = r.colblock_pause_ns;
+      c.colblock.l1_policy = r.colblock_l1_policy;
       c.colblock_id = r.colblock_id;
     }
     return c;

@@ -37,14 +37,22 @@ struct Buffer {
 };
 
 constexpr int kGroup = 4, kMinBlocks = 5;
-// The instance for a value storage: bfloat16 rows as unsigned short (their bits are all the
-// kernel needs: a float32's upper half).
-const void* kernel_fn(int value) {
+// The instance for a value storage and L1 policy (problem_unsupported() admits the pairs
+// compiled): bfloat16 rows as unsigned short (their bits are all the kernel needs: a float32's
+// upper half), policy 0 only.
+template <int L1P>
+const void* float32_kernel() {
+  return reinterpret_cast<const void*>(&tma_gather<ring_slots(kFloat32), kGroup, kRegisterRows,
+                                                   kMinBlocks, false, 0, false, float, L1P>);
+}
+const void* kernel_fn(int value, int l1_policy) {
   if (value == kBfloat16)
     return reinterpret_cast<const void*>(&tma_gather<ring_slots(kBfloat16), kGroup, kRegisterRows,
                                                      kMinBlocks, false, 0, false, unsigned short>);
-  return reinterpret_cast<const void*>(
-      &tma_gather<ring_slots(kFloat32), kGroup, kRegisterRows, kMinBlocks, false, 0, false, float>);
+  static_assert(kMaxL1Policy == 2, "an instance a policy");
+  return l1_policy == 2   ? float32_kernel<2>()
+         : l1_policy == 1 ? float32_kernel<1>()
+                          : float32_kernel<0>();
 }
 int row_bytes(int value) {
   return value == kBfloat16 ? 256 : 512;
@@ -91,9 +99,9 @@ __global__ void plan_items(const int* row_ptr, const int* col, int n, int e, int
 
 }  // namespace
 
-cudaFuncAttributes kernel_attributes(int value) {
+cudaFuncAttributes kernel_attributes(int value, int l1_policy) {
   cudaFuncAttributes fa{};
-  CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, kernel_fn(value)));
+  CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, kernel_fn(value, l1_policy)));
   return fa;
 }
 
@@ -119,6 +127,12 @@ std::string problem_unsupported(int64_t n, int64_t e, int heads, int feat, int v
   if (g.poll_pause_ns < kMinPollPauseNs || g.poll_pause_ns > kMaxPollPauseNs)
     return "colblock: poll_pause_ns = " + std::to_string(g.poll_pause_ns) + ": " +
            std::to_string(kMinPollPauseNs) + " to " + std::to_string(kMaxPollPauseNs);
+  if (g.l1_policy < 0 || g.l1_policy > kMaxL1Policy)
+    return "colblock: l1_policy = " + std::to_string(g.l1_policy) + ": 0 to " +
+           std::to_string(kMaxL1Policy);
+  if (g.l1_policy != 0 && value != kFloat32)
+    return "colblock: l1_policy " + std::to_string(g.l1_policy) +
+           " is compiled for float32 values only (bfloat16 takes 0)";
   return "";
 }
 
@@ -134,7 +148,7 @@ std::string unsupported(int64_t n, int64_t e, int heads, int feat, int value, in
   // 80, say) carries a body that only traps, and its compute_80 PTX, JIT-compiled for the
   // device, reports the device's binary version: its PTX version says what it is.
   cudaFuncAttributes fa{};
-  CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, kernel_fn(value)));
+  CSRGAT_COLBLOCK_CHECK(cudaFuncGetAttributes(&fa, kernel_fn(value, g.l1_policy)));
   if (fa.binaryVersion < 90 || (fa.ptxVersion != 0 && fa.ptxVersion < 90))
     return "colblock: this build's kernel is for sm_" +
            std::to_string(fa.ptxVersion != 0 && fa.ptxVersion < 90 ? fa.ptxVersion
@@ -235,7 +249,7 @@ struct Sweep::Impl {
     // A persistent grid: every block resident at once (the barrier paces the warps of one wave).
     info.smem_per_block = kWarpsPerBlock * tma_warp_bytes(geometry.rows_per_warp, kRegisterRows,
                                                           ring_slots(value), row_bytes(value));
-    const void* fn = kernel_fn(value);
+    const void* fn = kernel_fn(value, geometry.l1_policy);
     // The limit belongs to the kernel, not to this object: only ever raised (under a lock, so
     // that two threads' Sweeps cannot lower it under each other), so that another instance with
     // more rows a warp keeps launching.
@@ -316,8 +330,9 @@ cudaError_t Sweep::launch(const float* scores, const void* values, float* out,
   a.values = reinterpret_cast<const float4*>(values);
   a.out = reinterpret_cast<float4*>(out);
   void* params[] = {&a};
-  return cudaLaunchKernel(kernel_fn(impl_->value), dim3(impl_->info.blocks),
-                          dim3(32 * kWarpsPerBlock), params, impl_->info.smem_per_block, s);
+  return cudaLaunchKernel(kernel_fn(impl_->value, impl_->geometry.l1_policy),
+                          dim3(impl_->info.blocks), dim3(32 * kWarpsPerBlock), params,
+                          impl_->info.smem_per_block, s);
 }
 
 unsigned Sweep::timeouts() const {

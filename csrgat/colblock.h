@@ -29,12 +29,16 @@ namespace csrgat::colblock {
 constexpr int kRegisterRows = 10;
 constexpr int kWarpsPerBlock = 4;
 
-// What a launch may choose: the tuner's `.r<R>.ps<S>.lag<L>[.pp<N>]` and the spin limit.
+// What a launch may choose: the tuner's `.r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>]` and the spin limit.
 struct Geometry {
   int rows_per_warp = 19;    // R, kRegisterRows to kMaxRowsPerWarp
   int part_shift = 16;       // partitions of 2^S sources (33.6 MB of values at F = 128)
   int lag = 8;               // partitions a warp may run ahead of the slowest, 1 to 31
   int poll_pause_ns = kDefaultPollPauseNs;  // the barrier's first sleep after a failed poll, ns
+  // The L1 policy of the items' and scores' loads (`.l1p<N>`, variants/colblock.cuh's
+  // kMaxL1Policy): 0 as measured since the thirty-fourth session; 1 the plan's items bypass L1;
+  // 2 as 1, and the scores stay in L1 at evict_last priority. 1 and 2: float32 values only.
+  int l1_policy = 0;
   int spin_limit = 5000;     // polls before a warp stops waiting (counted in timeouts)
 };
 
@@ -75,7 +79,7 @@ std::string unsupported(int64_t n, int64_t e, int heads, int feat, int value, in
 
 // The compiled kernel's attributes (registers, shared memory) for this value storage on the
 // current device (throws CudaFailure).
-cudaFuncAttributes kernel_attributes(int value = kFloat32);
+cudaFuncAttributes kernel_attributes(int value = kFloat32, int l1_policy = 0);
 
 // The plan of variants/colblock_plan.h built on the device from the graph's int32 device arrays
 // into `plan` (e PlanItems), on stream s: the same items as build_plan, by a stable segmented

@@ -52,6 +52,7 @@ nlohmann::json describe(const colblock::Sweep& s) {
           {"partitions", i.partitions},
           {"lag", g.lag},
           {"first_poll_sleep_ns", g.poll_pause_ns},
+          {"l1_policy", g.l1_policy},
           {"batches", i.batches},
           {"x", i.x},
           {"plan_bytes", i.plan_bytes},

@@ -431,7 +431,8 @@ SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
     s.colblock.clear();
     std::vector<Item> where;
     for (const Item& e : r.list(f.at("colblock"), false)) {
-      const std::string g = r.scalar(e, "a column-blocked sweep's geometry, r<R>.ps<S>.lag<L>[.pp<N>]");
+      const std::string g =
+          r.scalar(e, "a column-blocked sweep's geometry, r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>]");
       std::string why;
       try {
         const VariantParams v = VariantParams::parse("colblock." + g + ".i32.f32");
@@ -441,7 +442,11 @@ SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
       } catch (const std::invalid_argument& ex) {
         why = ex.what();
       }
-      if (!why.empty()) r.fail(e, "colblock '" + g + "': expected r<R>.ps<S>.lag<L>[.pp<N>] (r19.ps16.lag8, r19.ps16.lag8.pp1024): " + why);
+      if (!why.empty())
+        r.fail(e, "colblock '" + g +
+                      "': expected r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>] (r19.ps16.lag8, "
+                      "r19.ps16.lag8.pp1024, r19.ps16.lag8.l1p2): " +
+                      why);
       s.colblock.push_back(g);
       where.push_back(e);
     }

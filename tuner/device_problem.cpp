@@ -41,7 +41,8 @@ bool gpu_available(std::string* why) {
 
 LoadedKernel::LoadedKernel(const CompiledKernel& k) {
   if (k.cubin.empty()) {  // a colblock variant's: the library's nvcc-built kernel
-    attrs_ = colblock::kernel_attributes(static_cast<int>(VariantParams::parse(k.variant_id).value));
+    const VariantParams p = VariantParams::parse(k.variant_id);
+    attrs_ = colblock::kernel_attributes(static_cast<int>(p.value), p.cb_l1p);
     return;
   }
   CSRGAT_CUDA_CHECK(cudaLibraryLoadData(&library_, k.cubin.data(), nullptr, nullptr, 0, nullptr,

@@ -269,7 +269,14 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
         "split,\n"
         "//  variant_id, prefetch, block_merge, slices";
   if (std::any_of(rules.begin(), rules.end(), [](const RuleChoice& r) { return !r.colblock.empty(); }))
-    os << "[, colblock_rows, colblock_part_shift,\n//  colblock_lag, colblock_id, colblock_pause_ns]";
+    os << "[, colblock_rows, colblock_part_shift,\n//  colblock_lag, colblock_id, colblock_pause_ns"
+       << (std::any_of(rules.begin(), rules.end(),
+                       [](const RuleChoice& r) {
+                         return !r.colblock.empty() && VariantParams::parse(r.colblock).cb_l1p != 0;
+                       })
+               ? "[, colblock_l1_policy]"
+               : "")
+       << "]";
   os << "}\n"
         "inline constexpr Rule kRules[] = {\n";
   for (size_t i = 0; i < rules.size(); ++i) {
@@ -300,6 +307,7 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
       const VariantParams c = VariantParams::parse(r.colblock);
       os << ", " << c.cb_rows << ", " << c.cb_shift << ", " << c.cb_lag << ", " << c_string(r.colblock)
          << ", " << c.cb_pause;
+      if (c.cb_l1p != 0) os << ", " << c.cb_l1p;  // (headers without it keep their text)
     }
     os << "},\n";
   }

@@ -20,6 +20,8 @@
 #include <cmath>
 #include <cstddef>
 
+#include "variants/colblock_plan.h"
+
 namespace csrgat::colblock {
 
 constexpr int kProfileFields = 6;
@@ -163,14 +165,49 @@ struct StreamArgs {
 };
 constexpr int kWarpTraceWords = 3;
 
+// The L1 policies of a sweep's loads (Geometry::l1_policy, `.l1p<N>` in a colblock id; the
+// thirty-ninth session, from the thirty-fourth's call 9: the items' scores, loaded one by one from
+// anywhere in their batch's 2.4 KB, missed L1 ~2 times in 3 and were ~4 GB of the sweep's 52 GB of
+// L2 traffic). 0: every load allocates in L1 (the sweep as measured since the thirty-fourth
+// session). 1: the plan's items, each read once, bypass L1 (L1::no_allocate), so that they do not
+// evict the batch's score lines. 2: as 1, and the scores are kept in L1 at evict_last priority
+// (a row's statistics bring its scores' line in; its items read it again later in the batch).
+// kMaxL1Policy: variants/colblock_plan.h.
+
+template <int L1P>
+__device__ __forceinline__ uint2 ld_item(const uint2* p) {
+  static_assert(L1P >= 0 && L1P <= kMaxL1Policy, "an L1 policy");
+  if constexpr (L1P == 0) {
+    return *p;
+  } else {
+    uint2 v;
+    asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];"
+        : "=r"(v.x), "=r"(v.y)
+        : "l"(__cvta_generic_to_global(p)));
+    return v;
+  }
+}
+
+template <int L1P>
+__device__ __forceinline__ float ld_score(const float* p) {
+  if constexpr (L1P < 2) {
+    return __ldg(p);
+  } else {
+    float v;
+    asm("ld.global.nc.L1::evict_last.f32 %0, [%1];" : "=f"(v) : "l"(__cvta_generic_to_global(p)));
+    return v;
+  }
+}
+
 // A row's softmax maximum and 1 / sum over scores[lo, hi), online, 16 loads in flight at a time.
+template <int L1P = 0>
 __device__ __forceinline__ float2 row_softmax_stats(const float* scores, int lo, int hi) {
   constexpr int kStat = 16;
   float m = -INFINITY, sum = 0.f;
   for (int e0 = lo; e0 < hi; e0 += kStat) {
     float x[kStat];
 #pragma unroll
-    for (int k = 0; k < kStat; ++k) x[k] = e0 + k < hi ? __ldg(scores + e0 + k) : -INFINITY;
+    for (int k = 0; k < kStat; ++k) x[k] = e0 + k < hi ? ld_score<L1P>(scores + e0 + k) : -INFINITY;
     float m2 = m;
 #pragma unroll
     for (int k = 0; k < kStat; ++k) m2 = fmaxf(m2, x[k]);
@@ -203,8 +240,8 @@ __device__ __forceinline__ void add_weighted(float4& acc, float w, const float4&
 // One warp's batch of a planned kernel (stream_gather, tma_gather): its R rows' bounds, its items
 // in partition order (a lane each a chunk of 32: col | row << 24 and the edge's offset, weighed
 // into col | row << 24 and the softmax weight), and the partitions it has reported finished.
-// AHEAD: the items a chunk's gathers run ahead of it (the ring).
-template <int AHEAD, bool kProfile>
+// AHEAD: the items a chunk's gathers run ahead of it (the ring); L1P: the L1 policy of its loads.
+template <int AHEAD, bool kProfile, int L1P = 0>
 struct WarpBatch {
   const StreamArgs& a;
   SoftBarrier<kProfile>& bar;
@@ -236,7 +273,8 @@ struct WarpBatch {
   __device__ void take_stats(float2* out) const {
     const int hi = __shfl_down_sync(0xffffffffu, my_rp, 1);
     if (lane < nr)
-      out[lane] = a.row_stats ? a.row_stats[r0 + lane] : row_softmax_stats(a.scores, my_rp, hi);
+      out[lane] =
+          a.row_stats ? a.row_stats[r0 + lane] : row_softmax_stats<L1P>(a.scores, my_rp, hi);
   }
   __device__ void report_below(int q_end) {
     for (int q = reported + 1; q < q_end; ++q) bar.signal(step0 + q);
@@ -244,13 +282,13 @@ struct WarpBatch {
   }
   __device__ uint2 fetch(int c) const {
     const int i = c * 32 + lane;
-    return i < n_items ? items[i] : make_uint2(0u, 0u);
+    return i < n_items ? ld_item<L1P>(items + i) : make_uint2(0u, 0u);
   }
   __device__ uint2 weigh(int c, uint2 it) const {
     const int i = c * 32 + lane;
     if (i >= n_items) return make_uint2(0u, 0u);
     const float2 st = stats[it.x >> 24];
-    const float w = __expf(__ldg(a.scores + e_first + it.y) - st.x) * st.y;
+    const float w = __expf(ld_score<L1P>(a.scores + e_first + it.y) - st.x) * st.y;
     return make_uint2(it.x, __float_as_uint(w));
   }
   // Chunk c + 2's items, weighed from the score s_raw loaded for raw during chunk c.
@@ -260,7 +298,7 @@ struct WarpBatch {
     return make_uint2(raw.x, __float_as_uint(__expf(s_raw - st.x) * st.y));
   }
   __device__ float load_score(int c, uint2 raw) const {
-    return (c + 2) * 32 + lane < n_items ? __ldg(a.scores + e_first + raw.y) : 0.f;
+    return (c + 2) * 32 + lane < n_items ? ld_score<L1P>(a.scores + e_first + raw.y) : 0.f;
   }
   // (call 4: an integer division by S, ~20 instructions, five a chunk)
   __device__ int part(unsigned x) const {
@@ -425,8 +463,10 @@ __device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w,
 // V: the values' storage, float (4-byte elements) or a 16-bit type whose bits are a float32's
 // upper half (__nv_bfloat16, or unsigned short standing for it): its rows are 256 bytes, copied
 // whole (bulk copies only) and widened as they are added; a.values points at them (typed float4
-// for the float32 rows the probe reads).
-template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile, class V = float>
+// for the float32 rows the probe reads). L1P: the L1 policy of the items' and scores' loads
+// (kMaxL1Policy's comment).
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
+          class V = float, int L1P = 0>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // bulk copies and mbarrier transaction counts are sm_90's (the host checks first)
@@ -462,7 +502,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     const long long t_batch = kProfile ? clock64() : 0;
     // The barrier's schedule covers the items the ring and the prefetches run ahead (review:
     // call 6's PF ran up to PF items past the partitions the barrier allowed).
-    WarpBatch<K + PF, kProfile> w(a, bar, stats, b, gw, lane);
+    WarpBatch<K + PF, kProfile, L1P> w(a, bar, stats, b, gw, lane);
     const int n_items = w.n_items;
     float4 racc[kReg];
 #pragma unroll

@@ -28,6 +28,10 @@ constexpr int kMaxRowsPerWarp = 31;
 constexpr int kDefaultPollPauseNs = 4096;
 constexpr int kMinPollPauseNs = 32, kMaxPollPauseNs = 65536;
 
+// The L1 policies of the sweep's item and score loads run 0 to kMaxL1Policy (`.l1p<N>`;
+// variants/colblock.cuh says what each does).
+constexpr int kMaxL1Policy = 2;
+
 // Why a graph of n nodes and e edges cannot be planned with R rows a warp and partitions of
 // 2^part_shift sources ("" when it can).
 std::string plan_unsupported(int64_t n, int64_t e, int rows_per_warp, int part_shift);

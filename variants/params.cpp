@@ -46,6 +46,7 @@ std::string VariantParams::id() const {
   } else if (family == Family::colblock) {
     os << ".r" << cb_rows << ".ps" << cb_shift << ".lag" << cb_lag;
     if (cb_pause != colblock::kDefaultPollPauseNs) os << ".pp" << cb_pause;
+    if (cb_l1p != 0) os << ".l1p" << cb_l1p;
   }
   os << '.' << to_string(index) << '.' << to_string(value);
   if (family == Family::fused && out16) os << ".o16";
@@ -117,6 +118,8 @@ VariantParams VariantParams::parse(const std::string& id) {
     else if (p.family == Family::colblock && take_int(s, "ps", v)) p.cb_shift = static_cast<int>(v);
     else if (p.family == Family::colblock && take_int(s, "lag", v)) p.cb_lag = static_cast<int>(v);
     else if (p.family == Family::colblock && take_int(s, "pp", v)) p.cb_pause = static_cast<int>(v);
+    else if (p.family == Family::colblock && take_int(s, "l1p", v))
+      p.cb_l1p = static_cast<int>(v);
     else if (take_int(s, "tpr", v)) p.tpr = static_cast<int>(v);
     else if (take_int(s, "fl", v)) p.fl = static_cast<int>(v);
     else if (take_int(s, "fs", v) && p.family == Family::fused) p.slices = static_cast<int>(v);
@@ -181,6 +184,11 @@ std::string VariantParams::invalid_reason() const {
     if (cb_pause < colblock::kMinPollPauseNs || cb_pause > colblock::kMaxPollPauseNs)
       return "colblock: pp (the barrier's first sleep, ns) must be in [" +
              std::to_string(colblock::kMinPollPauseNs) + ", " + std::to_string(colblock::kMaxPollPauseNs) + "]";
+    if (cb_l1p < 0 || cb_l1p > colblock::kMaxL1Policy)
+      return "colblock: l1p (the L1 policy of its item and score loads) must be in [0, " +
+             std::to_string(colblock::kMaxL1Policy) + "]";
+    if (cb_l1p != 0 && value != ValueType::f32)
+      return "colblock: l1p 1 and 2 are compiled for f32 values only";
     return "";
   }
   if (family != Family::fused) {
@@ -240,8 +248,8 @@ bool VariantParams::operator==(const VariantParams& o) const {
          tiles == o.tiles && epl == o.epl && ilp == o.ilp && minb == o.minb && smem == o.smem &&
          softmax == o.softmax && split == o.split && lpt == o.lpt && prefetch == o.prefetch &&
          bm == o.bm && slices == o.slices && cb_rows == o.cb_rows && cb_shift == o.cb_shift &&
-         cb_lag == o.cb_lag && cb_pause == o.cb_pause && index == o.index && value == o.value &&
-         out16 == o.out16 && fault == o.fault && delay_ns == o.delay_ns;
+         cb_lag == o.cb_lag && cb_pause == o.cb_pause && cb_l1p == o.cb_l1p && index == o.index &&
+         value == o.value && out16 == o.out16 && fault == o.fault && delay_ns == o.delay_ns;
 }
 
 std::ostream& operator<<(std::ostream& os, const VariantParams& p) { return os << p.id(); }

@@ -27,16 +27,19 @@ struct Rule {
                                    // for the same reason
   int slices = 1;                  // T > 1 (`.fs<T>`): T launches of the kernel (compiled with
                                    // SLICED 1), each on F / T features of every row
-  // R > 0: the column-blocked sweep (csrgat/colblock.h, `colblock.r<R>.ps<S>.lag<L>[.pp<N>]`) with R rows
-  // a warp, partitions of 2^S sources and lag L runs this rule's problems wherever a Shape made
-  // from the graph's device arrays holds its plan; `kernel` runs them everywhere else (aggregate()
-  // without such a Shape, a problem colblock cannot take). Defaulted like the fields above.
+  // R > 0: the column-blocked sweep (csrgat/colblock.h,
+  // `colblock.r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>]`) with R rows a warp, partitions of 2^S sources
+  // and lag L runs this rule's problems wherever a Shape made from the graph's device arrays holds
+  // its plan; `kernel` runs them everywhere else (aggregate() without such a Shape, a problem
+  // colblock cannot take). Defaulted like the fields above.
   int colblock_rows = 0;
   int colblock_part_shift = 0;
   int colblock_lag = 0;
   const char* colblock_id = "";    // its variant id, for logs
   int colblock_pause_ns = 0;       // its barrier's first sleep after a failed poll (`.pp<N>`), ns;
                                    // 0: the library's default (4096)
+  int colblock_l1_policy = 0;      // the L1 policy of its item and score loads (`.l1p<N>`);
+                                   // written only when not 0
 };
 
 }  // namespace csrgat::tuned

@@ -98,6 +98,30 @@ TEST(Colblock, Bfloat16Values) {
   expect_correct(m, in, 2, o);
 }
 
+// The L1 policies of the item and score loads (`.l1p<N>`): the same sums, over several batches,
+// a skewed graph and masked rows; bfloat16 values take policy 0 only.
+TEST(Colblock, L1PoliciesGiveTheSameOutput) {
+  const auto u = graphs::make_graph("uniform:n=120007,deg=6,seed=3");
+  const auto p = graphs::make_graph("powerlaw:n=30001,deg=12,alpha=2.1,maxdeg=8000,seed=7");
+  const auto m = graphs::make_graph("uniform:n=5003,deg=24,seed=13");
+  auto masked = graphs::make_inputs(m, 1, 128, 8);
+  for (size_t e = 0; e < masked.scores.size(); e += 3)
+    masked.scores[e] = -std::numeric_limits<float>::infinity();
+  for (int policy = 1; policy <= colblock::kMaxL1Policy; ++policy) {
+    SCOPED_TRACE("l1_policy " + std::to_string(policy));
+    ColblockOptions o = small_partitions();
+    o.l1_policy = policy;
+    const auto d = expect_correct(u, graphs::make_inputs(u, 1, 128, 5), 2, o);
+    EXPECT_EQ(d.at("l1_policy").get<int>(), policy);
+    EXPECT_GT(d.at("batches").get<int>(), 1);
+    expect_correct(p, graphs::make_inputs(p, 1, 128, 7), 2, o);
+    expect_correct(m, masked, 2, o);
+    o.value = colblock::kBfloat16;
+    EXPECT_NE(ColblockKernel::unsupported(u, 1, 128, 0, o).find("float32 values only"),
+              std::string::npos);
+  }
+}
+
 TEST(Colblock, SeveralBatches) {
   const auto g = graphs::make_graph("uniform:n=120007,deg=4,seed=9");
   const auto d = expect_correct(g, graphs::make_inputs(g, 1, 128, 6));

@@ -406,11 +406,17 @@ TEST(ConfigErrors, WrongTypes) {
   expect_error(replace(kGood, "tpr: [8, 32]", "tpr: [8, [32]]"), "space.tpr[1]", 6, "found a list");
 }
 
-// A column-blocked sweep's geometry: r<R>.ps<S>.lag<L>[.pp<N>], each in range, written as its id.
+// A column-blocked sweep's geometry: r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>], each in range, written as
+// its id.
 TEST(ConfigErrors, ColblockGeometries) {
   const auto with = [](const std::string& list) { return replace(kGood, "fl: [8]", "fl: [8]\n  colblock: " + list); };
-  const Config ok = parse_config(with("[r19.ps16.lag8, r19.ps16.lag8.pp512]"), "/tmp/cfg/ok.yaml");
-  EXPECT_EQ(ok.space.colblock, (std::vector<std::string>{"r19.ps16.lag8", "r19.ps16.lag8.pp512"}));
+  const Config ok = parse_config(with("[r19.ps16.lag8, r19.ps16.lag8.pp512, r19.ps16.lag8.l1p2]"),
+                                 "/tmp/cfg/ok.yaml");
+  EXPECT_EQ(ok.space.colblock, (std::vector<std::string>{"r19.ps16.lag8", "r19.ps16.lag8.pp512",
+                                                         "r19.ps16.lag8.l1p2"}));
+  expect_error(with("[r19.ps16.lag8.l1p3]"), "space.colblock[0]", 8,
+               "l1p (the L1 policy of its item and score loads) must be in [0, 2]");
+  expect_error(with("[r19.ps16.lag8.l1p0]"), "space.colblock[0]", 8, "write it as r19.ps16.lag8");
   expect_error(with("[r19.ps16.lag8.pp8]"), "space.colblock[0]", 8, "pp (the barrier's first sleep, ns) must be in [32, 65536]");
   expect_error(with("[r19.ps16.lag8.pp4096]"), "space.colblock[0]", 8, "write it as r19.ps16.lag8");
   expect_error(with("[r19.ps16.lag8, r19.ps16.lag8]"), "space.colblock[1]", 8, "duplicate value");

@@ -235,6 +235,21 @@ int run_cmd(const std::string& cmd, std::string* output) {
   return rc;
 }
 
+// Writes `header` as dir/sm_90.h and `tu` (which includes it) as dir/<name>.cpp, and expects g++
+// to compile the TU with warnings as errors against the project's include/.
+void expect_header_compiles(const fs::path& dir, const std::string& header, const std::string& name,
+                            const std::string& tu) {
+  write_header_file(header, (dir / "sm_90.h").string());
+  write_text(dir / (name + ".cpp"), tu);
+  std::string out;
+  EXPECT_EQ(run_cmd("g++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only -I" +
+                        (fs::path(CSRGAT_SOURCE_DIR) / "include").string() + " -I" + dir.string() +
+                        " " + (dir / (name + ".cpp")).string(),
+                    &out),
+            0)
+      << out;
+}
+
 // Journal mode DELETE and no free pages: a store that opens read-only anywhere and stays small.
 void compact_store(const fs::path& p) {
   sqlite3* db = nullptr;
@@ -873,22 +888,47 @@ TEST(Emit, AFasterColblockSweepIsAttachedToItsBucketRuleOnly) {
                 std::string::npos)
           << h;
       EXPECT_NE(h.find("with a Shape from the graph's device arrays: " + k.want), std::string::npos) << h;
+      EXPECT_EQ(h.find("colblock_l1_policy"), std::string::npos) << h;  // not 0 only
       EXPECT_NE(rules_table(rules).find("with a Shape from the device graph: " + k.want), std::string::npos);
     } else {
       EXPECT_EQ(h.find("\"colblock."), std::string::npos) << h;
     }
     if (!have_tool("g++")) continue;
-    write_header_file(h, (dir / "sm_90.h").string());
-    write_text(dir / "syntax.cpp",
-               "#include \"sm_90.h\"\nstatic_assert(sizeof(csrgat::tuned::kRules) > 0, \"rules\");\n");
-    std::string out;
-    ASSERT_EQ(run_cmd("g++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only -I" +
-                          (fs::path(CSRGAT_SOURCE_DIR) / "include").string() + " -I" + dir.string() +
-                          " " + (dir / "syntax.cpp").string(),
-                      &out),
-              0)
-        << out;
+    expect_header_compiles(
+        dir, h, "syntax",
+        "#include \"sm_90.h\"\nstatic_assert(sizeof(csrgat::tuned::kRules) > 0, \"rules\");\n");
   }
+}
+
+// A sweep's L1 policy (`.l1p<N>`) reaches its rule as a last field, written only when not 0 (so
+// that headers of sweeps without one keep their text), and lands in Rule::colblock_l1_policy.
+TEST(Emit, AColblockSweepsL1PolicyIsWrittenOnlyWhenNotZero) {
+  const std::string V = "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem3.online.split0.i32.f32";
+  const std::string S = "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split0.i32.f32";
+  const std::string C = "colblock.r19.ps16.lag8.l1p2.i32.f32";
+  const fs::path dir = test_dir();
+  Store s((dir / "l1p.sqlite").string());
+  const int64_t run = s.open_run(synthetic_run()).id;
+  put_features(s, run, "small", 3000, 12000, 150);
+  put_features(s, run, "u2m", 2000000, 64000000, 70);
+  const Adder add{s, run};
+  add("small", 128, 1, S, 2, "ok", 9.0, 0.002);
+  add("small", 128, 1, V, 2, "ok", 9.5, 0.002);
+  add("u2m", 128, 1, V, 2, "ok", 7476.0, 0.001);
+  add("u2m", 128, 1, S, 2, "ok", 7900.0, 0.001);
+  add("u2m", 128, 1, C, 2, "ok", 6700.0, 0.001);
+  const auto rules = select_rules(s, run);
+  size_t at = rules.size();
+  for (size_t i = 0; i < rules.size(); ++i)
+    if (rules[i].colblock == C) at = i;
+  ASSERT_LT(at, rules.size()) << rules_table(rules);
+  const std::string h = emit_header(s, run, "sm_90");
+  EXPECT_NE(h.find(", \"" + C + "\", 4096, 2},"), std::string::npos) << h;
+  EXPECT_NE(h.find("colblock_pause_ns[, colblock_l1_policy]]"), std::string::npos) << h;
+  if (!have_tool("g++")) GTEST_SKIP() << "g++ not on PATH: header compile check skipped";
+  expect_header_compiles(dir, h, "l1p",
+                         "#include \"sm_90.h\"\nstatic_assert(csrgat::tuned::kRules[" +
+                             std::to_string(at) + "].colblock_l1_policy == 2, \"the policy\");\n");
 }
 
 // A header says how its trials were timed when not the default (cold L2, single launches): one

@@ -576,6 +576,28 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.pp16.i32.f32").invalid_reason(),
             "colblock: pp (the barrier's first sleep, ns) must be in [32, 65536]");
   EXPECT_EQ(geometry_of(paced).poll_pause_ns, 1024);
+  // The L1 policy of its item and score loads: .l1p<N> after .pp, left out at 0, f32 only.
+  const VariantParams l1 = VariantParams::parse("colblock.r19.ps16.lag8.pp1024.l1p2.i32.f32");
+  EXPECT_EQ(l1.cb_l1p, 2);
+  EXPECT_EQ(l1.id(), "colblock.r19.ps16.lag8.pp1024.l1p2.i32.f32");
+  EXPECT_EQ(l1.invalid_reason(), "");
+  EXPECT_EQ(geometry_of(l1).l1_policy, 2);
+  EXPECT_EQ(geometry_of(p).l1_policy, 0);
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.l1p0.i32.f32"), p);
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.l1p0.i32.f32").id(), id);
+  EXPECT_NE(VariantParams::parse("colblock.r19.ps16.lag8.l1p1.i32.f32"), p);
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.l1p3.i32.f32").invalid_reason(),
+            "colblock: l1p (the L1 policy of its item and score loads) must be in [0, 2]");
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.l1p1.i32.bf16").invalid_reason(),
+            "colblock: l1p 1 and 2 are compiled for f32 values only");
+  EXPECT_THROW(VariantParams::parse("csrgat.tpr8.l1p1.i32.f32"), std::invalid_argument);
+  colblock::Geometry l1g = geometry_of(l1);
+  EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, l1g), "");
+  EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kBfloat16, l1g),
+            "colblock: l1_policy 2 is compiled for float32 values only (bfloat16 takes 0)");
+  l1g.l1_policy = -1;
+  EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, l1g),
+            "colblock: l1_policy = -1: 0 to 2");
   EXPECT_EQ(geometry_of(p).poll_pause_ns, colblock::Geometry{}.poll_pause_ns);
   // The library's own check of a geometry (a Rule edited by hand): the pause's range too.
   EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, geometry_of(paced)), "");
