@@ -206,11 +206,7 @@ Choice choose(int value, int index, int heads, int feat, int64_t nodes, double m
              have_shape ? r.block_merge : 0,
              r.slices};
     if (r.colblock_rows > 0) {
-      c.colblock.rows_per_warp = r.colblock_rows;
-      c.colblock.part_shift = r.colblock_part_shift;
-      c.colblock.lag = r.colblock_lag;
-      if (r.colblock_pause_ns > 0) c.colblock.poll_pause_ns = r.colblock_pause_ns;
-      c.colblock.l1_policy = r.colblock_l1_policy;
+      c.colblock = colblock::rule_geometry(r);
       c.colblock_id = r.colblock_id;
     }
     return c;

@@ -38,21 +38,32 @@ struct Buffer {
 
 constexpr int kGroup = 4, kMinBlocks = 5;
 // The instance for a value storage and L1 policy (problem_unsupported() admits the pairs
-// compiled): bfloat16 rows as unsigned short (their bits are all the kernel needs: a float32's
-// upper half), policy 0 only.
+// compiled; others throw Unsupported): bfloat16 rows as unsigned short (their bits are all the
+// kernel needs: a float32's upper half), policy 0 only.
 template <int L1P>
 const void* float32_kernel() {
   return reinterpret_cast<const void*>(&tma_gather<ring_slots(kFloat32), kGroup, kRegisterRows,
                                                    kMinBlocks, false, 0, false, float, L1P>);
 }
 const void* kernel_fn(int value, int l1_policy) {
-  if (value == kBfloat16)
+  if (value == kBfloat16 && l1_policy == 0)
     return reinterpret_cast<const void*>(&tma_gather<ring_slots(kBfloat16), kGroup, kRegisterRows,
                                                      kMinBlocks, false, 0, false, unsigned short>);
-  static_assert(kMaxL1Policy == 2, "an instance a policy");
-  return l1_policy == 2   ? float32_kernel<2>()
-         : l1_policy == 1 ? float32_kernel<1>()
-                          : float32_kernel<0>();
+  static_assert(kMaxL1Policy == 3, "an instance a policy");
+  if (value == kFloat32) switch (l1_policy) {
+      case 0:
+        return float32_kernel<0>();
+      case 1:
+        return float32_kernel<1>();
+      case 2:
+        return float32_kernel<2>();
+      case 3:
+        return float32_kernel<3>();
+      default:
+        break;
+    }
+  throw Unsupported("colblock: no kernel compiled for value storage " + std::to_string(value) +
+                    " with l1_policy " + std::to_string(l1_policy));
 }
 int row_bytes(int value) {
   return value == kBfloat16 ? 256 : 512;
@@ -226,6 +237,7 @@ struct Sweep::Impl {
   int device = -1;
   int value = kFloat32;
   const int* col = nullptr;
+  const void* fn = nullptr;  // the kernel instance (finish())
   std::unique_ptr<Buffer> plan, steps, timeouts;
 
   // The plan's buffer (e items), then whichever planner fills it, then the rest.
@@ -249,7 +261,10 @@ struct Sweep::Impl {
     // A persistent grid: every block resident at once (the barrier paces the warps of one wave).
     info.smem_per_block = kWarpsPerBlock * tma_warp_bytes(geometry.rows_per_warp, kRegisterRows,
                                                           ring_slots(value), row_bytes(value));
-    const void* fn = kernel_fn(value, geometry.l1_policy);
+    fn = kernel_fn(value, geometry.l1_policy);
+    const char* name = nullptr;
+    CSRGAT_COLBLOCK_CHECK(cudaFuncGetName(&name, fn));
+    info.kernel = name ? name : "";
     // The limit belongs to the kernel, not to this object: only ever raised (under a lock, so
     // that two threads' Sweeps cannot lower it under each other), so that another instance with
     // more rows a warp keeps launching.
@@ -330,8 +345,7 @@ cudaError_t Sweep::launch(const float* scores, const void* values, float* out,
   a.values = reinterpret_cast<const float4*>(values);
   a.out = reinterpret_cast<float4*>(out);
   void* params[] = {&a};
-  return cudaLaunchKernel(kernel_fn(impl_->value, impl_->geometry.l1_policy),
-                          dim3(impl_->info.blocks), dim3(32 * kWarpsPerBlock), params,
+  return cudaLaunchKernel(impl_->fn, dim3(impl_->info.blocks), dim3(32 * kWarpsPerBlock), params,
                           impl_->info.smem_per_block, s);
 }
 

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "csrgat/tuned_types.h"
 #include "variants/colblock_plan.h"
 
 namespace csrgat::colblock {
@@ -36,11 +37,25 @@ struct Geometry {
   int lag = 8;               // partitions a warp may run ahead of the slowest, 1 to 31
   int poll_pause_ns = kDefaultPollPauseNs;  // the barrier's first sleep after a failed poll, ns
   // The L1 policy of the items' and scores' loads (`.l1p<N>`, variants/colblock.cuh's
-  // kMaxL1Policy): 0 as measured since the thirty-fourth session; 1 the plan's items bypass L1;
-  // 2 as 1, and the scores stay in L1 at evict_last priority. 1 and 2: float32 values only.
+  // kMaxL1Policy): 0 as measured since the thirty-fourth session; 1 the items by the read-only
+  // path (2's control); 2 the items bypass L1; 3 as 2, and the scores stay in L1 at evict_last
+  // priority. 1 to 3: float32 values only.
   int l1_policy = 0;
   int spin_limit = 5000;     // polls before a warp stops waiting (counted in timeouts)
 };
+
+// A tuned rule's sweep (its colblock_* fields, for a rule with colblock_rows > 0; the spin limit
+// at its default): what the library runs for that rule. The header's colblock_id names the same
+// geometry (tests/unit's TunedHeaderSweepsAreTheirIds checks the committed header).
+inline Geometry rule_geometry(const tuned::Rule& r) {
+  Geometry g;
+  g.rows_per_warp = r.colblock_rows;
+  g.part_shift = r.colblock_part_shift;
+  g.lag = r.colblock_lag;
+  if (r.colblock_pause_ns > 0) g.poll_pause_ns = r.colblock_pause_ns;
+  g.l1_policy = r.colblock_l1_policy;
+  return g;
+}
 
 // A failed CUDA call of the launcher: the runtime's error, and the call in what().
 class CudaFailure : public std::runtime_error {
@@ -77,8 +92,8 @@ std::string problem_unsupported(int64_t n, int64_t e, int heads, int feat, int v
 std::string unsupported(int64_t n, int64_t e, int heads, int feat, int value, int device,
                         const Geometry& g);
 
-// The compiled kernel's attributes (registers, shared memory) for this value storage on the
-// current device (throws CudaFailure).
+// The compiled kernel's attributes (registers, shared memory) for this value storage and L1
+// policy on the current device (throws CudaFailure; Unsupported for a pair not compiled).
 cudaFuncAttributes kernel_attributes(int value = kFloat32, int l1_policy = 0);
 
 // The plan of variants/colblock_plan.h built on the device from the graph's int32 device arrays
@@ -127,6 +142,7 @@ class Sweep {
     size_t plan_bytes = 0;
     double plan_seconds = 0;
     bool plan_on_device = true;
+    std::string kernel;  // the instance it launches (its mangled name: value type, L1 policy)
   };
   const Info& info() const;
   const Geometry& geometry() const;

@@ -53,6 +53,7 @@ nlohmann::json describe(const colblock::Sweep& s) {
           {"lag", g.lag},
           {"first_poll_sleep_ns", g.poll_pause_ns},
           {"l1_policy", g.l1_policy},
+          {"kernel", i.kernel},
           {"batches", i.batches},
           {"x", i.x},
           {"plan_bytes", i.plan_bytes},

@@ -169,16 +169,19 @@ constexpr int kWarpTraceWords = 3;
 // thirty-ninth session, from the thirty-fourth's call 9: the items' scores, loaded one by one from
 // anywhere in their batch's 2.4 KB, missed L1 ~2 times in 3 and were ~4 GB of the sweep's 52 GB of
 // L2 traffic). 0: every load allocates in L1 (the sweep as measured since the thirty-fourth
-// session). 1: the plan's items, each read once, bypass L1 (L1::no_allocate), so that they do not
-// evict the batch's score lines. 2: as 1, and the scores are kept in L1 at evict_last priority
-// (a row's statistics bring its scores' line in; its items read it again later in the batch).
-// kMaxL1Policy: variants/colblock_plan.h.
+// session; the items by a plain load). 1, the control of 2: the items by the read-only path (.nc,
+// as __ldg), no hint. 2: the items, each read once, bypass L1 (.nc with L1::no_allocate), so that
+// they do not evict the batch's score lines. 3: as 2, and the scores are kept in L1 at evict_last
+// priority (a row's statistics bring its scores' line in; its items read it again later in the
+// batch). kMaxL1Policy: variants/colblock_plan.h.
 
 template <int L1P>
 __device__ __forceinline__ uint2 ld_item(const uint2* p) {
   static_assert(L1P >= 0 && L1P <= kMaxL1Policy, "an L1 policy");
   if constexpr (L1P == 0) {
     return *p;
+  } else if constexpr (L1P == 1) {
+    return __ldg(p);
   } else {
     uint2 v;
     asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];"
@@ -190,7 +193,7 @@ __device__ __forceinline__ uint2 ld_item(const uint2* p) {
 
 template <int L1P>
 __device__ __forceinline__ float ld_score(const float* p) {
-  if constexpr (L1P < 2) {
+  if constexpr (L1P < 3) {
     return __ldg(p);
   } else {
     float v;

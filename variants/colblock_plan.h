@@ -30,7 +30,7 @@ constexpr int kMinPollPauseNs = 32, kMaxPollPauseNs = 65536;
 
 // The L1 policies of the sweep's item and score loads run 0 to kMaxL1Policy (`.l1p<N>`;
 // variants/colblock.cuh says what each does).
-constexpr int kMaxL1Policy = 2;
+constexpr int kMaxL1Policy = 3;
 
 // Why a graph of n nodes and e edges cannot be planned with R rows a warp and partitions of
 // 2^part_shift sources ("" when it can).

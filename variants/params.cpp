@@ -188,7 +188,8 @@ std::string VariantParams::invalid_reason() const {
       return "colblock: l1p (the L1 policy of its item and score loads) must be in [0, " +
              std::to_string(colblock::kMaxL1Policy) + "]";
     if (cb_l1p != 0 && value != ValueType::f32)
-      return "colblock: l1p 1 and 2 are compiled for f32 values only";
+      return "colblock: l1p" + std::to_string(cb_l1p) + " is compiled for f32 values only, not " +
+             to_string(value);
     return "";
   }
   if (family != Family::fused) {

@@ -414,8 +414,8 @@ TEST(ConfigErrors, ColblockGeometries) {
                                  "/tmp/cfg/ok.yaml");
   EXPECT_EQ(ok.space.colblock, (std::vector<std::string>{"r19.ps16.lag8", "r19.ps16.lag8.pp512",
                                                          "r19.ps16.lag8.l1p2"}));
-  expect_error(with("[r19.ps16.lag8.l1p3]"), "space.colblock[0]", 8,
-               "l1p (the L1 policy of its item and score loads) must be in [0, 2]");
+  expect_error(with("[r19.ps16.lag8.l1p4]"), "space.colblock[0]", 8,
+               "l1p (the L1 policy of its item and score loads) must be in [0, 3]");
   expect_error(with("[r19.ps16.lag8.l1p0]"), "space.colblock[0]", 8, "write it as r19.ps16.lag8");
   expect_error(with("[r19.ps16.lag8.pp8]"), "space.colblock[0]", 8, "pp (the barrier's first sleep, ns) must be in [32, 65536]");
   expect_error(with("[r19.ps16.lag8.pp4096]"), "space.colblock[0]", 8, "write it as r19.ps16.lag8");

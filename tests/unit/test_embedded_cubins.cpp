@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -14,8 +15,10 @@
 #include <vector>
 
 #include "csrgat/aggregate.h"
+#include "csrgat/colblock.h"
 #include "csrgat/embedded_cubins.h"
 #include "csrgat/fallback.h"
+#include "tuner/colblock.h"
 #include "tuner/nvrtc_compiler.h"
 #include "variants/params.h"
 #include CSRGAT_TUNED_HEADER_PATH_FOR_TESTS
@@ -157,4 +160,45 @@ TEST(EmbeddedCubins, ArchListNamesTheEmbeddedArchitectures) {
   for (int a = 0; a < csrgat::embedded::kArchsPerKernel; ++a)
     want += (a ? "," : "") + std::to_string(kKernels[0].cubins[a].arch * 10);
   EXPECT_EQ(want, csrgat::compiled_archs());
+}
+
+// The header's sweeps are what their ids say: the geometry the library runs for a rule
+// (colblock::rule_geometry, from its colblock_* fields) is the one the tuner timed under its
+// colblock_id (a header edited by hand, say an id with `.l1p3` and its field left at 0, fails
+// here rather than logging one sweep and running another).
+TEST(TunedHeader, SweepsAreTheirIds) {
+  int sweeps = 0;
+  for (const csrgat::tuned::Rule& r : csrgat::tuned::kRules) {
+    if (r.colblock_rows <= 0) continue;
+    ++sweeps;
+    SCOPED_TRACE(r.colblock_id);
+    const csrgat::colblock::Geometry run = csrgat::colblock::rule_geometry(r);
+    const csrgat::colblock::Geometry timed =
+        csrgat::tuner::geometry_of(csrgat::VariantParams::parse(r.colblock_id));
+    EXPECT_EQ(run.rows_per_warp, timed.rows_per_warp);
+    EXPECT_EQ(run.part_shift, timed.part_shift);
+    EXPECT_EQ(run.lag, timed.lag);
+    EXPECT_EQ(run.poll_pause_ns, timed.poll_pause_ns);
+    EXPECT_EQ(run.l1_policy, timed.l1_policy);
+    EXPECT_EQ(run.spin_limit, timed.spin_limit);
+  }
+  std::cout << sweeps << " rule(s) with a sweep\n";
+}
+
+// rule_geometry reads every field: a pause of 0 is the library's default, the policy as written.
+TEST(TunedHeader, RuleGeometryReadsEveryField) {
+  csrgat::tuned::Rule r{};
+  r.colblock_rows = 21;
+  r.colblock_part_shift = 15;
+  r.colblock_lag = 6;
+  r.colblock_pause_ns = 0;
+  r.colblock_l1_policy = 3;
+  csrgat::colblock::Geometry g = csrgat::colblock::rule_geometry(r);
+  EXPECT_EQ(g.rows_per_warp, 21);
+  EXPECT_EQ(g.part_shift, 15);
+  EXPECT_EQ(g.lag, 6);
+  EXPECT_EQ(g.poll_pause_ns, csrgat::colblock::kDefaultPollPauseNs);
+  EXPECT_EQ(g.l1_policy, 3);
+  r.colblock_pause_ns = 512;
+  EXPECT_EQ(csrgat::colblock::rule_geometry(r).poll_pause_ns, 512);
 }

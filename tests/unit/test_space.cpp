@@ -586,10 +586,11 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.l1p0.i32.f32"), p);
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.l1p0.i32.f32").id(), id);
   EXPECT_NE(VariantParams::parse("colblock.r19.ps16.lag8.l1p1.i32.f32"), p);
-  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.l1p3.i32.f32").invalid_reason(),
-            "colblock: l1p (the L1 policy of its item and score loads) must be in [0, 2]");
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.l1p3.i32.f32").invalid_reason(), "");
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.l1p4.i32.f32").invalid_reason(),
+            "colblock: l1p (the L1 policy of its item and score loads) must be in [0, 3]");
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.l1p1.i32.bf16").invalid_reason(),
-            "colblock: l1p 1 and 2 are compiled for f32 values only");
+            "colblock: l1p1 is compiled for f32 values only, not bf16");
   EXPECT_THROW(VariantParams::parse("csrgat.tpr8.l1p1.i32.f32"), std::invalid_argument);
   colblock::Geometry l1g = geometry_of(l1);
   EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, l1g), "");
@@ -597,7 +598,7 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
             "colblock: l1_policy 2 is compiled for float32 values only (bfloat16 takes 0)");
   l1g.l1_policy = -1;
   EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, l1g),
-            "colblock: l1_policy = -1: 0 to 2");
+            "colblock: l1_policy = -1: 0 to 3");
   EXPECT_EQ(geometry_of(p).poll_pause_ns, colblock::Geometry{}.poll_pause_ns);
   // The library's own check of a geometry (a Rule edited by hand): the pause's range too.
   EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, geometry_of(paced)), "");
@@ -626,8 +627,12 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
   EXPECT_EQ(pruned["64/1"], "colblock: F = 128 only");
   EXPECT_EQ(pruned["128/2"], "colblock: one head only");
   for (const auto& [space, why] : std::vector<std::pair<std::string, std::string>>{
-           {"  colblock: [r19.ps16.lag8]\n  index: [i64]\n", "colblock: int32 structure only, and the space has no i32"},
-           {"  colblock: [r19.ps16.lag8]\n  value: [f16]\n", "colblock takes f32 or bf16 values only"}}) {
+           {"  colblock: [r19.ps16.lag8]\n  index: [i64]\n",
+            "colblock: int32 structure only, and the space has no i32"},
+           {"  colblock: [r19.ps16.lag8]\n  value: [f16]\n",
+            "colblock takes f32 or bf16 values only"},
+           {"  colblock: [r19.ps16.lag8.l1p2]\n  value: [bf16]\n",
+            "colblock: l1p2 is compiled for f32 values only, not bf16"}}) {
     const Config other = tiny(space, "", graphs);
     const auto probs = problems(other);
     const Problem& pr = probs[2];
