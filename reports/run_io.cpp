@@ -247,7 +247,16 @@ LoadedRun load_run_source(const std::string& source, int64_t run_id) {
     }
     json = c == '{';
   }
-  return json ? load_export(source, path, run_id) : load_sqlite(source, path, run_id);
+  // Whatever goes wrong reading it names the source (a store of another schema fails inside
+  // SQLite, an export of another format inside the JSON library).
+  try {
+    return json ? load_export(source, path, run_id) : load_sqlite(source, path, run_id);
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    if (what.find(path) != std::string::npos) throw;
+    throw std::runtime_error("'" + path + "' (" + (json ? "an exported run" : "a results store") +
+                             "): " + what);
+  }
 }
 
 }  // namespace csrgat::reports

@@ -641,8 +641,12 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
     while (ok && i < a.size() && std::isdigit(static_cast<unsigned char>(a[i]))) ++i;
     ok = ok && i > 3 &&
          (i == a.size() || (i + 1 == a.size() && std::isalpha(static_cast<unsigned char>(a[i]))));
-    if (!ok)
-      r.fail(f.at("arch"), "expected an architecture like sm_90 or sm_90a, found '" + a + "'");
+    // A compute capability (major x 10 + minor, 2 or 3 digits): sm_9 or sm_1000 is no target
+    // NVRTC knows, and would fail every compile far from this key.
+    const int cc = ok && i - 3 <= 3 ? std::stoi(a.substr(3, i - 3)) : 0;
+    if (!ok || cc < 50 || cc > 199)
+      r.fail(f.at("arch"),
+             "expected an architecture like sm_90 or sm_90a (sm_50 to sm_199), found '" + a + "'");
   }
   if (f.count("allow_other_arch")) c.allow_other_arch = r.boolean(f.at("allow_other_arch"));
 

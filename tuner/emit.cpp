@@ -29,8 +29,13 @@ std::string fmt(const char* f, double v) {
 
 // Text safe inside a /* */ or // comment: one line, no comment terminator.
 std::string comment_safe(std::string s) {
+  // A backslash would splice the next line into a // comment when it ends one (a graph named
+  // "x\" took the header's next rule with it): every one becomes '/'.
   for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
+    if (c == '\n' || c == '\r')
+      c = ' ';
+    else if (c == '\\')
+      c = '/';
   for (size_t at = 0; (at = s.find("*/", at)) != std::string::npos;) s.replace(at, 2, "* /");
   return s;
 }
@@ -216,6 +221,12 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
     if (timing.value("overlap_previous", false))
       os << ", each overlapping the previous kernel (csrgat::LaunchOptions::overlap_previous)";
   }
+  // A stopped or killed run (`tuner emit --allow-unfinished`, or `tuner run`'s own header of a
+  // run it left unfinished): the header says so itself, wherever it is copied.
+  if (run.finished.empty())
+    os << ".\n// WARNING: run " << run.id
+       << " did not finish: problems it left unfinished are missing from these rules or rest on\n"
+          "// screening-stage timings (continue it with tuner run --continue, then emit again)";
   os << ".\n"
         "// Rules: the first match wins (csrgat/aggregate.cpp); a shape no rule matches runs the\n"
         "// library's fallback kernel. Shape-bucket rules come first, then one catch-all per\n"
@@ -337,9 +348,25 @@ std::string rules_table(const std::vector<RuleChoice>& rules) {
 }
 
 void write_header_file(const std::string& text, const std::string& path) {
-  refuse_to_overwrite_store(path, "the header");
-  const fs::path target(path);
   std::error_code ec;
+  // A link is written through (its target is replaced, the link kept); a path that exists and is
+  // not a regular file (/dev/null, /dev/stdout, a pipe) is written into, never renamed over.
+  fs::path target(path);
+  if (fs::is_symlink(fs::symlink_status(target, ec))) {
+    target = fs::weakly_canonical(target, ec);
+    if (ec) throw std::runtime_error("cannot resolve the link '" + path + "': " + ec.message());
+  }
+  refuse_to_overwrite_store(target.string(), "the header");
+  const fs::file_status st = fs::status(target, ec);
+  if (fs::is_directory(st))
+    throw std::runtime_error("'" + path + "' is a folder; give the header's file path");
+  if (fs::exists(st) && !fs::is_regular_file(st)) {
+    std::ofstream out(target, std::ios::binary);
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write '" + path + "'");
+    return;
+  }
   if (target.has_parent_path()) {
     fs::create_directories(target.parent_path(), ec);
     if (ec)

@@ -55,7 +55,8 @@ fs::path find_source_tree() {
                            "'; pass --to <repo>/include/csrgat/tuned/");
 }
 
-int run_emit(const std::string& path, int64_t run_id, std::string arch, std::string output) {
+int run_emit(const std::string& path, int64_t run_id, std::string arch, std::string output,
+             bool allow_unfinished) {
   if (!fs::exists(path)) throw std::runtime_error("results store '" + path + "' does not exist");
   if (fs::is_directory(path))
     throw std::runtime_error("'" + path + "' is a folder; give the results .sqlite file in it");
@@ -76,6 +77,12 @@ int run_emit(const std::string& path, int64_t run_id, std::string arch, std::str
     throw std::runtime_error("results store '" + path + "' has no run " + std::to_string(run_id) +
                              " (its runs: " + ids + ")");
   }
+  if (run->finished.empty() && !allow_unfinished)
+    throw std::runtime_error("run " + std::to_string(run_id) + " of '" + path +
+                             "' did not finish (stopped or killed): its problems left unfinished "
+                             "would be missing from the header or rest on screening-stage "
+                             "timings; continue it (tuner run --continue) or pass "
+                             "--allow-unfinished (the header then says so)");
   if (arch.empty()) arch = default_arch(*run);
   const std::string text = emit_header(store, run_id, arch);  // checks arch (arch_number)
   if (output.empty())
@@ -126,6 +133,7 @@ void register_emit_commands(CLI::App& app) {
     struct Args {
       std::string path, arch, output;
       int64_t run_id = 0;
+      bool allow_unfinished = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = app.add_subcommand("emit",
@@ -137,8 +145,13 @@ void register_emit_commands(CLI::App& app) {
                     "architecture the header is for (default: the run's, else sm_90)");
     cmd->add_option("-o,--output", a->output,
                     "header path (default: <store folder>/include/csrgat/tuned/<arch>.h)");
-    cmd->callback(
-        [a] { guarded("emit", [&] { return run_emit(a->path, a->run_id, a->arch, a->output); }); });
+    cmd->add_flag("--allow-unfinished", a->allow_unfinished,
+                  "emit from a run that did not finish (the header carries a warning)");
+    cmd->callback([a] {
+      guarded("emit", [&] {
+        return run_emit(a->path, a->run_id, a->arch, a->output, a->allow_unfinished);
+      });
+    });
   }
   {
     struct Args {

@@ -194,6 +194,9 @@ bool is_gzip_path(const std::string& path) {
 }  // namespace
 
 void refuse_to_overwrite_store(const std::string& path, const std::string& what) {
+  // Only a regular file can be a store (and reading a pipe would wait for its writer).
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return;
   std::ifstream in(path, std::ios::binary);
   if (!in) return;  // nothing there (or nothing readable to lose)
   char head[16] = {};

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <map>
 #include <set>
+#include <system_error>
 #include <thread>
 
 #include "profiler/check.h"
@@ -156,8 +157,15 @@ std::vector<CompileOutcome> compile_all(const NvrtcCompiler& compiler,
       }
     }
   };
+  // No more threads than kernels; a thread the system cannot start leaves the work to the others
+  // (or to this one), never std::terminate.
+  const size_t want = std::min(unique.size(), static_cast<size_t>(std::max(1, threads)));
   std::vector<std::thread> pool;
-  for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(work);
+  try {
+    while (pool.size() < want) pool.emplace_back(work);
+  } catch (const std::system_error&) {
+  }
+  if (pool.empty()) work();
   for (auto& t : pool) t.join();
   for (size_t i = 0; i < variants.size(); ++i) {
     if (first[i] == i) continue;

@@ -2,27 +2,11 @@
 // fails with its reason on any machine, and a good list gets as far as the GPU check.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <string>
 
-namespace {
+#include "tuner_exe.h"
 
-// Runs the tuner with these arguments: (exit status, stdout and stderr).
-std::pair<int, std::string> tuner(const std::string& args) {
-  const std::string cmd = std::string(CSRGAT_TUNER_EXE) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return {-1, "popen failed"};
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
-
-}  // namespace
+using csrgat::testing_tuner::tuner;
 
 TEST(BenchCli, OverlapIsRefusedForKernelsThatDoNotWait) {
   for (const char* impl : {"seed:pdl", "cusparse:pdl", "tuned,seed:pdl"}) {

@@ -422,6 +422,21 @@ TEST(ConfigErrors, ColblockGeometries) {
   expect_error(with("[r19.ps16.lag8, r19.ps16.lag8]"), "space.colblock[1]", 8, "duplicate value");
 }
 
+// The architecture: sm_ and a compute capability NVRTC could know (2 or 3 digits, 50 to 199),
+// with an optional letter (sm_90a); anything else is named at its key, not at every compile.
+TEST(ConfigErrors, ArchIsAComputeCapability) {
+  for (const char* ok : {"sm_90", "sm_90a", "sm_100", "sm_120", "sm_80"})
+    EXPECT_EQ(
+        parse_config(replace(kGood, "arch: sm_90", std::string("arch: ") + ok), "/tmp/cfg/a.yaml")
+            .arch,
+        ok);
+  for (const char* bad : {"sm_9", "sm_10", "sm_1000", "sm_", "sm_90ab", "90", "compute_90"})
+    expect_error(
+        replace(kGood, "arch: sm_90", std::string("arch: ") + bad), "arch", 2,
+        std::string("expected an architecture like sm_90 or sm_90a (sm_50 to sm_199), found '") +
+            bad + "'");
+}
+
 TEST(ConfigErrors, EmptyLists) {
   expect_error(replace(kGood, "fl: [8]", "fl: []"), "space.fl", 7, "empty");
   expect_error(replace(kGood, "feat: [64]", "feat: []"), "graphs[0].feat", 4, "empty");

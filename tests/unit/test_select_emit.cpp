@@ -2,10 +2,12 @@
 // and test-only trials left out, bucket edges, rules and their generalisation to graphs never
 // tuned, the generated header (deterministic, compiles with g++ and nvcc), the golden headers
 // of tests/data/recorded, and the emit/promote commands.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <zlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <CLI/CLI.hpp>
 
@@ -192,6 +194,7 @@ int64_t build_synthetic(const fs::path& path) {
   add("powerlaw", 128, 4, Xi, 0, "compile_failed", 0);
   add("powerlaw", 128, 4, "seed.i64.f32", 1, "ok", 4000.0);
   add("powerlaw", 128, 4, "cusparse.i64.f32", 1, "ok", 2500.0);
+  s.finish_run(run);  // a finished run (tuner emit refuses others by default)
   return run;
 }
 
@@ -1197,9 +1200,82 @@ TEST(EmitCommand, EmitWritesTheHeaderAndReportsErrors) {
     const Adder add{empty, empty.open_run(synthetic_run()).id};
     add("g", 32, 1, W, 0, "wrong", 1.0);
   }
+  // A run that did not finish is refused unless asked for; then the header says so.
   e = err_of({"emit", (dir / "empty.sqlite").string()}, &code);
   EXPECT_EQ(code, 1);
+  EXPECT_NE(e.find("run 1 of '" + (dir / "empty.sqlite").string() + "' did not finish"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("--allow-unfinished"), std::string::npos) << e;
+  e = err_of({"emit", (dir / "empty.sqlite").string(), "--allow-unfinished"}, &code);
+  EXPECT_EQ(code, 1);
   EXPECT_NE(e.find("no ok trial"), std::string::npos) << e;
+  {
+    Store partial((dir / "partial.sqlite").string());
+    const Adder add{partial, partial.open_run(synthetic_run()).id};
+    add("g", 32, 1, W, 2, "ok", 1.0);
+  }
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(tuner_cli({"emit", (dir / "partial.sqlite").string(), "--allow-unfinished", "-o",
+                       (dir / "partial.h").string()}),
+            0);
+  testing::internal::GetCapturedStdout();
+  EXPECT_NE(read_text(dir / "partial.h").find("// WARNING: run 1 did not finish"),
+            std::string::npos);
+  EXPECT_EQ(read_text(dir / "x" / "h.h").find("WARNING"), std::string::npos);  // a finished run's
+}
+
+// Names from the store never break the header's comments: a graph named with a trailing
+// backslash does not splice the next line (a rule) into its // comment.
+TEST(Emit, ABackslashInANameDoesNotSpliceLines) {
+  const std::string V = "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split0.i32.f32";
+  const fs::path dir = test_dir();
+  Store s((dir / "bs.sqlite").string());
+  const int64_t run = s.open_run(synthetic_run()).id;
+  put_features(s, run, "odd\\", 3000, 12000, 150);
+  const Adder add{s, run};
+  add("odd\\", 64, 1, V, 2, "ok", 9.0, 0.002);
+  const std::string h = emit_header(s, run, "sm_90");
+  std::istringstream lines(h);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t first = line.find_first_not_of(' ');
+    if (first != std::string::npos && line.compare(first, 2, "//") == 0)
+      EXPECT_NE(line.back(), '\\') << line;
+  }
+  EXPECT_NE(h.find("odd/"), std::string::npos) << h;
+}
+
+// -o writes through what is there: a link keeps being a link (its target gets the header), a
+// pipe (like /dev/null or /dev/stdout) is written into, never renamed over; a folder is refused.
+TEST(EmitCommand, OutputIsWrittenThroughLinksAndPipes) {
+  const fs::path dir = test_dir();
+  const fs::path store = dir / "results.sqlite";
+  build_synthetic(store);
+  const fs::path real = dir / "real.h", link = dir / "link.h";
+  write_text(real, "old\n");
+  fs::create_symlink(real, link);
+  testing::internal::CaptureStdout();
+  ASSERT_EQ(tuner_cli({"emit", store.string(), "-o", link.string()}), 0);
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(read_text(real).rfind(kGeneratedMarker, 0), 0u);
+
+  const fs::path fifo = dir / "pipe.h";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const int fd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // a reader, so the write opens
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(tuner_cli({"emit", store.string(), "-o", fifo.string()}), 0);
+  testing::internal::GetCapturedStdout();
+  std::string got(1 << 17, '\0');
+  const ssize_t n = ::read(fd, got.data(), got.size());
+  ::close(fd);
+  ASSERT_GT(n, 0);
+  EXPECT_EQ(got.rfind(kGeneratedMarker, 0), 0u);
+  EXPECT_TRUE(fs::is_fifo(fifo));
+
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(tuner_cli({"emit", store.string(), "-o", dir.string()}), 1);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("is a folder"), std::string::npos) << err;
 }
 
 TEST(EmitCommand, PromoteCopiesOnlyGeneratedHeaders) {

@@ -67,7 +67,8 @@ void add_compile(CLI::App& app) {
   static int threads = 0;
   static std::string arch;
   cmd->add_option("config", path, "config YAML")->required();
-  cmd->add_option("--threads", threads, "parallel compiles (default: all cores)");
+  cmd->add_option("--threads", threads, "parallel compiles (default: all cores)")
+      ->check(CLI::Range(0, 1024));
   cmd->add_option("--cache", cache, "cubin cache folder (default: <output>/cache)");
   cmd->add_option("--arch", arch, "override the config's architecture (sm_90)");
   cmd->callback([] {

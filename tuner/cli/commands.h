@@ -22,14 +22,14 @@ int no_gpu_exit(const std::string& command, const std::string& why);
 std::vector<std::string> split_list(const std::string& s);
 
 // Runs fn (which returns an exit code), turning any exception into a one-line error naming the
-// command, and exit code 1.
+// command, and exit code error_code (1; tuner compare 3, its 1 and 2 being verdicts).
 template <class Fn>
-void guarded(const char* what, Fn&& fn) {
+void guarded(const char* what, Fn&& fn, int error_code = 1) {
   try {
     set_exit_code(fn());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tuner %s: error: %s\n", what, e.what());
-    set_exit_code(1);
+    set_exit_code(error_code);
   }
 }
 

@@ -61,7 +61,8 @@ void add_compare(CLI::App& app) {
       "compare",
       "Regression check of two runs: per variant and per tuned choice same/faster/slower beyond "
       "threshold and "
-      "noise. Exit 1 when a tuned choice got slower, 2 when refused (different GPU or driver)");
+      "noise. Exit 1 when a tuned choice got slower, 2 when refused (different GPU or driver), 3 "
+      "on an error (a run that cannot be read, an output that cannot be written)");
   static std::string base, fresh, out = ".";
   static double threshold = 0.03;
   static bool allow_other = false;
@@ -82,26 +83,29 @@ void add_compare(CLI::App& app) {
                 "compare runs of different GPUs or drivers anyway");
   cmd->add_option("-o,--output", out, "folder for compare.md and compare.json (default: .)");
   cmd->callback([] {
-    guarded("compare", [] {
-      const auto b = reports::load_run_source(base);
-      const auto n = reports::load_run_source(fresh);
-      reports::CompareOptions opt;
-      opt.threshold = threshold;
-      opt.allow_different_gpu = allow_other;
-      const auto r = reports::compare_runs(b, n, opt);
-      reports::write_compare(r, out);
-      if (r.exit_code == 2) {
-        std::fprintf(stderr, "tuner compare: refused: %s\n", r.refusal.c_str());
-      } else {
-        // The verdict and the summary line: the first three lines of compare.md.
-        std::istringstream lines(r.markdown);
-        std::string line;
-        for (int i = 0; i < 3 && std::getline(lines, line); ++i)
-          if (!line.empty()) std::printf("%s\n", line.c_str());
-      }
-      std::printf("wrote %s/compare.md and compare.json\n", out.c_str());
-      return r.exit_code;
-    });
+    guarded(
+        "compare",
+        [] {
+          const auto b = reports::load_run_source(base);
+          const auto n = reports::load_run_source(fresh);
+          reports::CompareOptions opt;
+          opt.threshold = threshold;
+          opt.allow_different_gpu = allow_other;
+          const auto r = reports::compare_runs(b, n, opt);
+          reports::write_compare(r, out);
+          if (r.exit_code == 2) {
+            std::fprintf(stderr, "tuner compare: refused: %s\n", r.refusal.c_str());
+          } else {
+            // The verdict and the summary line: the first three lines of compare.md.
+            std::istringstream lines(r.markdown);
+            std::string line;
+            for (int i = 0; i < 3 && std::getline(lines, line); ++i)
+              if (!line.empty()) std::printf("%s\n", line.c_str());
+          }
+          std::printf("wrote %s/compare.md and compare.json\n", out.c_str());
+          return r.exit_code;
+        },
+        3);
   });
 }
 
