@@ -201,37 +201,13 @@ std::vector<int64_t> powerlaw_degrees(int64_t n, double avg_degree, double alpha
     (total(mid) < target ? lo : hi) = mid;
   }
   const double c = hi;
-  // With alpha near 1 (beta in the hundreds) the weights underflow to 0 past the first few
-  // nodes and no c reaches the mean: then the scale is searched in log space, where every
-  // node's weight stays finite (a node's expected degree exp(log c - beta ln(i + 1)), clamped).
-  // Other alphas keep the search above, so their graphs are unchanged.
-  std::vector<double> x(n);
-  if (total(c) < target * (1 - 1e-9)) {
-    std::vector<double> lw(n);
-    for (int64_t i = 0; i < n; ++i) lw[i] = -beta * std::log(static_cast<double>(i + 1));
-    auto at = [&](double logc, int64_t i) {
-      return std::clamp(std::exp(std::min(logc + lw[i], 700.0)), 1.0, hi_deg);
-    };
-    auto log_total = [&](double logc) {
-      double s = 0;
-      for (int64_t i = 0; i < n; ++i) s += at(logc, i);
-      return s;
-    };
-    double llo = 0, lhi = beta * std::log(static_cast<double>(n)) + std::log(hi_deg) + 1;
-    for (int it = 0; it < 200 && lhi - llo > 1e-12 * std::max(1.0, lhi); ++it) {
-      const double mid = 0.5 * (llo + lhi);
-      (log_total(mid) < target ? llo : lhi) = mid;
-    }
-    for (int64_t i = 0; i < n; ++i) x[i] = at(lhi, i);
-  } else {
-    for (int64_t i = 0; i < n; ++i) x[i] = std::clamp(c * w[i], 1.0, hi_deg);
-  }
 
   auto rng = block_rng(seed, stream_powerlaw_degrees, 0);
   std::vector<int64_t> deg(n);
   for (int64_t i = 0; i < n; ++i) {
-    const double f = std::floor(x[i]);
-    deg[i] = static_cast<int64_t>(f) + (uniform01(rng) < x[i] - f ? 1 : 0);
+    const double x = std::clamp(c * w[i], 1.0, hi_deg);
+    const double f = std::floor(x);
+    deg[i] = static_cast<int64_t>(f) + (uniform01(rng) < x - f ? 1 : 0);
   }
   for (int64_t i = n - 1; i > 0; --i) std::swap(deg[i], deg[bounded(rng, i + 1)]);
   return deg;

@@ -283,12 +283,6 @@ Csr64 read_matrix_market(const std::string& path) {
   std::vector<std::string_view> tok;
   const int64_t size_line = in.line_number();
   const size_t want = pattern ? 2 : 3;
-  try {  // before reading a line of entries: a size line asking for more than the machine has
-    detail::require_memory(detail::csr_build_bytes(n, symmetric ? 2 * nnz : nnz), "the size line (",
-                           n, " nodes, ", nnz, " entries)");
-  } catch (const GraphError& e) {
-    fail_at(path, size_line, e.what());
-  }
 
   std::vector<int64_t> dst;
   std::vector<int64_t> src;
