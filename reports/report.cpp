@@ -693,12 +693,14 @@ nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutc
 }  // namespace
 
 Peers load_peers(const std::string& path) {
+  if (std::filesystem::is_directory(path))
+    throw std::runtime_error("peers file '" + path + "' is a folder; give the JSON file in it");
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read peers file '" + path + "'");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const std::exception& e) {
     throw std::runtime_error("peers file '" + path + "' is not JSON: " + e.what());
   }
   if (!j.is_object() || !j.contains("results") || !j["results"].is_array())

@@ -68,10 +68,27 @@ LoadedRun load_export(const std::string& source, const std::string& path, int64_
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error("'" + path + "' is not JSON: " + e.what());
   }
-  if (!j.is_object() || !j.contains("meta") || !j["meta"].contains("run") || !j.contains("states"))
+  if (!j.is_object() || !j.contains("meta") || !j["meta"].is_object() ||
+      !j["meta"].contains("run") || !j.contains("states"))
     throw std::runtime_error(
         "'" + path +
         "' is not a run export (write one with: tuner export <results.sqlite> -o run.json)");
+  // Another tool's JSON, or a later format of ours: refused by name, not half read.
+  const nlohmann::json& meta = j["meta"];
+  if (meta.value("format", std::string()) != "csrgat-run-export")
+    throw std::runtime_error("'" + path + "': meta.format is " +
+                             meta.value("format", nlohmann::json()).dump() +
+                             ", not \"csrgat-run-export\" (tuner export's)");
+  if (!meta.contains("version") || !meta["version"].is_number_integer() ||
+      meta["version"].get<int64_t>() > kExportFormat)
+    throw std::runtime_error(
+        "'" + path + "': meta.version is " +
+        (meta.contains("version") ? meta["version"].dump() : std::string("missing")) +
+        "; this tuner reads run exports up to version " + std::to_string(kExportFormat));
+  for (const char* list : {"states", "graphs", "problems"})
+    if (j.contains(list) && !j[list].is_array())
+      throw std::runtime_error("'" + path + "': \"" + list + "\" is " + j[list].type_name() +
+                               ", not a list");
   LoadedRun r;
   r.source = source;
   r.run = run_from_json(j["meta"]["run"]);

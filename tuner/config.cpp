@@ -772,7 +772,13 @@ Config parse_config(const std::string& yaml_text, const std::string& source_name
   const Reader r(source_name);
   YAML::Node root;
   try {
-    root = YAML::Load(yaml_text);
+    // One document: a second one (after `---`) would otherwise be dropped without a word.
+    const std::vector<YAML::Node> docs = YAML::LoadAll(yaml_text);
+    if (docs.size() > 1)
+      throw ConfigError(source_name, "", docs[1].Mark().is_null() ? 0 : docs[1].Mark().line + 1, 0,
+                        "a second YAML document: a config is one document (" +
+                            std::to_string(docs.size()) + " found)");
+    if (!docs.empty()) root = docs.front();
   } catch (const YAML::ParserException& e) {
     throw ConfigError(source_name, "", e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + e.msg);
   }
@@ -786,6 +792,8 @@ Config parse_config(const std::string& yaml_text, const std::string& source_name
 }
 
 Config load_config(const std::string& path) {
+  if (std::filesystem::is_directory(path))
+    throw ConfigError(path, "", 0, 0, "is a folder, not a config file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, "", 0, 0, "cannot open the config file");
   std::ostringstream ss;

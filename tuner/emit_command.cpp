@@ -95,6 +95,8 @@ int run_emit(const std::string& path, int64_t run_id, std::string arch, std::str
 }
 
 int run_promote(const std::string& header, const std::string& to) {
+  if (fs::is_directory(header))
+    throw std::runtime_error("'" + header + "' is a folder; give the generated header in it");
   if (!fs::is_regular_file(header))
     throw std::runtime_error("header '" + header + "' does not exist");
   const std::string line = first_line(header);

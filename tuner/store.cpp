@@ -271,7 +271,23 @@ void Store::adopt_schema(bool writable) {
   }
 }
 
+// The store's format, in SQLite's user_version: 0 before it was kept (every store up to the
+// thirty-ninth session, read as 1), 1 since. A store of a later format is refused by name
+// rather than read as if this tuner knew it.
+constexpr int64_t kStoreFormat = 1;
+
 void Store::adopt_schema_unchecked(bool writable) {
+  int64_t format = 0;
+  {
+    Stmt q(db_, "PRAGMA user_version");
+    if (q.step()) format = q.i64(0);
+  }
+  if (format > kStoreFormat)
+    throw std::runtime_error("written in store format " + std::to_string(format) +
+                             " by a later tuner; this one reads up to format " +
+                             std::to_string(kStoreFormat));
+  if (writable && format < kStoreFormat)
+    exec("PRAGMA user_version = " + std::to_string(kStoreFormat));
   if (writable) {
     // One transaction, so that two tuners opening an old store at once upgrade it once.
     in_transaction([&] {

@@ -5,8 +5,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <tuple>
+
+#include <nlohmann/json.hpp>
 
 #include "scratch.h"
 #include "tuner_exe.h"
@@ -51,6 +54,42 @@ TEST(CompareCli, AnErrorIsExitThreeAndNamesTheSource) {
   EXPECT_NE(text.find(js.string()), std::string::npos) << text;
 }
 
+// A run export of another format or with fields of the wrong kind is refused by name, not read
+// as a run that lost every trial (a probing review: "states": "oops" read as "REGRESSION, 6 lost").
+TEST(CompareCli, AnExportOfAnotherFormatIsRefused) {
+  const fs::path dir = test_dir();
+  const std::string store =
+      std::string(CSRGAT_SOURCE_DIR) + "/tests/data/recorded/synthetic.sqlite";
+  const fs::path good = dir / "run.json";
+  auto [rc, text] = tuner("export " + store + " -o " + good.string());
+  ASSERT_EQ(rc, 0) << text;
+  std::ifstream in(good);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  const std::string out = " -o " + (dir / "out").string();
+  struct Case {
+    const char* name;
+    std::function<void(nlohmann::json&)> edit;
+    const char* says;
+  };
+  for (const Case& c : {Case{"states", [](nlohmann::json& x) { x["states"] = "oops"; },
+                             "\"states\" is string, not a list"},
+                        Case{"format", [](nlohmann::json& x) { x["meta"]["format"] = "nvbench"; },
+                             "meta.format is \"nvbench\""},
+                        Case{"version", [](nlohmann::json& x) { x["meta"]["version"] = 99; },
+                             "meta.version is 99"}}) {
+    nlohmann::json bad = j;
+    c.edit(bad);
+    const fs::path p = dir / (std::string(c.name) + ".json");
+    write_file(p, bad.dump());
+    std::tie(rc, text) = tuner("compare " + good.string() + " " + p.string() + out);
+    EXPECT_EQ(rc, 3) << c.name << ": " << text;
+    EXPECT_NE(text.find(c.says), std::string::npos) << c.name << ": " << text;
+    EXPECT_NE(text.find(p.string()), std::string::npos) << c.name << ": " << text;
+  }
+  std::tie(rc, text) = tuner("compare " + good.string() + " " + good.string() + out);
+  EXPECT_EQ(rc, 0) << text;
+}
+
 // tuner compile --threads: a count the system cannot start is refused by the option's range.
 TEST(CompileCli, ThreadsOutOfRangeIsNamed) {
   const auto [rc, text] =
@@ -58,4 +97,18 @@ TEST(CompileCli, ThreadsOutOfRangeIsNamed) {
   EXPECT_NE(rc, 0) << text;
   EXPECT_NE(text.find("--threads"), std::string::npos) << text;
   EXPECT_EQ(text.find("terminate"), std::string::npos) << text;
+}
+
+// A folder where a file is wanted is named as one (peers JSON, a header to promote).
+TEST(ReportCli, AFolderForAFileIsNamed) {
+  const fs::path dir = test_dir();
+  const std::string store =
+      std::string(CSRGAT_SOURCE_DIR) + "/tests/data/recorded/synthetic.sqlite";
+  auto [rc, text] =
+      tuner("report " + store + " --peers " + dir.string() + " -o " + (dir / "r").string());
+  EXPECT_EQ(rc, 1) << text;
+  EXPECT_NE(text.find("peers file '" + dir.string() + "' is a folder"), std::string::npos) << text;
+  std::tie(rc, text) = tuner("promote " + dir.string());
+  EXPECT_EQ(rc, 1) << text;
+  EXPECT_NE(text.find("'" + dir.string() + "' is a folder"), std::string::npos) << text;
 }

@@ -437,6 +437,23 @@ TEST(ConfigErrors, ArchIsAComputeCapability) {
             bad + "'");
 }
 
+// A config is one YAML document: a second one (after ---) is an error at its line, not dropped;
+// and a folder given as the config is named as one.
+TEST(ConfigErrors, ASecondDocumentOrAFolderIsNamed) {
+  std::string two = kGood;
+  if (two.back() != '\n') two += '\n';
+  const int next = static_cast<int>(std::count(two.begin(), two.end(), '\n')) + 2;
+  expect_error(two + "---\nname: other\n", "", next,
+               "a second YAML document: a config is one document");
+  try {
+    load_config(fs::temp_directory_path().string());
+    ADD_FAILURE() << "a folder loaded as a config";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a folder, not a config file"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ConfigErrors, EmptyLists) {
   expect_error(replace(kGood, "fl: [8]", "fl: []"), "space.fl", 7, "empty");
   expect_error(replace(kGood, "feat: [64]", "feat: []"), "graphs[0].feat", 4, "empty");

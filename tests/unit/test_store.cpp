@@ -227,6 +227,49 @@ TEST(StoreContinue, RefusesAnotherKindOfMachineNamingTheDifference) {
 // A store written before kernels_hash, continued_from and finish marks were kept: read
 // read-only as it is (compressed, in memory), upgraded in place when opened for writing, and
 // its runs are never continued (nothing shows their kernels).
+// A store keeps its format in SQLite's user_version (1; 0 before it was kept): a store written by
+// a later tuner is refused by name, read-only or not; one of format 0 is read and upgraded.
+TEST(StoreFormat, ALaterFormatIsRefusedByName) {
+  const fs::path dir = test_dir();
+  const std::string path = (dir / "f.sqlite").string();
+  { Store s(path); }
+  const auto user_version = [&] {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr);
+    sqlite3_step(st);
+    const int v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+  };
+  const auto set_version = [&](int v) {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_exec(db, ("PRAGMA user_version = " + std::to_string(v)).c_str(), nullptr, nullptr,
+                 nullptr);
+    sqlite3_close(db);
+  };
+  EXPECT_EQ(user_version(), 1);
+  set_version(0);
+  EXPECT_NO_THROW(Store(path, true));
+  { Store s(path); }
+  EXPECT_EQ(user_version(), 1);
+  set_version(2);
+  for (const bool read_only : {true, false}) {
+    try {
+      const Store s(path, read_only);
+      ADD_FAILURE() << "a format-2 store opened (read_only " << read_only << ")";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(
+          std::string(e.what()).find("results store '" + path + "': written in store format 2"),
+          std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(StoreContinue, OlderStoresReadAsTheyAreAndAreUpgradedForWriting) {
   const fs::path dir = test_dir();
   const std::string gz = (csrgat::testing_recorded::recorded_dir() / "h200_reportsmoke.sqlite.gz").string();
