@@ -457,10 +457,13 @@ SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
   return s;
 }
 
+// Letters, digits, '_', '-' and '.', and not only dots: a name becomes a folder or file name
+// (runs/<name>), where "." or ".." would be the config's own folder or its parent.
 bool is_name(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-  });
+  return s.find_first_not_of('.') != std::string::npos &&
+         std::all_of(s.begin(), s.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+         });
 }
 
 std::string resolve(const fs::path& base, const std::string& p) {
@@ -540,7 +543,7 @@ GraphEntry read_graph(const Reader& r, const Item& at, const fs::path& base, con
     if (!f.count(k)) r.fail(at, std::string("missing required key '") + k + "'");
   g.name = r.string(f.at("name"));
   if (!is_name(g.name))
-    r.fail(f.at("name"), "graph names use only letters, digits, '_', '-' and '.'");
+    r.fail(f.at("name"), "graph names use only letters, digits, '_', '-' and '.' (not only dots)");
   g.spec_text = r.string(f.at("spec"));
   g.spec = resolve_spec(r, f.at("spec"), g.spec_text, base);
   g.feat = shape_list(r, f.at("feat"), 1 << 16);
@@ -630,7 +633,8 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
   if (!is_name(c.name)) {
     Item at = f.count("name") ? f.at("name") : top;
     at.path = "name";
-    r.fail(at, "the run name '" + c.name + "' may use only letters, digits, '_', '-' and '.'");
+    r.fail(at, "the run name '" + c.name +
+                   "' may use only letters, digits, '_', '-' and '.' (not only dots)");
   }
 
   c.arch = r.string(f.at("arch"));

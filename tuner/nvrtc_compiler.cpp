@@ -2,14 +2,15 @@
 
 #include <nvrtc.h>
 
+#include <unistd.h>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <unistd.h>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -153,6 +154,13 @@ CompiledKernel NvrtcCompiler::compile_source(const std::string& source,
       const auto meta = nlohmann::json::parse(mf);
       std::ifstream cf(cubin_path, std::ios::binary);
       k.cubin.assign(std::istreambuf_iterator<char>(cf), {});
+      // The cubin must be the one the entry describes: a truncated or replaced file (or an
+      // entry from before the hash was kept) is recompiled, never loaded.
+      Fnv1a h;
+      h.add(k.cubin.data(), k.cubin.size());
+      if (meta.value("cubin_bytes", int64_t{-1}) != static_cast<int64_t>(k.cubin.size()) ||
+          meta.value("cubin_fnv1a", std::string()) != h.hex())
+        throw std::runtime_error("cache entry's cubin does not match its record");
       k.lowered_name = meta.at("lowered_name");
       k.scalar_lowered_name = meta.value("scalar_lowered_name", "");
       k.log = meta.at("log");
@@ -217,13 +225,19 @@ CompiledKernel NvrtcCompiler::compile_source(const std::string& source,
     std::error_code ec;
     fs::create_directories(cache_dir_, ec);
     const std::string tmp = "." + std::to_string(::getpid());
+    Fnv1a h;
+    h.add(k.cubin.data(), k.cubin.size());
+    bool written = !ec;
     {
       std::ofstream cf(cubin_path.string() + tmp, std::ios::binary);
       cf.write(k.cubin.data(), static_cast<std::streamsize>(k.cubin.size()));
+      written = written && static_cast<bool>(cf.flush());
     }
     {
       std::ofstream mf(meta_path.string() + tmp);
       mf << nlohmann::json{{"variant", label},
+                           {"cubin_bytes", static_cast<int64_t>(k.cubin.size())},
+                           {"cubin_fnv1a", h.hex()},
                            {"kernel", kernel_name},
                            {"lowered_name", k.lowered_name},
                            {"scalar_kernel", scalar_kernel_name},
@@ -234,7 +248,16 @@ CompiledKernel NvrtcCompiler::compile_source(const std::string& source,
                 .dump(1);
     }
     fs::rename(cubin_path.string() + tmp, cubin_path, ec);
+    written = written && !ec;
     fs::rename(meta_path.string() + tmp, meta_path, ec);
+    written = written && !ec;
+    // Said once a process: a cache that cannot be written costs every later run its compiles.
+    static std::atomic<bool> warned{false};
+    if (!written && !warned.exchange(true))
+      std::fprintf(stderr,
+                   "tuner: warning: the compile cache '%s' cannot be written; compiling without "
+                   "it\n",
+                   cache_dir_.c_str());
   }
   return k;
 }

@@ -454,6 +454,13 @@ TEST(ConfigErrors, ASecondDocumentOrAFolderIsNamed) {
   }
 }
 
+// A name of dots only would make runs/<name> the runs folder itself or its parent.
+TEST(ConfigErrors, NamesAreNotOnlyDots) {
+  expect_error(replace(kGood, "name: t", "name: '..'"), "name", 1, "(not only dots)");
+  expect_error(replace(kGood, "{name: g,", "{name: '.',"), "graphs[0].name", 4, "(not only dots)");
+  EXPECT_EQ(parse_config(replace(kGood, "name: t", "name: v1.2"), "/tmp/cfg/a.yaml").name, "v1.2");
+}
+
 TEST(ConfigErrors, EmptyLists) {
   expect_error(replace(kGood, "fl: [8]", "fl: []"), "space.fl", 7, "empty");
   expect_error(replace(kGood, "feat: [64]", "feat: []"), "graphs[0].feat", 4, "empty");

@@ -175,6 +175,14 @@ TEST(NvrtcCompile, CacheReturnsTheSameCubin) {
   EXPECT_EQ(a.cubin, b.cubin);
   EXPECT_EQ(a.lowered_name, b.lowered_name);
   EXPECT_EQ(a.registers, b.registers);
+  // A cubin cut short (or replaced) under its entry is recompiled, not loaded.
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".cubin") fs::resize_file(e.path(), 100);
+  const auto c = compiler.compile(p);
+  EXPECT_FALSE(c.from_cache);
+  EXPECT_GT(c.cubin.size(), 100u);
+  EXPECT_EQ(c.lowered_name, a.lowered_name);
+  EXPECT_TRUE(compiler.compile(p).from_cache);  // and the entry is whole again
   fs::remove_all(dir);
 }
 
