@@ -800,9 +800,15 @@ Config load_config(const std::string& path) {
     throw ConfigError(path, "", 0, 0, "is a folder, not a config file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, "", 0, 0, "cannot open the config file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_config(ss.str(), path);
+  // At most 16 MiB (a config is a few KB): /dev/zero or a wrong file is named, not read until
+  // memory runs out.
+  constexpr std::streamsize kMaxBytes = std::streamsize{16} << 20;
+  std::string text(static_cast<size_t>(kMaxBytes) + 1, '\0');
+  in.read(text.data(), kMaxBytes + 1);
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (static_cast<std::streamsize>(text.size()) > kMaxBytes)
+    throw ConfigError(path, "", 0, 0, "is larger than 16 MiB: not a config file");
+  return parse_config(text, path);
 }
 
 namespace {

@@ -446,6 +446,12 @@ TEST(ConfigErrors, ASecondDocumentOrAFolderIsNamed) {
   expect_error(two + "---\nname: other\n", "", next,
                "a second YAML document: a config is one document");
   try {
+    load_config("/dev/zero");
+    ADD_FAILURE() << "/dev/zero loaded as a config";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("larger than 16 MiB"), std::string::npos) << e.what();
+  }
+  try {
     load_config(fs::temp_directory_path().string());
     ADD_FAILURE() << "a folder loaded as a config";
   } catch (const ConfigError& e) {
