@@ -693,8 +693,15 @@ void Store::put_graph(int64_t run_id, const std::string& graph, const std::strin
 nlohmann::json Store::graph_features(int64_t run_id, const std::string& graph) const {
   Stmt q(db_, "SELECT features_json FROM graphs WHERE run_id = ? AND graph = ?");
   q.bind(1, run_id).bind(2, graph);
-  if (q.step()) return parse_or_null(q.text(0));
-  return nullptr;
+  if (!q.step()) return nullptr;
+  nlohmann::json f = parse_or_null(q.text(0));
+  // A damaged row is named, not read as a graph never measured (which would drop the graph
+  // from the selection without a word).
+  if (f.is_discarded())
+    throw std::runtime_error("results store '" + path_ + "': run " + std::to_string(run_id) +
+                             ", graph '" + graph +
+                             "': its features (graphs.features_json) are not JSON");
+  return f;
 }
 
 nlohmann::json to_json(const TrialRecord& t) {

@@ -270,6 +270,37 @@ TEST(StoreFormat, ALaterFormatIsRefusedByName) {
   }
 }
 
+// A graph row whose features are not JSON is named, not read as a graph never measured.
+TEST(StoreFormat, DamagedGraphFeaturesAreNamed) {
+  const fs::path dir = test_dir();
+  const std::string path = (dir / "g.sqlite").string();
+  int64_t run = 0;
+  {
+    Store s(path);
+    RunInfo info;
+    info.name = "r";
+    run = s.open_run(info).id;
+    s.put_graph(run, "cora", "cora.mtx.gz", nlohmann::json{{"nodes", 2708}});
+  }
+  {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_exec(db, "UPDATE graphs SET features_json = '{not json'", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+  }
+  const Store s(path, true);
+  try {
+    s.graph_features(run, "cora");
+    ADD_FAILURE() << "damaged features read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("run " + std::to_string(run) + ", graph 'cora': its features"),
+        std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(s.graph_features(run, "pubmed").is_null());  // never measured: null, as before
+}
+
 TEST(StoreContinue, OlderStoresReadAsTheyAreAndAreUpgradedForWriting) {
   const fs::path dir = test_dir();
   const std::string gz = (csrgat::testing_recorded::recorded_dir() / "h200_reportsmoke.sqlite.gz").string();
