@@ -489,7 +489,9 @@ std::string resolve_spec(const Reader& r, const Item& at, const std::string& spe
     const std::string body = spec.substr(colon + 1);
     if (kind == "file") {
       if (body.empty()) r.fail(at, "'file:' needs a path");
-      return "file:" + resolve(base, body);
+      const std::string path = resolve(base, body);
+      if (fs::is_directory(path)) r.fail(at, "graph file '" + path + "' is a folder");
+      return "file:" + path;
     }
     if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
       const std::string near = closest_match(kind, kinds);
@@ -521,7 +523,9 @@ std::string resolve_spec(const Reader& r, const Item& at, const std::string& spe
                    "' is neither a generator (seed:, uniform:, powerlaw:, rmat:) "
                    "nor a path ending in .mtx, .mtx.gz, .txt, .txt.gz, .el or .el.gz (write "
                    "file:PATH for others)");
-  return resolve(base, spec);
+  const std::string path = resolve(base, spec);
+  if (fs::is_directory(path)) r.fail(at, "graph file '" + path + "' is a folder");
+  return path;
 }
 
 std::vector<int> shape_list(const Reader& r, const Item& at, int64_t hi) {

@@ -112,3 +112,13 @@ TEST(ReportCli, AFolderForAFileIsNamed) {
   EXPECT_EQ(rc, 1) << text;
   EXPECT_NE(text.find("'" + dir.string() + "' is a folder"), std::string::npos) << text;
 }
+
+// A folder given as a graph is named as one (the readers would call it a corrupt gzip stream).
+TEST(GraphInfoCli, AFolderIsNamed) {
+  const fs::path dir = test_dir() / "g.mtx.gz";
+  fs::create_directories(dir);
+  const auto [rc, text] = tuner("graph-info " + dir.string());
+  EXPECT_EQ(rc, 1) << text;
+  EXPECT_NE(text.find("'" + dir.string() + "' is a folder, not a graph file"), std::string::npos)
+      << text;
+}

@@ -460,6 +460,15 @@ TEST(ConfigErrors, ASecondDocumentOrAFolderIsNamed) {
   }
 }
 
+// A graph path that is a folder is named at its key.
+TEST(ConfigErrors, AGraphFolderIsNamed) {
+  const fs::path folder = fs::temp_directory_path() / "csrgat-config-folder.mtx";
+  fs::create_directories(folder);
+  expect_error(replace(kGood, "spec: \"uniform:n=100,deg=4\"", "spec: \"" + folder.string() + "\""),
+               "graphs[0].spec", 4, "graph file '" + folder.string() + "' is a folder");
+  fs::remove_all(folder);
+}
+
 // A name of dots only would make runs/<name> the runs folder itself or its parent.
 TEST(ConfigErrors, NamesAreNotOnlyDots) {
   expect_error(replace(kGood, "name: t", "name: '..'"), "name", 1, "(not only dots)");

@@ -1,6 +1,7 @@
 #include "tuner/cli/commands.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -30,6 +31,10 @@ void add_graph_info(CLI::App& app) {
   cmd->add_option("graph", spec, "file (.mtx, .mtx.gz, SNAP .txt) or spec (uniform:n=1000,deg=16)")->required();
   cmd->callback([] {
     guarded("graph-info", [] {
+      // (the readers would report a folder as a corrupt gzip stream)
+      const std::string path = spec.rfind("file:", 0) == 0 ? spec.substr(5) : spec;
+      if (std::filesystem::is_directory(path))
+        throw std::runtime_error("'" + path + "' is a folder, not a graph file");
       std::cout << graphs::graph_info_json(spec) << "\n";
       return 0;
     });
