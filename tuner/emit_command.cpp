@@ -84,7 +84,15 @@ int run_emit(const std::string& path, int64_t run_id, std::string arch, std::str
                              "timings; continue it (tuner run --continue) or pass "
                              "--allow-unfinished (the header then says so)");
   if (arch.empty()) arch = default_arch(*run);
-  const std::string text = emit_header(store, run_id, arch);  // checks arch (arch_number)
+  std::string text;
+  try {
+    text = emit_header(store, run_id, arch);  // checks arch (arch_number)
+  } catch (const std::exception& e) {
+    // A store of another schema fails inside SQLite: name the store.
+    if (std::string(e.what()).find(path) != std::string::npos) throw;
+    throw std::runtime_error("results store '" + path + "', run " + std::to_string(run_id) + ": " +
+                             e.what());
+  }
   if (output.empty())
     output = (fs::path(path).parent_path() / "include/csrgat/tuned" / (arch + ".h")).string();
   write_header_file(text, output);
