@@ -325,18 +325,22 @@ class Uploads {
 
 Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
                     Storage storage, Index index, Shape::Impl* impl) {
+  // Sizes before reading N + 1 entries of row_ptr (a graph too large for the kernels' 32-bit
+  // tasks is refused without touching it).
+  if (!tasks_fit_32bit(num_nodes, 0, heads)) return Status::unsupported;
   impl->nodes = num_nodes;
   impl->edges = host_row_ptr[num_nodes];
   impl->heads = heads;
   impl->feat = feat;
   impl->value = code(storage);
   impl->index = code(index);
+  // A CSR row_ptr: from 0, never decreasing (so every entry lies in [0, E]).
+  if (host_row_ptr[0] != 0) return Status::invalid_argument;
   for (int64_t r = 0; r < num_nodes; ++r) {
     const int64_t d = host_row_ptr[r + 1] - host_row_ptr[r];
     if (d < 0) return Status::invalid_argument;
     impl->max_deg = std::max(impl->max_deg, d);
   }
-  if (!tasks_fit_32bit(num_nodes, 0, heads)) return Status::unsupported;
   // The host's checks first: the device is asked for only once they pass.
   if (const cudaError_t e = cudaGetDevice(&impl->device); e != cudaSuccess) return cuda_failed(e);
   impl->mean_deg = num_nodes ? static_cast<double>(impl->edges) / num_nodes : 0;
@@ -386,7 +390,9 @@ Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, i
 
 Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
                      Storage storage, Index index, Shape* out) {
-  if (!host_row_ptr || !out || num_nodes < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
+  if (!host_row_ptr || !out || num_nodes < 0 || heads < 1 || feat < 1 || !is_valid(storage) ||
+      !is_valid(index))
+    return Status::invalid_argument;
   if (!row_stride_fits(index, heads, feat)) return Status::unsupported;
   try {
     auto impl = std::make_unique<Impl>();
@@ -432,6 +438,9 @@ Status plan_sweep(const GraphView& g, Shape::Impl* impl) {
 Status Shape::create(const GraphView& graph, const int64_t* host_row_ptr, int heads, int feat,
                      Storage storage, Shape* out) {
   if (!out || graph.num_nodes < 0 || graph.num_edges < 0) return Status::invalid_argument;
+  // The graph's device arrays are what this form is for (a sweep plans from them).
+  if ((graph.num_nodes > 0 && !graph.row_ptr) || (graph.num_edges > 0 && !graph.col))
+    return Status::invalid_argument;
   if (host_row_ptr && host_row_ptr[graph.num_nodes] != graph.num_edges)
     return Status::invalid_argument;
   Shape s;
@@ -449,6 +458,11 @@ Status Shape::create(const GraphView& graph, const int64_t* host_row_ptr, int he
 
 const char* dispatch_variant(const GraphView& g, Storage storage, int heads, int feat,
                              const Shape* shape) {
+  // A problem aggregate() refuses has no variant.
+  if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1 || !is_valid(storage) ||
+      !is_valid(g.index) || !row_stride_fits(g.index, heads, feat) ||
+      !tasks_fit_32bit(g.num_nodes, 0, heads))
+    return "";
   if (shape && shape->impl())  // the sweep only for the arrays it planned
     return shape->impl()->sweeps(g) ? shape->impl()->choice.colblock_id : shape->impl()->choice.id;
   const double mean = g.num_nodes ? static_cast<double>(g.num_edges) / g.num_nodes : 0;
@@ -482,14 +496,15 @@ bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0;
 Status prepare_launch(const GraphView& g, const float* scores, const void* values, Storage storage,
                       int heads, int feat, const Output& output, const Shape* shape,
                       const LaunchOptions& launch, PreparedLaunch* p) {
-  if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1) return Status::invalid_argument;
-  if (output.storage != Storage::f32 && output.storage != Storage::bf16 &&
-      output.storage != Storage::f16)
+  if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1 || !is_valid(storage) ||
+      !is_valid(g.index) || !is_valid(output.storage))
     return Status::invalid_argument;
+  if (g.num_nodes == 0 && g.num_edges != 0) return Status::invalid_argument;  // row_ptr ends at E
   // 16-bit out in the values' own type: the rule's kernel as its `.o16` twin.
   const bool out16 = output.storage != Storage::f32;
   if (out16 && output.storage != storage) return Status::unsupported;
   if (!row_stride_fits(g.index, heads, feat)) return Status::unsupported;
+  if (!tasks_fit_32bit(g.num_nodes, 0, heads)) return Status::unsupported;  // before the device
   if (g.num_nodes == 0) return Status::ok;
   void* const out = output.data;
   if (!g.row_ptr || !out || !values || (g.num_edges > 0 && (!g.col || !scores)))

@@ -9,6 +9,14 @@
 
 namespace csrgat {
 
+// An enum value the API defines (a caller's integer cast to Storage or Index may not be one).
+constexpr bool is_valid(Storage s) {
+  return s == Storage::f32 || s == Storage::bf16 || s == Storage::f16;
+}
+constexpr bool is_valid(Index i) {
+  return i == Index::i32 || i == Index::i64;
+}
+
 constexpr ValueType value_type_of(Storage s) {
   return s == Storage::f32 ? ValueType::f32 : s == Storage::bf16 ? ValueType::bf16 : ValueType::f16;
 }

@@ -191,7 +191,9 @@ class Call {
 // The variant id aggregate() would use for this problem with float32 out (no launch): its rule's
 // id (a 16-bit Output runs the family kernel's `<id>.o16`; Call::variant_id names it). Without a
 // Shape the rule's split, block merge (`.bm`) and row order (`.lpt`) are not applied: the
-// kernel of that id runs every row whole, in index order.
+// kernel of that id runs every row whole, in index order. "" for a problem aggregate() refuses
+// before the GPU (sizes out of range, a Storage or Index it does not define, H * F or the task
+// count over the 32-bit limits).
 const char* dispatch_variant(const GraphView& graph, Storage storage, int heads, int feat,
                              const Shape* shape = nullptr);
 

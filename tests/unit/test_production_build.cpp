@@ -83,6 +83,63 @@ TEST(ProductionBuild, CallChecksItsArgumentsAtCreate) {
   EXPECT_EQ(moved.launch(nullptr), csrgat::Status::invalid_argument);
 }
 
+// Arguments the API refuses before touching a GPU (a probing review of the C++ API): enum values
+// it does not define (an integer cast to Storage or Index, which used to run as f16 or int32,
+// skipping the 32-bit stride check), an empty graph that claims edges, a host row_ptr that does
+// not start at 0, a graph form without its device arrays, and sizes over the 32-bit task limit
+// (refused before row_ptr's N + 1 entries are read); dispatch_variant names no kernel for them.
+TEST(ProductionBuild, RefusesWhatItDoesNotDefineBeforeTheGpu) {
+  int dummy = 0;
+  float f = 0;
+  const auto bad_storage = static_cast<csrgat::Storage>(7);
+  const auto bad_index = static_cast<csrgat::Index>(7);
+  const csrgat::GraphView g{&dummy, &dummy, 1, 1, csrgat::Index::i32};
+  const csrgat::GraphView g_bad{&dummy, &dummy, 1, 1, bad_index};
+  using csrgat::Status;
+  EXPECT_EQ(csrgat::aggregate(g, &f, &f, bad_storage, 1, 64, &f, nullptr),
+            Status::invalid_argument);
+  EXPECT_EQ(csrgat::aggregate(g_bad, &f, &f, csrgat::Storage::f32, 65536, 65536, &f, nullptr),
+            Status::invalid_argument);
+  csrgat::Call call;
+  EXPECT_EQ(csrgat::Call::create(g, &f, &f, bad_storage, 1, 64, &f, nullptr, {}, &call),
+            Status::invalid_argument);
+  EXPECT_STREQ(csrgat::dispatch_variant(g, bad_storage, 1, 64), "");
+  EXPECT_STREQ(csrgat::dispatch_variant(g_bad, csrgat::Storage::f32, 1, 64), "");
+  EXPECT_STREQ(csrgat::dispatch_variant(g, csrgat::Storage::f32, 0, 64), "");
+  EXPECT_STREQ(csrgat::dispatch_variant(g, csrgat::Storage::f32, 65536, 32768), "");
+  EXPECT_STRNE(csrgat::dispatch_variant(g, csrgat::Storage::f32, 1, 64), "");
+  // An empty graph with edges: its row_ptr cannot end at E.
+  const csrgat::GraphView liar{nullptr, nullptr, 0, 5, csrgat::Index::i32};
+  EXPECT_EQ(csrgat::aggregate(liar, nullptr, &f, csrgat::Storage::f32, 1, 64, &f, nullptr),
+            Status::invalid_argument);
+  EXPECT_EQ(
+      csrgat::Call::create(liar, nullptr, &f, csrgat::Storage::f32, 1, 64, &f, nullptr, {}, &call),
+      Status::invalid_argument);
+  csrgat::Shape shape;
+  for (const std::vector<int64_t>& rp :
+       {std::vector<int64_t>{2, 3, 4, 5}, std::vector<int64_t>{-3, 0, 2, 5},
+        std::vector<int64_t>{0, 3, 2, 5}})
+    EXPECT_EQ(csrgat::Shape::create(rp.data(), 3, 1, 64, csrgat::Storage::f32, csrgat::Index::i32,
+                                    &shape),
+              Status::invalid_argument)
+        << rp[0] << "," << rp[1];
+  const std::vector<int64_t> ok_rp{0, 1};
+  EXPECT_EQ(csrgat::Shape::create(ok_rp.data(), 1, 1, 64, bad_storage, csrgat::Index::i32, &shape),
+            Status::invalid_argument);
+  EXPECT_EQ(csrgat::Shape::create(ok_rp.data(), 1, 1, 64, csrgat::Storage::f32, bad_index, &shape),
+            Status::invalid_argument);
+  const csrgat::GraphView no_arrays{nullptr, nullptr, 1, 1, csrgat::Index::i32};
+  EXPECT_EQ(csrgat::Shape::create(no_arrays, ok_rp.data(), 1, 64, csrgat::Storage::f32, &shape),
+            Status::invalid_argument);
+  // 2^40 rows: refused by size, never read (ok_rp has 2 entries).
+  EXPECT_EQ(csrgat::Shape::create(ok_rp.data(), int64_t{1} << 40, 1, 64, csrgat::Storage::f32,
+                                  csrgat::Index::i64, &shape),
+            Status::unsupported);
+  const csrgat::GraphView huge{&dummy, &dummy, int64_t{1} << 40, 1, csrgat::Index::i64};
+  EXPECT_EQ(csrgat::aggregate(huge, &f, &f, csrgat::Storage::f32, 1, 64, &f, nullptr),
+            Status::unsupported);
+}
+
 // A rule of a sliced variant (`.fs<T>`) holds only problems whose F is a multiple of T (each
 // launch computes F / T features) and whose slices keep the vector loads F allows (F = 60 in two
 // slices of a vec-4 kernel would take the scalar twin): for any other F the dispatch goes on to
