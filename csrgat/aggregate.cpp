@@ -232,6 +232,18 @@ bool row_stride_fits(Index index, int heads, int feat) {
   return index != Index::i32 || row_stride_fits_32bit(heads, feat);
 }
 
+// The checks of a problem that need neither its arrays nor the GPU, as aggregate() makes them
+// and dispatch_variant() answers "" for: sizes and enum values (invalid_argument), then the
+// kernels' 32-bit limits (unsupported).
+Status problem_status(const GraphView& g, Storage storage, int heads, int feat) {
+  if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1 || !is_valid(storage) ||
+      !is_valid(g.index))
+    return Status::invalid_argument;
+  if (!row_stride_fits(g.index, heads, feat) || !tasks_fit_32bit(g.num_nodes, 0, heads))
+    return Status::unsupported;
+  return Status::ok;
+}
+
 }  // namespace
 
 struct Shape::Impl {
@@ -459,10 +471,7 @@ Status Shape::create(const GraphView& graph, const int64_t* host_row_ptr, int he
 const char* dispatch_variant(const GraphView& g, Storage storage, int heads, int feat,
                              const Shape* shape) {
   // A problem aggregate() refuses has no variant.
-  if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1 || !is_valid(storage) ||
-      !is_valid(g.index) || !row_stride_fits(g.index, heads, feat) ||
-      !tasks_fit_32bit(g.num_nodes, 0, heads))
-    return "";
+  if (problem_status(g, storage, heads, feat) != Status::ok) return "";
   if (shape && shape->impl())  // the sweep only for the arrays it planned
     return shape->impl()->sweeps(g) ? shape->impl()->choice.colblock_id : shape->impl()->choice.id;
   const double mean = g.num_nodes ? static_cast<double>(g.num_edges) / g.num_nodes : 0;
@@ -496,15 +505,12 @@ bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0;
 Status prepare_launch(const GraphView& g, const float* scores, const void* values, Storage storage,
                       int heads, int feat, const Output& output, const Shape* shape,
                       const LaunchOptions& launch, PreparedLaunch* p) {
-  if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1 || !is_valid(storage) ||
-      !is_valid(g.index) || !is_valid(output.storage))
-    return Status::invalid_argument;
+  if (!is_valid(output.storage)) return Status::invalid_argument;
   if (g.num_nodes == 0 && g.num_edges != 0) return Status::invalid_argument;  // row_ptr ends at E
+  if (const Status st = problem_status(g, storage, heads, feat); st != Status::ok) return st;
   // 16-bit out in the values' own type: the rule's kernel as its `.o16` twin.
   const bool out16 = output.storage != Storage::f32;
   if (out16 && output.storage != storage) return Status::unsupported;
-  if (!row_stride_fits(g.index, heads, feat)) return Status::unsupported;
-  if (!tasks_fit_32bit(g.num_nodes, 0, heads)) return Status::unsupported;  // before the device
   if (g.num_nodes == 0) return Status::ok;
   void* const out = output.data;
   if (!g.row_ptr || !out || !values || (g.num_edges > 0 && (!g.col || !scores)))

@@ -806,12 +806,14 @@ Config load_config(const std::string& path) {
   if (!in) throw ConfigError(path, "", 0, 0, "cannot open the config file");
   // At most 16 MiB (a config is a few KB): /dev/zero or a wrong file is named, not read until
   // memory runs out.
-  constexpr std::streamsize kMaxBytes = std::streamsize{16} << 20;
-  std::string text(static_cast<size_t>(kMaxBytes) + 1, '\0');
-  in.read(text.data(), kMaxBytes + 1);
-  text.resize(static_cast<size_t>(in.gcount()));
-  if (static_cast<std::streamsize>(text.size()) > kMaxBytes)
-    throw ConfigError(path, "", 0, 0, "is larger than 16 MiB: not a config file");
+  constexpr size_t kMaxBytes = size_t{16} << 20;
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<size_t>(in.gcount()));
+    if (text.size() > kMaxBytes)
+      throw ConfigError(path, "", 0, 0, "is larger than 16 MiB: not a config file");
+  }
   return parse_config(text, path);
 }
 

@@ -357,14 +357,17 @@ void write_header_file(const std::string& text, const std::string& path) {
     if (ec) throw std::runtime_error("cannot resolve the link '" + path + "': " + ec.message());
   }
   refuse_to_overwrite_store(target.string(), "the header");
+  const auto write_to = [&](const fs::path& p) {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    return static_cast<bool>(out);
+  };
   const fs::file_status st = fs::status(target, ec);
   if (fs::is_directory(st))
     throw std::runtime_error("'" + path + "' is a folder; give the header's file path");
   if (fs::exists(st) && !fs::is_regular_file(st)) {
-    std::ofstream out(target, std::ios::binary);
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write '" + path + "'");
+    if (!write_to(target)) throw std::runtime_error("cannot write '" + path + "'");
     return;
   }
   if (target.has_parent_path()) {
@@ -375,14 +378,9 @@ void write_header_file(const std::string& text, const std::string& path) {
   }
   // Same folder as the target, so the rename stays on one file system and is atomic.
   const fs::path tmp = target.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      fs::remove(tmp, ec);
-      throw std::runtime_error("cannot write '" + tmp.string() + "' (for '" + path + "')");
-    }
+  if (!write_to(tmp)) {
+    fs::remove(tmp, ec);
+    throw std::runtime_error("cannot write '" + tmp.string() + "' (for '" + path + "')");
   }
   fs::rename(tmp, target, ec);
   if (ec) {
