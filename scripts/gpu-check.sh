@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole GPU check, run on the GPU machine from the repo root with .gpu/ staged
 # (scripts/stage-gpu.sh): the gpu tests, compute-sanitizer memcheck and racecheck on the smoke
-# set and on tuner bench's colblock kernel, the production example, the profiler check, a short tuning run and its continuation on
+# set and on tuner bench's colblock kernel, the production examples (C++ and C), the profiler check, a short tuning run and its continuation on
 # "another GPU" (scripts/check-continue.sh). Prints a summary
 # table last. Logs go to $OUT (the device tool's output folder) or .gpu/logs.
 set -uo pipefail
@@ -33,6 +33,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
     --gtest_filter="$COLBLOCK_RACECHECK_TESTS"
 }
 step production_example 120 "$BIN/production_example"
+# The C interface from C, libcsrgat_c.so staged beside it.
+step production_c_example 120 env LD_LIBRARY_PATH="$BIN" "$BIN/production_c_example"
 [ "${SKIP_PROF:-0}" = 1 ] || step prof_check 300 "$BIN/prof_check" "$LOGS/prof_check.json"
 [ "${SKIP_BENCH:-0}" = 1 ] || {
   step smoke_run 900 "$BIN/tuner" run configs/smoke.yaml

@@ -8,7 +8,7 @@ BUILD="${CSRGAT_BUILD_DIR:-$ROOT/build}"
 OUT="$ROOT/.gpu"
 rm -rf "$OUT"
 mkdir -p "$OUT/bin" "$OUT/graphs"
-for b in tuner/tuner tests/gpu_tests examples/production/production_example profiler/prof_check profiler/lat_ladder profiler/slice_probe profiler/colblock_probe profiler/l2_policy_probe \
+for b in tuner/tuner tests/gpu_tests examples/production/production_example examples/production/production_c_example profiler/prof_check profiler/lat_ladder profiler/slice_probe profiler/colblock_probe profiler/l2_policy_probe \
          include/csrgat/libcsrgat_c.so; do
   [ -x "$BUILD/$b" ] && cp "$BUILD/$b" "$OUT/bin/"
 done

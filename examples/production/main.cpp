@@ -7,13 +7,13 @@
 #include <random>
 #include <vector>
 
-#define CHECK_CUDA(x)                                                              \
-  do {                                                                             \
-    cudaError_t e_ = (x);                                                          \
-    if (e_ != cudaSuccess) {                                                       \
-      std::fprintf(stderr, "%s failed: %s\n", #x, cudaGetErrorString(e_));         \
-      return 1;                                                                    \
-    }                                                                              \
+#define CHECK_CUDA(x)                                                      \
+  do {                                                                     \
+    cudaError_t e_ = (x);                                                  \
+    if (e_ != cudaSuccess) {                                               \
+      std::fprintf(stderr, "%s failed: %s\n", #x, cudaGetErrorString(e_)); \
+      return 1;                                                            \
+    }                                                                      \
   } while (0)
 
 int main() {
@@ -59,7 +59,8 @@ int main() {
     std::fprintf(stderr, "Shape::create: %s\n", csrgat::status_string(st));
     return 1;
   }
-  st = csrgat::aggregate(g, d_scores, d_values, csrgat::Storage::f32, heads, feat, d_out, nullptr, &shape);
+  st = csrgat::aggregate(g, d_scores, d_values, csrgat::Storage::f32, heads, feat, d_out, nullptr,
+                         &shape);
   if (st != csrgat::Status::ok) {
     std::fprintf(stderr, "aggregate: %s\n", csrgat::status_string(st));
     return 1;
@@ -85,6 +86,10 @@ int main() {
   std::printf("seed problem: %lld nodes, %lld edges, F=%d via %s: relative error %.2e -> %s\n",
               static_cast<long long>(n), static_cast<long long>(e), feat, shape.variant_id(), rel,
               rel < 1e-5 ? "ok" : "WRONG");
-  cudaFree(d_rp); cudaFree(d_col); cudaFree(d_scores); cudaFree(d_values); cudaFree(d_out);
+  cudaFree(d_rp);
+  cudaFree(d_col);
+  cudaFree(d_scores);
+  cudaFree(d_values);
+  cudaFree(d_out);
   return rel < 1e-5 ? 0 : 1;
 }
