@@ -685,4 +685,8 @@ const char* Call::variant_id() const { return impl_ ? impl_->launch.variant_id :
 
 const char* compiled_archs() { return embedded::kArchList; }
 
+const char* tuned_source() {
+  return CSRGAT_TUNED_SOURCE;
+}
+
 }  // namespace csrgat

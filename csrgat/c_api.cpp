@@ -187,4 +187,8 @@ const char* csrgat_last_cuda_error_string(void) {
 
 const char* csrgat_compiled_archs(void) { return csrgat::compiled_archs(); }
 
+const char* csrgat_tuned_source(void) {
+  return csrgat::tuned_source();
+}
+
 }  // extern "C"

@@ -32,6 +32,7 @@ struct CApiLib {
   decltype(&csrgat_call_variant) call_variant = nullptr;
   decltype(&csrgat_status_string) status_string = nullptr;
   decltype(&csrgat_compiled_archs) compiled_archs = nullptr;
+  decltype(&csrgat_tuned_source) tuned_source = nullptr;
   decltype(&csrgat_last_cuda_error) last_cuda_error = nullptr;
   decltype(&csrgat_last_cuda_error_string) last_cuda_error_string = nullptr;
 
@@ -49,7 +50,7 @@ struct CApiLib {
         sym(call_create_out, "csrgat_call_create_out") && sym(call_launch, "csrgat_call_launch") &&
         sym(call_destroy, "csrgat_call_destroy") && sym(call_variant, "csrgat_call_variant") &&
         sym(status_string, "csrgat_status_string") &&
-        sym(compiled_archs, "csrgat_compiled_archs") &&
+        sym(compiled_archs, "csrgat_compiled_archs") && sym(tuned_source, "csrgat_tuned_source") &&
         sym(last_cuda_error, "csrgat_last_cuda_error") &&
         sym(last_cuda_error_string, "csrgat_last_cuda_error_string");
     if (!ok) aggregate = nullptr;

@@ -29,7 +29,8 @@ int main(void) {
   for (int i = 0; i < kNodes * kFeat; ++i) values[i] = (float)((i * 7) % 11) - 5.f;
 
   /* Needs no GPU: the library names its machine code and refuses a call without buffers. */
-  printf("libcsrgat_c carries code for %s\n", csrgat_compiled_archs());
+  printf("libcsrgat_c carries code for %s; its rules: %s\n", csrgat_compiled_archs(),
+         csrgat_tuned_source());
   const int refused = csrgat_aggregate(NULL, NULL, kNodes, kEdges, CSRGAT_INDEX_I32, NULL, NULL,
                                        CSRGAT_STORAGE_F32, 1, kFeat, NULL, NULL, NULL, 0);
   if (refused != CSRGAT_INVALID_ARGUMENT) {

@@ -33,6 +33,8 @@ int main() {
   for (auto& s : scores) s = normal(rng);
   for (auto& v : values) v = normal(rng);
 
+  std::printf("csrgat: code for %s, rules from %s\n", csrgat::compiled_archs(),
+              csrgat::tuned_source());
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::printf("no CUDA device: the example needs a GPU to run\n");

@@ -100,6 +100,9 @@ int csrgat_last_cuda_error(void);
 const char* csrgat_last_cuda_error_string(void);
 /* csrgat::compiled_archs: the architectures the library carries machine code for ("900"). */
 const char* csrgat_compiled_archs(void);
+/* csrgat::tuned_source: the tuned header the library was built with, as its CSRGAT_TUNED_SOURCE
+ * says (the store, run, GPU and date of its measurements, or "default (untuned)"). */
+const char* csrgat_tuned_source(void);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,7 @@ TEST(CApi, ExportsTheCInterfaceOnly) {
                              "_ZN6csrgat13status_stringENS_6StatusE"})
     EXPECT_FALSE(lib.exports(hidden)) << hidden;
   EXPECT_STREQ(lib.compiled_archs(), csrgat::compiled_archs());
+  EXPECT_STREQ(lib.tuned_source(), csrgat::tuned_source());
 }
 
 TEST(CApi, StatusStrings) {

@@ -64,6 +64,12 @@ std::vector<std::string> built_archs() {  // CMAKE_CUDA_ARCHITECTURES as numbers
 
 }  // namespace
 
+// The library names the header it was built with (a production log line's provenance).
+TEST(EmbeddedCubins, LibraryNamesItsTunedHeader) {
+  EXPECT_STREQ(csrgat::tuned_source(), CSRGAT_TUNED_SOURCE);
+  EXPECT_GT(std::strlen(csrgat::tuned_source()), 0u);
+}
+
 TEST(EmbeddedCubins, HoldEveryKernelOfTheHeaderAndTheFallbacksForEveryArchitecture) {
   // The header's rules name their kernels by index; each is the embedded kernel of that index.
   std::set<int> used;
