@@ -122,28 +122,16 @@ std::string problem_unsupported(int64_t n, int64_t e, int heads, int feat, int v
     return "colblock: F = 128 only (a lane holds one float4 of a row), not " + std::to_string(feat);
   if (heads != 1) return "colblock: one head only, not " + std::to_string(heads);
   if (value != kFloat32 && value != kBfloat16) return "colblock: float32 or bfloat16 values only";
-  if (g.rows_per_warp < kRegisterRows || g.rows_per_warp > kMaxRowsPerWarp)
-    return "colblock: rows_per_warp = " + std::to_string(g.rows_per_warp) + ": " +
-           std::to_string(kRegisterRows) + " (the compiled kernel's register rows) to " +
-           std::to_string(kMaxRowsPerWarp);
+  if (const std::string why = knobs_out_of_range(
+          {g.rows_per_warp, g.part_shift, g.lag, g.poll_pause_ns, g.l1_policy, value == kFloat32});
+      !why.empty())
+    return "colblock: " + why;
   if (const std::string why = plan_unsupported(n, e, g.rows_per_warp, g.part_shift); !why.empty())
     return "colblock: " + why;
   if (const int64_t parts = (n + (int64_t{1} << g.part_shift) - 1) >> g.part_shift; parts > 4096)
     return "colblock: n = " + std::to_string(n) + " nodes make " + std::to_string(parts) +
            " partitions of 2^" + std::to_string(g.part_shift) +
            " sources, more than 4096 (the barrier's steps are counted in 32-bit words)";
-  if (g.lag < 1 || g.lag >= kSlotsRing)
-    return "colblock: lag = " + std::to_string(g.lag) + ": 1 to " + std::to_string(kSlotsRing - 1);
-  // (a header edited by hand could ask for a second's sleep a poll)
-  if (g.poll_pause_ns < kMinPollPauseNs || g.poll_pause_ns > kMaxPollPauseNs)
-    return "colblock: poll_pause_ns = " + std::to_string(g.poll_pause_ns) + ": " +
-           std::to_string(kMinPollPauseNs) + " to " + std::to_string(kMaxPollPauseNs);
-  if (g.l1_policy < 0 || g.l1_policy > kMaxL1Policy)
-    return "colblock: l1_policy = " + std::to_string(g.l1_policy) + ": 0 to " +
-           std::to_string(kMaxL1Policy);
-  if (g.l1_policy != 0 && value != kFloat32)
-    return "colblock: l1_policy " + std::to_string(g.l1_policy) +
-           " is compiled for float32 values only (bfloat16 takes 0)";
   return "";
 }
 

@@ -42,6 +42,7 @@ __device__ __forceinline__ int warp_sum_int(int v) { return __reduce_add_sync(0x
 // no result depends on it.
 constexpr int kLines = 32;
 constexpr int kSlotsRing = 32;  // 16 until the thirty-second session's call 6
+static_assert(kMaxLag == kSlotsRing - 1, "a warp runs at most a ring less one step ahead");
 constexpr int kLineWords = 32;
 constexpr int kStepWords = kSlotsRing * kLines * kLineWords;
 // The barrier's memory, zeroed before each launch: the step counters, then a line whose first

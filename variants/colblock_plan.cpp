@@ -16,8 +16,31 @@ std::string plan_unsupported(int64_t n, int64_t e, int rows_per_warp, int part_s
   if (rows_per_warp < 1 || rows_per_warp > kMaxRowsPerWarp)
     return "rows_per_warp = " + std::to_string(rows_per_warp) + ": 1 to " +
            std::to_string(kMaxRowsPerWarp);
-  if (part_shift < 0 || part_shift > 24)
-    return "part_shift = " + std::to_string(part_shift) + ": 0 to 24";
+  if (part_shift < 0 || part_shift > kMaxPartShift)
+    return "part_shift = " + std::to_string(part_shift) + ": 0 to " + std::to_string(kMaxPartShift);
+  return "";
+}
+
+std::string knobs_out_of_range(const Knobs& k) {
+  const auto range = [](const char* name, int v, int lo, int hi, const char* lo_note = "") {
+    return std::string(name) + " = " + std::to_string(v) + ": " + std::to_string(lo) + lo_note +
+           " to " + std::to_string(hi);
+  };
+  if (k.rows_per_warp < kRegisterRows || k.rows_per_warp > kMaxRowsPerWarp)
+    return range("r (rows_per_warp)", k.rows_per_warp, kRegisterRows, kMaxRowsPerWarp,
+                 " (the kernel's register rows)");
+  if (k.part_shift < 0 || k.part_shift > kMaxPartShift)
+    return range("ps (part_shift, log2 of a partition's sources)", k.part_shift, 0, kMaxPartShift);
+  if (k.lag < 1 || k.lag > kMaxLag) return range("lag", k.lag, 1, kMaxLag);
+  // (a header edited by hand could ask for a second's sleep a poll)
+  if (k.poll_pause_ns < kMinPollPauseNs || k.poll_pause_ns > kMaxPollPauseNs)
+    return range("pp (poll_pause_ns, the barrier's first sleep)", k.poll_pause_ns, kMinPollPauseNs,
+                 kMaxPollPauseNs);
+  if (k.l1_policy < 0 || k.l1_policy > kMaxL1Policy)
+    return range("l1p (l1_policy, of the item and score loads)", k.l1_policy, 0, kMaxL1Policy);
+  if (k.l1_policy != 0 && !k.float32_values)
+    return "l1p (l1_policy) " + std::to_string(k.l1_policy) +
+           " is compiled for float32 values only (bfloat16 takes 0)";
   return "";
 }
 

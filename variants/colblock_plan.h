@@ -32,6 +32,28 @@ constexpr int kMinPollPauseNs = 32, kMaxPollPauseNs = 65536;
 // variants/colblock.cuh says what each does).
 constexpr int kMaxL1Policy = 3;
 
+// The compiled kernel's fixed geometry (csrgat/colblock.cu's instances): 10 of a warp's rows in
+// registers (R at least that), and the soft barrier's ring of 32 steps' counters (a warp runs at
+// most 31 partitions ahead: variants/colblock.cuh's kSlotsRing - 1).
+constexpr int kRegisterRows = 10;
+constexpr int kMaxLag = 31;
+constexpr int kMaxPartShift = 24;
+
+// A sweep's knobs, as a colblock id names them (`r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>]`: the tuner's
+// VariantParams) and as csrgat::colblock::Geometry holds them (the library).
+struct Knobs {
+  int rows_per_warp = 0;  // r
+  int part_shift = 0;     // ps
+  int lag = 0;            // lag
+  int poll_pause_ns = 0;  // pp
+  int l1_policy = 0;      // l1p
+  bool float32_values = true;
+};
+// Why the knobs are outside what the compiled kernels take ("" when they are not), each reason
+// naming the knob both ways ("r (rows_per_warp) = 9: 10 (the kernel's register rows) to 31"):
+// the one check behind VariantParams::invalid_reason and colblock::problem_unsupported.
+std::string knobs_out_of_range(const Knobs& k);
+
 // Why a graph of n nodes and e edges cannot be planned with R rows a warp and partitions of
 // 2^part_shift sources ("" when it can).
 std::string plan_unsupported(int64_t n, int64_t e, int rows_per_warp, int part_shift);

@@ -177,20 +177,9 @@ std::string VariantParams::invalid_reason() const {
   if (family == Family::colblock) {
     if (value == ValueType::f16) return "colblock takes f32 or bf16 values only";
     if (index != IndexType::i32) return "colblock takes int32 structure only";
-    if (cb_rows < 10 || cb_rows > 31)
-      return "colblock: r (rows a warp) must be in [10, 31] (10 of them are the kernel's register rows)";
-    if (cb_shift < 0 || cb_shift > 24) return "colblock: ps (log2 of a partition's sources) must be in [0, 24]";
-    if (cb_lag < 1 || cb_lag > 31) return "colblock: lag must be in [1, 31]";
-    if (cb_pause < colblock::kMinPollPauseNs || cb_pause > colblock::kMaxPollPauseNs)
-      return "colblock: pp (the barrier's first sleep, ns) must be in [" +
-             std::to_string(colblock::kMinPollPauseNs) + ", " + std::to_string(colblock::kMaxPollPauseNs) + "]";
-    if (cb_l1p < 0 || cb_l1p > colblock::kMaxL1Policy)
-      return "colblock: l1p (the L1 policy of its item and score loads) must be in [0, " +
-             std::to_string(colblock::kMaxL1Policy) + "]";
-    if (cb_l1p != 0 && value != ValueType::f32)
-      return "colblock: l1p" + std::to_string(cb_l1p) + " is compiled for f32 values only, not " +
-             to_string(value);
-    return "";
+    const std::string why = colblock::knobs_out_of_range(
+        {cb_rows, cb_shift, cb_lag, cb_pause, cb_l1p, value == ValueType::f32});
+    return why.empty() ? why : "colblock: " + why;
   }
   if (family != Family::fused) {
     if (family == Family::cusparse && value != ValueType::f32)

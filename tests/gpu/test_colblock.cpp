@@ -266,7 +266,7 @@ TEST(Colblock, SaysWhatItCannotRun) {
   EXPECT_NE(ColblockKernel::unsupported(g, 1, 128, 0, o).find("float32 or bfloat16"), std::string::npos);
   o = {};
   o.rows_per_warp = 32;
-  EXPECT_NE(ColblockKernel::unsupported(g, 1, 128, 0, o).find("rows_per_warp = 32: 10"),
+  EXPECT_NE(ColblockKernel::unsupported(g, 1, 128, 0, o).find("r (rows_per_warp) = 32: 10"),
             std::string::npos);
   o = {};
   o.lag = 0;

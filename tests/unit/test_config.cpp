@@ -415,9 +415,10 @@ TEST(ConfigErrors, ColblockGeometries) {
   EXPECT_EQ(ok.space.colblock, (std::vector<std::string>{"r19.ps16.lag8", "r19.ps16.lag8.pp512",
                                                          "r19.ps16.lag8.l1p2"}));
   expect_error(with("[r19.ps16.lag8.l1p4]"), "space.colblock[0]", 8,
-               "l1p (the L1 policy of its item and score loads) must be in [0, 3]");
+               "l1p (l1_policy, of the item and score loads) = 4: 0 to 3");
   expect_error(with("[r19.ps16.lag8.l1p0]"), "space.colblock[0]", 8, "write it as r19.ps16.lag8");
-  expect_error(with("[r19.ps16.lag8.pp8]"), "space.colblock[0]", 8, "pp (the barrier's first sleep, ns) must be in [32, 65536]");
+  expect_error(with("[r19.ps16.lag8.pp8]"), "space.colblock[0]", 8,
+               "pp (poll_pause_ns, the barrier's first sleep) = 8: 32 to 65536");
   expect_error(with("[r19.ps16.lag8.pp4096]"), "space.colblock[0]", 8, "write it as r19.ps16.lag8");
   expect_error(with("[r19.ps16.lag8, r19.ps16.lag8]"), "space.colblock[1]", 8, "duplicate value");
 }

@@ -1239,8 +1239,9 @@ TEST(Emit, ABackslashInANameDoesNotSpliceLines) {
   std::istringstream lines(h);
   for (std::string line; std::getline(lines, line);) {
     const size_t first = line.find_first_not_of(' ');
-    if (first != std::string::npos && line.compare(first, 2, "//") == 0)
+    if (first != std::string::npos && line.compare(first, 2, "//") == 0) {
       EXPECT_NE(line.back(), '\\') << line;
+    }
   }
   EXPECT_NE(h.find("odd/"), std::string::npos) << h;
 }

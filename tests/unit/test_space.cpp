@@ -555,11 +555,11 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
   EXPECT_EQ(p.kernel_name(), "");
   EXPECT_NE(VariantParams::parse("colblock.r20.ps16.lag8.i32.f32"), p);
   EXPECT_EQ(VariantParams::parse("colblock.r9.ps16.lag8.i32.f32").invalid_reason(),
-            "colblock: r (rows a warp) must be in [10, 31] (10 of them are the kernel's register rows)");
+            "colblock: r (rows_per_warp) = 9: 10 (the kernel's register rows) to 31");
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps25.lag8.i32.f32").invalid_reason(),
-            "colblock: ps (log2 of a partition's sources) must be in [0, 24]");
+            "colblock: ps (part_shift, log2 of a partition's sources) = 25: 0 to 24");
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag32.i32.f32").invalid_reason(),
-            "colblock: lag must be in [1, 31]");
+            "colblock: lag = 32: 1 to 31");
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.i64.f32").invalid_reason(),
             "colblock takes int32 structure only");
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.i32.bf16").invalid_reason(), "");
@@ -574,7 +574,7 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.pp4096.i32.f32"), p);
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.pp4096.i32.f32").id(), id);
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.pp16.i32.f32").invalid_reason(),
-            "colblock: pp (the barrier's first sleep, ns) must be in [32, 65536]");
+            "colblock: pp (poll_pause_ns, the barrier's first sleep) = 16: 32 to 65536");
   EXPECT_EQ(geometry_of(paced).poll_pause_ns, 1024);
   // The L1 policy of its item and score loads: .l1p<N> after .pp, left out at 0, f32 only.
   const VariantParams l1 = VariantParams::parse("colblock.r19.ps16.lag8.pp1024.l1p2.i32.f32");
@@ -588,24 +588,24 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
   EXPECT_NE(VariantParams::parse("colblock.r19.ps16.lag8.l1p1.i32.f32"), p);
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.l1p3.i32.f32").invalid_reason(), "");
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.l1p4.i32.f32").invalid_reason(),
-            "colblock: l1p (the L1 policy of its item and score loads) must be in [0, 3]");
+            "colblock: l1p (l1_policy, of the item and score loads) = 4: 0 to 3");
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.l1p1.i32.bf16").invalid_reason(),
-            "colblock: l1p1 is compiled for f32 values only, not bf16");
+            "colblock: l1p (l1_policy) 1 is compiled for float32 values only (bfloat16 takes 0)");
   EXPECT_THROW(VariantParams::parse("csrgat.tpr8.l1p1.i32.f32"), std::invalid_argument);
   colblock::Geometry l1g = geometry_of(l1);
   EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, l1g), "");
   EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kBfloat16, l1g),
-            "colblock: l1_policy 2 is compiled for float32 values only (bfloat16 takes 0)");
+            "colblock: l1p (l1_policy) 2 is compiled for float32 values only (bfloat16 takes 0)");
   l1g.l1_policy = -1;
   EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, l1g),
-            "colblock: l1_policy = -1: 0 to 3");
+            "colblock: l1p (l1_policy, of the item and score loads) = -1: 0 to 3");
   EXPECT_EQ(geometry_of(p).poll_pause_ns, colblock::Geometry{}.poll_pause_ns);
   // The library's own check of a geometry (a Rule edited by hand): the pause's range too.
   EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, geometry_of(paced)), "");
   colblock::Geometry asleep = geometry_of(paced);
   asleep.poll_pause_ns = 1000000000;
   EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, asleep),
-            "colblock: poll_pause_ns = 1000000000: 32 to 65536");
+            "colblock: pp (poll_pause_ns, the barrier's first sleep) = 1000000000: 32 to 65536");
   EXPECT_THROW(VariantParams::parse("csrgat.r19.i32.f32"), std::invalid_argument);  // its parts only
   EXPECT_NE(launch_geometry(p, 1000, 1, 128, 0, 4, 0).unsupported, "");  // its own launcher's grid
 
@@ -632,7 +632,8 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
            {"  colblock: [r19.ps16.lag8]\n  value: [f16]\n",
             "colblock takes f32 or bf16 values only"},
            {"  colblock: [r19.ps16.lag8.l1p2]\n  value: [bf16]\n",
-            "colblock: l1p2 is compiled for f32 values only, not bf16"}}) {
+            "colblock: l1p (l1_policy) 2 is compiled for float32 values only (bfloat16 takes "
+            "0)"}}) {
     const Config other = tiny(space, "", graphs);
     const auto probs = problems(other);
     const Problem& pr = probs[2];
