@@ -122,3 +122,63 @@ TEST(GraphInfoCli, AFolderIsNamed) {
   EXPECT_NE(text.find("'" + dir.string() + "' is a folder, not a graph file"), std::string::npos)
       << text;
 }
+
+// The GPU commands check their arguments before the GPU check and before any graph is built: a
+// typo is named at once, here without a GPU as on one, never hidden behind "needs a CUDA GPU" nor
+// reported after the graphs before it were timed (a probing review of the thirty-fifth-plus
+// sessions' CLI). Each case: arguments, exit status, a piece of the message.
+TEST(GpuCommandsCli, ArgumentErrorsComeBeforeTheGpuCheck) {
+  const fs::path dir = test_dir();
+  const std::string g = " --graph seed:n=384,deg=18";
+  const std::string missing = (dir / "missing.mtx").string();
+  // A config whose graph file is not there: run and check refuse it before measuring anything;
+  // list, which needs no graph, warns.
+  const fs::path cfg = dir / "missing-graph.yaml";
+  write_file(cfg, "name: mg\narch: sm_90\noutput: out\ngraphs:\n  - {name: gone, spec: \"" +
+                      missing + "\", feat: [64]}\nspace:\n  tpr: [32]\n");
+  const std::tuple<std::string, int, std::string> cases[] = {
+      {"bench" + g + " --impl foo", 1, "bench --impl foo: variant id 'foo'"},
+      {"bench" + g + " --impl ,,,", 1, "bench --impl ',,,': names nothing"},
+      {"bench" + g + " --impl tuned,bogus:pdl", 1, "bench --impl bogus:pdl"},
+      {"bench --graph " + missing, 1,
+       "bench --graph '" + missing + "': '" + missing + "' does not exist"},
+      {"bench" + g + " --graph uniform:n=10,deg=abc", 1, "bench --graph 'uniform:n=10,deg=abc'"},
+      {"bench" + g + " --json " + (dir / "no" / "x.json").string(), 1, "does not exist"},
+      {"bench" + g + " --json " + dir.string(), 1, "is a folder, not a file"},
+      {"bench" + g + " --feat 0", 105, "--feat"},
+      {"bench" + g + " --heads -1", 105, "--heads"},
+      {"bench" + g + " --cache lukewarm", 105, "--cache"},
+      {"bench" + g + " --max-samples 0", 105, "--max-samples"},
+      {"bench" + g + " --max-seconds nan", 1, "bench --max-seconds"},
+      {"bench" + g + " --max-noise -1", 1, "bench --max-noise"},
+      {"bench" + g + " --seed -1", 105, "a seed is a decimal integer"},
+      {"bench" + g + " --seed 99999999999999999999", 105, "a seed is a decimal integer"},
+      {"bench --config " + (dir / "nope.yaml").string(), 1, "nope.yaml"},
+      {"bench --config " + cfg.string(), 1, "graph 'gone': '" + missing + "' does not exist"},
+      {"bench", 1, "give --graph SPEC"},
+      {"profile" + g + " --variant bogus", 1, "profile --variant 'bogus'"},
+      {"profile --graph " + missing + " --variant seed.i32.f32", 1, "does not exist"},
+      {"profile" + g + " --variant seed.i32.f32 --iters -5", 105, "--iters"},
+      {"timeline" + g + " --variant ,", 1, "timeline --variant ',': names nothing"},
+      {"timeline" + g + " --variant seed.i32.f32", 1, "only fused variants"},
+      {"timeline" + g + " --variant csrgat.tpr8.fl8.rpb4.i32.f32 --launches 0", 105, "--launches"},
+      {"timeline" + g + " --variant csrgat.tpr8.fl8.rpb4.i32.f32 --last -1", 105, "--last"},
+      {"timeline" + g + " --variant csrgat.tpr8.fl8.rpb4.i32.f32 --json " +
+           (dir / "no" / "t.json").string(),
+       1, "timeline --json"},
+      {"run " + cfg.string(), 1, "graph 'gone': '" + missing + "' does not exist"},
+      {"check " + cfg.string(), 1, "graph 'gone': '" + missing + "' does not exist"},
+      {"check " + cfg.string() + " --seed abc", 105, "a seed is a decimal integer"},
+      {"bogus", 109, "unknown command 'bogus'"},
+  };
+  for (const auto& [args, want_rc, want] : cases) {
+    const auto [rc, text] = tuner(args);
+    EXPECT_EQ(rc, want_rc) << args << "\n" << text;
+    EXPECT_NE(text.find(want), std::string::npos) << args << "\n" << text;
+    EXPECT_EQ(text.find("needs a CUDA GPU"), std::string::npos) << args << "\n" << text;
+  }
+  const auto [rc, text] = tuner("list " + cfg.string());
+  EXPECT_EQ(rc, 0) << text;
+  EXPECT_NE(text.find("tuner list: warning: " + cfg.string() + ": graph 'gone'"), std::string::npos)
+      << text;
+}

@@ -6,9 +6,13 @@
 // launch-included cold call moves by 5% from one process to the next) hits all alike and their
 // ratios hold; the summaries are of all rounds' samples.
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -94,10 +98,22 @@ ImplSpec parse_impl(const std::string& item) {
   }
   if (s.name.find(':') != std::string::npos)
     throw std::invalid_argument("bench --impl " + item + ": the only option after ':' is pdl");
+  static const char* const kNamed[] = {"tuned",    "tuned_call", "seed",
+                                       "cusparse", "empty",      "colblock"};
+  Family family = Family::fused;  // of a variant id
+  if (std::find(std::begin(kNamed), std::end(kNamed), s.name) == std::end(kNamed)) {
+    try {
+      family = VariantParams::parse(s.name).family;
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(
+          "bench --impl " + item + ": " + e.what() +
+          " (or one of tuned, tuned_call, seed, cusparse, empty, colblock)");
+    }
+  }
   if (s.overlap && s.name == "colblock")
     throw std::invalid_argument("bench --impl " + item + ": colblock cannot overlap the previous kernel");
   if (s.overlap && s.name != "tuned" && s.name != "tuned_call" && s.name != "empty" &&
-      VariantParams::parse(s.name).family != Family::fused)
+      (s.name == "seed" || s.name == "cusparse" || family != Family::fused))
     throw std::invalid_argument("bench --impl " + item +
                                 ": only the tuned dispatch, fused variants and empty can overlap "
                                 "the previous kernel (they wait for it themselves)");
@@ -174,24 +190,49 @@ void merge_round(profiler::TimingResult& all, profiler::TimingResult&& round) {
   all.clock_events_seen |= round.clock_events_seen;
 }
 
+// An implementation that cannot run this problem (a kernel's limits, 16-bit out of a baseline):
+// its row says so, and it is not a failure of the run.
+struct Unsupported : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The arguments, checked before the GPU check and before any graph is built (a typo in the last
+// --graph or --impl is reported at once, not after the graphs before it were timed): the
+// implementations, storages, graphs (a config's too), stop rule and output file.
+std::vector<std::pair<std::string, std::string>> checked_graphs(const BenchOptions& o) {
+  for (const auto& item : nonempty_list("bench --impl", o.impls)) parse_impl(item);
+  if (!(o.max_rel_noise >= 0 && std::isfinite(o.max_rel_noise)))
+    throw std::invalid_argument("bench --max-noise " + std::to_string(o.max_rel_noise) +
+                                ": a relative noise, 0 or more");
+  if (!(o.max_seconds > 0 && std::isfinite(o.max_seconds)))
+    throw std::invalid_argument("bench --max-seconds " + std::to_string(o.max_seconds) +
+                                ": a time limit, more than 0");
+  check_output_path("bench --json", o.json_path);
+  std::vector<std::pair<std::string, std::string>> graph_list;  // (name, spec)
+  if (!o.config.empty()) {
+    const Config cfg = load_config(o.config);
+    check_config_graphs(cfg);
+    for (const auto& g : cfg.graphs) graph_list.emplace_back(g.name, g.spec);
+  }
+  for (const auto& g : o.graphs) {
+    check_graph_spec("bench --graph", g);
+    graph_list.emplace_back(g, g);
+  }
+  if (graph_list.empty())
+    throw std::invalid_argument("bench: give --graph SPEC (repeatable) or --config FILE");
+  return graph_list;
+}
+
 int bench(const BenchOptions& o) {
-  for (const auto& item : split_list(o.impls)) parse_impl(item);  // a bad --impl fails here, GPU or not
   std::vector<ValueType> outs;  // each implementation is timed writing each of them
   for (const auto& os : split_list(o.out_storage)) outs.push_back(parse_storage("--out", os));
   if (outs.empty())
     throw std::invalid_argument("bench --out: give f32, bf16 or f16 (a comma list)");
   const ValueType value = parse_storage("--value", o.value);
+  const std::vector<std::pair<std::string, std::string>> graph_list = checked_graphs(o);
   std::string why;
   if (!gpu_available(&why)) return no_gpu_exit("bench", why);
-  std::vector<std::pair<std::string, std::string>> graph_list;  // (name, spec)
-  std::vector<int> feats = o.feats;
-  if (!o.config.empty()) {
-    const Config cfg = load_config(o.config);
-    for (const auto& g : cfg.graphs) graph_list.emplace_back(g.name, g.spec);
-  }
-  for (const auto& g : o.graphs) graph_list.emplace_back(g, g);
-  if (graph_list.empty())
-    throw std::invalid_argument("bench: give --graph SPEC (repeatable) or --config FILE");
+  const std::vector<int>& feats = o.feats;
   profiler::TimingOptions topt;
   topt.cache = o.cache == "warm" ? profiler::CacheMode::warm : profiler::CacheMode::cold;
   topt.graph_replay = o.graph_replay;
@@ -256,6 +297,8 @@ int bench(const BenchOptions& o) {
                                index_of(index)};
             e.shape = std::make_unique<Shape>();
             const Status st = Shape::create(gv, dp.host_row_ptr().data(), o.heads, feat, storage_of(value), e.shape.get());
+            if (st == Status::unsupported)
+              throw Unsupported("unsupported: Shape::create: no kernel of the library takes it");
             if (st != Status::ok) throw std::runtime_error(std::string("Shape::create: ") + status_string(st));
             variant = e.shape->variant_id();
             const void* vals = dp.values(value);
@@ -268,6 +311,8 @@ int bench(const BenchOptions& o) {
               e.call = std::make_unique<Call>();
               const Status st2 = Call::create(gv, dp.scores(), vals, storage_of(value), o.heads,
                                               feat, out_buf, sp, lo, e.call.get());
+              if (st2 == Status::unsupported)
+                throw Unsupported("unsupported: Call::create: no kernel of the library takes it");
               if (st2 != Status::ok)
                 throw std::runtime_error(std::string("Call::create: ") + status_string(st2));
               variant = e.call->variant_id();
@@ -293,10 +338,11 @@ int bench(const BenchOptions& o) {
             ColblockOptions co;
             co.value = static_cast<int>(value);
             const std::string why = ColblockKernel::unsupported(g, o.heads, feat, 0, co);
-            if (!why.empty()) throw std::runtime_error("unsupported: " + why);
+            if (!why.empty()) throw Unsupported("unsupported: " + why);
             if (out_value != ValueType::f32)
-              throw std::runtime_error("unsupported: colblock: float32 out only");
-            if (index != IndexType::i32) throw std::runtime_error("unsupported: colblock: int32 structure only");
+              throw Unsupported("unsupported: colblock: float32 out only");
+            if (index != IndexType::i32)
+              throw Unsupported("unsupported: colblock: int32 structure only");
             e.colblock = std::make_unique<ColblockKernel>(
                 g, static_cast<const int*>(dp.row_ptr(IndexType::i32)),
                 static_cast<const int*>(dp.col(IndexType::i32)), dp.scores(), dp.values(value), dp.out(), 0,
@@ -314,7 +360,7 @@ int bench(const BenchOptions& o) {
             variant = p.id();
             e.family = p.family;
             const std::string unsupported = dp.unsupported_reason(p);
-            if (!unsupported.empty()) throw std::runtime_error("unsupported: " + unsupported);
+            if (!unsupported.empty()) throw Unsupported("unsupported: " + unsupported);
             e.kernel = std::make_unique<LoadedKernel>(compiler.compile(p));
             e.launch = [&dp, p, k = e.kernel.get(), ov = is.overlap](cudaStream_t s) { dp.launch(p, *k, s, ov); };
           }
@@ -349,7 +395,11 @@ int bench(const BenchOptions& o) {
             }
           }
           e.timed = correct;
+        } catch (const Unsupported& ex) {
+          r["status"] = "unsupported";
+          r["detail"] = ex.what();
         } catch (const std::exception& ex) {
+          ++failures;
           r["status"] = "error";
           r["detail"] = ex.what();
         }
@@ -377,6 +427,7 @@ int bench(const BenchOptions& o) {
               }
             }
           } catch (const std::exception& ex) {
+            ++failures;
             e.timed = false;
             e.r["status"] = "error";
             e.r["detail"] = ex.what();
@@ -401,6 +452,7 @@ int bench(const BenchOptions& o) {
               r["counters"] = profiler::to_json(collect_counters(*counters, e.family, e.launch));
             }
           } catch (const std::exception& ex) {
+            ++failures;
             r["status"] = "error";
             r["detail"] = ex.what();
           }
@@ -424,6 +476,13 @@ int bench(const BenchOptions& o) {
   if (!o.json_path.empty()) {
     std::ofstream f(o.json_path);
     f << out.dump(1) << "\n";
+    f.close();
+    if (!f) {  // the table above has the results; say plainly that the file does not
+      std::fprintf(stderr,
+                   "tuner bench: error: could not write %s: %s (the results are the table above)\n",
+                   o.json_path.c_str(), std::strerror(errno));
+      return 1;
+    }
     std::printf("wrote %s\n", o.json_path.c_str());
   }
   return failures ? 1 : 0;
@@ -436,8 +495,10 @@ void register_bench_command(CLI::App& app) {
   static BenchOptions o;
   cmd->add_option("--graph", o.graphs, "graph file or generator spec (repeatable)");
   cmd->add_option("--config", o.config, "take the graphs of a config");
-  cmd->add_option("--feat", o.feats, "feature widths")->delimiter(',');
-  cmd->add_option("--heads", o.heads, "attention heads");
+  cmd->add_option("--feat", o.feats, "feature widths")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--heads", o.heads, "attention heads")->check(CLI::Range(1, 1 << 30));
   cmd->add_option("--impl", o.impls,
                   "comma list: tuned (the library's aggregate()), tuned_call (the same through a csrgat::Call "
                   "prepared once), seed, cusparse, empty (an empty kernel: the launch floor), colblock (the "
@@ -450,14 +511,16 @@ void register_bench_command(CLI::App& app) {
       "out storage, a comma list: f32 (default), bf16, f16 (16-bit: the tuned dispatch and fused "
       "ids, each result rounded from its float32 sum); each implementation is timed with each, "
       "round-robin");
-  cmd->add_option("--cache", o.cache, "cold (flush L2 before each sample, default) or warm");
+  cmd->add_option("--cache", o.cache, "cold (flush L2 before each sample, default) or warm")
+      ->check(CLI::IsMember({"cold", "warm"}));
   cmd->add_flag("--graph-replay", o.graph_replay, "time CUDA Graph replays (back-to-back launches)");
   cmd->add_flag("--events", o.no_cupti, "time with CUDA events only (launch included, no CUPTI tracing overhead)");
   cmd->add_flag("--counters", o.counters, "also read hardware counters (separate pass)");
   cmd->add_option("--max-noise", o.max_rel_noise, "stop once the median's relative noise is below this");
-  cmd->add_option("--max-samples", o.max_samples, "sample limit per measurement");
+  cmd->add_option("--max-samples", o.max_samples, "sample limit per measurement")
+      ->check(CLI::Range(1, 1 << 30));
   cmd->add_option("--max-seconds", o.max_seconds, "time limit per measurement");
-  cmd->add_option("--seed", o.seed, "input seed");
+  cmd->add_option("--seed", o.seed, "input seed")->check(seed_validator());
   cmd->add_option("--json", o.json_path, "write the results as JSON here");
   cmd->add_option("--cache-dir", o.cache_dir, "NVRTC cubin cache");
   cmd->add_option("--rounds", o.rounds,

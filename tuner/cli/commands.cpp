@@ -1,7 +1,13 @@
 #include "tuner/cli/commands.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -10,6 +16,7 @@
 
 #include "graphs/csr.h"
 #include "graphs/features.h"
+#include "graphs/generate.h"
 #include "tuner/config.h"
 #include "tuner/device_problem.h"
 #include "tuner/emit.h"
@@ -31,10 +38,7 @@ void add_graph_info(CLI::App& app) {
   cmd->add_option("graph", spec, "file (.mtx, .mtx.gz, SNAP .txt) or spec (uniform:n=1000,deg=16)")->required();
   cmd->callback([] {
     guarded("graph-info", [] {
-      // (the readers would report a folder as a corrupt gzip stream)
-      const std::string path = spec.rfind("file:", 0) == 0 ? spec.substr(5) : spec;
-      if (std::filesystem::is_directory(path))
-        throw std::runtime_error("'" + path + "' is a folder, not a graph file");
+      check_graph_spec("graph", spec);
       std::cout << graphs::graph_info_json(spec) << "\n";
       return 0;
     });
@@ -50,6 +54,11 @@ void add_list(CLI::App& app) {
   cmd->callback([] {
     guarded("list", [] {
       const Config cfg = load_config(path);
+      try {  // listing needs no graph file, but a run would refuse the config
+        check_config_graphs(cfg);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "tuner list: warning: %s (tuner run and check refuse it)\n", e.what());
+      }
       for (const auto& pr : problems(cfg)) {
         const auto cands = enumerate(cfg, pr);
         size_t kept = 0;
@@ -124,6 +133,7 @@ void add_run(CLI::App& app) {
   cmd->callback([] {
     guarded("run", [] {
       const Config cfg = load_config(path);  // a bad config is reported before the GPU check
+      check_config_graphs(cfg);
       std::string why;
       if (!gpu_available(&why)) return no_gpu_exit("run", why);
       return run_tuning(cfg, continue_elsewhere, reuse);
@@ -149,6 +159,77 @@ std::vector<std::string> split_list(const std::string& s) {
   for (std::string item; std::getline(ss, item, ',');)
     if (!item.empty()) out.push_back(item);
   return out;
+}
+
+std::string graph_file_problem(const std::string& path) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(st)) return "'" + path + "' does not exist";
+  if (std::filesystem::is_directory(st)) return "'" + path + "' is a folder, not a graph file";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "'" + path + "' cannot be opened: " + std::strerror(errno);
+  return "";
+}
+
+void check_graph_spec(const std::string& what, const std::string& spec) {
+  const graphs::SpecForm form = graphs::spec_form(spec);
+  if (form.spec.empty()) throw std::invalid_argument(what + ": an empty graph spec");
+  std::string why;
+  if (form.generator.empty() && form.spec.rfind("file:", 0) == 0 && form.path.empty())
+    why = "'file:' needs a path";
+  else if (form.generator.empty() && !form.path.empty())
+    why = graph_file_problem(form.path);
+  if (why.empty()) {
+    try {
+      graphs::estimate_edges(form.spec);  // the generator's keys and values, a file's extension
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+  }
+  if (!why.empty()) throw std::invalid_argument(what + " '" + spec + "': " + why);
+}
+
+void check_config_graphs(const Config& cfg) {
+  for (const GraphEntry& g : cfg.graphs) {
+    const graphs::SpecForm form = graphs::spec_form(g.spec);
+    if (!form.generator.empty()) continue;  // load_config checked it
+    if (const std::string why = graph_file_problem(form.path); !why.empty())
+      throw std::invalid_argument(cfg.source + ": graph '" + g.name + "': " + why);
+  }
+}
+
+void check_output_path(const std::string& what, const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty()) return;
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw std::invalid_argument(what + " " + path + ": is a folder, not a file");
+  const fs::path parent =
+      fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+  if (!fs::is_directory(parent, ec))
+    throw std::invalid_argument(what + " " + path + ": the folder " + parent.string() +
+                                " does not exist");
+  if (::access(parent.c_str(), W_OK) != 0)
+    throw std::invalid_argument(what + " " + path + ": the folder " + parent.string() +
+                                " is not writable: " + std::strerror(errno));
+}
+
+std::vector<std::string> nonempty_list(const std::string& what, const std::string& s) {
+  std::vector<std::string> items = split_list(s);
+  if (items.empty()) throw std::invalid_argument(what + " '" + s + "': names nothing");
+  return items;
+}
+
+CLI::Validator seed_validator() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        uint64_t v = 0;
+        const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (s.empty() || ec != std::errc() || ptr != s.data() + s.size())
+          return "a seed is a decimal integer from 0 to 18446744073709551615, not '" + s + "'";
+        return "";
+      },
+      "UINT64");
 }
 
 int no_gpu_exit(const std::string& command, const std::string& why) {

@@ -21,6 +21,29 @@ int no_gpu_exit(const std::string& command, const std::string& why);
 // The items of a comma list (--impl, --variant), empty ones dropped.
 std::vector<std::string> split_list(const std::string& s);
 
+// The checks of a GPU command's arguments that need no GPU, made before the GPU check and before
+// any graph is built, so that a typo is reported at once (and on a machine without a GPU too),
+// not after the graphs before it were built and measured. Each throws std::invalid_argument
+// naming the command, the flag and the value.
+//
+// Why the graph file at `path` cannot be read ("" when it can): it does not exist, is a folder
+// (the readers would call it a corrupt gzip stream) or does not open.
+std::string graph_file_problem(const std::string& path);
+// A graph spec: a generator's keys and values as make_graph takes them (graphs::estimate_edges),
+// or a file that graph_file_problem passes.
+void check_graph_spec(const std::string& what, const std::string& spec);
+// A config's graph files (tuner run and check: a config may name files that another machine
+// has, so loading it does not ask; a run does, before it measures anything).
+struct Config;
+void check_config_graphs(const Config& cfg);
+// A file to be written at the end (--json): not a folder, in a folder that exists and is writable.
+void check_output_path(const std::string& what, const std::string& path);
+// A comma list that must name something (--impl, --variant): its items, or the error.
+std::vector<std::string> nonempty_list(const std::string& what, const std::string& s);
+// --seed: a decimal integer in [0, 2^64) (CLI11 2.1 reads "-1" as 2^64 - 1 and saturates
+// overflow).
+CLI::Validator seed_validator();
+
 // Runs fn (which returns an exit code), turning any exception into a one-line error naming the
 // command, and exit code error_code (1; tuner compare 3, its 1 and 2 being verdicts).
 template <class Fn>

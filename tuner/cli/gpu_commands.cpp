@@ -20,6 +20,7 @@ namespace {
 
 int check_config(const std::string& path, uint64_t seed) {
   const Config cfg = load_config(path);
+  check_config_graphs(cfg);
   std::string why;
   if (!gpu_available(&why)) return no_gpu_exit("check", why);
   const auto variants = unique_variants(cfg);
@@ -74,13 +75,19 @@ struct ProfileOptions {
 // Runs one variant in a loop inside its NVTX range csrgat/<graph>/<variant>/profile, for an
 // Nsight session; prints the ncu and nsys command lines that select exactly those launches.
 int profile(const ProfileOptions& o) {
+  check_graph_spec("profile --graph", o.graph);
+  VariantParams p;
+  try {
+    p = VariantParams::parse(o.variant);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument("profile --variant '" + o.variant + "': " + e.what());
+  }
   std::string why;
   if (!gpu_available(&why)) return no_gpu_exit("profile", why);
   const auto g = graphs::make_graph(o.graph);
   const std::string label = o.name.empty() ? g.name : o.name;
   const auto in = graphs::make_inputs(g, o.heads, o.feat, o.seed);
   DeviceProblem dp(g, in);
-  const VariantParams p = VariantParams::parse(o.variant);
   NvrtcCompiler compiler("sm_90", "");
   const LoadedKernel k(compiler.compile(p));
   dp.set_reference(reference_aggregate(g, in));
@@ -115,9 +122,10 @@ void register_gpu_commands(CLI::App& app) {
     cmd->add_option("--graph", o.graph, "graph file or generator spec")->required();
     cmd->add_option("--name", o.name, "graph label in the range name (default: the graph's name)");
     cmd->add_option("--variant", o.variant, "variant id (e.g. csrgat.tpr32...), seed.i32.f32 or cusparse.i32.f32")->required();
-    cmd->add_option("--feat", o.feat, "feature width F");
-    cmd->add_option("--heads", o.heads, "heads H");
-    cmd->add_option("--iters", o.iters, "launches inside the range");
+    cmd->add_option("--feat", o.feat, "feature width F")->check(CLI::Range(1, 1 << 30));
+    cmd->add_option("--heads", o.heads, "heads H")->check(CLI::Range(1, 1 << 30));
+    cmd->add_option("--iters", o.iters, "launches inside the range")->check(CLI::Range(1, 1 << 30));
+    cmd->add_option("--seed", o.seed, "input seed")->check(seed_validator());
     cmd->callback([] {
       guarded("profile", [] { return profile(o); });
     });
@@ -126,7 +134,7 @@ void register_gpu_commands(CLI::App& app) {
   static std::string path;
   static uint64_t seed = std::random_device{}();
   cmd->add_option("config", path, "config YAML")->required();
-  cmd->add_option("--seed", seed, "input seed (default: fresh each run)");
+  cmd->add_option("--seed", seed, "input seed (default: fresh each run)")->check(seed_validator());
   cmd->callback([] {
     guarded("check", [] { return check_config(path, seed); });
   });

@@ -3,8 +3,10 @@
 // say so, with what can be done instead, when there is none.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <string>
 #include <thread>
 
 #include "graphs/features.h"
@@ -15,6 +17,20 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", CSRGAT_VERSION);
   csrgat::tuner::register_commands(app);
+  // A first word that is no command ("tuner bogus"): CLI11 would say only that a subcommand is
+  // required.
+  const auto commands = app.get_subcommands([](CLI::App* c) { return c->get_name() != "worker"; });
+  const auto named = [&](const std::string& w) {
+    return std::any_of(commands.begin(), commands.end(),
+                       [&](CLI::App* c) { return c->check_name(w); });
+  };
+  if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "worker" && !named(argv[1])) {
+    std::string known;
+    for (const CLI::App* c : commands) known += (known.empty() ? "" : ", ") + c->get_name();
+    std::fprintf(stderr, "tuner: unknown command '%s' (commands: %s; tuner --help)\n", argv[1],
+                 known.c_str());
+    return 109;  // CLI11's code for arguments it did not expect
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

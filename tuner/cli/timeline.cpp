@@ -43,8 +43,15 @@ struct Records {
   }
 };
 
-nlohmann::json timeline_one(DeviceProblem& dp, const graphs::Csr64& g, const VariantParams& p,
-                            const TimelineOptions& o, profiler::Timer& timer) {
+// A --variant item as the timeline takes it (before the GPU check): a fused variant id in one
+// launch.
+VariantParams timeline_variant(const std::string& id) {
+  VariantParams p;
+  try {
+    p = VariantParams::parse(id);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument("timeline --variant " + id + ": " + e.what());
+  }
   if (p.family != Family::fused) throw std::invalid_argument(p.id() + ": only fused variants record a timeline");
   // One record per task and launch: the T launches of a `.fs<T>` variant would each overwrite
   // the last's.
@@ -52,6 +59,11 @@ nlohmann::json timeline_one(DeviceProblem& dp, const graphs::Csr64& g, const Var
     throw std::invalid_argument(p.id() + ": a variant in feature slices is " + std::to_string(p.slices) +
                                 " launches; its timeline would keep the last one only (time the "
                                 "variant without .fs" + std::to_string(p.slices) + ")");
+  return p;
+}
+
+nlohmann::json timeline_one(DeviceProblem& dp, const graphs::Csr64& g, const VariantParams& p,
+                            const TimelineOptions& o, profiler::Timer& timer) {
   const std::string why = dp.unsupported_reason(p);
   if (!why.empty()) throw std::invalid_argument(p.id() + ": " + why);
   const LoadedKernel plain(NvrtcCompiler("sm_90", "").compile(p));
@@ -138,10 +150,13 @@ nlohmann::json timeline_one(DeviceProblem& dp, const graphs::Csr64& g, const Var
 }
 
 int timeline(const TimelineOptions& o) {
+  std::vector<VariantParams> variants;
+  for (const auto& id : nonempty_list("timeline --variant", o.variants))
+    variants.push_back(timeline_variant(id));
+  for (const auto& spec : o.graphs) check_graph_spec("timeline --graph", spec);
+  check_output_path("timeline --json", o.json);
   std::string why;
   if (!gpu_available(&why)) return no_gpu_exit("timeline", why);
-  if (o.cache != "cold" && o.cache != "warm") throw std::invalid_argument("--cache: cold or warm, not '" + o.cache + "'");
-  if (o.launches < 1) throw std::invalid_argument("--launches: at least 1");
   profiler::Timer timer(0);
   nlohmann::json out = nlohmann::json::array();
   for (const auto& spec : o.graphs) {
@@ -149,7 +164,7 @@ int timeline(const TimelineOptions& o) {
     const auto in = graphs::make_inputs(g, o.heads, o.feat, o.seed);
     DeviceProblem dp(g, in);
     dp.set_reference(reference_aggregate(g, in));
-    for (const auto& id : split_list(o.variants)) out.push_back(timeline_one(dp, g, VariantParams::parse(id), o, timer));
+    for (const auto& p : variants) out.push_back(timeline_one(dp, g, p, o, timer));
   }
   if (!o.json.empty()) {
     std::ofstream f(o.json);
@@ -166,11 +181,15 @@ void register_timeline_command(CLI::App& app) {
   static TimelineOptions o;
   cmd->add_option("--graph", o.graphs, "graph file or generator spec (repeatable)")->required();
   cmd->add_option("--variant", o.variants, "comma list of fused variant ids")->required();
-  cmd->add_option("--feat", o.feat, "feature width F");
-  cmd->add_option("--heads", o.heads, "heads H");
-  cmd->add_option("--cache", o.cache, "cold (L2 flushed before each launch, default) or warm");
-  cmd->add_option("--launches", o.launches, "recorded launches; the one of median span is summarised");
-  cmd->add_option("--last", o.last, "how many of the last tasks to end are listed");
+  cmd->add_option("--feat", o.feat, "feature width F")->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--heads", o.heads, "heads H")->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--cache", o.cache, "cold (L2 flushed before each launch, default) or warm")
+      ->check(CLI::IsMember({"cold", "warm"}));
+  cmd->add_option("--launches", o.launches,
+                  "recorded launches; the one of median span is summarised")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--last", o.last, "how many of the last tasks to end are listed")
+      ->check(CLI::Range(0, 1 << 30));
   cmd->add_flag("--tasks", o.tasks, "write every task's record to the JSON, not only the summary");
   cmd->add_option("--json", o.json, "write the summaries (and with --tasks the records) here");
   cmd->callback([] { guarded("timeline", [] { return timeline(o); }); });
