@@ -179,14 +179,12 @@ void check_graph_spec(const std::string& what, const std::string& spec) {
     why = "'file:' needs a path";
   else if (form.generator.empty() && !form.path.empty())
     why = graph_file_problem(form.path);
-  if (why.empty()) {
-    try {
-      graphs::estimate_edges(form.spec);  // the generator's keys and values, a file's extension
-    } catch (const std::exception& e) {
-      why = e.what();
-    }
-  }
   if (!why.empty()) throw std::invalid_argument(what + " '" + spec + "': " + why);
+  try {
+    graphs::estimate_edges(form.spec);  // the generator's keys and values, a file's extension
+  } catch (const std::exception& e) {   // (its message names the spec)
+    throw std::invalid_argument(what + ": " + e.what());
+  }
 }
 
 void check_config_graphs(const Config& cfg) {
