@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Adopts a fresh tune (a device call's results.sqlite, e.g. gpu-multi.sh's multi.tgz unpacked) as
+# the recorded run and the committed header, in the order the sessions have done it by hand:
+# append it to tests/data/recorded/h200.sqlite.gz (scripts/append_run.py: new run id), emit the
+# header of that run, promote it to include/csrgat/tuned/, regenerate the golden headers, rebuild
+# and run the CPU tests. Stops at the first failure; commits nothing (review `git diff`, then
+# commit before building binaries for the GPU: the tuner records the commit).
+#
+#   scripts/adopt-run.sh RESULTS_SQLITE [--build DIR]
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$repo/build"
+src="${1:-}"
+[[ -n "$src" && "$src" != -* ]] || { sed -n '2,9p' "$0"; exit 2; }
+shift
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --build) build="$(cd "$2" && pwd)"; shift 2 ;;
+    *) echo "adopt-run: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+[[ -f "$src" ]] || { echo "adopt-run: no results store at $src" >&2; exit 1; }
+tuner="$build/tuner/tuner"
+[[ -x "$tuner" ]] || { echo "adopt-run: no tuner at $tuner; build first or pass --build" >&2; exit 1; }
+store="$repo/tests/data/recorded/h200.sqlite.gz"
+echo "== appending $src to $store"
+ids=$(python3 "$repo/scripts/append_run.py" "$src" "$store")
+echo "$ids"
+run=$(echo "$ids" | grep -Eo -- '-> [0-9]+' | grep -Eo '[0-9]+' | tail -1)  # "appended runs 1 -> 23 to ..."
+[[ -n "$run" ]] || { echo "adopt-run: append_run.py named no new run id" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "== emitting run $run's header"
+"$tuner" emit "$store" --run "$run" -o "$tmp/sm_90.h"
+(cd "$repo" && "$tuner" promote "$tmp/sm_90.h")
+echo "== regenerating the golden headers"
+bash "$repo/scripts/regen-golden.sh" --build "$build"
+echo "== rebuilding and testing (CPU)"
+cmake --build "$build" -j"$(nproc)"
+(cd "$build" && ctest -j"$(nproc)" -LE gpu -E EveryVariant --output-on-failure)
+echo "adopted run $run: review git diff (tests/data/recorded, include/csrgat/tuned), then commit"
