@@ -178,6 +178,24 @@ TEST(GpuCommandsCli, ArgumentErrorsComeBeforeTheGpuCheck) {
     EXPECT_NE(text.find(want), std::string::npos) << args << "\n" << text;
     EXPECT_EQ(text.find("needs a CUDA GPU"), std::string::npos) << args << "\n" << text;
   }
+  // A run that may resume (its store exists) may have finished the graph whose file is gone:
+  // not refused before the GPU check (with a GPU, run_tuning refuses it if it is unfinished).
+  fs::create_directories(dir / "out");
+  write_file(dir / "out" / "results.sqlite", "");
+  {
+    const auto [rc, text] = tuner("run " + cfg.string());
+    if (rc == 2) {
+      EXPECT_NE(text.find("needs a CUDA GPU"), std::string::npos) << text;
+    } else {
+      EXPECT_NE(text.find("graph 'gone'"), std::string::npos) << text;
+    }
+  }
+  // A spec that is no file and no generator is the spec parser's to name, not "does not exist".
+  {
+    const auto [rc, text] = tuner("bench --graph unifrom:n=1000,deg=16");
+    EXPECT_EQ(rc, 1) << text;
+    EXPECT_NE(text.find("unknown kind 'unifrom'"), std::string::npos) << text;
+  }
   const auto [rc, text] = tuner("list " + cfg.string());
   EXPECT_EQ(rc, 0) << text;
   EXPECT_NE(text.find("tuner list: warning: " + cfg.string() + ": graph 'gone'"), std::string::npos)

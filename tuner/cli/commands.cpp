@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -133,7 +134,10 @@ void add_run(CLI::App& app) {
   cmd->callback([] {
     guarded("run", [] {
       const Config cfg = load_config(path);  // a bad config is reported before the GPU check
-      check_config_graphs(cfg);
+      // A fresh run needs every graph file; one that resumes, continues or reuses may have
+      // finished the graphs whose files are gone (run_tuning checks the rest once it knows).
+      if (!continue_elsewhere && !reuse && !std::filesystem::exists(cfg.output + "/results.sqlite"))
+        check_config_graphs(cfg);
       std::string why;
       if (!gpu_available(&why)) return no_gpu_exit("run", why);
       return run_tuning(cfg, continue_elsewhere, reuse);
@@ -174,10 +178,19 @@ std::string graph_file_problem(const std::string& path) {
 void check_graph_spec(const std::string& what, const std::string& spec) {
   const graphs::SpecForm form = graphs::spec_form(spec);
   if (form.spec.empty()) throw std::invalid_argument(what + ": an empty graph spec");
+  // A file spec (file:PATH, or a path with a graph file's extension) must name a readable file;
+  // anything else is the spec parser's to name (an unknown generator kind, say).
+  const bool file_form = form.spec.rfind("file:", 0) == 0;
+  bool graph_ext = false;
+  for (const char* ext : {".mtx", ".mtx.gz", ".txt", ".txt.gz", ".el", ".el.gz"}) {
+    const std::string_view x(ext);
+    graph_ext |= form.spec.size() > x.size() &&
+                 form.spec.compare(form.spec.size() - x.size(), x.size(), x) == 0;
+  }
   std::string why;
-  if (form.generator.empty() && form.spec.rfind("file:", 0) == 0 && form.path.empty())
+  if (file_form && form.path.empty())
     why = "'file:' needs a path";
-  else if (form.generator.empty() && !form.path.empty())
+  else if (form.generator.empty() && (file_form || graph_ext))
     why = graph_file_problem(form.path);
   if (!why.empty()) throw std::invalid_argument(what + " '" + spec + "': " + why);
   try {
@@ -202,6 +215,11 @@ void check_output_path(const std::string& what, const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec))
     throw std::invalid_argument(what + " " + path + ": is a folder, not a file");
+  if (fs::exists(path, ec)) {  // a file (or /dev/stdout, /dev/null): its own permission
+    if (::access(path.c_str(), W_OK) != 0)
+      throw std::invalid_argument(what + " " + path + ": is not writable: " + std::strerror(errno));
+    return;
+  }
   const fs::path parent =
       fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
   if (!fs::is_directory(parent, ec))
@@ -225,6 +243,7 @@ CLI::Validator seed_validator() {
         const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
         if (s.empty() || ec != std::errc() || ptr != s.data() + s.size())
           return "a seed is a decimal integer from 0 to 18446744073709551615, not '" + s + "'";
+        s = std::to_string(v);  // "010" is ten (CLI11 would read a leading 0 as octal)
         return "";
       },
       "UINT64");

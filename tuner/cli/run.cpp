@@ -565,6 +565,16 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   };
   load_finished();
   const auto is_finished = [&](const Problem& pr) { return finished_on.count(pr.key()) > 0; };
+  {
+    // A graph file the unfinished problems need must be there now, before anything is compiled
+    // or measured (a finished problem's graph may be gone: its results are in the store).
+    std::set<std::string> needed_graphs;
+    for (const auto& pr : problems(cfg))
+      if (!is_finished(pr)) needed_graphs.insert(pr.graph_name);
+    Config needed = cfg;
+    std::erase_if(needed.graphs, [&](const GraphEntry& g) { return !needed_graphs.count(g.name); });
+    check_config_graphs(needed);
+  }
 
   // Problems, candidates and pruning.
   std::vector<ProblemJob> jobs;
