@@ -171,6 +171,7 @@ TEST(GpuCommandsCli, ArgumentErrorsComeBeforeTheGpuCheck) {
       {"check " + cfg.string(), 1, "graph 'gone': '" + missing + "' does not exist"},
       {"check " + cfg.string() + " --seed abc", 105, "a seed is a decimal integer"},
       {"bogus", 109, "unknown command 'bogus'"},
+      {"bench --graph file:/dev/null", 1, "is not a regular file"},
   };
   for (const auto& [args, want_rc, want] : cases) {
     const auto [rc, text] = tuner(args);

@@ -170,6 +170,8 @@ std::string graph_file_problem(const std::string& path) {
   const auto st = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(st)) return "'" + path + "' does not exist";
   if (std::filesystem::is_directory(st)) return "'" + path + "' is a folder, not a graph file";
+  if (!std::filesystem::is_regular_file(st))  // a pipe or a device: read once, it would hang
+    return "'" + path + "' is not a regular file (a graph file is read more than once)";
   std::ifstream in(path, std::ios::binary);
   if (!in) return "'" + path + "' cannot be opened: " + std::strerror(errno);
   return "";

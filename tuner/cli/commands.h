@@ -27,7 +27,8 @@ std::vector<std::string> split_list(const std::string& s);
 // naming the command, the flag and the value.
 //
 // Why the graph file at `path` cannot be read ("" when it can): it does not exist, is a folder
-// (the readers would call it a corrupt gzip stream) or does not open.
+// (the readers would call it a corrupt gzip stream), is not a regular file (a pipe: the tools
+// read a graph file more than once, for its hash, its size and its edges) or does not open.
 std::string graph_file_problem(const std::string& path);
 // A graph spec: a generator's keys and values as make_graph takes them (graphs::estimate_edges),
 // or a file that graph_file_problem passes.
