@@ -137,7 +137,7 @@ void add_run(CLI::App& app) {
       // A fresh run needs every graph file; one that resumes, continues or reuses may have
       // finished the graphs whose files are gone (run_tuning checks the rest once it knows).
       if (!continue_elsewhere && !reuse && !std::filesystem::exists(cfg.output + "/results.sqlite"))
-        check_config_graphs(cfg);
+        if (const int rc = check_config_graphs_first("run", cfg); rc != 0) return rc;
       std::string why;
       if (!gpu_available(&why)) return no_gpu_exit("run", why);
       return run_tuning(cfg, continue_elsewhere, reuse);
@@ -208,6 +208,18 @@ void check_config_graphs(const Config& cfg) {
     if (!form.generator.empty()) continue;  // load_config checked it
     if (const std::string why = graph_file_problem(form.path); !why.empty())
       throw std::invalid_argument(cfg.source + ": graph '" + g.name + "': " + why);
+  }
+}
+
+int check_config_graphs_first(const char* command, const Config& cfg) {
+  try {
+    check_config_graphs(cfg);
+    return 0;
+  } catch (const std::exception& e) {
+    std::string why;
+    if (gpu_available(&why)) throw;
+    std::fprintf(stderr, "tuner %s: error: %s\n", command, e.what());
+    return no_gpu_exit(command, why);
   }
 }
 

@@ -37,6 +37,11 @@ void check_graph_spec(const std::string& what, const std::string& spec);
 // has, so loading it does not ask; a run does, before it measures anything).
 struct Config;
 void check_config_graphs(const Config& cfg);
+// check_config_graphs for `command` (run, check) before its GPU check. On a machine without a
+// GPU a missing graph file is named and then the usual no-GPU message follows (its exit code, 2:
+// the README's main command on a fresh machine says both what is missing and what can be done
+// there); returns that code, or 0 to go on.
+int check_config_graphs_first(const char* command, const Config& cfg);
 // A file to be written at the end (--json): not a folder, in a folder that exists and is writable.
 void check_output_path(const std::string& what, const std::string& path);
 // A comma list that must name something (--impl, --variant): its items, or the error.
