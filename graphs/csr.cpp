@@ -11,7 +11,9 @@
 namespace csrgat::graphs {
 namespace {
 
+using detail::csr_build_bytes;
 using detail::fail;
+using detail::require_memory;
 
 const char* index_name(int32_t) {
   return "int32";
@@ -105,6 +107,9 @@ Csr64 csr_from_edges(int64_t n, std::vector<int64_t> dst, std::vector<int64_t> s
     if (src[k] < 0 || src[k] >= n)
       fail("csr_from_edges: src[", k, "] = ", src[k], " not in [0, ", n, ")");
   }
+  // (dst and src are already filled: what is left to allocate)
+  require_memory(csr_build_bytes(n, e, true), "csr_from_edges: a graph with ", n, " nodes and ", e,
+                 " edges");
   Csr64 g;
   g.num_nodes = n;
   try {

@@ -4,12 +4,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstdint>
 #include <exception>
+#include <fstream>
 #include <mutex>
 #include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 #include "graphs/csr.h"
 
@@ -20,6 +25,43 @@ template <class... Args>
   std::ostringstream os;
   (os << ... << args);
   throw GraphError(os.str());
+}
+
+// The memory this process may still fill: MemAvailable of /proc/meminfo, else the physical
+// memory; 0 when neither can be read (then nothing is checked).
+inline int64_t available_memory_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  int64_t kb = 0;
+  std::string unit;
+  while (in >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024;
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<int64_t>(pages) * page : 0;
+}
+
+// Linux lends memory it does not have: a graph far larger than the machine is an OOM kill
+// while its arrays fill, not a bad_alloc. The bytes a CSR build of n nodes and e edges needs at
+// its peak (csr_from_edges: the edge lists, the buckets, row_ptr, the cursors and col, 8 bytes
+// each), rounded up; and a GraphError starting with `what` when that is more than is available.
+inline int64_t csr_build_bytes(int64_t n, int64_t e, bool edge_lists_held = false) {
+  // With edge_lists_held, the bytes beyond the two edge lists the caller already holds (which
+  // the available memory no longer counts).
+  const long double b = 8.0L * ((edge_lists_held ? 1.0L : 3.0L) * static_cast<long double>(e) +
+                                3.0L * static_cast<long double>(n) + 3);
+  return b > 9.0e18L ? INT64_MAX : static_cast<int64_t>(b);
+}
+template <class... Args>
+void require_memory(int64_t bytes, const Args&... what) {
+  const int64_t have = available_memory_bytes();
+  if (have > 0 && bytes > have) {
+    std::ostringstream os;
+    (os << ... << what);
+    os << " needs about " << (bytes + (int64_t{1} << 30) - 1) / (int64_t{1} << 30)
+       << " GiB to build, more than the " << have / (int64_t{1} << 30)
+       << " GiB of memory this machine has available";
+    throw GraphError(os.str());
+  }
 }
 
 inline int64_t hardware_threads() {

@@ -135,6 +135,46 @@ int64_t checked_edges(const char* kind, int64_t n, int64_t degree) {
   return e;
 }
 
+// Each generator's arguments, checked alike by the generator and by parse_spec (a spec with a
+// value out of range is refused when it is read: a config or a command line names it before any
+// graph is built).
+constexpr int64_t kMaxDegree = max_nodes * 64;
+
+void check_seed_args(int64_t n, int64_t avg_degree) {
+  check_nodes("seed", n);
+  if (avg_degree < 1 || avg_degree > kMaxDegree)
+    fail("seed: deg = ", avg_degree, ", expected 1..2^46");
+  checked_edges("seed", n, avg_degree + 3);
+}
+
+void check_uniform_args(int64_t n, int64_t degree) {
+  check_nodes("uniform", n);
+  if (degree < 0 || degree > kMaxDegree) fail("uniform: deg = ", degree, ", expected 0..2^46");
+  checked_edges("uniform", n, degree);
+}
+
+// Returns the maximum degree the generator caps at (maxdeg 0 or left out: n - 1).
+int64_t check_powerlaw_args(int64_t n, double avg_degree, double alpha, int64_t max_degree) {
+  check_nodes("powerlaw", n);
+  if (max_degree < 0)
+    fail("powerlaw: maxdeg = ", max_degree, ", expected >= 1 (0 or left out: n - 1)");
+  if (max_degree == 0) max_degree = std::max<int64_t>(1, n - 1);
+  if (!(alpha > 1.0) || !std::isfinite(alpha))
+    fail("powerlaw: alpha = ", alpha, ", expected a finite value > 1");
+  if (!(avg_degree >= 1.0) || !(avg_degree <= static_cast<double>(max_degree)))
+    fail("powerlaw: deg = ", avg_degree, " must lie in [1, maxdeg = ", max_degree, "]");
+  checked_edges("powerlaw", n, static_cast<int64_t>(std::ceil(avg_degree)));
+  return max_degree;
+}
+
+void check_rmat_args(int64_t scale, int64_t edge_factor, double a, double b, double c) {
+  if (scale < 1 || scale > 32) fail("rmat: scale = ", scale, " is out of range 1..32");
+  if (edge_factor < 1) fail("rmat: ef = ", edge_factor, ", expected >= 1");
+  if (!(a >= 0 && b >= 0 && c >= 0 && a + b + c <= 1.0 + 1e-12))
+    fail("rmat: a, b, c = ", a, ", ", b, ", ", c, " must be >= 0 with a + b + c <= 1");
+  checked_edges("rmat", int64_t{1} << scale, edge_factor);
+}
+
 std::string number(double v) {
   char buf[64];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
@@ -144,9 +184,7 @@ std::string number(double v) {
 }  // namespace
 
 Csr64 generate_seed_shape(int64_t n, int64_t avg_degree, uint64_t seed) {
-  check_nodes("seed", n);
-  if (avg_degree < 1) fail("seed: deg = ", avg_degree, ", expected >= 1");
-  checked_edges("seed", n, avg_degree + 3);
+  check_seed_args(n, avg_degree);
   Csr64 g;
   g.name = "seed:n=" + std::to_string(n) + ",deg=" + std::to_string(avg_degree) +
            ",seed=" + std::to_string(seed);
@@ -160,9 +198,7 @@ Csr64 generate_seed_shape(int64_t n, int64_t avg_degree, uint64_t seed) {
 }
 
 Csr64 generate_uniform(int64_t n, int64_t degree, uint64_t seed) {
-  check_nodes("uniform", n);
-  if (degree < 0) fail("uniform: deg = ", degree, ", expected >= 0");
-  checked_edges("uniform", n, degree);
+  check_uniform_args(n, degree);
   Csr64 g;
   g.name = "uniform:n=" + std::to_string(n) + ",deg=" + std::to_string(degree) +
            ",seed=" + std::to_string(seed);
@@ -175,13 +211,7 @@ Csr64 generate_uniform(int64_t n, int64_t degree, uint64_t seed) {
 
 std::vector<int64_t> powerlaw_degrees(int64_t n, double avg_degree, double alpha,
                                       int64_t max_degree, uint64_t seed) {
-  check_nodes("powerlaw", n);
-  if (max_degree <= 0) max_degree = std::max<int64_t>(1, n - 1);
-  if (!(alpha > 1.0) || !std::isfinite(alpha))
-    fail("powerlaw: alpha = ", alpha, ", expected a finite value > 1");
-  if (!(avg_degree >= 1.0) || !(avg_degree <= static_cast<double>(max_degree)))
-    fail("powerlaw: deg = ", avg_degree, " must lie in [1, maxdeg = ", max_degree, "]");
-  checked_edges("powerlaw", n, static_cast<int64_t>(std::ceil(avg_degree)));
+  max_degree = check_powerlaw_args(n, avg_degree, alpha, max_degree);
 
   const double beta = 1.0 / (alpha - 1.0);
   std::vector<double> w(n);
@@ -201,13 +231,37 @@ std::vector<int64_t> powerlaw_degrees(int64_t n, double avg_degree, double alpha
     (total(mid) < target ? lo : hi) = mid;
   }
   const double c = hi;
+  // With alpha near 1 (beta in the hundreds) the weights underflow to 0 past the first few
+  // nodes and no c reaches the mean: then the scale is searched in log space, where every
+  // node's weight stays finite (a node's expected degree exp(log c - beta ln(i + 1)), clamped).
+  // Other alphas keep the search above, so their graphs are unchanged.
+  std::vector<double> x(n);
+  if (total(c) < target * (1 - 1e-9)) {
+    std::vector<double> lw(n);
+    for (int64_t i = 0; i < n; ++i) lw[i] = -beta * std::log(static_cast<double>(i + 1));
+    auto at = [&](double logc, int64_t i) {
+      return std::clamp(std::exp(std::min(logc + lw[i], 700.0)), 1.0, hi_deg);
+    };
+    auto log_total = [&](double logc) {
+      double s = 0;
+      for (int64_t i = 0; i < n; ++i) s += at(logc, i);
+      return s;
+    };
+    double llo = 0, lhi = beta * std::log(static_cast<double>(n)) + std::log(hi_deg) + 1;
+    for (int it = 0; it < 200 && lhi - llo > 1e-12 * std::max(1.0, lhi); ++it) {
+      const double mid = 0.5 * (llo + lhi);
+      (log_total(mid) < target ? llo : lhi) = mid;
+    }
+    for (int64_t i = 0; i < n; ++i) x[i] = at(lhi, i);
+  } else {
+    for (int64_t i = 0; i < n; ++i) x[i] = std::clamp(c * w[i], 1.0, hi_deg);
+  }
 
   auto rng = block_rng(seed, stream_powerlaw_degrees, 0);
   std::vector<int64_t> deg(n);
   for (int64_t i = 0; i < n; ++i) {
-    const double x = std::clamp(c * w[i], 1.0, hi_deg);
-    const double f = std::floor(x);
-    deg[i] = static_cast<int64_t>(f) + (uniform01(rng) < x - f ? 1 : 0);
+    const double f = std::floor(x[i]);
+    deg[i] = static_cast<int64_t>(f) + (uniform01(rng) < x[i] - f ? 1 : 0);
   }
   for (int64_t i = n - 1; i > 0; --i) std::swap(deg[i], deg[bounded(rng, i + 1)]);
   return deg;
@@ -216,7 +270,7 @@ std::vector<int64_t> powerlaw_degrees(int64_t n, double avg_degree, double alpha
 Csr64 generate_powerlaw(int64_t n, double avg_degree, double alpha, int64_t max_degree,
                         uint64_t seed) {
   std::vector<int64_t> deg = powerlaw_degrees(n, avg_degree, alpha, max_degree, seed);
-  if (max_degree <= 0) max_degree = std::max<int64_t>(1, n - 1);
+  max_degree = check_powerlaw_args(n, avg_degree, alpha, max_degree);
   Csr64 g;
   g.name = "powerlaw:n=" + std::to_string(n) + ",deg=" + number(avg_degree) +
            ",alpha=" + number(alpha) + ",maxdeg=" + std::to_string(max_degree) +
@@ -231,10 +285,7 @@ Csr64 generate_powerlaw(int64_t n, double avg_degree, double alpha, int64_t max_
 }
 
 Csr64 generate_rmat(int scale, int64_t edge_factor, double a, double b, double c, uint64_t seed) {
-  if (scale < 1 || scale > 32) fail("rmat: scale = ", scale, " is out of range 1..32");
-  if (edge_factor < 1) fail("rmat: ef = ", edge_factor, ", expected >= 1");
-  if (!(a >= 0 && b >= 0 && c >= 0 && a + b + c <= 1.0 + 1e-12))
-    fail("rmat: a, b, c = ", a, ", ", b, ", ", c, " must be >= 0 with a + b + c <= 1");
+  check_rmat_args(scale, edge_factor, a, b, c);
   const int64_t n = int64_t{1} << scale;
   const int64_t e = checked_edges("rmat", n, edge_factor);
 
@@ -419,6 +470,7 @@ struct ParsedSpec {
   std::string kind;  // seed, uniform, powerlaw, rmat or file
   std::string path;  // file
   int64_t n = 0, maxdeg = 0, scale = 0, ef = 16;
+  int64_t ideg = 0;  // seed's and uniform's integer degree
   double deg = 0, alpha = 2.1, a = 0.57, b = 0.19, c = 0.19;
   uint64_t seed = 1;
 };
@@ -449,8 +501,10 @@ ParsedSpec parse_spec(const std::string& spec_in) {
     } else {
       p.n = k.get<int64_t>("n");
       // seed and uniform take an integer degree, powerlaw a real mean degree.
-      p.deg = kind == "powerlaw" ? k.get<double>("deg")
-                                 : static_cast<double>(k.get<int64_t>("deg"));
+      if (kind == "powerlaw")
+        p.deg = k.get<double>("deg");
+      else
+        p.deg = static_cast<double>(p.ideg = k.get<int64_t>("deg"));
       if (kind == "powerlaw") {
         p.alpha = k.get<double>("alpha", 2.1);
         p.maxdeg = k.get<int64_t>("maxdeg", 0);
@@ -458,8 +512,18 @@ ParsedSpec parse_spec(const std::string& spec_in) {
     }
     p.seed = k.get<uint64_t>("seed", 1);
     k.finish();
-    if (kind == "rmat" && (p.scale < 1 || p.scale > 32))
-      fail("graph spec '", spec, "': scale = ", p.scale, " is out of range 1..32");
+    try {  // the generator's own checks, here so that a spec is refused when it is read
+      if (kind == "seed")
+        check_seed_args(p.n, p.ideg);
+      else if (kind == "uniform")
+        check_uniform_args(p.n, p.ideg);
+      else if (kind == "powerlaw")
+        check_powerlaw_args(p.n, p.deg, p.alpha, p.maxdeg);
+      else
+        check_rmat_args(p.scale, p.ef, p.a, p.b, p.c);
+    } catch (const GraphError& e) {
+      fail("graph spec '", spec, "': ", e.what());
+    }
     return p;
   }
   if (is_graph_path(spec)) {
@@ -490,18 +554,20 @@ SpecForm spec_form(const std::string& spec_in) {
 Csr64 make_graph(const std::string& spec) {
   const ParsedSpec p = parse_spec(spec);
   if (p.kind == "file") return read_graph_file(p.path);
-  const auto ideg = static_cast<int64_t>(p.deg);
   try {
-    if (p.kind == "seed") return generate_seed_shape(p.n, ideg, p.seed);
-    if (p.kind == "uniform") return generate_uniform(p.n, ideg, p.seed);
+    if (p.kind == "seed") return generate_seed_shape(p.n, p.ideg, p.seed);
+    if (p.kind == "uniform") return generate_uniform(p.n, p.ideg, p.seed);
     if (p.kind == "powerlaw") return generate_powerlaw(p.n, p.deg, p.alpha, p.maxdeg, p.seed);
     return generate_rmat(static_cast<int>(p.scale), p.ef, p.a, p.b, p.c, p.seed);
   } catch (const std::bad_alloc&) {
     // A spec's size is the user's to choose; what it costs is ours to say.
     const int64_t edges = estimate_edges(spec);
+    const int64_t nodes = p.kind == "rmat" ? int64_t{1} << p.scale : p.n;
     throw std::runtime_error("graph spec '" + spec + "': not enough host memory to generate it (~" +
-                             std::to_string(edges) + " edges, ~" +
-                             std::to_string((edges * 16 + (1 << 29)) >> 30) + " GiB as int64 edge pairs)");
+                             std::to_string(edges) + " edges over " + std::to_string(nodes) +
+                             " nodes, ~" +
+                             std::to_string((edges * 16 + nodes * 8 + (1 << 29)) >> 30) +
+                             " GiB as int64 edge pairs and row offsets)");
   }
 }
 

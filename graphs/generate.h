@@ -29,8 +29,8 @@ Csr64 generate_uniform(int64_t n, int64_t degree, uint64_t seed);
 // the x_i sum to n * avg_degree (so the mean is avg_degree even with the cap). The degree is
 // x_i rounded up or down at random (keeping the mean), the degrees are shuffled over the rows
 // by a seeded permutation (hubs are not the lowest ids), and the sources are uniform.
-// max_degree <= 0 means n - 1. Example: n=1e6, deg=16, alpha=2.1, maxdeg=200000 gives mean 16
-// with the first few ranks at 200000.
+// max_degree 0 means n - 1 (below 0 is an error). Example: n=1e6, deg=16, alpha=2.1, maxdeg=200000
+// gives mean 16 with the first few ranks at 200000.
 std::vector<int64_t> powerlaw_degrees(int64_t n, double avg_degree, double alpha,
                                       int64_t max_degree, uint64_t seed);
 Csr64 generate_powerlaw(int64_t n, double avg_degree, double alpha, int64_t max_degree, uint64_t seed);

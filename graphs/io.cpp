@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <sstream>
 #include <string_view>
@@ -77,23 +79,127 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && iequals(s.substr(s.size() - suffix.size()), suffix);
 }
 
-// Reads lines from a plain or gzip file with a growing buffer, so lines of any length up to
-// max_line_bytes work and the file is never held in memory as a whole.
-class LineReader {
+// The bytes of a plain or gzip file (by its first two bytes, whatever its name), read in pieces.
+// A gzip file is inflated member after member; what follows the last member must be nothing or
+// zeros (as gzip itself takes it): other bytes are an error, where zlib's gzread would drop them
+// without a word and read a damaged or concatenated-with-junk file as if it were whole.
+class ByteSource {
  public:
-  explicit LineReader(const std::string& path) : path_(path), buf_(size_t{1} << 18) {
+  explicit ByteSource(const std::string& path) : path_(path) {
     errno = 0;
-    file_ = gzopen(path.c_str(), "rb");
+    file_.reset(std::fopen(path.c_str(), "rb"));
     if (!file_) {
       std::ostringstream os;
       os << path << ": cannot open: " << (errno ? std::strerror(errno) : "out of memory");
       throw GraphError(os.str());
     }
-    gzbuffer(file_, 1u << 17);
+    in_.resize(size_t{1} << 17);
+    refill();  // (a folder opens, and its read fails here: file_ closes itself)
+    gzip_ = avail_ >= 2 && static_cast<unsigned char>(in_[0]) == 0x1f &&
+            static_cast<unsigned char>(in_[1]) == 0x8b;
+    if (gzip_ && inflateInit2(&z_, 15 + 16) != Z_OK)  // 16: the gzip wrapper, CRC checked
+      throw GraphError(path + ": cannot start zlib: out of memory");
   }
-  ~LineReader() { gzclose(file_); }
-  LineReader(const LineReader&) = delete;
-  LineReader& operator=(const LineReader&) = delete;
+  ~ByteSource() {
+    if (gzip_) inflateEnd(&z_);
+  }
+  ByteSource(const ByteSource&) = delete;
+  ByteSource& operator=(const ByteSource&) = delete;
+
+  // Up to n bytes into dst; 0 at the end. `line` locates an error (the line being read).
+  size_t read(char* dst, size_t n, int64_t line) {
+    if (!gzip_) {
+      const size_t from_buf = std::min(n, avail_);
+      std::memcpy(dst, in_.data() + pos_, from_buf);
+      pos_ += from_buf;
+      avail_ -= from_buf;
+      if (from_buf > 0) return from_buf;
+      const size_t got = std::fread(dst, 1, n, file_.get());
+      if (got == 0 && std::ferror(file_.get()))
+        fail_at(path_, line, "read error: ", std::strerror(errno));
+      return got;
+    }
+    const auto want = static_cast<uInt>(std::min<size_t>(n, 1u << 30));
+    z_.next_out = reinterpret_cast<Bytef*>(dst);
+    z_.avail_out = want;
+    while (z_.avail_out == want && !done_) {
+      if (member_ended_) {  // another member, trailing zeros, or trailing bytes that are an error
+        if (!skip_zeros(line)) break;
+        if (inflateReset(&z_) != Z_OK) fail_at(path_, line, "corrupt gzip stream (zlib: reset)");
+        member_ended_ = false;
+      }
+      if (avail_ == 0 && !refill())
+        fail_at(path_, line, "truncated gzip stream (the file ends inside a member)");
+      z_.next_in = reinterpret_cast<Bytef*>(in_.data() + pos_);
+      z_.avail_in = static_cast<uInt>(avail_);
+      const int rc = inflate(&z_, Z_NO_FLUSH);
+      const size_t used = avail_ - z_.avail_in;
+      pos_ += used;
+      avail_ -= used;
+      if (rc == Z_STREAM_END) {
+        member_ended_ = true;
+      } else if (rc != Z_OK && !(rc == Z_BUF_ERROR && avail_ == 0)) {
+        fail_at(path_, line, "corrupt gzip stream (zlib: ",
+                z_.msg ? std::string(z_.msg) : "error " + std::to_string(rc), ")");
+      }
+    }
+    return want - z_.avail_out;
+  }
+
+ private:
+  // More raw bytes into in_ (what is unread moved to the front); false at the end of the file.
+  bool refill() {
+    if (pos_ > 0) {
+      std::memmove(in_.data(), in_.data() + pos_, avail_);
+      pos_ = 0;
+    }
+    const size_t got = std::fread(in_.data() + avail_, 1, in_.size() - avail_, file_.get());
+    if (got == 0 && std::ferror(file_.get()))
+      throw GraphError(path_ + ": read error: " + std::strerror(errno));
+    avail_ += got;
+    raw_read_ += static_cast<int64_t>(got);
+    return got > 0;
+  }
+  // After a member: true when another member starts; false (done_) when only zeros or nothing
+  // is left; an error for anything else.
+  bool skip_zeros(int64_t line) {
+    while (avail_ < 2 && refill()) {
+    }
+    if (avail_ >= 2 && static_cast<unsigned char>(in_[pos_]) == 0x1f &&
+        static_cast<unsigned char>(in_[pos_ + 1]) == 0x8b)
+      return true;
+    int64_t offset = raw_read_ - static_cast<int64_t>(avail_);  // (ftell cannot count a pipe)
+    do {
+      for (size_t k = 0; k < avail_; ++k)
+        if (in_[pos_ + k] != 0)
+          fail_at(path_, line, "trailing data after the gzip stream (byte ",
+                  offset + static_cast<int64_t>(k),
+                  " of the file is neither zero nor the start of another member)");
+      offset += static_cast<int64_t>(avail_);
+      pos_ += avail_;
+      avail_ = 0;
+    } while (refill());
+    done_ = true;
+    return false;
+  }
+
+  std::string path_;
+  struct Closer {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+  std::unique_ptr<std::FILE, Closer> file_;
+  int64_t raw_read_ = 0;  // bytes read from the file so far
+  std::vector<char> in_;
+  size_t pos_ = 0, avail_ = 0;  // in_'s unread bytes
+  bool gzip_ = false, member_ended_ = false, done_ = false;
+  z_stream z_{};
+};
+
+// Reads lines from a plain or gzip file with a growing buffer, so lines of any length up to
+// max_line_bytes work and the file is never held in memory as a whole.
+class LineReader {
+ public:
+  explicit LineReader(const std::string& path) : path_(path), src_(path), buf_(size_t{1} << 18) {}
 
   // The next line without its end-of-line characters; false at the end of the file.
   bool next(std::string_view& line) {
@@ -135,23 +241,13 @@ class LineReader {
         fail_at(path_, line_ + 1, "line is longer than ", max_line_bytes, " bytes");
       buf_.resize(buf_.size() * 2);
     }
-    const int n = gzread(file_, buf_.data() + end_, static_cast<unsigned>(buf_.size() - end_));
-    int code = Z_OK;
-    const char* msg = gzerror(file_, &code);
-    if (n < 0 || code != Z_OK) {
-      // Z_BUF_ERROR: the input stopped in the middle of a gzip stream.
-      std::string_view what = msg ? msg : "unknown error";
-      if (what.substr(0, path_.size() + 2) == path_ + ": ") what.remove_prefix(path_.size() + 2);
-      fail_at(path_, line_ + 1,
-              code == Z_BUF_ERROR ? "truncated gzip stream" : "corrupt gzip stream",
-              " (zlib: ", what, ")");
-    }
+    const size_t n = src_.read(buf_.data() + end_, buf_.size() - end_, line_ + 1);
     if (n == 0) eof_ = true;
-    end_ += static_cast<size_t>(n);
+    end_ += n;
   }
 
   std::string path_;
-  gzFile file_ = nullptr;
+  ByteSource src_;
   std::vector<char> buf_;
   size_t begin_ = 0;
   size_t end_ = 0;
@@ -283,6 +379,12 @@ Csr64 read_matrix_market(const std::string& path) {
   std::vector<std::string_view> tok;
   const int64_t size_line = in.line_number();
   const size_t want = pattern ? 2 : 3;
+  try {  // before reading a line of entries: a size line asking for more than the machine has
+    detail::require_memory(detail::csr_build_bytes(n, symmetric ? 2 * nnz : nnz), "the size line (",
+                           n, " nodes, ", nnz, " entries)");
+  } catch (const GraphError& e) {
+    fail_at(path, size_line, e.what());
+  }
 
   std::vector<int64_t> dst;
   std::vector<int64_t> src;

@@ -530,6 +530,11 @@ TEST(ConfigErrors, UnknownNames) {
                "neither a generator");
   expect_error(replace(kGood, "uniform:n=100,deg=4", "uniform:n=100,deg"), "graphs[0].spec", 4,
                "expected key=value");
+  // A generator's value out of range stops the config here, not the run after the other graphs.
+  expect_error(replace(kGood, "uniform:n=100,deg=4", "uniform:n=-5,deg=4"), "graphs[0].spec", 4,
+               "uniform: n = -5 is out of range");
+  expect_error(replace(kGood, "uniform:n=100,deg=4", "powerlaw:n=100,deg=4,alpha=0"),
+               "graphs[0].spec", 4, "powerlaw: alpha = 0");
   expect_error(kGood + "test_only: {fault_variants: [csrgat.tpr32.bogus]}\n",
                "test_only.fault_variants[0]", 11, "unknown part 'bogus'");
   expect_error(kGood + "test_only: {fault_variants: [seed.i32.f32]}\n",
