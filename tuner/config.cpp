@@ -515,10 +515,7 @@ std::string resolve_spec(const Reader& r, const Item& at, const std::string& spe
     }
     return spec;
   }
-  bool known_ext = false;
-  for (const char* ext : {".mtx", ".mtx.gz", ".txt", ".txt.gz", ".el", ".el.gz"})
-    known_ext |= ends_with(spec, ext);
-  if (!known_ext)
+  if (!has_graph_file_extension(spec))
     r.fail(at, "graph spec '" + spec +
                    "' is neither a generator (seed:, uniform:, powerlaw:, rmat:) "
                    "nor a path ending in .mtx, .mtx.gz, .txt, .txt.gz, .el or .el.gz (write "
@@ -797,6 +794,16 @@ Config parse_config(const std::string& yaml_text, const std::string& source_name
     throw ConfigError(source_name, "", e.mark.is_null() ? 0 : e.mark.line + 1,
                       e.mark.is_null() ? 0 : e.mark.column + 1, e.msg);
   }
+}
+
+bool has_graph_file_extension(const std::string& spec) {
+  for (const char* ext : {".mtx", ".mtx.gz", ".txt", ".txt.gz", ".el", ".el.gz"})
+    if (ends_with(spec, ext)) return true;
+  return false;
+}
+
+std::string store_path(const Config& c) {
+  return c.output + "/results.sqlite";
 }
 
 Config load_config(const std::string& path) {

@@ -157,7 +157,7 @@ TEST(GpuCommandsCli, ArgumentErrorsComeBeforeTheGpuCheck) {
       {"bench --config " + (dir / "nope.yaml").string(), 1, "nope.yaml"},
       {"bench --config " + cfg.string(), 1, "graph 'gone': '" + missing + "' does not exist"},
       {"bench", 1, "give --graph SPEC"},
-      {"profile" + g + " --variant bogus", 1, "profile --variant 'bogus'"},
+      {"profile" + g + " --variant bogus", 1, "profile --variant: variant id 'bogus'"},
       {"profile --graph " + missing + " --variant seed.i32.f32", 1, "does not exist"},
       {"profile" + g + " --variant seed.i32.f32 --iters -5", 105, "--iters"},
       {"timeline" + g + " --variant ,", 1, "timeline --variant ',': names nothing"},

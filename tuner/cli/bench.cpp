@@ -101,15 +101,10 @@ ImplSpec parse_impl(const std::string& item) {
   static const char* const kNamed[] = {"tuned",    "tuned_call", "seed",
                                        "cusparse", "empty",      "colblock"};
   Family family = Family::fused;  // of a variant id
-  if (std::find(std::begin(kNamed), std::end(kNamed), s.name) == std::end(kNamed)) {
-    try {
-      family = VariantParams::parse(s.name).family;
-    } catch (const std::exception& e) {
-      throw std::invalid_argument(
-          "bench --impl " + item + ": " + e.what() +
-          " (or one of tuned, tuned_call, seed, cusparse, empty, colblock)");
-    }
-  }
+  if (std::find(std::begin(kNamed), std::end(kNamed), s.name) == std::end(kNamed))
+    family = parse_variant_arg("bench --impl " + item, s.name,
+                               " (or one of tuned, tuned_call, seed, cusparse, empty, colblock)")
+                 .family;
   if (s.overlap && s.name == "colblock")
     throw std::invalid_argument("bench --impl " + item + ": colblock cannot overlap the previous kernel");
   if (s.overlap && s.name != "tuned" && s.name != "tuned_call" && s.name != "empty" &&

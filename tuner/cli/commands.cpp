@@ -10,7 +10,6 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <string_view>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -136,7 +135,7 @@ void add_run(CLI::App& app) {
       const Config cfg = load_config(path);  // a bad config is reported before the GPU check
       // A fresh run needs every graph file; one that resumes, continues or reuses may have
       // finished the graphs whose files are gone (run_tuning checks the rest once it knows).
-      if (!continue_elsewhere && !reuse && !std::filesystem::exists(cfg.output + "/results.sqlite"))
+      if (!continue_elsewhere && !reuse && !std::filesystem::exists(store_path(cfg)))
         if (const int rc = check_config_graphs_first("run", cfg); rc != 0) return rc;
       std::string why;
       if (!gpu_available(&why)) return no_gpu_exit("run", why);
@@ -183,16 +182,10 @@ void check_graph_spec(const std::string& what, const std::string& spec) {
   // A file spec (file:PATH, or a path with a graph file's extension) must name a readable file;
   // anything else is the spec parser's to name (an unknown generator kind, say).
   const bool file_form = form.spec.rfind("file:", 0) == 0;
-  bool graph_ext = false;
-  for (const char* ext : {".mtx", ".mtx.gz", ".txt", ".txt.gz", ".el", ".el.gz"}) {
-    const std::string_view x(ext);
-    graph_ext |= form.spec.size() > x.size() &&
-                 form.spec.compare(form.spec.size() - x.size(), x.size(), x) == 0;
-  }
   std::string why;
   if (file_form && form.path.empty())
     why = "'file:' needs a path";
-  else if (form.generator.empty() && (file_form || graph_ext))
+  else if (form.generator.empty() && (file_form || has_graph_file_extension(form.spec)))
     why = graph_file_problem(form.path);
   if (!why.empty()) throw std::invalid_argument(what + " '" + spec + "': " + why);
   try {
@@ -242,6 +235,15 @@ void check_output_path(const std::string& what, const std::string& path) {
   if (::access(parent.c_str(), W_OK) != 0)
     throw std::invalid_argument(what + " " + path + ": the folder " + parent.string() +
                                 " is not writable: " + std::strerror(errno));
+}
+
+VariantParams parse_variant_arg(const std::string& what, const std::string& id,
+                                const std::string& hint) {
+  try {
+    return VariantParams::parse(id);
+  } catch (const std::exception& e) {  // (its message names the id)
+    throw std::invalid_argument(what + ": " + e.what() + hint);
+  }
 }
 
 std::vector<std::string> nonempty_list(const std::string& what, const std::string& s) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "variants/params.h"
+
 namespace csrgat::tuner {
 
 void register_commands(CLI::App& app);
@@ -44,6 +46,10 @@ void check_config_graphs(const Config& cfg);
 int check_config_graphs_first(const char* command, const Config& cfg);
 // A file to be written at the end (--json): not a folder, in a folder that exists and is writable.
 void check_output_path(const std::string& what, const std::string& path);
+// A variant id given on the command line: VariantParams::parse's result, or its error after
+// `what` (the command and flag, "profile --variant") and before `hint` (other names it takes).
+VariantParams parse_variant_arg(const std::string& what, const std::string& id,
+                                const std::string& hint = "");
 // A comma list that must name something (--impl, --variant): its items, or the error.
 std::vector<std::string> nonempty_list(const std::string& what, const std::string& s);
 // --seed: a decimal integer in [0, 2^64) (CLI11 2.1 reads "-1" as 2^64 - 1 and saturates

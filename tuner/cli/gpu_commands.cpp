@@ -76,12 +76,7 @@ struct ProfileOptions {
 // Nsight session; prints the ncu and nsys command lines that select exactly those launches.
 int profile(const ProfileOptions& o) {
   check_graph_spec("profile --graph", o.graph);
-  VariantParams p;
-  try {
-    p = VariantParams::parse(o.variant);
-  } catch (const std::exception& e) {
-    throw std::invalid_argument("profile --variant '" + o.variant + "': " + e.what());
-  }
+  const VariantParams p = parse_variant_arg("profile --variant", o.variant);
   std::string why;
   if (!gpu_available(&why)) return no_gpu_exit("profile", why);
   const auto g = graphs::make_graph(o.graph);

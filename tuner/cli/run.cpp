@@ -516,7 +516,7 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
     throw std::runtime_error("config targets " + cfg.arch + " but GPU 0 is compute capability " + have_cc +
                              " (" + dev.value("name", std::string("?")) + "); set allow_other_arch: true to tune anyway");
 
-  Store store(cfg.output + "/results.sqlite");
+  Store store(store_path(cfg));
   RunInfo want;
   want.name = cfg.name;
   want.config_hash = config_hash(cfg);

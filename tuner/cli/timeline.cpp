@@ -46,12 +46,7 @@ struct Records {
 // A --variant item as the timeline takes it (before the GPU check): a fused variant id in one
 // launch.
 VariantParams timeline_variant(const std::string& id) {
-  VariantParams p;
-  try {
-    p = VariantParams::parse(id);
-  } catch (const std::exception& e) {
-    throw std::invalid_argument("timeline --variant " + id + ": " + e.what());
-  }
+  const VariantParams p = parse_variant_arg("timeline --variant", id);
   if (p.family != Family::fused) throw std::invalid_argument(p.id() + ": only fused variants record a timeline");
   // One record per task and launch: the T launches of a `.fs<T>` variant would each overwrite
   // the last's.
