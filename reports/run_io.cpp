@@ -117,7 +117,8 @@ LoadedRun load_export(const std::string& source, const std::string& path, int64_
 }
 
 LoadedRun load_sqlite(const std::string& source, const std::string& path, int64_t run_id) {
-  if (!fs::is_regular_file(path)) throw std::runtime_error("no results store at '" + path + "'");
+  if (!fs::is_regular_file(path) && !fs::is_directory(path))
+    throw std::runtime_error("no results store at '" + path + "'");
   LoadedRun r;
   r.source = source;
   std::optional<tuner::RunInfo> run;
@@ -254,7 +255,7 @@ LoadedRun load_run_source(const std::string& source, int64_t run_id) {
       }
     }
   }
-  if (fs::is_directory(path)) path = (fs::path(path) / "results.sqlite").string();
+  path = tuner::resolve_store_path(path);
   if (!fs::exists(path)) throw std::runtime_error("'" + path + "' does not exist");
   bool json = ends_with(path, ".json");
   if (!json) {

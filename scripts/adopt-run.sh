@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Adopts a fresh tune (a device call's results.sqlite, e.g. gpu-multi.sh's multi.tgz unpacked) as
 # the recorded run and the committed header, in the order the sessions have done it by hand:
-# append it to tests/data/recorded/h200.sqlite.gz (scripts/append_run.py: new run id), emit the
+# append it to tests/data/recorded/h200/ (scripts/append_run.py: a file of its own, run-NNNN.sqlite.gz,
+# with a new run id), emit the
 # header of that run, promote it to include/csrgat/tuned/, regenerate the golden headers, rebuild
 # and run the CPU tests. Stops at the first failure; commits nothing (review `git diff`, then
 # commit before building binaries for the GPU: the tuner records the commit).
@@ -22,11 +23,11 @@ done
 [[ -f "$src" ]] || { echo "adopt-run: no results store at $src" >&2; exit 1; }
 tuner="$build/tuner/tuner"
 [[ -x "$tuner" ]] || { echo "adopt-run: no tuner at $tuner; build first or pass --build" >&2; exit 1; }
-store="$repo/tests/data/recorded/h200.sqlite.gz"
+store="$repo/tests/data/recorded/h200"
 echo "== appending $src to $store"
 ids=$(python3 "$repo/scripts/append_run.py" "$src" "$store")
 echo "$ids"
-run=$(echo "$ids" | grep -Eo -- '-> [0-9]+' | grep -Eo '[0-9]+' | tail -1)  # "appended runs 1 -> 23 to ..."
+run=$(echo "$ids" | grep -Eo -- '-> [0-9]+' | grep -Eo '[0-9]+' | tail -1)  # "appended runs 1 -> 24 to ..."
 [[ -n "$run" ]] || { echo "adopt-run: append_run.py named no new run id" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,43 +1,45 @@
 #!/usr/bin/env python3
 """Appends the runs of one results store (a tuning run's results.sqlite, .gz allowed) to another
-(e.g. tests/data/recorded/h200.sqlite.gz), numbering them after the target's last run id ever
-given; their trials, graphs and problems follow, and a problem taken from one of the source's
-own runs (from_run, continued_from) points at that run's new id. Source runs the target already
-holds (same start, config and GPU: a store that `tuner run --reuse` grew from a copy of the
-target) are not copied again; references to them point at the target's copy. A source run that
-names a run the source does not hold stops it, as does a source holding no new run.
-Stores are read through SQLite's backup (a WAL beside them included); the target is rewritten
-in place (gzipped again when its name ends in .gz), and refused while a WAL is beside it;
-columns the source has and the target lacks are added to the target first.
+(e.g. the recorded runs, tests/data/recorded/h200/), numbering them after the target's last run
+id ever given; their trials, graphs and problems follow, and a problem taken from one of the
+source's own runs (from_run, continued_from) points at that run's new id. Source runs the target
+already holds (same start, config and GPU: a store that `tuner run --reuse` grew from a copy of
+the target) are not copied again; references to them point at the target's copy. A source run
+that names a run the source does not hold stops it, as does a source holding no new run.
+A target that is a folder of stores (scripts/recorded_store.py) gets each new run as a file of
+its own, run-NNNN.sqlite.gz, and nothing else in it changes; a target file is rewritten in place
+(gzipped again when its name ends in .gz), and refused while a WAL is beside it. Stores are read
+through SQLite's backup (a WAL beside them included); columns the source has and the target
+lacks are added to the target first.
 Prints the new run ids.
 
   scripts/append_run.py SOURCE TARGET
 """
-import gzip, os, shutil, sqlite3, sys, tempfile
+import os, sqlite3, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import recorded_store  # noqa: E402
 
 
 def open_copy(path, tmp, role):
-    """A writable in-file copy of the store at path (gunzipped when it ends in .gz), named by its
-    role, so that a source and a target of the same file name do not share one copy."""
-    out = os.path.join(tmp, role + '-' + os.path.basename(path).removesuffix('.gz') + '.copy')
-    if path.endswith('.gz'):
-        with gzip.open(path, 'rb') as f, open(out, 'wb') as g:
-            shutil.copyfileobj(f, g)
-        return sqlite3.connect(out), out
-    src = sqlite3.connect('file:%s?mode=ro' % path, uri=True)  # reads its WAL too
-    dst = sqlite3.connect(out)
-    src.backup(dst)
-    src.close()
-    return dst, out
+    """A writable in-file copy of the store at path (a file, gunzipped when it ends in .gz, or a
+    folder's stores merged), named by its role, so that a source and a target of the same file
+    name do not share one copy."""
+    out = os.path.join(tmp, role + '.copy')
+    try:
+        recorded_store.merged_copy(path, out)
+    except recorded_store.StoreError as e:
+        sys.exit('append_run: %s' % e)
+    return sqlite3.connect(out), out
 
 
 def main(source, target):
-    if os.path.exists(target + '-wal'):
+    folder = os.path.isdir(target)
+    if not folder and os.path.exists(target + '-wal'):
         sys.exit('append_run: %s-wal exists (a run still open on it?): close it first' % target)
     with tempfile.TemporaryDirectory() as tmp:
         src, _ = open_copy(source, tmp, 'source')
         dst, dst_path = open_copy(target, tmp, 'target')
-        dst.execute('pragma journal_mode=delete')
         # Columns the source has and the target does not (added to the tuner's schema since the
         # target was written, e.g. problems.prepare_s): added first, as the tuner would.
         for table in ('runs', 'trials', 'graphs', 'problems'):
@@ -86,15 +88,19 @@ def main(source, target):
                 dst.execute('insert into %s (%s) values (%s)' % (table, ','.join(row), ','.join('?' * len(row))),
                             list(row.values()))
         dst.commit()
-        dst.execute('vacuum')
-        dst.close()
         src.close()
-        if target.endswith('.gz'):
-            with open(dst_path, 'rb') as f, gzip.open(target + '.tmp', 'wb', compresslevel=9) as g:
-                shutil.copyfileobj(f, g)
+        if folder:
+            dst.close()
+            outs = [os.path.join(target, 'run-%04d.sqlite.gz' % new_id[r[0]]) for r in fresh]
+            taken = [o for o in outs if os.path.exists(o)]
+            if taken:
+                sys.exit('append_run: %s already exists; nothing appended' % taken[0])
+            for r, out in zip(fresh, outs):
+                recorded_store.cut(dst_path, new_id[r[0]], out)
         else:
-            shutil.copyfile(dst_path, target + '.tmp')
-        os.replace(target + '.tmp', target)
+            dst.execute('vacuum')
+            dst.close()
+            recorded_store.write_store(dst_path, target)
         print('appended runs', ', '.join('%d -> %d' % (r[0], new_id[r[0]]) for r in fresh), 'to', target,
               '(already there: %s)' % ', '.join('%d as %d' % kv for kv in same.items()) if same else '')
 

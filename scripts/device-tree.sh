@@ -9,17 +9,18 @@
 # 4 ran without it and that test failed on the missing file.)
 #   size     what a call would carry now (stage-gpu.sh prints it after staging)
 #   trim     takes docs/data and docs/h200-report out of the working tree for a call (they stay
-#            in git), and cuts the recorded store (tests/data/recorded/h200.sqlite.gz, ~3 MB more
-#            with each appended run: 45.7 MB at run 21) down to its latest run, all that the
-#            GPU's readers take from it (the dispatch test's header and winners, gpu-multi.sh's
-#            REUSE, which then reuses the latest run's problems only); then `size`
+#            in git), and cuts the recorded store (the folder tests/data/recorded/h200/, a file a
+#            run since run 24, runs 1-23 in one file of 52 MB) down to its latest run, all that
+#            the GPU's readers take from it (the dispatch test's header and winners, gpu-multi.sh's
+#            REUSE, which then reuses the latest run's problems only: scripts/recorded_store.py
+#            latest-only); then `size`
 #   restore  brings them back (git checkout); run it right after the call: a commit in between
 #            would record their removal
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 PATHS=(docs/data docs/h200-report)
-STORE=tests/data/recorded/h200.sqlite.gz
+STORE=tests/data/recorded/h200
 # The bytes of the working tree and .gpu, as a call carries them; files deleted from the
 # working tree (trimmed) are listed by git and skipped by du.
 size() {
@@ -45,9 +46,9 @@ case "${1:-}" in
     fi
     # Untracked files there would be deleted for good (restore checks out what git has): the
     # twenty-sixth session lost a call's unpacked data that way.
-    untracked="$(git ls-files --others --exclude-standard -- "${PATHS[@]}")"
+    untracked="$(git ls-files --others --exclude-standard -- "${PATHS[@]}" "$STORE")"
     if [ -n "$untracked" ]; then
-      echo "device-tree: untracked files under ${PATHS[*]}; commit them before trimming:" >&2
+      echo "device-tree: untracked files under ${PATHS[*]} $STORE; commit them before trimming:" >&2
       head -n 5 <<< "$untracked" >&2
       exit 1
     fi
@@ -57,24 +58,7 @@ case "${1:-}" in
       exit 1
     fi
     rm -rf "${PATHS[@]}"
-    python3 - "$STORE" <<'PY'
-import gzip, os, shutil, sqlite3, sys, tempfile
-path = sys.argv[1]
-with tempfile.TemporaryDirectory() as tmp:
-    db_path = os.path.join(tmp, 'store.sqlite')
-    with gzip.open(path, 'rb') as f, open(db_path, 'wb') as g:
-        shutil.copyfileobj(f, g)
-    db = sqlite3.connect(db_path)
-    latest = db.execute('select max(id) from runs').fetchone()[0]
-    for table, key in (('trials', 'run_id'), ('graphs', 'run_id'), ('problems', 'run_id'), ('runs', 'id')):
-        db.execute('delete from %s where %s != ?' % (table, key), (latest,))
-    db.commit()
-    db.execute('vacuum')
-    db.close()
-    with open(db_path, 'rb') as f, gzip.open(path, 'wb', compresslevel=9) as g:
-        shutil.copyfileobj(f, g)
-print('device-tree: %s cut to its latest run, %d (%.1f MB)' % (path, latest, os.path.getsize(path) / 1e6))
-PY
+    python3 scripts/recorded_store.py latest-only "$STORE"
     echo "device-tree: trimmed"
     size
     ;;

@@ -7,8 +7,8 @@
 # the next call, on any machine with the same GPU model, driver and kernels: `tuner run
 # --continue` carries the problems the first machine finished and measures the rest.
 # FROM=DIR: DIR/results.sqlite (a stopped run's store) is copied in and the run continues it.
-# REUSE=STORE: STORE (a results.sqlite, or a .sqlite.gz such as tests/data/recorded/h200.sqlite.gz)
-# is copied in and the run takes the problems whose fingerprint its runs share (tuner run
+# REUSE=STORE: STORE (a results.sqlite, a .sqlite.gz, or a folder of stores such as
+# tests/data/recorded/h200/, merged by scripts/recorded_store.py) is copied in and the run takes the problems whose fingerprint its runs share (tuner run
 # --reuse): a config that changed a few graphs' search measures only those.
 # KILL_AFTER=N: the run is first killed (SIGKILL) after N s and then resumed in the same call
 # on the same GPUs: every problem the first part had started must finish on the GPU that began
@@ -44,10 +44,14 @@ fi
 if [ -n "${REUSE:-}" ]; then
   [ -z "${FROM:-}" ] || { echo "gpu-multi: give FROM (continue a stopped run) or REUSE (take an earlier run's problems), not both"; exit 2; }
   mkdir -p "$W/run" && rm -f "$W"/run/results.sqlite*
-  case "$REUSE" in
-    *.gz) gunzip -c "$REUSE" > "$W/run/results.sqlite" ;;
-    *) cp "$REUSE" "$W/run/results.sqlite" && { [ ! -f "$REUSE-wal" ] || cp "$REUSE-wal" "$W/run/results.sqlite-wal"; } ;;
-  esac || { echo "gpu-multi: cannot copy the store $REUSE"; exit 2; }
+  if [ -d "$REUSE" ]; then
+    python3 scripts/recorded_store.py merge "$REUSE" "$W/run/results.sqlite"
+  else
+    case "$REUSE" in
+      *.gz) gunzip -c "$REUSE" > "$W/run/results.sqlite" ;;
+      *) cp "$REUSE" "$W/run/results.sqlite" && { [ ! -f "$REUSE-wal" ] || cp "$REUSE-wal" "$W/run/results.sqlite-wal"; } ;;
+    esac
+  fi || { echo "gpu-multi: cannot copy the store $REUSE"; exit 2; }
   CONT+=(--reuse)
 fi
 if [ -n "${KILL_AFTER:-}" ]; then

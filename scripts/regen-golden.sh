@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the golden tuned headers of tests/data/recorded: for every <name>.sqlite (or
-# <name>.sqlite.gz, how the large recorded runs are kept) there,
+# Regenerates the golden tuned headers of tests/data/recorded: for every <name>.sqlite,
+# <name>.sqlite.gz or folder of stores <name>/ (how the recorded H200 runs are kept) there,
 # <name>.golden.h becomes what `tuner emit` writes for its latest run at the run's architecture
 # (what the Golden.RecordedStoresReproduceTheirHeaders unit test compares). Run it only after
 # an intended change of the header format or of selection, and review the diff.
@@ -35,17 +35,22 @@ if [[ $synthetic == 1 ]]; then
 fi
 
 # Emit from a copy: opening a store, even read-only, may leave -wal/-shm files beside it
-# (a .sqlite.gz is read in memory, and copied only to keep the loop one shape).
+# (a .sqlite.gz or a folder is read in memory, and copied only to keep the loop one shape).
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 shopt -s nullglob
 count=0
-for store in "$recorded"/*.sqlite "$recorded"/*.sqlite.gz; do
+for store in "$recorded"/*.sqlite "$recorded"/*.sqlite.gz "$recorded"/*/; do
+  store="${store%/}"
   file="$(basename "$store")"
   name="${file%.gz}"; name="${name%.sqlite}"
-  cp "$store" "$tmp/$file"
+  if [[ -d "$store" ]]; then
+    stores=("$store"/*.sqlite "$store"/*.sqlite.gz)
+    [[ ${#stores[@]} -gt 0 ]] || continue  # a folder of something else
+  fi
+  cp -r "$store" "$tmp/$file"
   "$tuner" emit "$tmp/$file" -o "$recorded/$name.golden.h" >/dev/null
   echo "regenerated tests/data/recorded/$name.golden.h"
   count=$((count + 1))
 done
-[[ $count -gt 0 ]] || echo "regen-golden: no .sqlite or .sqlite.gz in $recorded"
+[[ $count -gt 0 ]] || echo "regen-golden: no .sqlite, .sqlite.gz or folder of them in $recorded"

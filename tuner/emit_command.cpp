@@ -55,11 +55,10 @@ fs::path find_source_tree() {
                            "'; pass --to <repo>/include/csrgat/tuned/");
 }
 
-int run_emit(const std::string& path, int64_t run_id, std::string arch, std::string output,
+int run_emit(const std::string& given, int64_t run_id, std::string arch, std::string output,
              bool allow_unfinished) {
-  if (!fs::exists(path)) throw std::runtime_error("results store '" + path + "' does not exist");
-  if (fs::is_directory(path))
-    throw std::runtime_error("'" + path + "' is a folder; give the results .sqlite file in it");
+  if (!fs::exists(given)) throw std::runtime_error("results store '" + given + "' does not exist");
+  const std::string path = resolve_store_path(given);
   // Read-only: emitting must never change a recorded store.
   const Store store(path, true);
   std::vector<RunInfo> runs;
@@ -149,7 +148,10 @@ void register_emit_commands(CLI::App& app) {
     auto* cmd = app.add_subcommand("emit",
                                    "Write the tuned header (include/csrgat/tuned/<arch>.h) from a "
                                    "results store; no GPU needed");
-    cmd->add_option("results", a->path, "results store (results.sqlite)")->required();
+    cmd->add_option(
+           "results", a->path,
+           "results store (results.sqlite, a .sqlite.gz, a folder of stores or a run folder)")
+        ->required();
     cmd->add_option("--run", a->run_id, "run id (default: the latest)");
     cmd->add_option("--arch", a->arch,
                     "architecture the header is for (default: the run's, else sm_90)");

@@ -80,7 +80,7 @@ std::string prune_by_resources(const VariantParams& p, int registers, int static
 // first and the short ones fill in behind them. The estimate is per trial, in seconds, from the
 // edges the spec states (graphs::estimate_edges; 0 when a file does not say) times F times H:
 // 0.014 + 0.03 sqrt(edges x F x H / 1e9), fitted to the fifteenth session's full run of
-// h200.yaml on one H200 (run 7 of tests/data/recorded/h200.sqlite.gz, 181.7 s; perf-notes):
+// h200.yaml on one H200 (run 7 of tests/data/recorded/h200, 181.7 s; perf-notes):
 // 0.014 s a trial on the small graphs, 0.03-0.11 s for 16M edges x F=64 (power-law the
 // slowest: its timings run to max_seconds), 0.083 s for 64M edges x F=128. (Until the
 // fifteenth session the check against the reference ran on the host and a trial cost up to

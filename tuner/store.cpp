@@ -11,7 +11,9 @@
 #include <cmath>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -141,6 +143,20 @@ struct Inflated {
   sqlite3_int64 size = 0;
 };
 
+// Checks that db holds an SQLite database (else frees it and throws naming path, `not_store`
+// saying why) and marks it a rollback-journal one. A store left in WAL mode has bytes 18-19 (file
+// format read/write versions) 2, and an in-memory database cannot use a WAL; its content is whole
+// after a checkpoint, which `gzip` of a closed store always follows.
+Inflated as_rollback_store(Inflated db, const std::string& path, const char* not_store) {
+  if (db.size < 100 || !sqlite_header(db.data, static_cast<size_t>(db.size))) {
+    sqlite3_free(db.data);
+    throw std::runtime_error("'" + path + "' " + not_store);
+  }
+  if (db.data[18] == 2) db.data[18] = 1;
+  if (db.data[19] == 2) db.data[19] = 1;
+  return db;
+}
+
 Inflated inflate_store(const std::string& path) {
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f) throw std::runtime_error("cannot open compressed results store '" + path + "'");
@@ -175,23 +191,79 @@ Inflated inflate_store(const std::string& path) {
     throw std::runtime_error("compressed results store '" + path + "' is truncated or corrupt (zlib " +
                              std::to_string(closed) + ")");
   }
-  if (out.size < 100 || !sqlite_header(out.data, static_cast<size_t>(out.size))) {
+  return as_rollback_store(out, path, "inflates to something that is not an SQLite results store");
+}
+
+// A plain store file of a folder, read whole into memory that SQLite will own (so that reading it
+// writes nothing beside it). One with a WAL beside it is refused: its content is not all in the
+// file (a run still writing to it, or killed).
+Inflated read_store_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::file_size(path + "-wal", ec) > 0 && !ec)
+    throw std::runtime_error("'" + path +
+                             "' has a WAL beside it (a run still open on it?): close "
+                             "it, or check it in with `sqlite3 " +
+                             path + " 'PRAGMA wal_checkpoint'`");
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw std::runtime_error("cannot open results store '" + path + "'");
+  Inflated out;
+  out.size = static_cast<sqlite3_int64>(in.tellg());
+  out.data = static_cast<unsigned char*>(
+      sqlite3_malloc64(static_cast<sqlite3_uint64>(std::max<sqlite3_int64>(out.size, 1))));
+  if (!out.data) throw std::runtime_error("out of memory reading results store '" + path + "'");
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(out.data), out.size)) {
     sqlite3_free(out.data);
-    throw std::runtime_error("'" + path + "' inflates to something that is not an SQLite results store");
+    throw std::runtime_error("cannot read results store '" + path + "'");
   }
-  // A store left in WAL mode: bytes 18-19 (file format read/write versions) say 2, and an
-  // in-memory database cannot use a WAL. Its content is whole after a checkpoint, which
-  // `gzip` of a closed store always follows, so read it as a rollback-journal database.
-  if (out.data[18] == 2) out.data[18] = 1;
-  if (out.data[19] == 2) out.data[19] = 1;
-  return out;
+  return as_rollback_store(out, path, "is not an SQLite results store");
 }
 
 bool is_gzip_path(const std::string& path) {
   return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
 }
 
+bool ends_with(const std::string& s, const char* tail) {
+  const size_t n = std::strlen(tail);
+  return s.size() > n && s.compare(s.size() - n, n, tail) == 0;
+}
+
+// The stores of a folder store, by file name: every *.sqlite and *.sqlite.gz in it (nothing
+// below it; a WAL or journal beside a .sqlite is that store's, not one of its own).
+std::vector<std::filesystem::path> folder_parts(const std::string& dir) {
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.front() != '.' && (ends_with(name, ".sqlite") || ends_with(name, ".sqlite.gz")) &&
+        it->is_regular_file())
+      out.push_back(it->path());
+  }
+  if (ec) throw std::runtime_error("cannot list the folder store '" + dir + "': " + ec.message());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Deserializes an inflated store into schema `schema` of db (which takes the memory, freed or
+// not); throws naming `path`.
+void deserialize_into(sqlite3* db, const char* schema, Inflated data, const std::string& path) {
+  const int rc = sqlite3_deserialize(db, schema, data.data, data.size, data.size,
+                                     SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
+  if (rc != SQLITE_OK)
+    throw std::runtime_error("cannot read compressed results store '" + path +
+                             "': " + sqlite3_errmsg(db));
+}
+
 }  // namespace
+
+std::string resolve_store_path(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    const auto run_store = std::filesystem::path(path) / "results.sqlite";
+    if (std::filesystem::is_regular_file(run_store, ec)) return run_store.string();
+  }
+  return path;
+}
 
 void refuse_to_overwrite_store(const std::string& path, const std::string& what) {
   // Only a regular file can be a store (and reading a pipe would wait for its writer).
@@ -219,6 +291,10 @@ std::string now_iso8601() {
 }
 
 Store::Store(const std::string& path, bool read_only) : path_(path) {
+  if (std::filesystem::is_directory(path)) {
+    open_folder(read_only);
+    return;
+  }
   if (is_gzip_path(path)) {
     // Recorded runs are kept compressed (tests/data/recorded/*.sqlite.gz): read them in memory.
     if (!read_only)
@@ -232,13 +308,12 @@ Store::Store(const std::string& path, bool read_only) : path_(path) {
       db_ = nullptr;
       throw std::runtime_error("cannot open an in-memory database for '" + path + "'");
     }
-    const int rc = sqlite3_deserialize(db_, "main", db.data, db.size, db.size,
-                                       SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
-    if (rc != SQLITE_OK) {
-      const std::string msg = sqlite3_errmsg(db_);
+    try {
+      deserialize_into(db_, "main", db, path);
+    } catch (...) {
       sqlite3_close(db_);
       db_ = nullptr;
-      throw std::runtime_error("cannot read compressed results store '" + path + "': " + msg);
+      throw;
     }
     adopt_schema(false);
     return;
@@ -260,6 +335,92 @@ Store::Store(const std::string& path, bool read_only) : path_(path) {
   adopt_schema(!read_only);
 }
 
+// The store's format, in SQLite's user_version: 0 before it was kept (every store up to the
+// thirty-ninth session, read as 1), 1 since. A store of a later format is refused by name
+// rather than read as if this tuner knew it.
+constexpr int64_t kStoreFormat = 1;
+
+// The store format of schema `schema` of db; throws when it is later than kStoreFormat.
+static int64_t readable_format(sqlite3* db, const std::string& schema) {
+  int64_t format = 0;
+  {
+    Stmt q(db, ("PRAGMA " + schema + ".user_version").c_str());
+    if (q.step()) format = q.i64(0);
+  }
+  if (format > kStoreFormat)
+    throw std::runtime_error("written in store format " + std::to_string(format) +
+                             " by a later tuner; this one reads up to format " +
+                             std::to_string(kStoreFormat));
+  return format;
+}
+
+void Store::open_folder(bool read_only) {
+  // "runs/" and "runs" name one store: its name (the header's source) is the folder's.
+  while (path_.size() > 1 && path_.back() == '/') path_.pop_back();
+  if (!read_only)
+    throw std::runtime_error("results store '" + path_ +
+                             "' is a folder of stores, so it can only be read; a run writes its "
+                             "own results.sqlite (scripts/append_run.py adds it to the folder)");
+  const auto parts = folder_parts(path_);
+  if (parts.empty())
+    throw std::runtime_error(
+        "results store '" + path_ +
+        "' is a folder with no store in it (no results.sqlite, *.sqlite or *.sqlite.gz)");
+  if (sqlite3_open(":memory:", &db_) != SQLITE_OK) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw std::runtime_error("cannot open an in-memory database for '" + path_ + "'");
+  }
+  try {
+    // This tuner's schema, then each part's rows by the columns both have (a part written before
+    // a column was kept reads it as NULL, as that store would on its own).
+    adopt_schema_unchecked(true);
+    std::map<int64_t, std::string> run_part;  // run id -> the part holding it
+    for (const auto& part : parts) {
+      const std::string file = part.string();
+      exec("ATTACH ':memory:' AS part");
+      try {
+        deserialize_into(db_, "part",
+                         is_gzip_path(file) ? inflate_store(file) : read_store_file(file), file);
+        readable_format(db_, "part");
+        {
+          Stmt q(db_, "SELECT id FROM part.runs");
+          while (q.step()) {
+            const auto [it, fresh] = run_part.emplace(q.i64(0), file);
+            if (!fresh)
+              throw std::runtime_error("run " + std::to_string(q.i64(0)) + " is also in '" +
+                                       it->second + "': a run belongs to one store of the folder");
+          }
+        }
+        for (const char* table : {"runs", "trials", "graphs", "problems"}) {
+          const auto mine = columns_of(db_, table);
+          std::string cols;
+          Stmt q(db_, (std::string("PRAGMA part.table_info(") + table + ")").c_str());
+          while (q.step())
+            if (std::find(mine.begin(), mine.end(), q.text(1)) != mine.end())
+              cols += (cols.empty() ? "" : ", ") + q.text(1);
+          if (cols.empty()) {
+            if (std::string(table) == "problems") continue;  // stores from before it was kept
+            throw std::runtime_error(std::string("has no table '") + table + "'");
+          }
+          exec(std::string("INSERT INTO main.") + table + " (" + cols + ") SELECT " + cols +
+               " FROM part." + table);
+        }
+      } catch (const std::runtime_error& e) {
+        sqlite3_exec(db_, "DETACH part", nullptr, nullptr, nullptr);
+        throw std::runtime_error("'" + file + "': " + e.what());
+      }
+      exec("DETACH part");
+    }
+    exec("PRAGMA query_only = 1");
+  } catch (const std::runtime_error& e) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw std::runtime_error("results store '" + path_ + "': " + e.what());
+  }
+  adopt_schema(false);
+}
+
 void Store::adopt_schema(bool writable) {
   try {
     adopt_schema_unchecked(writable);
@@ -271,21 +432,8 @@ void Store::adopt_schema(bool writable) {
   }
 }
 
-// The store's format, in SQLite's user_version: 0 before it was kept (every store up to the
-// thirty-ninth session, read as 1), 1 since. A store of a later format is refused by name
-// rather than read as if this tuner knew it.
-constexpr int64_t kStoreFormat = 1;
-
 void Store::adopt_schema_unchecked(bool writable) {
-  int64_t format = 0;
-  {
-    Stmt q(db_, "PRAGMA user_version");
-    if (q.step()) format = q.i64(0);
-  }
-  if (format > kStoreFormat)
-    throw std::runtime_error("written in store format " + std::to_string(format) +
-                             " by a later tuner; this one reads up to format " +
-                             std::to_string(kStoreFormat));
+  const int64_t format = readable_format(db_, "main");
   if (writable && format < kStoreFormat)
     exec("PRAGMA user_version = " + std::to_string(kStoreFormat));
   if (writable) {

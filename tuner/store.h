@@ -77,6 +77,10 @@ struct TrialRecord {
 
 class Store {
  public:
+  // path: an SQLite file (created when writable), a gzip-compressed one named *.sqlite.gz, or a
+  // folder of such stores (each *.sqlite and *.sqlite.gz directly in it, a run in one of them
+  // only: how recorded runs are kept, tests/data/recorded/h200/), read as one store. The last
+  // two are read in memory, read-only.
   explicit Store(const std::string& path, bool read_only = false);
   ~Store();
   Store(const Store&) = delete;
@@ -168,6 +172,8 @@ class Store {
       throw;
     }
   }
+  // A folder of stores (one a run, scripts/append_run.py), read as one, in memory.
+  void open_folder(bool read_only);
   void adopt_schema(bool writable);
   void adopt_schema_unchecked(bool writable);
   std::string select_runs(const std::string& tail) const;
@@ -207,6 +213,10 @@ std::string stored_graph_source(const Store& store, int64_t run_id, const std::s
 // Whether run `from` stored, with f's graph, the source hash `sources` gives that graph now
 // (a run that stored none matches nothing).
 bool same_graph_source(const Store& store, int64_t from, const FinishedProblem& f, const GraphSources& sources);
+
+// The store a path names: a run's output folder (holding results.sqlite) names that file; any
+// other path, a folder store included, names itself.
+std::string resolve_store_path(const std::string& path);
 
 // Throws std::runtime_error when `path` is an existing results store (an SQLite file, or a
 // gzip file named .sqlite.gz): a command's output (`what`: "the exported run", "the header")

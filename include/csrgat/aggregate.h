@@ -204,8 +204,8 @@ const char* dispatch_variant(const GraphView& graph, Storage storage, int heads,
 const char* compiled_archs();
 
 // Where the rules this library dispatches by came from: the tuned header it was built with, as
-// that header's CSRGAT_TUNED_SOURCE says ("h200.sqlite.gz run 22 (NVIDIA H200, 2026-12-04, run
-// 22)": the results store, run, GPU and date of the measurements; "default (untuned)" for the
+// that header's CSRGAT_TUNED_SOURCE says ("h200 run 23 (NVIDIA H200, 2026-12-05, run 23)": the
+// results store, run, GPU and date of the measurements; "default (untuned)" for the
 // one-safe-kernel-a-type rules of a build without a tuned header). For a production log line.
 const char* tuned_source();
 

@@ -56,8 +56,8 @@ std::string body(const std::string& h) {
 }  // namespace
 
 TEST(Dispatch, TunedHeaderRoutesEveryTunedGraphToItsRule) {
-  // Compressed, so read in memory (read-only): nothing is written beside it.
-  const std::string store_path = source_dir() + "/tests/data/recorded/h200.sqlite.gz";
+  // A folder of compressed stores, so read in memory (read-only): nothing is written beside it.
+  const std::string store_path = source_dir() + "/tests/data/recorded/h200";
   const Store store(store_path, true);
   const auto run = store.latest_run();
   ASSERT_TRUE(run.has_value());

@@ -2,8 +2,9 @@
 """scripts/append_run.py on small stores of the tuner's shape (runs, trials, graphs, problems):
 fresh runs are numbered after the target's last, a problem's from_run follows its run, runs the
 target already holds (a `tuner run --reuse` store grown from a copy of the target) are not
-copied again, a source with no new run is refused and leaves the target as it was, and a
-gzipped target stays gzipped."""
+copied again, a source with no new run is refused and leaves the target as it was, a gzipped
+target stays gzipped, and a folder target (scripts/recorded_store.py) gets each new run as a
+file of its own, leaving its other files as they were."""
 import gzip
 import os
 import shutil
@@ -13,7 +14,9 @@ import sys
 import tempfile
 import unittest
 
-SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "append_run.py")
+SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
+SCRIPT = os.path.join(SCRIPTS, "append_run.py")
+TOOL = os.path.join(SCRIPTS, "recorded_store.py")
 
 SCHEMA = """
 create table runs (id integer primary key autoincrement, started text, config_hash text,
@@ -39,16 +42,22 @@ def make_store(path, runs):
 
 
 def read(path):
-    if path.endswith(".gz"):
-        plain = path[:-3]
-        with gzip.open(path, "rb") as f, open(plain, "wb") as g:
-            shutil.copyfileobj(f, g)
-        path = plain
-    db = sqlite3.connect(path)
-    out = {t: db.execute("select * from %s order by 1, 2" % t).fetchall()
-           for t in ("runs", "trials", "graphs", "problems")}
-    db.close()
+    with tempfile.TemporaryDirectory() as tmp:
+        if path.endswith(".gz"):  # gunzipped elsewhere: not a store of the folder it is in
+            plain = os.path.join(tmp, "plain.sqlite")
+            with gzip.open(path, "rb") as f, open(plain, "wb") as g:
+                shutil.copyfileobj(f, g)
+            path = plain
+        db = sqlite3.connect(path)
+        out = {t: db.execute("select * from %s order by 1, 2" % t).fetchall()
+               for t in ("runs", "trials", "graphs", "problems")}
+        db.close()
     return out
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def append(source, target):
@@ -117,6 +126,82 @@ class AppendRun(unittest.TestCase):
         r = append(src, gz)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual([row[0] for row in read(gz)["runs"]], [1, 2, 3])
+
+    def folder_target(self):
+        """The target's two runs as a folder, one gzipped file a run."""
+        folder = os.path.join(self.tmp, "recorded")
+        os.mkdir(folder)
+        subprocess.run([sys.executable, TOOL, "cut", self.target, "1",
+                        os.path.join(folder, "runs-0001-0001.sqlite.gz")], check=True)
+        subprocess.run([sys.executable, TOOL, "cut", self.target, "2",
+                        os.path.join(folder, "run-0002.sqlite.gz")], check=True)
+        return folder
+
+    def test_a_folder_target_gets_a_file_a_new_run(self):
+        folder = self.folder_target()
+        before = {f: read_bytes(os.path.join(folder, f)) for f in os.listdir(folder)}
+        src = os.path.join(self.tmp, "src.sqlite")
+        make_store(src, [("s1", "d", [("pubmed", "v3", 9.0)], [("pubmed", None)]),
+                         ("s2", "d", [("pubmed", "v4", 8.0)], [("pubmed", 1)])])
+        r = append(src, folder)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(os.listdir(folder)), ["run-0002.sqlite.gz", "run-0003.sqlite.gz",
+                                                      "run-0004.sqlite.gz", "runs-0001-0001.sqlite.gz"])
+        for f, data in before.items():  # the runs it held are not rewritten
+            self.assertEqual(read_bytes(os.path.join(folder, f)), data)
+        four = read(os.path.join(folder, "run-0004.sqlite.gz"))
+        self.assertEqual([row[0] for row in four["runs"]], [4])
+        self.assertEqual(four["problems"], [(4, "pubmed", 3)])  # from_run 1 of the source is run 3
+        self.assertEqual(four["trials"], [(4, "pubmed", "v4", 8.0)])
+        merged = os.path.join(self.tmp, "merged.sqlite")
+        r = subprocess.run([sys.executable, TOOL, "merge", folder, merged], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([row[0] for row in read(merged)["runs"]], [1, 2, 3, 4])
+
+    def test_a_folder_target_maps_the_runs_it_holds(self):
+        folder = self.folder_target()
+        src = os.path.join(self.tmp, "reuse.sqlite")
+        subprocess.run([sys.executable, TOOL, "merge", folder, src], check=True)  # gpu-multi.sh's REUSE
+        db = sqlite3.connect(src)
+        db.execute("insert into runs (started, config_hash, gpu_uuid) values ('t3', 'c', 'GPU-a')")
+        db.execute("insert into trials values (3, 'cora', 'v2', 4.0)")
+        db.execute("insert into problems values (3, 'cora', 2)")
+        db.commit()
+        db.close()
+        r = append(src, folder)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("already there: 1 as 1, 2 as 2", r.stdout)
+        self.assertEqual(read(os.path.join(folder, "run-0003.sqlite.gz"))["problems"], [(3, "cora", 2)])
+
+    def test_a_run_in_two_files_of_a_folder_is_named(self):
+        folder = self.folder_target()
+        shutil.copyfile(os.path.join(folder, "run-0002.sqlite.gz"), os.path.join(folder, "x.sqlite.gz"))
+        src = os.path.join(self.tmp, "src.sqlite")
+        make_store(src, [("s1", "d", [("pubmed", "v3", 9.0)], [("pubmed", None)])])
+        r = append(src, folder)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("run 2 is in both", r.stderr)
+        self.assertEqual(len(os.listdir(folder)), 3)
+
+    def test_latest_only_keeps_the_latest_run_alone(self):
+        folder = os.path.join(self.tmp, "recorded")
+        os.mkdir(folder)
+        gz = os.path.join(folder, "runs-0001-0002.sqlite.gz")  # both runs in one file
+        with open(self.target, "rb") as f, gzip.open(gz, "wb") as g:
+            shutil.copyfileobj(f, g)
+        src = os.path.join(self.tmp, "src.sqlite")
+        make_store(src, [("s1", "d", [("pubmed", "v3", 9.0)], [("pubmed", None)])])
+        self.assertEqual(append(src, folder).returncode, 0)
+        r = subprocess.run([sys.executable, TOOL, "latest-only", folder], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(os.listdir(folder), ["run-0003.sqlite.gz"])
+        os.remove(os.path.join(folder, "run-0003.sqlite.gz"))
+        with open(self.target, "rb") as f, gzip.open(gz, "wb") as g:
+            shutil.copyfileobj(f, g)
+        r = subprocess.run([sys.executable, TOOL, "latest-only", folder], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([row[0] for row in read(gz)["runs"]], [2])  # cut to its latest run
+        self.assertEqual({row[0] for row in read(gz)["trials"]}, {2})
 
 
 if __name__ == "__main__":

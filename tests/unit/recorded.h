@@ -1,5 +1,6 @@
 // The results stores recorded on a GPU and committed under tests/data/recorded: <name>.sqlite,
-// or <name>.sqlite.gz for the large ones (the store reads those in memory, read-only).
+// <name>.sqlite.gz, or a folder <name>/ of such stores, one a run (the recorded H200 runs: the
+// store reads the last two in memory, read-only).
 #pragma once
 
 #include <algorithm>
@@ -16,9 +17,15 @@ inline const std::filesystem::path& recorded_dir() {
   return dir;
 }
 
-// "h200" for h200.sqlite.gz or h200.sqlite; empty for anything else.
+// "h200" for h200.sqlite.gz, h200.sqlite or a folder h200/ holding stores; empty for anything
+// else.
 inline std::string recorded_store_name(const std::filesystem::path& p) {
   const std::string f = p.filename().string();
+  if (std::filesystem::is_directory(p)) {
+    for (const auto& e : std::filesystem::directory_iterator(p))
+      if (!recorded_store_name(e.path()).empty()) return f;
+    return "";
+  }
   for (const std::string ext : {".sqlite.gz", ".sqlite"})
     if (f.size() > ext.size() && f.compare(f.size() - ext.size(), ext.size(), ext) == 0)
       return f.substr(0, f.size() - ext.size());

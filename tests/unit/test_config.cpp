@@ -318,7 +318,7 @@ TEST(Config, ProblemFingerprintFollowsOnlyWhatTheProblemMeasures) {
   EXPECT_NE(problem_fingerprint(moved, "g", 64, 1), g);
 }
 
-// The shipped h200 config against the recorded tuning runs (tests/data/recorded/h200.sqlite.gz):
+// The shipped h200 config against the recorded tuning runs (tests/data/recorded/h200/):
 // the latest run measured this config, so every problem has its fingerprint. A run that took
 // problems from an earlier one (tuner run --reuse; run 3 took the large graphs from run 2)
 // took only problems whose fingerprint the two runs' configs share, and none of a graph that
@@ -326,7 +326,7 @@ TEST(Config, ProblemFingerprintFollowsOnlyWhatTheProblemMeasures) {
 TEST(Config, H200ProblemsMatchTheRecordedRunsTheyCameFrom) {
   const Config c = load_config(kConfigs + "h200.yaml");
   const nlohmann::json now = to_json(c);
-  const Store s((csrgat::testing_recorded::recorded_dir() / "h200.sqlite.gz").string(), true);
+  const Store s(csrgat::testing_recorded::recorded_store("h200").string(), true);
   const auto latest = s.latest_run();
   ASSERT_TRUE(latest.has_value());
   for (const auto& p : problems(c)) {

@@ -274,8 +274,10 @@ fs::path compact_synthetic(const fs::path& dir) {
 // The golden comparison: the store copied away (read-only opens may create files beside it),
 // emitted for its latest run at the run's architecture.
 std::string emit_recorded(const fs::path& sqlite, const fs::path& tmp) {
+  // A copy: opening a store, even read-only, may leave -wal/-shm files beside it.
   const fs::path copy = tmp / sqlite.filename();
-  fs::copy_file(sqlite, copy, fs::copy_options::overwrite_existing);
+  fs::remove_all(copy);
+  fs::copy(sqlite, copy, fs::copy_options::recursive);
   const Store store(copy.string(), true);
   const auto run = store.latest_run();
   if (!run) throw std::runtime_error(sqlite.string() + " holds no runs");
@@ -512,12 +514,9 @@ TEST(Select, RulesOfSyntheticStore) {
 // graph's winner.
 // (Before refinement wiki-vote's rule was 1.56x slower than its winner.)
 TEST(Select, RefinedBucketsServeEveryRecordedProblemItsWinner) {
-  const fs::path dir = test_dir();
   const fs::path recorded = testing_recorded::recorded_store("h200");
-  ASSERT_FALSE(recorded.empty()) << "no h200.sqlite.gz in " << kRecorded;
-  const fs::path copy = dir / recorded.filename();
-  fs::copy_file(recorded, copy, fs::copy_options::overwrite_existing);
-  const Store store(copy.string(), true);
+  ASSERT_FALSE(recorded.empty()) << "no recorded store h200 in " << kRecorded;
+  const Store store(recorded.string(), true);  // a folder of stores: read in memory
   const int64_t run = store.latest_run()->id;
   const auto winners = select_winners(store, run);
   const auto rules = select_rules(store, run);
@@ -1076,9 +1075,92 @@ TEST(Store, CompressedStoreReadsAsThePlainOneAndRefusesWrites) {
     EXPECT_EQ(e.path().string().find("packed.sqlite.gz-"), std::string::npos) << e.path();
 }
 
+// A folder of stores (the recorded runs, one file a run) reads as one store: every run of every
+// part, each with its own trials; a run in two parts, a part that is not a store, a part with a
+// WAL beside it, an empty folder and a writable open are refused naming the folder and the file.
+// Nothing is written into the folder.
+TEST(Store, FolderOfStoresReadsAsOneAndNamesItsFaults) {
+  const fs::path dir = test_dir();
+  const fs::path plain = compact_synthetic(dir);
+  const fs::path folder = dir / "runs";
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  gzip_file(plain, folder / "a.sqlite.gz");
+  int64_t src_run = 0, moved = 0;
+  size_t src_runs = 0, src_trials = 0;
+  {
+    const Store src(plain.string(), true);
+    src_runs = src.runs().size();
+    src_run = src.latest_run()->id;
+    src_trials = src.trials(src_run).size();
+    ASSERT_GT(src_trials, 0u);
+    // A second part: the same run under a new id, in a plain store written by a tuner.
+    const fs::path b = folder / "b.sqlite";
+    RunInfo r = *src.run(src_run);
+    r.id = moved = src_run + 100;
+    Store w(b.string());
+    ASSERT_EQ(w.import_run(r).id, moved);
+    for (TrialRecord t : src.trials(src_run)) {
+      t.run_id = moved;
+      w.put_trial(t);
+    }
+    for (const auto& f : src.finished_problems(src_run))
+      w.finish_problem(moved, f.graph, f.feat, f.heads, f.gpu_uuid, f.prepare_s);
+  }
+  // The writer's WAL is checkpointed on close; a stray -wal/-shm would be the reader's.
+  const auto files = [&] {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(folder))
+      out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const auto before = files();
+  {
+    const Store s((folder.string() + "/"), true);
+    EXPECT_EQ(s.path(), folder.string());  // the header names the folder
+    EXPECT_EQ(s.runs().size(), src_runs + 1);
+    EXPECT_EQ(s.latest_run()->id, moved);
+    EXPECT_EQ(s.trials(moved).size(), src_trials);
+    EXPECT_EQ(s.trials(src_run).size(), src_trials);
+    EXPECT_EQ(s.finished_problems(moved).size(), s.finished_problems(src_run).size());
+    EXPECT_EQ(select_winners(s, moved).size(), select_winners(s, src_run).size());
+  }
+  EXPECT_EQ(files(), before);
+
+  const auto throws_naming = [](const fs::path& p, bool read_only,
+                                const std::vector<std::string>& what) {
+    try {
+      const Store s(p.string(), read_only);
+      ADD_FAILURE() << p << " opened";
+    } catch (const std::runtime_error& e) {
+      for (const auto& w : what)
+        EXPECT_NE(std::string(e.what()).find(w), std::string::npos) << e.what();
+    }
+  };
+  throws_naming(folder, false, {folder.string(), "can only be read"});
+  fs::copy_file(folder / "a.sqlite.gz", folder / "c.sqlite.gz");
+  throws_naming(folder, true,
+                {(folder / "c.sqlite.gz").string(), (folder / "a.sqlite.gz").string(),
+                 "run " + std::to_string(src_run) + " is also in"});
+  fs::remove(folder / "c.sqlite.gz");
+  gzip_file(fs::path(CSRGAT_SOURCE_DIR) / "README.md", folder / "text.sqlite.gz");
+  throws_naming(folder, true,
+                {(folder / "text.sqlite.gz").string(), "not an SQLite results store"});
+  fs::remove(folder / "text.sqlite.gz");
+  std::ofstream(folder / "b.sqlite-wal") << "frames not checked in";
+  throws_naming(folder, true, {(folder / "b.sqlite").string(), "has a WAL beside it"});
+  fs::remove(folder / "b.sqlite-wal");
+  const fs::path empty = dir / "empty";
+  fs::create_directories(empty);
+  std::ofstream(empty / "notes.txt") << "no store here\n";
+  throws_naming(empty, true, {empty.string(), "no store in it"});
+}
+
 // ---- golden headers ----------------------------------------------------------------------
 
-// Every tests/data/recorded/<name>.sqlite[.gz] with a <name>.golden.h must emit exactly the golden.
+// Every tests/data/recorded/<name>.sqlite[.gz] or <name>/ with a <name>.golden.h must emit exactly
+// the golden.
 // After an intended format change: scripts/regen-golden.sh.
 TEST(Golden, RecordedStoresReproduceTheirHeaders) {
   const fs::path tmp = test_dir();

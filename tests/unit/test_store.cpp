@@ -363,7 +363,7 @@ TEST(StoreContinue, OlderStoresReadAsTheyAreAndAreUpgradedForWriting) {
   }
   // A store with finish marks from before their build times (the recorded H200 runs 1-7) reads
   // them as not recorded; run 8 (sixteenth session) recorded them.
-  const Store h200((csrgat::testing_recorded::recorded_dir() / "h200.sqlite.gz").string(), true);
+  const Store h200(csrgat::testing_recorded::recorded_store("h200").string(), true);
   const auto marks = h200.finished_problems(7);
   ASSERT_FALSE(marks.empty());
   for (const auto& f : marks) EXPECT_EQ(f.prepare_s, -1) << f.graph;

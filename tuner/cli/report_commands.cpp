@@ -38,7 +38,9 @@ void add_report(CLI::App& app) {
       "report", "Roofline report (Markdown, HTML, charts) of a stored run; no GPU needed");
   static std::string source, peers, out;
   static int64_t run_id = 0;
-  cmd->add_option("results", source, "run folder, results.sqlite[:RUN_ID] or an exported run JSON")
+  cmd->add_option("results", source,
+                  "results store[:RUN_ID] (results.sqlite, a .sqlite.gz, a folder of stores, a run "
+                  "folder) or an exported run JSON")
       ->required();
   cmd->add_option("--run", run_id, "run id (default: the latest run)");
   cmd->add_option("--peers", peers,
@@ -66,9 +68,13 @@ void add_compare(CLI::App& app) {
   static std::string base, fresh, out = ".";
   static double threshold = 0.03;
   static bool allow_other = false;
-  cmd->add_option("base", base, "results.sqlite[:RUN_ID], run folder or exported run JSON")
+  cmd->add_option("base", base,
+                  "results store[:RUN_ID] (a .sqlite, .sqlite.gz, folder of stores or run folder) "
+                  "or exported run JSON")
       ->required();
-  cmd->add_option("new", fresh, "results.sqlite[:RUN_ID], run folder or exported run JSON")
+  cmd->add_option("new", fresh,
+                  "results store[:RUN_ID] (a .sqlite, .sqlite.gz, folder of stores or run folder) "
+                  "or exported run JSON")
       ->required();
   cmd->add_option("--threshold", threshold,
                   "relative change that counts, besides the noise (default 0.03)")
@@ -114,7 +120,9 @@ void add_export(CLI::App& app) {
       "export", "Write a stored run and its trials as JSON (nvbench-like: meta, devices, states)");
   static std::string source, out;
   static int64_t run_id = 0;
-  cmd->add_option("results", source, "results.sqlite[:RUN_ID] or run folder")->required();
+  cmd->add_option("results", source,
+                  "results store[:RUN_ID] (a .sqlite, .sqlite.gz, folder of stores or run folder)")
+      ->required();
   cmd->add_option("--run", run_id, "run id (default: the latest run)");
   cmd->add_option("-o,--output", out, "output JSON file ('-': standard output)")->required();
   cmd->callback([] {
