@@ -209,10 +209,11 @@ Csr64 generate_uniform(int64_t n, int64_t degree, uint64_t seed) {
   return g;
 }
 
-std::vector<int64_t> powerlaw_degrees(int64_t n, double avg_degree, double alpha,
-                                      int64_t max_degree, uint64_t seed) {
-  max_degree = check_powerlaw_args(n, avg_degree, alpha, max_degree);
+namespace {
 
+// powerlaw_degrees with its arguments checked and max_degree resolved (check_powerlaw_args).
+std::vector<int64_t> checked_powerlaw_degrees(int64_t n, double avg_degree, double alpha,
+                                              int64_t max_degree, uint64_t seed) {
   const double beta = 1.0 / (alpha - 1.0);
   std::vector<double> w(n);
   for (int64_t i = 0; i < n; ++i) w[i] = std::pow(static_cast<double>(i + 1), -beta);
@@ -267,10 +268,18 @@ std::vector<int64_t> powerlaw_degrees(int64_t n, double avg_degree, double alpha
   return deg;
 }
 
+}  // namespace
+
+std::vector<int64_t> powerlaw_degrees(int64_t n, double avg_degree, double alpha,
+                                      int64_t max_degree, uint64_t seed) {
+  max_degree = check_powerlaw_args(n, avg_degree, alpha, max_degree);
+  return checked_powerlaw_degrees(n, avg_degree, alpha, max_degree, seed);
+}
+
 Csr64 generate_powerlaw(int64_t n, double avg_degree, double alpha, int64_t max_degree,
                         uint64_t seed) {
-  std::vector<int64_t> deg = powerlaw_degrees(n, avg_degree, alpha, max_degree, seed);
   max_degree = check_powerlaw_args(n, avg_degree, alpha, max_degree);
+  std::vector<int64_t> deg = checked_powerlaw_degrees(n, avg_degree, alpha, max_degree, seed);
   Csr64 g;
   g.name = "powerlaw:n=" + std::to_string(n) + ",deg=" + number(avg_degree) +
            ",alpha=" + number(alpha) + ",maxdeg=" + std::to_string(max_degree) +
@@ -401,14 +410,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool is_graph_path(std::string_view s) {
-  for (const char* ext : {".mtx", ".mtx.gz", ".txt", ".txt.gz", ".el", ".el.gz"}) {
-    const std::string_view x(ext);
-    if (s.size() > x.size() && s.substr(s.size() - x.size()) == x) return true;
-  }
-  return false;
-}
-
 // key=value pairs of one generator, each consumed at most once; leftovers are errors.
 class Keys {
  public:
@@ -526,7 +527,7 @@ ParsedSpec parse_spec(const std::string& spec_in) {
     }
     return p;
   }
-  if (is_graph_path(spec)) {
+  if (has_graph_file_extension(spec)) {
     p.kind = "file";
     p.path = spec;
     return p;
@@ -539,6 +540,12 @@ ParsedSpec parse_spec(const std::string& spec_in) {
 }
 
 }  // namespace
+
+bool has_graph_file_extension(std::string_view spec) {
+  for (const std::string_view ext : {".mtx", ".mtx.gz", ".txt", ".txt.gz", ".el", ".el.gz"})
+    if (spec.size() > ext.size() && spec.substr(spec.size() - ext.size()) == ext) return true;
+  return false;
+}
 
 SpecForm spec_form(const std::string& spec_in) {
   SpecForm f;

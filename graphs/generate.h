@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "graphs/csr.h"
@@ -50,6 +51,11 @@ struct SpecForm {
   std::string path;        // a file's path ("" for a generator)
 };
 SpecForm spec_form(const std::string& spec);
+
+// Whether a spec is a path with a graph file's extension (.mtx, .mtx.gz, .txt, .txt.gz, .el,
+// .el.gz), as the readers take them: make_graph reads a spec of no generator kind as a file only
+// then (or with "file:"); the tuner's config and commands check graph paths by it.
+bool has_graph_file_extension(std::string_view spec);
 
 // Builds a graph from a spec (above); GraphError on an unknown kind or bad key.
 Csr64 make_graph(const std::string& spec);

@@ -471,10 +471,6 @@ std::string resolve(const fs::path& base, const std::string& p) {
   return (path.is_absolute() ? path : base / path).lexically_normal().string();
 }
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 // Generator specs pass through (the graphs room checks their keys); file paths are resolved.
 std::string resolve_spec(const Reader& r, const Item& at, const std::string& spec,
                          const fs::path& base) {
@@ -515,7 +511,7 @@ std::string resolve_spec(const Reader& r, const Item& at, const std::string& spe
     }
     return spec;
   }
-  if (!has_graph_file_extension(spec))
+  if (!graphs::has_graph_file_extension(spec))
     r.fail(at, "graph spec '" + spec +
                    "' is neither a generator (seed:, uniform:, powerlaw:, rmat:) "
                    "nor a path ending in .mtx, .mtx.gz, .txt, .txt.gz, .el or .el.gz (write "
@@ -794,12 +790,6 @@ Config parse_config(const std::string& yaml_text, const std::string& source_name
     throw ConfigError(source_name, "", e.mark.is_null() ? 0 : e.mark.line + 1,
                       e.mark.is_null() ? 0 : e.mark.column + 1, e.msg);
   }
-}
-
-bool has_graph_file_extension(const std::string& spec) {
-  for (const char* ext : {".mtx", ".mtx.gz", ".txt", ".txt.gz", ".el", ".el.gz"})
-    if (ends_with(spec, ext)) return true;
-  return false;
 }
 
 std::string store_path(const Config& c) {

@@ -190,11 +190,6 @@ const std::vector<Constraint>& constraints_of(const Config& c, const GraphEntry&
 // Reads and checks a config file. Throws ConfigError.
 Config load_config(const std::string& path);
 
-// Whether a graph spec is a path with a graph file's extension (.mtx, .mtx.gz, .txt, .txt.gz,
-// .el, .el.gz), as the readers take them (graphs/generate.cpp's parse_spec has its own copy,
-// inside the generator hash). Used by the config and the commands' argument checks.
-bool has_graph_file_extension(const std::string& spec);
-
 // The results store of a config's run (tuner run writes it; a run may resume from it).
 std::string store_path(const Config& c);
 // The same from text; source_name names it in errors and its folder is the base for

@@ -185,7 +185,7 @@ void check_graph_spec(const std::string& what, const std::string& spec) {
   std::string why;
   if (file_form && form.path.empty())
     why = "'file:' needs a path";
-  else if (form.generator.empty() && (file_form || has_graph_file_extension(form.spec)))
+  else if (form.generator.empty() && (file_form || graphs::has_graph_file_extension(form.spec)))
     why = graph_file_problem(form.path);
   if (!why.empty()) throw std::invalid_argument(what + " '" + spec + "': " + why);
   try {
