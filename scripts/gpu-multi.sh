@@ -8,8 +8,9 @@
 # --continue` carries the problems the first machine finished and measures the rest.
 # FROM=DIR: DIR/results.sqlite (a stopped run's store) is copied in and the run continues it.
 # REUSE=STORE: STORE (a results.sqlite, a .sqlite.gz, or a folder of stores such as
-# tests/data/recorded/h200/, merged by scripts/recorded_store.py) is copied in and the run takes the problems whose fingerprint its runs share (tuner run
-# --reuse): a config that changed a few graphs' search measures only those.
+# tests/data/recorded/h200/, merged by scripts/recorded_store.py) is copied in and the run takes
+# the problems whose fingerprint its runs share (tuner run --reuse): a config that changed a few
+# graphs' search measures only those.
 # KILL_AFTER=N: the run is first killed (SIGKILL) after N s and then resumed in the same call
 # on the same GPUs: every problem the first part had started must finish on the GPU that began
 # it (the report then says "each (graph, F, H) on one", and names any problem that was not).
