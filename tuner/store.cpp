@@ -250,8 +250,7 @@ void deserialize_into(sqlite3* db, const char* schema, Inflated data, const std:
   const int rc = sqlite3_deserialize(db, schema, data.data, data.size, data.size,
                                      SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
   if (rc != SQLITE_OK)
-    throw std::runtime_error("cannot read compressed results store '" + path +
-                             "': " + sqlite3_errmsg(db));
+    throw std::runtime_error("cannot read results store '" + path + "': " + sqlite3_errmsg(db));
 }
 
 }  // namespace
