@@ -223,11 +223,6 @@ bool is_gzip_path(const std::string& path) {
   return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
 }
 
-bool ends_with(const std::string& s, const char* tail) {
-  const size_t n = std::strlen(tail);
-  return s.size() > n && s.compare(s.size() - n, n, tail) == 0;
-}
-
 // The stores of a folder store, by file name: every *.sqlite and *.sqlite.gz in it (nothing
 // below it; a WAL or journal beside a .sqlite is that store's, not one of its own).
 std::vector<std::filesystem::path> folder_parts(const std::string& dir) {
@@ -235,7 +230,7 @@ std::vector<std::filesystem::path> folder_parts(const std::string& dir) {
   std::error_code ec;
   for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.front() != '.' && (ends_with(name, ".sqlite") || ends_with(name, ".sqlite.gz")) &&
+    if (name.front() != '.' && (name.ends_with(".sqlite") || name.ends_with(".sqlite.gz")) &&
         it->is_regular_file())
       out.push_back(it->path());
   }
@@ -300,15 +295,9 @@ Store::Store(const std::string& path, bool read_only) : path_(path) {
       throw std::runtime_error("results store '" + path +
                                "' is compressed, so it can only be read; to add runs to it, gunzip "
                                "it first");
-    Inflated db = inflate_store(path);
-    if (sqlite3_open(":memory:", &db_) != SQLITE_OK) {
-      sqlite3_free(db.data);
-      sqlite3_close(db_);
-      db_ = nullptr;
-      throw std::runtime_error("cannot open an in-memory database for '" + path + "'");
-    }
+    open_in_memory();
     try {
-      deserialize_into(db_, "main", db, path);
+      deserialize_into(db_, "main", inflate_store(path), path);
     } catch (...) {
       sqlite3_close(db_);
       db_ = nullptr;
@@ -353,6 +342,14 @@ static int64_t readable_format(sqlite3* db, const std::string& schema) {
   return format;
 }
 
+void Store::open_in_memory() {
+  if (sqlite3_open(":memory:", &db_) != SQLITE_OK) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw std::runtime_error("cannot open an in-memory database for '" + path_ + "'");
+  }
+}
+
 void Store::open_folder(bool read_only) {
   // "runs/" and "runs" name one store: its name (the header's source) is the folder's.
   while (path_.size() > 1 && path_.back() == '/') path_.pop_back();
@@ -365,11 +362,7 @@ void Store::open_folder(bool read_only) {
     throw std::runtime_error(
         "results store '" + path_ +
         "' is a folder with no store in it (no results.sqlite, *.sqlite or *.sqlite.gz)");
-  if (sqlite3_open(":memory:", &db_) != SQLITE_OK) {
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw std::runtime_error("cannot open an in-memory database for '" + path_ + "'");
-  }
+  open_in_memory();
   try {
     // This tuner's schema, then each part's rows by the columns both have (a part written before
     // a column was kept reads it as NULL, as that store would on its own).

@@ -172,6 +172,8 @@ class Store {
       throw;
     }
   }
+  // An empty in-memory database as db_ (a compressed store or a folder is read into it).
+  void open_in_memory();
   // A folder of stores (one a run, scripts/append_run.py), read as one, in memory.
   void open_folder(bool read_only);
   void adopt_schema(bool writable);

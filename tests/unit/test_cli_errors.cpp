@@ -113,6 +113,25 @@ TEST(ReportCli, AFolderForAFileIsNamed) {
   EXPECT_NE(text.find("'" + dir.string() + "' is a folder"), std::string::npos) << text;
 }
 
+// Where a report goes without -o: a run folder's inside it, beside its results.sqlite; a folder
+// of stores' (the recorded runs) beside the folder, as a single store file's, never into it.
+TEST(ReportCli, TheDefaultOutputLiesBesideTheStore) {
+  const fs::path dir = test_dir() / "default-out";
+  fs::remove_all(dir);
+  const fs::path synthetic = fs::path(CSRGAT_SOURCE_DIR) / "tests/data/recorded/synthetic.sqlite";
+  fs::create_directories(dir / "stores");
+  fs::copy_file(synthetic, dir / "stores" / "run-0001.sqlite");
+  fs::create_directories(dir / "run");
+  fs::copy_file(synthetic, dir / "run" / "results.sqlite");
+  auto [rc, text] = tuner("report " + (dir / "stores").string() + "/");
+  EXPECT_EQ(rc, 0) << text;
+  EXPECT_TRUE(fs::exists(dir / "report" / "report.md")) << text;
+  EXPECT_FALSE(fs::exists(dir / "stores" / "report")) << text;
+  std::tie(rc, text) = tuner("report " + (dir / "run").string());
+  EXPECT_EQ(rc, 0) << text;
+  EXPECT_TRUE(fs::exists(dir / "run" / "report" / "report.md")) << text;
+}
+
 // A folder given as a graph is named as one (the readers would call it a corrupt gzip stream).
 TEST(GraphInfoCli, AFolderIsNamed) {
   const fs::path dir = test_dir() / "g.mtx.gz";

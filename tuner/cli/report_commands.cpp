@@ -13,23 +13,24 @@
 #include "reports/report.h"
 #include "reports/run_io.h"
 #include "tuner/cli/commands.h"
+#include "tuner/store.h"
 
 namespace fs = std::filesystem;
 
 namespace csrgat::tuner {
 namespace {
 
-
-// Where a report goes by default: next to the results it reads.
+// Where a report goes by default: next to the results it reads (in a run folder, beside its
+// results.sqlite; beside a folder of stores, not into it).
 std::string default_report_dir(const std::string& source) {
   std::string path = source;
   if (!fs::exists(path)) {
     const auto colon = path.rfind(':');
     if (colon != std::string::npos) path = path.substr(0, colon);
   }
-  if (fs::is_directory(path)) return (fs::path(path) / "report").string();
   if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) return "report";
-  const fs::path parent = fs::path(path).parent_path();
+  while (path.size() > 1 && path.back() == '/') path.pop_back();  // "runs/": beside "runs"
+  const fs::path parent = fs::path(resolve_store_path(path)).parent_path();
   return ((parent.empty() ? fs::path(".") : parent) / "report").string();
 }
 
