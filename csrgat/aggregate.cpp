@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <string>
@@ -21,6 +23,7 @@
 
 #include "csrgat/colblock.h"
 #include "csrgat/embedded_cubins.h"
+#include "csrgat/error_state.h"
 #include "csrgat/fallback.h"
 #include "csrgat/type_codes.h"
 #include "variants/launch.h"
@@ -34,15 +37,84 @@
 
 namespace csrgat {
 namespace {
-
-// The CUDA error behind this thread's latest Status::cuda_error (last_cuda_error()).
+// This thread's latest failure (last_error_message(), last_cuda_error()).
+thread_local std::string t_last_error;
 thread_local cudaError_t t_last_cuda_error = cudaSuccess;
-// Status::cuda_error for a failed CUDA call e, kept for last_cuda_error(); the runtime's own
-// last error is taken too, so that it does not surface in the caller's next check.
-Status cuda_failed(cudaError_t e) {
+}  // namespace
+
+namespace detail {
+Status record_failure(Status s, const std::string& what, cudaError_t e) noexcept {
   t_last_cuda_error = e;
+  try {
+    t_last_error = what;
+  } catch (const std::exception&) {  // no memory for the text: a short one (no allocation)
+    t_last_error.clear();
+    t_last_error.shrink_to_fit();
+    t_last_error = "out of memory";  // within the string's own buffer
+  }
+  return s;
+}
+}  // namespace detail
+
+namespace {
+
+Status failed(Status s, const std::string& what, cudaError_t e = cudaSuccess) noexcept {
+  return detail::record_failure(s, what, e);
+}
+Status invalid(const std::string& what) {
+  return failed(Status::invalid_argument, what);
+}
+Status unsupported(const std::string& what) {
+  return failed(Status::unsupported, what);
+}
+// Status::cuda_error for a failed CUDA call e made for `what`, kept for last_cuda_error(); the
+// runtime's own last error is taken too, so that it does not surface in the caller's next check.
+Status cuda_failed(cudaError_t e, const std::string& what) {
   cudaGetLastError();
-  return Status::cuda_error;
+  return failed(Status::cuda_error,
+                what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")", e);
+}
+// A public entry point's status: a failure's text gets the entry's name in front.
+Status at(const char* where, Status st) {
+  if (st != Status::ok) {
+    try {
+      t_last_error.insert(0, std::string(where) + ": ");
+    } catch (const std::exception&) {  // the text without its prefix
+    }
+  }
+  return st;
+}
+
+std::string str(int64_t v) {
+  return std::to_string(v);
+}
+std::string ptr_str(const void* p) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%p", p);
+  return b;
+}
+const char* storage_name(Storage s) {
+  return s == Storage::f32 ? "f32" : s == Storage::bf16 ? "bf16" : s == Storage::f16 ? "f16" : "?";
+}
+const char* index_name(Index i) {
+  return i == Index::i32 ? "i32" : i == Index::i64 ? "i64" : "?";
+}
+int storage_bytes(Storage s) {
+  return s == Storage::f32 ? 4 : 2;
+}
+int index_bytes(Index i) {
+  return i == Index::i64 ? 8 : 4;
+}
+bool aligned_to(const void* p, int bytes) {
+  return reinterpret_cast<uintptr_t>(p) % bytes == 0;
+}
+// invalid_argument unless the device pointer `name` is non-null and aligned to `bytes`.
+Status check_pointer(const void* p, const char* name, int bytes, const char* type) {
+  if (!p) return invalid(std::string(name) + " is null");
+  if (!aligned_to(p, bytes))
+    return invalid(std::string(name) + " (" + ptr_str(p) +
+                   ") is not aligned to its element type (" + type + ", " + str(bytes) + " bytes)");
+  return Status::ok;
 }
 
 struct KernelEntry {
@@ -133,23 +205,26 @@ Status load_kernel(const KernelEntry& e, KernelFns* out) {
   static std::map<std::pair<int, int>, KernelFns> loaded;
   cudaError_t err;
   const int arch = device_arch(&err);
-  if (err != cudaSuccess) return cuda_failed(err);
+  if (err != cudaSuccess) return cuda_failed(err, "asking the current device's architecture");
   std::lock_guard<std::mutex> lock(m);
   const auto key = std::make_pair(e.slot, arch);
   if (auto it = loaded.find(key); it != loaded.end()) {
     *out = it->second;
     return Status::ok;
   }
-  if (e.slot < 0 || e.slot >= embedded::kNumKernels) return Status::unsupported;
+  if (e.slot < 0 || e.slot >= embedded::kNumKernels)
+    return unsupported("no compiled kernel in the library's table for slot " + str(e.slot));
   const embedded::Kernel& k = embedded::kKernels[e.slot];
   const embedded::Cubin* c = nullptr;
   for (const auto& cb : k.cubins)
     if (cb.arch == arch) c = &cb;
-  if (!c) return Status::unsupported;  // built without this architecture (compiled_archs)
+  if (!c)  // built without this architecture (compiled_archs)
+    return unsupported("the library carries no machine code for this device (sm_" + str(arch) +
+                       "); it was built for " + embedded::kArchList);
   cudaLibrary_t lib;
   if (const cudaError_t le = cudaLibraryLoadData(&lib, c->begin, nullptr, nullptr, 0, nullptr, nullptr, 0);
       le != cudaSuccess)
-    return cuda_failed(le);
+    return cuda_failed(le, std::string("loading the cubin of ") + k.name);
   KernelFns f;
   cudaKernel_t kv, ks;
   cudaError_t ge = cudaLibraryGetKernel(&kv, lib, k.lowered);
@@ -160,7 +235,7 @@ Status load_kernel(const KernelEntry& e, KernelFns* out) {
   }
   if (ge != cudaSuccess) {  // a build whose names do not match its cubins: nothing kept loaded
     cudaLibraryUnload(lib);
-    return cuda_failed(ge);
+    return cuda_failed(ge, std::string("finding ") + k.name + " in its cubin");
   }
   loaded.emplace(key, f);
   *out = f;
@@ -232,15 +307,53 @@ bool row_stride_fits(Index index, int heads, int feat) {
   return index != Index::i32 || row_stride_fits_32bit(heads, feat);
 }
 
-// The checks of a problem that need neither its arrays nor the GPU, as aggregate() makes them
-// and dispatch_variant() answers "" for: sizes and enum values (invalid_argument), then the
-// kernels' 32-bit limits (unsupported).
-Status problem_status(const GraphView& g, Storage storage, int heads, int feat) {
-  if (g.num_nodes < 0 || g.num_edges < 0 || heads < 1 || feat < 1 || !is_valid(storage) ||
-      !is_valid(g.index))
-    return Status::invalid_argument;
-  if (!row_stride_fits(g.index, heads, feat) || !tasks_fit_32bit(g.num_nodes, 0, heads))
-    return Status::unsupported;
+// The checks of a problem's sizes and enum values that need neither its arrays nor the GPU
+// (invalid_argument), as aggregate(), Shape::create and dispatch_variant() make them. The
+// kernels' 32-bit limits come after every invalid_argument check (check_limits).
+Status check_sizes(int64_t nodes, int heads, int feat, Storage storage, Index index) {
+  if (nodes < 0) return invalid("num_nodes = " + str(nodes) + " is negative");
+  if (heads < 1) return invalid("heads = " + str(heads) + ": at least 1");
+  if (feat < 1) return invalid("feat = " + str(feat) + ": at least 1");
+  if (!is_valid(storage))
+    return invalid("storage = " + str(static_cast<int>(storage)) +
+                   " is not a csrgat::Storage (f32 0, bf16 1, f16 2)");
+  if (!is_valid(index))
+    return invalid("index = " + str(static_cast<int>(index)) +
+                   " is not a csrgat::Index (i32 0, i64 1)");
+  return Status::ok;
+}
+Status check_sizes(const GraphView& g, Storage storage, int heads, int feat) {
+  if (const Status st = check_sizes(g.num_nodes, heads, feat, storage, g.index); st != Status::ok)
+    return st;
+  if (g.num_edges < 0) return invalid("num_edges = " + str(g.num_edges) + " is negative");
+  if (g.num_nodes == 0 && g.num_edges != 0)
+    return invalid("num_nodes = 0 with num_edges = " + str(g.num_edges) +
+                   ": an empty graph's row_ptr ends at 0");
+  if (g.index == Index::i32 && g.num_edges > std::numeric_limits<int32_t>::max())
+    return invalid("num_edges = " + str(g.num_edges) +
+                   " with Index::i32: an int32 row_ptr holds at most 2^31 - 1 (use Index::i64)");
+  return Status::ok;
+}
+// The graph's device arrays as pointers (not their contents): present where the graph has rows
+// (row_ptr) and edges (col), aligned to their index type.
+Status check_graph_arrays(const GraphView& g) {
+  if (g.num_nodes == 0) return Status::ok;
+  const int ib = index_bytes(g.index);
+  if (const Status st = check_pointer(g.row_ptr, "graph.row_ptr", ib, index_name(g.index));
+      st != Status::ok)
+    return st;
+  if (g.num_edges == 0) return Status::ok;
+  return check_pointer(g.col, "graph.col", ib, index_name(g.index));
+}
+// The kernels' 32-bit limits (unsupported).
+Status check_limits(int64_t nodes, int heads, int feat, Index index) {
+  if (!row_stride_fits(index, heads, feat))
+    return unsupported("heads x feat = " + str(int64_t{heads} * feat) +
+                       " reaches 2^31: with Index::i32 a values row's stride is a 32-bit operand "
+                       "of the kernels (Index::i64 takes it)");
+  if (!tasks_fit_32bit(nodes, 0, heads))
+    return unsupported("num_nodes x heads = " + str(nodes) + " x " + str(heads) +
+                       " reaches 2^31: the kernels number their tasks in 32 bits");
   return Status::ok;
 }
 
@@ -339,7 +452,7 @@ Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, i
                     Storage storage, Index index, Shape::Impl* impl) {
   // Sizes before reading N + 1 entries of row_ptr (a graph too large for the kernels' 32-bit
   // tasks is refused without touching it).
-  if (!tasks_fit_32bit(num_nodes, 0, heads)) return Status::unsupported;
+  if (const Status st = check_limits(num_nodes, heads, feat, index); st != Status::ok) return st;
   impl->nodes = num_nodes;
   impl->edges = host_row_ptr[num_nodes];
   impl->heads = heads;
@@ -347,14 +460,22 @@ Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, i
   impl->value = code(storage);
   impl->index = code(index);
   // A CSR row_ptr: from 0, never decreasing (so every entry lies in [0, E]).
-  if (host_row_ptr[0] != 0) return Status::invalid_argument;
+  if (host_row_ptr[0] != 0)
+    return invalid("host_row_ptr[0] = " + str(host_row_ptr[0]) + ": a CSR row_ptr starts at 0");
   for (int64_t r = 0; r < num_nodes; ++r) {
     const int64_t d = host_row_ptr[r + 1] - host_row_ptr[r];
-    if (d < 0) return Status::invalid_argument;
+    if (d < 0)
+      return invalid("host_row_ptr[" + str(r + 1) + "] = " + str(host_row_ptr[r + 1]) +
+                     " is below host_row_ptr[" + str(r) + "] = " + str(host_row_ptr[r]) +
+                     ": a CSR row_ptr never decreases");
     impl->max_deg = std::max(impl->max_deg, d);
   }
+  if (index == Index::i32 && impl->edges > std::numeric_limits<int32_t>::max())
+    return invalid("host_row_ptr[num_nodes] = " + str(impl->edges) +
+                   " edges with Index::i32: an int32 row_ptr holds at most 2^31 - 1");
   // The host's checks first: the device is asked for only once they pass.
-  if (const cudaError_t e = cudaGetDevice(&impl->device); e != cudaSuccess) return cuda_failed(e);
+  if (const cudaError_t e = cudaGetDevice(&impl->device); e != cudaSuccess)
+    return cuda_failed(e, "asking the current device");
   impl->mean_deg = num_nodes ? static_cast<double>(impl->edges) / num_nodes : 0;
   impl->choice = choose(impl->value, impl->index, heads, feat, num_nodes, impl->mean_deg,
                         impl->max_deg, true);
@@ -372,17 +493,23 @@ Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, i
                                               impl->choice.kernel->rpb, heads);
     // Refused before it is built: neither its 32-bit chunk numbers nor the tasks may overflow.
     if (!tasks_fit_32bit(num_nodes, split_plan_size_bound(rp, split_at, impl->chunks_per_block), heads))
-      return Status::unsupported;
+      return unsupported(
+          "(num_nodes + the long rows' chunks) x heads reaches 2^31: the kernels "
+          "number their tasks in 32 bits");
     plan = build_split_plan(rp, split_at, impl->chunks_per_block);
     impl->num_chunks = static_cast<int64_t>(plan.size());
     const size_t parts = plan.size() * heads * (static_cast<size_t>(feat) + 2);
     const size_t counters = plan.size() * heads * sizeof(unsigned);
     if (const cudaError_t e = cudaMalloc(&impl->chunks, plan.size() * sizeof(ChunkDesc)); e != cudaSuccess)
-      return cuda_failed(e);
+      return cuda_failed(e, "allocating the long rows' split plan (" +
+                                str(static_cast<int64_t>(plan.size() * sizeof(ChunkDesc))) +
+                                " bytes)");
     if (const cudaError_t e = cudaMalloc(&impl->partials, parts * sizeof(float)); e != cudaSuccess)
-      return cuda_failed(e);
+      return cuda_failed(e, "allocating the split rows' partial sums (" +
+                                str(static_cast<int64_t>(parts * sizeof(float))) + " bytes)");
     if (const cudaError_t e = cudaMalloc(&impl->counters, counters); e != cudaSuccess)
-      return cuda_failed(e);
+      return cuda_failed(e, "allocating the split rows' merge counters (" +
+                                str(static_cast<int64_t>(counters)) + " bytes)");
     up.copy(impl->chunks, plan.data(), plan.size() * sizeof(ChunkDesc));
     up.zero(impl->counters, counters);
   }
@@ -391,31 +518,54 @@ Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, i
     // Rows the kernel skips (done as chunks) go last, as in the tuner's DeviceProblem.
     order = row_order_bytes(rp, impl->num_chunks > 0 ? split_at : 0, impl->index == 1);
     if (const cudaError_t e = cudaMalloc(&impl->row_order, order.size()); e != cudaSuccess)
-      return cuda_failed(e);
+      return cuda_failed(
+          e, "allocating the row order (" + str(static_cast<int64_t>(order.size())) + " bytes)");
     up.copy(impl->row_order, order.data(), order.size());
   }
-  if (const cudaError_t e = up.finish(); e != cudaSuccess) return cuda_failed(e);
+  if (const cudaError_t e = up.finish(); e != cudaSuccess)
+    return cuda_failed(e, "uploading the Shape's plan");
   return Status::ok;
+}
+
+// Shape::create's checks and build, into a new Impl (*out on ok).
+Status make_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
+                  Storage storage, Index index, std::shared_ptr<Shape::Impl>* out) {
+  if (!host_row_ptr) return invalid("host_row_ptr is null");
+  if (const Status st = check_sizes(num_nodes, heads, feat, storage, index); st != Status::ok)
+    return st;
+  try {
+    auto impl = std::make_shared<Shape::Impl>();
+    if (const Status st = create_shape(host_row_ptr, num_nodes, heads, feat, storage, index, impl.get());
+        st != Status::ok)
+      return st;  // ~Impl frees what was allocated
+    *out = std::move(impl);
+    return Status::ok;
+  } catch (const std::exception& e) {  // a host allocation (row_ptr's copy, the plan)
+    return failed(Status::host_error,
+                  std::string("building the Shape's plan on the host: ") + e.what());
+  }
 }
 
 }  // namespace
 
+namespace detail {
+// The library's access to a Shape's state (aggregate.h keeps it private).
+struct ShapeAccess {
+  static const std::shared_ptr<const Shape::Impl>& impl(const Shape& s) { return s.impl_; }
+  static void set(Shape* s, std::shared_ptr<const Shape::Impl> impl) { s->impl_ = std::move(impl); }
+};
+}  // namespace detail
+
 Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
                      Storage storage, Index index, Shape* out) {
-  if (!host_row_ptr || !out || num_nodes < 0 || heads < 1 || feat < 1 || !is_valid(storage) ||
-      !is_valid(index))
-    return Status::invalid_argument;
-  if (!row_stride_fits(index, heads, feat)) return Status::unsupported;
-  try {
-    auto impl = std::make_unique<Impl>();
-    if (const Status st = create_shape(host_row_ptr, num_nodes, heads, feat, storage, index, impl.get());
-        st != Status::ok)
-      return st;  // ~Impl frees what was allocated
-    out->impl_ = std::move(impl);
-    return Status::ok;
-  } catch (const std::exception&) {  // a host allocation (row_ptr's copy, the plan)
-    return Status::host_error;
-  }
+  if (!out) return at("Shape::create", invalid("out is null"));
+  out->impl_.reset();
+  std::shared_ptr<Impl> impl;
+  if (const Status st = make_shape(host_row_ptr, num_nodes, heads, feat, storage, index, &impl);
+      st != Status::ok)
+    return at("Shape::create", st);
+  out->impl_ = std::move(impl);
+  return Status::ok;
 }
 
 namespace {
@@ -436,11 +586,12 @@ Status plan_sweep(const GraphView& g, Shape::Impl* impl) {
                                                     static_cast<const int*>(g.col), g.num_nodes,
                                                     g.num_edges, geo, impl->value);
   } catch (const colblock::CudaFailure& e) {
-    if (e.error != cudaErrorMemoryAllocation) return cuda_failed(e.error);
+    if (e.error != cudaErrorMemoryAllocation)
+      return cuda_failed(e.error, std::string("planning the column-blocked sweep: ") + e.what());
     cudaGetLastError();  // out of memory: the family kernel runs
   } catch (const colblock::Unsupported&) {  // a device limit (no block fits): the family kernel
-  } catch (const std::invalid_argument&) {  // the plan found a bad column or row_ptr
-    return Status::invalid_argument;
+  } catch (const std::invalid_argument& e) {  // the plan found a bad column or row_ptr
+    return invalid(e.what());
   }
   return Status::ok;
 }
@@ -449,31 +600,76 @@ Status plan_sweep(const GraphView& g, Shape::Impl* impl) {
 
 Status Shape::create(const GraphView& graph, const int64_t* host_row_ptr, int heads, int feat,
                      Storage storage, Shape* out) {
-  if (!out || graph.num_nodes < 0 || graph.num_edges < 0) return Status::invalid_argument;
+  constexpr const char* kWhere = "Shape::create";
+  if (!out) return at(kWhere, invalid("out is null"));
+  out->impl_.reset();
+  if (const Status st = check_sizes(graph, storage, heads, feat); st != Status::ok)
+    return at(kWhere, st);
   // The graph's device arrays are what this form is for (a sweep plans from them).
-  if ((graph.num_nodes > 0 && !graph.row_ptr) || (graph.num_edges > 0 && !graph.col))
-    return Status::invalid_argument;
-  if (host_row_ptr && host_row_ptr[graph.num_nodes] != graph.num_edges)
-    return Status::invalid_argument;
-  Shape s;
-  if (const Status st = create(host_row_ptr, graph.num_nodes, heads, feat, storage, graph.index, &s);
+  if (const Status st = check_graph_arrays(graph); st != Status::ok) return at(kWhere, st);
+  if (!host_row_ptr) return at(kWhere, invalid("host_row_ptr is null"));
+  // Sizes before host_row_ptr[N] is read (N = 2^40 is refused, not read).
+  if (const Status st = check_limits(graph.num_nodes, heads, feat, graph.index); st != Status::ok)
+    return at(kWhere, st);
+  if (host_row_ptr[graph.num_nodes] != graph.num_edges)
+    return at(kWhere, invalid("host_row_ptr[num_nodes] = " + str(host_row_ptr[graph.num_nodes]) +
+                              " is not graph.num_edges = " + str(graph.num_edges)));
+  std::shared_ptr<Impl> impl;
+  if (const Status st =
+          make_shape(host_row_ptr, graph.num_nodes, heads, feat, storage, graph.index, &impl);
       st != Status::ok)
-    return st;
+    return at(kWhere, st);
   try {
-    if (const Status st = plan_sweep(graph, s.impl_.get()); st != Status::ok) return st;
-  } catch (const std::exception&) {  // a host allocation
-    return Status::host_error;
+    if (const Status st = plan_sweep(graph, impl.get()); st != Status::ok) return at(kWhere, st);
+  } catch (const std::exception& e) {  // a host allocation
+    return at(kWhere, failed(Status::host_error,
+                             std::string("planning the column-blocked sweep: ") + e.what()));
   }
-  *out = std::move(s);
+  out->impl_ = std::move(impl);
   return Status::ok;
 }
 
+namespace {
+
+// The Shape given to a call (null: none) against the call's problem: *s its state. An empty
+// Shape is refused, not taken for none.
+Status check_shape(const Shape* shape, const GraphView& g, Storage storage, int heads, int feat,
+                   const Shape::Impl** s) {
+  *s = nullptr;
+  if (!shape) return Status::ok;
+  *s = detail::ShapeAccess::impl(*shape).get();
+  const Shape::Impl* i = *s;
+  if (!i) return invalid("shape is empty (never created, moved from, or left by a failed create)");
+  if (i->nodes != g.num_nodes || i->edges != g.num_edges || i->heads != heads || i->feat != feat ||
+      i->value != code(storage) || i->index != code(g.index)) {
+    const auto problem = [](int64_t n, int64_t e, int h, int f, const char* v, const char* x) {
+      return "N = " + str(n) + ", E = " + str(e) + ", H = " + str(h) + ", F = " + str(f) + ", " +
+             v + ", " + x;
+    };
+    return invalid(
+        "shape was made for " +
+        problem(i->nodes, i->edges, i->heads, i->feat,
+                storage_name(storage_of(static_cast<ValueType>(i->value))),
+                index_name(index_of(static_cast<IndexType>(i->index)))) +
+        ", the call is " +
+        problem(g.num_nodes, g.num_edges, heads, feat, storage_name(storage), index_name(g.index)));
+  }
+  return Status::ok;
+}
+
+}  // namespace
+
 const char* dispatch_variant(const GraphView& g, Storage storage, int heads, int feat,
                              const Shape* shape) {
-  // A problem aggregate() refuses has no variant.
-  if (problem_status(g, storage, heads, feat) != Status::ok) return "";
-  if (shape && shape->impl())  // the sweep only for the arrays it planned
-    return shape->impl()->sweeps(g) ? shape->impl()->choice.colblock_id : shape->impl()->choice.id;
+  // A problem aggregate() refuses by its graph, sizes or Shape has no variant.
+  const Shape::Impl* s = nullptr;
+  Status st = check_sizes(g, storage, heads, feat);
+  if (st == Status::ok) st = check_graph_arrays(g);
+  if (st == Status::ok) st = check_shape(shape, g, storage, heads, feat, &s);
+  if (st == Status::ok) st = check_limits(g.num_nodes, heads, feat, g.index);
+  if (at("dispatch_variant", st) != Status::ok) return "";
+  if (s)  // the sweep only for the arrays it planned
+    return s->sweeps(g) ? s->choice.colblock_id : s->choice.id;
   const double mean = g.num_nodes ? static_cast<double>(g.num_edges) / g.num_nodes : 0;
   return choose(code(storage), code(g.index), heads, feat, g.num_nodes, mean, 0, false).id;
 }
@@ -494,6 +690,10 @@ struct PreparedLaunch {
   int device = -1;  // where its buffers are (the current device at prepare)
   // The Shape's column-blocked sweep, launched instead of fn over these buffers (null: fn).
   const colblock::Sweep* sweep = nullptr;
+  // A Call's share of its Shape (its plan, workspace and sweep, which args and sweep point
+  // into): kept alive for the Call whatever becomes of the Shape. aggregate() leaves it null
+  // (its Shape outlives the call).
+  std::shared_ptr<const Shape::Impl> shape;
   const float* scores = nullptr;
   const void* values = nullptr;
   float* out = nullptr;
@@ -501,26 +701,57 @@ struct PreparedLaunch {
 
 bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 
+// aggregate()'s argument checks, every invalid_argument before any unsupported: sizes and enum
+// values, the arrays as pointers (null, alignment; an empty graph's are not read), the Shape,
+// then the kernels' limits and the out type. *s: the Shape's state (null: none).
+Status check_call(const GraphView& g, const float* scores, const void* values, Storage storage,
+                  int heads, int feat, const Output& output, const Shape* shape,
+                  const Shape::Impl** s) {
+  if (const Status st = check_sizes(g, storage, heads, feat); st != Status::ok) return st;
+  if (!is_valid(output.storage))
+    return invalid("out.storage = " + str(static_cast<int>(output.storage)) +
+                   " is not a csrgat::Storage (f32 0, bf16 1, f16 2)");
+  if (g.num_nodes > 0) {
+    if (const Status st = check_graph_arrays(g); st != Status::ok) return st;
+    if (g.num_edges > 0)
+      if (const Status st = check_pointer(scores, "scores", 4, "float32"); st != Status::ok)
+        return st;
+    if (const Status st =
+            check_pointer(values, "values", storage_bytes(storage), storage_name(storage));
+        st != Status::ok)
+      return st;
+    if (const Status st = check_pointer(output.data, "out", storage_bytes(output.storage),
+                                        storage_name(output.storage));
+        st != Status::ok)
+      return st;
+  }
+  if (const Status st = check_shape(shape, g, storage, heads, feat, s); st != Status::ok) return st;
+  if (const Status st = check_limits(g.num_nodes, heads, feat, g.index); st != Status::ok)
+    return st;
+  // 16-bit out in the values' own type only (the rule's kernel as its `.o16` twin).
+  if (output.storage != Storage::f32 && output.storage != storage)
+    return unsupported(std::string("out.storage ") + storage_name(output.storage) + " with " +
+                       storage_name(storage) +
+                       " values: a 16-bit out is stored in the values' own type only");
+  return Status::ok;
+}
+
 // aggregate()'s checks and dispatch, up to the launch, into a fresh (value-initialized) *p.
 Status prepare_launch(const GraphView& g, const float* scores, const void* values, Storage storage,
                       int heads, int feat, const Output& output, const Shape* shape,
                       const LaunchOptions& launch, PreparedLaunch* p) {
-  if (!is_valid(output.storage)) return Status::invalid_argument;
-  if (g.num_nodes == 0 && g.num_edges != 0) return Status::invalid_argument;  // row_ptr ends at E
-  if (const Status st = problem_status(g, storage, heads, feat); st != Status::ok) return st;
-  // 16-bit out in the values' own type: the rule's kernel as its `.o16` twin.
-  const bool out16 = output.storage != Storage::f32;
-  if (out16 && output.storage != storage) return Status::unsupported;
+  const Shape::Impl* s = nullptr;
+  if (const Status st = check_call(g, scores, values, storage, heads, feat, output, shape, &s);
+      st != Status::ok)
+    return st;
   if (g.num_nodes == 0) return Status::ok;
+  const bool out16 = output.storage != Storage::f32;
   void* const out = output.data;
-  if (!g.row_ptr || !out || !values || (g.num_edges > 0 && (!g.col || !scores)))
-    return Status::invalid_argument;
-  const Shape::Impl* s = shape ? shape->impl() : nullptr;
-  if (s && (s->nodes != g.num_nodes || s->edges != g.num_edges || s->heads != heads ||
-            s->feat != feat || s->value != code(storage) || s->index != code(g.index)))
-    return Status::invalid_argument;
-  if (const cudaError_t e = cudaGetDevice(&p->device); e != cudaSuccess) return cuda_failed(e);
-  if (s && s->device != p->device) return Status::invalid_argument;  // its buffers are elsewhere
+  if (const cudaError_t e = cudaGetDevice(&p->device); e != cudaSuccess)
+    return cuda_failed(e, "asking the current device");
+  if (s && s->device != p->device)  // its buffers are elsewhere
+    return invalid("the current device is " + str(p->device) + ", the Shape was made on device " +
+                   str(s->device));
   // The sweep writes float32 only: 16-bit out takes the rule's kernel of the family.
   if (s && s->sweeps(g) && !out16 && aligned16(values) && aligned16(out)) {
     p->sweep = s->sweep.get();
@@ -556,7 +787,10 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
     // block of chunks (RPB / H < 2 or not whole) launches without block merges.
     a.block_merge = s->chunks_per_block > 0;
   }
-  if (!tasks_fit_32bit(g.num_nodes, a.num_chunks, heads)) return Status::unsupported;
+  if (!tasks_fit_32bit(g.num_nodes, a.num_chunks, heads))
+    return unsupported(
+        "(num_nodes + the long rows' chunks) x heads reaches 2^31: the kernels "
+        "number their tasks in 32 bits");
   const int64_t tasks = (g.num_nodes + a.num_chunks) * heads;
   const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;
   const int value_bytes = storage == Storage::f32 ? 4 : 2;
@@ -570,7 +804,8 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
     return st;
   }
   p->fn = family_kernel_for(a, fns.vector, fns.scalar, c.kernel->vec, value_bytes);
-  if (!p->fn) return Status::unsupported;  // kernels with vec > 1 carry their twin: not reached
+  if (!p->fn)  // kernels with vec > 1 carry their twin: not reached
+    return unsupported(std::string("no kernel of ") + c.id + " takes these values rows");
   p->grid = static_cast<unsigned>(grid);
   p->block = static_cast<unsigned>(c.kernel->tpr * c.kernel->rpb);
   p->slices = c.slices;
@@ -587,8 +822,8 @@ Status prepare(const GraphView& g, const float* scores, const void* values, Stor
                const LaunchOptions& launch, PreparedLaunch* p) {
   try {
     return prepare_launch(g, scores, values, storage, heads, feat, out, shape, launch, p);
-  } catch (const std::exception&) {
-    return Status::host_error;
+  } catch (const std::exception& e) {
+    return failed(Status::host_error, std::string("preparing the launch on the host: ") + e.what());
   }
 }
 
@@ -597,7 +832,7 @@ Status prepare(const GraphView& g, const float* scores, const void* values, Stor
 Status enqueue(const PreparedLaunch& p, cudaStream_t stream) {
   if (p.sweep) {
     if (const cudaError_t e = p.sweep->launch(p.scores, p.values, p.out, stream); e != cudaSuccess)
-      return cuda_failed(e);
+      return cuda_failed(e, std::string("launching ") + p.variant_id);
     return Status::ok;
   }
   if (!p.fn) return Status::ok;
@@ -605,7 +840,7 @@ Status enqueue(const PreparedLaunch& p, cudaStream_t stream) {
   if (const cudaError_t e = launch_family_slices(p.fn, p.grid, p.block, 0, stream, a, p.value_bytes,
                                                  p.out_bytes, p.slices, p.overlap_previous);
       e != cudaSuccess)
-    return cuda_failed(e);
+    return cuda_failed(e, std::string("launching ") + p.variant_id);
   return Status::ok;
 }
 
@@ -630,8 +865,8 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
   PreparedLaunch p;
   if (const Status st = prepare(g, scores, values, storage, heads, feat, out, shape, launch, &p);
       st != Status::ok)
-    return st;
-  return enqueue(p, stream);
+    return at("aggregate", st);
+  return at("aggregate", enqueue(p, stream));
 }
 
 struct Call::Impl {
@@ -653,33 +888,43 @@ Status Call::create(const GraphView& g, const float* scores, const void* values,
 Status Call::create(const GraphView& g, const float* scores, const void* values, Storage storage,
                     int heads, int feat, const Output& out, const Shape* shape,
                     const LaunchOptions& launch, Call* call) {
-  if (!call) return Status::invalid_argument;
+  constexpr const char* kWhere = "Call::create";
+  if (!call) return at(kWhere, invalid("call is null"));
   call->impl_.reset();
   std::unique_ptr<Impl> impl;
   try {
     impl = std::make_unique<Impl>();
   } catch (const std::exception&) {
-    return Status::host_error;
+    return at(kWhere, failed(Status::host_error, "allocating the Call"));
   }
   if (const Status st = prepare(g, scores, values, storage, heads, feat, out, shape, launch, &impl->launch);
       st != Status::ok)
-    return st;
+    return at(kWhere, st);
+  if (shape) impl->launch.shape = detail::ShapeAccess::impl(*shape);  // checked non-empty
   call->impl_ = std::move(impl);
   return Status::ok;
 }
 
 Status Call::launch(cudaStream_t stream) const {
-  if (!impl_) return Status::invalid_argument;
+  constexpr const char* kWhere = "Call::launch";
+  if (!impl_) return at(kWhere, invalid("the Call is empty (never created, or moved from)"));
   const PreparedLaunch& p = impl_->launch;
   if (p.fn || p.sweep) {  // its buffers are on the device it was created on
     int dev = -1;
-    if (const cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return cuda_failed(e);
-    if (dev != p.device) return Status::invalid_argument;
+    if (const cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess)
+      return at(kWhere, cuda_failed(e, "asking the current device"));
+    if (dev != p.device)
+      return at(kWhere, invalid("the current device is " + str(dev) +
+                                ", the Call was created on device " + str(p.device)));
   }
-  return enqueue(p, stream);
+  return at(kWhere, enqueue(p, stream));
 }
 
 cudaError_t last_cuda_error() { return t_last_cuda_error; }
+
+const char* last_error_message() {
+  return t_last_error.c_str();
+}
 
 const char* Call::variant_id() const { return impl_ ? impl_->launch.variant_id : ""; }
 

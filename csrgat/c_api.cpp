@@ -3,8 +3,10 @@
 #include "csrgat/c_api.h"
 
 #include <memory>
+#include <string>
 
 #include "csrgat/aggregate.h"
+#include "csrgat/error_state.h"
 
 struct csrgat_shape {
   csrgat::Shape shape;
@@ -21,6 +23,12 @@ static_assert(CSRGAT_OK == static_cast<int>(csrgat::Status::ok) &&
                   CSRGAT_CUDA_ERROR == static_cast<int>(csrgat::Status::cuda_error) &&
                   CSRGAT_HOST_ERROR == static_cast<int>(csrgat::Status::host_error),
               "the C status codes are csrgat::Status's values");
+
+// CSRGAT_INVALID_ARGUMENT, kept as this thread's latest failure: "<fn>: <what>".
+int invalid(const char* fn, const std::string& what) {
+  return static_cast<int>(csrgat::detail::record_failure(csrgat::Status::invalid_argument,
+                                                         std::string(fn) + ": " + what));
+}
 
 bool to_storage(int s, csrgat::Storage* out) {
   switch (s) {
@@ -39,21 +47,42 @@ bool to_index(int i, csrgat::Index* out) {
   return false;
 }
 
+// CSRGAT_INVALID_ARGUMENT naming an enumeration argument that is not one of its values.
+int bad_enum(const char* fn, const char* arg, int v, const char* values) {
+  return invalid(fn,
+                 std::string(arg) + " = " + std::to_string(v) + " is not a " + values + " value");
+}
+
 // csrgat_aggregate's and csrgat_call_create's arguments that need converting.
 struct Problem {
   csrgat::GraphView graph;
   csrgat::Storage storage;
   csrgat::LaunchOptions launch;
 };
-bool to_problem(const void* row_ptr, const void* col, int64_t num_nodes, int64_t num_edges,
-                int index, int storage, int overlap_previous, Problem* p) {
-  if (!to_storage(storage, &p->storage) || !to_index(index, &p->graph.index)) return false;
+// CSRGAT_OK, or the status of the first argument that does not convert (its failure kept).
+int to_problem(const char* fn, const void* row_ptr, const void* col, int64_t num_nodes,
+               int64_t num_edges, int index, int storage, int overlap_previous, Problem* p) {
+  if (!to_storage(storage, &p->storage))
+    return bad_enum(fn, "storage", storage, "CSRGAT_STORAGE_*");
+  if (!to_index(index, &p->graph.index)) return bad_enum(fn, "index", index, "CSRGAT_INDEX_*");
   p->graph.row_ptr = row_ptr;
   p->graph.col = col;
   p->graph.num_nodes = num_nodes;
   p->graph.num_edges = num_edges;
   p->launch.overlap_previous = overlap_previous != 0;
-  return true;
+  return CSRGAT_OK;
+}
+// As to_problem, with an out storage.
+int to_problem_out(const char* fn, const void* row_ptr, const void* col, int64_t num_nodes,
+                   int64_t num_edges, int index, int storage, int overlap_previous, int out_storage,
+                   Problem* p, csrgat::Output* o) {
+  if (const int st =
+          to_problem(fn, row_ptr, col, num_nodes, num_edges, index, storage, overlap_previous, p);
+      st != CSRGAT_OK)
+    return st;
+  if (!to_storage(out_storage, &o->storage))
+    return bad_enum(fn, "out_storage", out_storage, "CSRGAT_STORAGE_*");
+  return CSRGAT_OK;
 }
 
 // fn() -> csrgat::Status, with any exception as CSRGAT_HOST_ERROR (none may cross into C).
@@ -61,8 +90,12 @@ template <class Fn>
 int guarded(Fn&& fn) noexcept {
   try {
     return static_cast<int>(fn());
+  } catch (const std::exception& e) {
+    return static_cast<int>(csrgat::detail::record_failure(csrgat::Status::host_error,
+                                                           std::string("host error: ") + e.what()));
   } catch (...) {
-    return CSRGAT_HOST_ERROR;
+    return static_cast<int>(
+        csrgat::detail::record_failure(csrgat::Status::host_error, "host error"));
   }
 }
 
@@ -84,11 +117,13 @@ extern "C" {
 
 int csrgat_shape_create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
                         int storage, int index, csrgat_shape** out) {
+  constexpr const char* kFn = "csrgat_shape_create";
   csrgat::Storage st;
   csrgat::Index ix;
-  if (!out) return CSRGAT_INVALID_ARGUMENT;
+  if (!out) return invalid(kFn, "out is null");
   *out = nullptr;
-  if (!to_storage(storage, &st) || !to_index(index, &ix)) return CSRGAT_INVALID_ARGUMENT;
+  if (!to_storage(storage, &st)) return bad_enum(kFn, "storage", storage, "CSRGAT_STORAGE_*");
+  if (!to_index(index, &ix)) return bad_enum(kFn, "index", index, "CSRGAT_INDEX_*");
   return new_handle(out, [&](csrgat_shape& h) {
     return csrgat::Shape::create(host_row_ptr, num_nodes, heads, feat, st, ix, &h.shape);
   });
@@ -97,11 +132,13 @@ int csrgat_shape_create(const int64_t* host_row_ptr, int64_t num_nodes, int head
 int csrgat_shape_create_from_graph(const void* row_ptr, const void* col, int64_t num_nodes,
                                    int64_t num_edges, int index, const int64_t* host_row_ptr,
                                    int heads, int feat, int storage, csrgat_shape** out) {
-  if (!out) return CSRGAT_INVALID_ARGUMENT;
+  constexpr const char* kFn = "csrgat_shape_create_from_graph";
+  if (!out) return invalid(kFn, "out is null");
   *out = nullptr;
   Problem p;
-  if (!to_problem(row_ptr, col, num_nodes, num_edges, index, storage, 0, &p))
-    return CSRGAT_INVALID_ARGUMENT;
+  if (const int st = to_problem(kFn, row_ptr, col, num_nodes, num_edges, index, storage, 0, &p);
+      st != CSRGAT_OK)
+    return st;
   return new_handle(out, [&](csrgat_shape& h) {
     return csrgat::Shape::create(p.graph, host_row_ptr, heads, feat, p.storage, &h.shape);
   });
@@ -128,9 +165,10 @@ int csrgat_aggregate_out(const void* row_ptr, const void* col, int64_t num_nodes
                          const csrgat_shape* shape, int overlap_previous) {
   Problem p;
   csrgat::Output o{out, csrgat::Storage::f32};
-  if (!to_problem(row_ptr, col, num_nodes, num_edges, index, storage, overlap_previous, &p) ||
-      !to_storage(out_storage, &o.storage))
-    return CSRGAT_INVALID_ARGUMENT;
+  if (const int st = to_problem_out("csrgat_aggregate", row_ptr, col, num_nodes, num_edges, index,
+                                    storage, overlap_previous, out_storage, &p, &o);
+      st != CSRGAT_OK)
+    return st;
   return guarded([&] {
     return csrgat::aggregate(p.graph, scores, values, p.storage, heads, feat, o,
                              static_cast<cudaStream_t>(stream), shape ? &shape->shape : nullptr,
@@ -151,13 +189,15 @@ int csrgat_call_create_out(const void* row_ptr, const void* col, int64_t num_nod
                            int64_t num_edges, int index, const float* scores, const void* values,
                            int storage, int heads, int feat, void* out, int out_storage,
                            const csrgat_shape* shape, int overlap_previous, csrgat_call** call) {
-  if (!call) return CSRGAT_INVALID_ARGUMENT;
+  constexpr const char* kFn = "csrgat_call_create";
+  if (!call) return invalid(kFn, "call is null");
   *call = nullptr;
   Problem p;
   csrgat::Output o{out, csrgat::Storage::f32};
-  if (!to_problem(row_ptr, col, num_nodes, num_edges, index, storage, overlap_previous, &p) ||
-      !to_storage(out_storage, &o.storage))
-    return CSRGAT_INVALID_ARGUMENT;
+  if (const int st = to_problem_out(kFn, row_ptr, col, num_nodes, num_edges, index, storage,
+                                    overlap_previous, out_storage, &p, &o);
+      st != CSRGAT_OK)
+    return st;
   return new_handle(call, [&](csrgat_call& h) {
     return csrgat::Call::create(p.graph, scores, values, p.storage, heads, feat, o,
                                 shape ? &shape->shape : nullptr, p.launch, &h.call);
@@ -165,7 +205,7 @@ int csrgat_call_create_out(const void* row_ptr, const void* col, int64_t num_nod
 }
 
 int csrgat_call_launch(const csrgat_call* call, void* stream) {
-  if (!call) return CSRGAT_INVALID_ARGUMENT;
+  if (!call) return invalid("csrgat_call_launch", "call is null");
   return guarded([&] { return call->call.launch(static_cast<cudaStream_t>(stream)); });
 }
 
@@ -176,6 +216,10 @@ const char* csrgat_call_variant(const csrgat_call* call) { return call ? call->c
 const char* csrgat_status_string(int status) {
   if (status < CSRGAT_OK || status > CSRGAT_HOST_ERROR) return "unknown status";
   return csrgat::status_string(static_cast<csrgat::Status>(status));
+}
+
+const char* csrgat_last_error_message(void) {
+  return csrgat::last_error_message();
 }
 
 int csrgat_last_cuda_error(void) { return static_cast<int>(csrgat::last_cuda_error()); }

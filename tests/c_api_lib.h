@@ -35,6 +35,7 @@ struct CApiLib {
   decltype(&csrgat_tuned_source) tuned_source = nullptr;
   decltype(&csrgat_last_cuda_error) last_cuda_error = nullptr;
   decltype(&csrgat_last_cuda_error_string) last_cuda_error_string = nullptr;
+  decltype(&csrgat_last_error_message) last_error_message = nullptr;
 
   CApiLib() {
     path = where();
@@ -52,7 +53,8 @@ struct CApiLib {
         sym(status_string, "csrgat_status_string") &&
         sym(compiled_archs, "csrgat_compiled_archs") && sym(tuned_source, "csrgat_tuned_source") &&
         sym(last_cuda_error, "csrgat_last_cuda_error") &&
-        sym(last_cuda_error_string, "csrgat_last_cuda_error_string");
+        sym(last_cuda_error_string, "csrgat_last_cuda_error_string") &&
+        sym(last_error_message, "csrgat_last_error_message");
     if (!ok) aggregate = nullptr;
   }
   ~CApiLib() {

@@ -38,6 +38,8 @@ int main(void) {
             csrgat_status_string(refused));
     return 1;
   }
+  printf("a call without buffers: %s (%s)\n", csrgat_status_string(refused),
+         csrgat_last_error_message());
 
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -63,8 +65,7 @@ int main(void) {
     st = csrgat_aggregate(d_rp, d_col, kNodes, kEdges, CSRGAT_INDEX_I32, (const float*)d_scores,
                           d_values, CSRGAT_STORAGE_F32, 1, kFeat, (float*)d_out, NULL, shape, 0);
   if (st != CSRGAT_OK) {
-    fprintf(stderr, "csrgat: %s (CUDA: %s)\n", csrgat_status_string(st),
-            csrgat_last_cuda_error_string());
+    fprintf(stderr, "csrgat: %s: %s\n", csrgat_status_string(st), csrgat_last_error_message());
     return 1;
   }
   if (!cuda_ok(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost), "cudaMemcpy")) return 1;

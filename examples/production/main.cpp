@@ -58,13 +58,13 @@ int main() {
   csrgat::Status st = csrgat::Shape::create(row_ptr.data(), n, heads, feat, csrgat::Storage::f32,
                                             csrgat::Index::i32, &shape);
   if (st != csrgat::Status::ok) {
-    std::fprintf(stderr, "Shape::create: %s\n", csrgat::status_string(st));
+    std::fprintf(stderr, "%s: %s\n", csrgat::status_string(st), csrgat::last_error_message());
     return 1;
   }
   st = csrgat::aggregate(g, d_scores, d_values, csrgat::Storage::f32, heads, feat, d_out, nullptr,
                          &shape);
   if (st != csrgat::Status::ok) {
-    std::fprintf(stderr, "aggregate: %s\n", csrgat::status_string(st));
+    std::fprintf(stderr, "%s: %s\n", csrgat::status_string(st), csrgat::last_error_message());
     return 1;
   }
   CHECK_CUDA(cudaDeviceSynchronize());

@@ -15,7 +15,22 @@
 // The kernel for each call comes from the tuned config header the library was built with
 // (cmake -DCSRGAT_TUNED_CONFIG=<header>), keyed on value type, F, H and the graph's degree
 // shape; a safe default kernel covers whatever no tuned rule matches. No call aborts the
-// process: every failure is a Status.
+// process: every failure is a Status, and last_error_message() says what failed and where.
+//
+// What the library checks and what it trusts. It checks every argument it can without reading
+// the arrays: sizes, enum values, null pointers, each pointer's alignment to its element type
+// (row_ptr and col to their index's, scores to 4 bytes, values and out to their storage's), an
+// int32 graph's E against 2^31 - 1, the kernels' 32-bit limits, a Shape against the call. It
+// does not read the device arrays' contents (that would be a pass over the graph on every
+// call): a device row_ptr that is not the graph's (decreasing, or not ending at E), a column
+// outside [0, N) or +inf / NaN scores make the result undefined (NaN rows, or an illegal
+// address that the CUDA context does not survive). Shape::create checks the host row_ptr it is
+// given, and a Shape made from the graph's device arrays the columns its plan reads; `tuner`
+// validates a graph's files and inputs before it runs them.
+//
+// Threads: every function may be called from several host threads at once (the kernels' code
+// is loaded once, under a lock; the error state is per thread). A Shape's workspace may not be
+// used by two calls at once: see Shape.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -33,9 +48,16 @@ enum class Status {
   host_error,        // a host allocation failed (or another C++ exception inside the library)
 };
 const char* status_string(Status s);
-// The CUDA error behind this thread's latest Status::cuda_error (cudaSuccess when there was
-// none). The library takes it from the runtime's last error as well, so a caller sharing the
-// runtime does not see it again in its next cudaGetLastError().
+// This thread's latest failure: for the latest call into the library that returned a Status
+// other than ok, what failed and where, naming the argument and its value ("aggregate: values
+// (0x7f3a00000002) is not aligned to its element type (4 bytes)"); "" before any failure. A
+// call that succeeds leaves it as it was (as errno). The text stays valid until this thread's
+// next failing call.
+const char* last_error_message();
+// The CUDA error of this thread's latest failure: cudaSuccess when that failure was not a
+// Status::cuda_error (or before any failure). The library takes it from the runtime's last
+// error as well, so a caller sharing the runtime does not see it again in its next
+// cudaGetLastError().
 cudaError_t last_cuda_error();
 
 enum class Index { i32, i64 };
@@ -62,11 +84,18 @@ struct GraphView {
 // - the device current at create(): aggregate() and Call::launch on another device return
 //   Status::invalid_argument;
 // - one stream at a time: a call that splits rows uses the Shape's workspace (the chunks'
-//   partials and merge counters; a column-blocked sweep's barrier counters) while it runs, so calls with one Shape (and Calls made with
-//   it) must not run concurrently: enqueue them on one stream, or order their streams. Use one
-//   Shape per stream for concurrent calls on one graph.
+//   partials and merge counters; a column-blocked sweep's barrier counters) while it runs, so calls
+//   with one Shape (and Calls made with it) must not run concurrently: enqueue them on one stream,
+//   or order their streams. Use one Shape per stream for concurrent calls on one graph.
 // create() returns once the Shape's device buffers are written, so its first call may go on
-// any stream.
+// any stream. On any status but ok, create() leaves *out empty (as Call::create does); an empty
+// Shape (never created, moved from, or left by a failed create) passed to aggregate(), Call or
+// dispatch_variant() is refused (Status::invalid_argument), not taken for "no Shape". A Call
+// made with a Shape shares its plan and workspace: destroying the Shape, or creating it again
+// for another graph, leaves the Call running the plan it was made with.
+namespace detail {
+struct ShapeAccess;
+}
 class Shape {
  public:
   Shape();
@@ -109,10 +138,10 @@ class Shape {
   const char* variant_id() const;
 
   struct Impl;
-  const Impl* impl() const { return impl_.get(); }
 
  private:
-  std::unique_ptr<Impl> impl_;
+  friend struct detail::ShapeAccess;
+  std::shared_ptr<const Impl> impl_;
 };
 
 // How aggregate() launches its kernel.
@@ -159,9 +188,9 @@ Status aggregate(const GraphView& graph, const float* scores, const void* values
 // checks and the kernel's arguments are done in create(), so that launch() is the kernel launch
 // alone (for callers whose host time per call matters: a Python caller through the C interface
 // passes two arguments instead of fourteen). The buffers are bound at create(): launch() reads
-// and writes the memory they pointed to then, which must stay allocated, as must `shape`, for
-// the Call's life. Launch it on the device it was created on. A Call of an empty graph
-// launches nothing.
+// and writes the memory they pointed to then, which must stay allocated for the Call's life
+// (the Shape's plan and workspace the Call keeps itself: see Shape). Launch it on the device it
+// was created on. A Call of an empty graph launches nothing.
 class Call {
  public:
   Call();
@@ -192,8 +221,9 @@ class Call {
 // id (a 16-bit Output runs the family kernel's `<id>.o16`; Call::variant_id names it). Without a
 // Shape the rule's split, block merge (`.bm`) and row order (`.lpt`) are not applied: the
 // kernel of that id runs every row whole, in index order. "" for a problem aggregate() refuses
-// before the GPU (sizes out of range, a Storage or Index it does not define, H * F or the task
-// count over the 32-bit limits).
+// before the GPU by its graph, sizes or Shape (sizes out of range, a Storage or Index it does
+// not define, a null or misaligned row_ptr or col, H * F or the task count over the 32-bit
+// limits, an empty Shape or one made for another problem); last_error_message() says why.
 const char* dispatch_variant(const GraphView& graph, Storage storage, int heads, int feat,
                              const Shape* shape = nullptr);
 

@@ -3,9 +3,10 @@
  * in the same process as PyTorch Geometric). Built as libcsrgat_c.so (target csrgat_c), which
  * exports these functions and nothing else (the CUDA runtime inside it is static).
  *
- * The semantics, shapes and kernels are those of csrgat/aggregate.h; every function returns a
- * status code (CSRGAT_OK or the reason) and none aborts the process. Enumerations travel as
- * ints: storage 0 float32, 1 bfloat16, 2 float16; index 0 int32, 1 int64. `stream` is a
+ * The semantics, shapes and kernels are those of csrgat/aggregate.h (what the library checks
+ * and what it trusts, threads); every function returns a status code (CSRGAT_OK or the reason)
+ * and none aborts the process; csrgat_last_error_message() says what failed and where. Enumerations
+ * travel as ints: storage 0 float32, 1 bfloat16, 2 float16; index 0 int32, 1 int64. `stream` is a
  * cudaStream_t (0: the legacy default stream); a PyTorch caller passes
  * torch.cuda.current_stream().cuda_stream. */
 #ifndef CSRGAT_C_API_H
@@ -94,8 +95,14 @@ const char* csrgat_call_variant(const csrgat_call* call);
 /* A status code's name: csrgat::status_string's ("ok", "invalid argument", ..., "host error"),
  * or "unknown status". */
 const char* csrgat_status_string(int status);
-/* The CUDA error (a cudaError_t value) behind this thread's latest CSRGAT_CUDA_ERROR (0 when
- * there was none), and its description: csrgat::last_cuda_error. */
+/* This thread's latest failure, as csrgat::last_error_message: for the latest call that
+ * returned a status other than CSRGAT_OK, what failed and where, naming the argument and its
+ * value ("csrgat_aggregate: storage = 9 is not a CSRGAT_STORAGE_* value"); "" before any
+ * failure. A call that succeeds leaves it as it was (as errno); the text stays valid until this
+ * thread's next failing call. */
+const char* csrgat_last_error_message(void);
+/* The CUDA error (a cudaError_t value) of this thread's latest failure (0 when that failure was
+ * not a CSRGAT_CUDA_ERROR, or before any), and its description: csrgat::last_cuda_error. */
 int csrgat_last_cuda_error(void);
 const char* csrgat_last_cuda_error_string(void);
 /* csrgat::compiled_archs: the architectures the library carries machine code for ("900"). */

@@ -103,3 +103,40 @@ TEST(Production, AShapeAndACallStayOnTheirDevice) {
   EXPECT_EQ(call.launch(nullptr), Status::ok);
   p.check("the Call back on its device");
 }
+
+// A Call shares its Shape's plan and workspace (the split rows' chunks, partials and counters,
+// the row order): creating the Shape again for another graph, then destroying it, leaves the
+// Call running the plan it was made with (it used to keep raw pointers into the freed Impl).
+// The Shape made again answers for its new graph only: dispatch_variant names no kernel for the
+// old one and says why.
+TEST(Production, ACallOutlivesItsShape) {
+  const auto a = graphs::make_graph("powerlaw:n=50000,deg=16,alpha=2.1,maxdeg=40000,seed=3");
+  const auto b = graphs::make_graph("powerlaw:n=30000,deg=8,alpha=2.1,maxdeg=20000,seed=7");
+  ProductionProblem p(a, 1, 64, Storage::f32);
+  Shape shape;
+  ASSERT_EQ(Shape::create(a.row_ptr.data(), a.num_nodes, 1, 64, Storage::f32, Index::i32, &shape),
+            Status::ok);
+  const std::string via = shape.variant_id();
+  Call call;
+  ASSERT_EQ(Call::create(p.graph(), p.scores(), p.values(), Storage::f32, 1, 64, p.out(), &shape,
+                         LaunchOptions{}, &call),
+            Status::ok);
+  ASSERT_EQ(Shape::create(b.row_ptr.data(), b.num_nodes, 1, 64, Storage::f32, Index::i32, &shape),
+            Status::ok);
+  EXPECT_STREQ(dispatch_variant(p.graph(), Storage::f32, 1, 64, &shape), "");
+  EXPECT_NE(std::string(last_error_message()).find("shape was made for N = 30000"),
+            std::string::npos)
+      << last_error_message();
+  shape = Shape();
+  // Device memory handed out again where the old plan was would show as wrong sums.
+  void* reuse = nullptr;
+  ASSERT_EQ(cudaMalloc(&reuse, size_t{64} << 20), cudaSuccess);
+  ASSERT_EQ(cudaMemset(reuse, 0x7f, size_t{64} << 20), cudaSuccess);
+  for (int launch = 1; launch <= 2; ++launch) {
+    p.poison();
+    EXPECT_EQ(call.launch(nullptr), Status::ok) << last_error_message();
+    p.check(via + " (the Call after its Shape was made again and destroyed, launch " +
+            std::to_string(launch) + ")");
+  }
+  EXPECT_EQ(cudaFree(reuse), cudaSuccess);
+}

@@ -1,0 +1,18 @@
+// The library's per-thread failure state (csrgat::last_error_message(), last_cuda_error()),
+// shared with the C interface, whose own argument checks (its enumerations as ints, its null
+// handles) report through it too. Internal to the library.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "csrgat/aggregate.h"
+
+namespace csrgat::detail {
+
+// Keeps `what` as this thread's latest failure (and e as its CUDA error: cudaSuccess for one
+// that is not a CUDA error) and returns s. Never throws.
+Status record_failure(Status s, const std::string& what, cudaError_t e = cudaSuccess) noexcept;
+
+}  // namespace csrgat::detail
