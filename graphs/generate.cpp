@@ -415,11 +415,16 @@ class Keys {
  public:
   Keys(const std::string& spec, std::string_view kind, std::string_view body)
       : spec_(spec), kind_(kind) {
+    if (const std::string_view b = trim(body); !b.empty() && b.back() == ',')
+      fail("graph spec '", spec_, "': an empty part (two commas, or a comma at an end)");
     while (!body.empty()) {
       const size_t comma = body.find(',');
       const std::string_view part = trim(body.substr(0, comma));
       body = comma == std::string_view::npos ? std::string_view() : body.substr(comma + 1);
-      if (part.empty()) continue;
+      // Refused as a config refuses it: one graph has one spec text (its source hash is the
+      // text's), and `n=10,,deg=3` or a trailing comma is more likely a lost key than style.
+      if (part.empty())
+        fail("graph spec '", spec_, "': an empty part (two commas, or a comma at an end)");
       const size_t eq = part.find('=');
       if (eq == std::string_view::npos)
         fail("graph spec '", spec_, "': expected key=value, found '", part, "'");
@@ -561,6 +566,12 @@ SpecForm spec_form(const std::string& spec_in) {
 Csr64 make_graph(const std::string& spec) {
   const ParsedSpec p = parse_spec(spec);
   if (p.kind == "file") return read_graph_file(p.path);
+  // As the file readers do from a size line: on Linux an allocation past the memory there is
+  // succeeds (overcommit) and the OOM killer ends the process while it is filled, so a spec too
+  // large for this machine is refused before it is built, not left to bad_alloc.
+  const int64_t nodes = p.kind == "rmat" ? int64_t{1} << p.scale : p.n;
+  detail::require_memory(detail::csr_build_bytes(nodes, estimate_edges(spec)), "graph spec '", spec,
+                         "' (~", estimate_edges(spec), " edges over ", nodes, " nodes)");
   try {
     if (p.kind == "seed") return generate_seed_shape(p.n, p.ideg, p.seed);
     if (p.kind == "uniform") return generate_uniform(p.n, p.ideg, p.seed);

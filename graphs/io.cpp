@@ -255,6 +255,13 @@ class LineReader {
   int64_t line_ = 0;
 };
 
+// A number's text without one leading '+' (+1.5, +3): the Matrix Market reference reader
+// (fscanf, strtod) takes it and writers emit it; std::from_chars does not. "+-3" stays as it is
+// (and is refused).
+std::string_view unsigned_part(std::string_view t) {
+  return t.size() > 1 && t[0] == '+' && t[1] != '+' && t[1] != '-' ? t.substr(1) : t;
+}
+
 class Parser {
  public:
   Parser(const std::string& path, const LineReader& in) : path_(path), in_(in) {}
@@ -266,10 +273,11 @@ class Parser {
 
   int64_t integer(std::string_view t, const char* what) const {
     int64_t v = 0;
-    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    const std::string_view u = unsigned_part(t);
+    const auto [ptr, ec] = std::from_chars(u.data(), u.data() + u.size(), v);
     if (ec == std::errc::result_out_of_range)
       fail(what, ' ', quote(t), " is out of the int64 range");
-    if (ec != std::errc() || ptr != t.data() + t.size())
+    if (ec != std::errc() || ptr != u.data() + u.size())
       fail(what, ' ', quote(t), " is not an integer");
     return v;
   }
@@ -277,8 +285,9 @@ class Parser {
   // Values are ignored, so one beyond double's range (1e-400) still passes as a number.
   void real(std::string_view t, const char* what) const {
     double v = 0;
-    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if ((ec != std::errc() && ec != std::errc::result_out_of_range) || ptr != t.data() + t.size())
+    const std::string_view u = unsigned_part(t);
+    const auto [ptr, ec] = std::from_chars(u.data(), u.data() + u.size(), v);
+    if ((ec != std::errc() && ec != std::errc::result_out_of_range) || ptr != u.data() + u.size())
       fail(what, ' ', quote(t), " is not a number");
   }
 
@@ -389,6 +398,10 @@ Csr64 read_matrix_market(const std::string& path) {
   std::vector<int64_t> dst;
   std::vector<int64_t> src;
   int64_t count = 0;
+  // A symmetric file stores one triangle (the format's is the lower, row >= column; a file with
+  // the upper one alone reads the same); entries on both sides would each be read twice, as
+  // duplicate edges: the first line of each side, to name both.
+  int64_t lower_line = 0, upper_line = 0;
   try {
     const int64_t guess = std::min<int64_t>(symmetric ? 2 * nnz : nnz, int64_t{1} << 24);
     dst.reserve(guess);
@@ -414,6 +427,14 @@ Csr64 read_matrix_market(const std::string& path) {
       dst.push_back(r - 1);
       src.push_back(c - 1);
       if (symmetric && r != c) {
+        int64_t& side = r > c ? lower_line : upper_line;
+        if (side == 0) side = in.line_number();
+        if (lower_line != 0 && upper_line != 0)
+          p.fail("entry (", r, ", ", c, ") lies ", r > c ? "below" : "above",
+                 " the diagonal, and line ", r > c ? upper_line : lower_line, "'s ",
+                 r > c ? "above" : "below",
+                 " it: a symmetric file stores one triangle (the lower, row >= column), and each "
+                 "edge given in both would be read twice (write the file as general)");
         dst.push_back(c - 1);
         src.push_back(r - 1);
       }

@@ -15,4 +15,11 @@ namespace csrgat::graphs {
 // starts; a file replaced while the run reads it is not caught.
 std::string graph_source_hash(const std::string& spec);
 
+// The code hashes graph_source_hash mixes in, as this binary was built (64 hex digits each).
+const char* reader_code_hash();
+const char* generator_code_hash();
+// graph_source_hash of a graph file as a binary whose readers hashed to `reader_hash` would
+// give it: what a run recorded before a change to the readers stored for the same bytes.
+std::string file_source_hash(const std::string& path, const std::string& reader_hash);
+
 }  // namespace csrgat::graphs

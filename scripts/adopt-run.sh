@@ -4,7 +4,8 @@
 # append it to tests/data/recorded/h200/ (scripts/append_run.py: a file of its own, run-NNNN.sqlite.gz,
 # with a new run id), emit the
 # header of that run, promote it to include/csrgat/tuned/, regenerate the golden headers, rebuild
-# and run the CPU tests. Stops at the first failure; commits nothing (review `git diff`, then
+# and run the CPU tests, and record the build's graph code hashes beside the store
+# (tests/data/recorded/h200.code-hashes). Stops at the first failure; commits nothing (review `git diff`, then
 # commit before building binaries for the GPU: the tuner records the commit).
 #
 #   scripts/adopt-run.sh RESULTS_SQLITE [--build DIR]
@@ -29,6 +30,20 @@ ids=$(python3 "$repo/scripts/append_run.py" "$src" "$store")
 echo "$ids"
 run=$(echo "$ids" | grep -Eo -- '-> [0-9]+' | grep -Eo '[0-9]+' | tail -1)  # "appended runs 1 -> 24 to ..."
 [[ -n "$run" ]] || { echo "adopt-run: append_run.py named no new run id" >&2; exit 1; }
+# The graph code hashes of this build (the measuring binary's when the tree is the one it was
+# built from): the recorded run's stored graph sources mix them in (graphs/source.h).
+hashes="$build/graphs/generated/graphs/generator_hash.h"
+reader=$(grep -Eo 'CSRGAT_READER_SHA256 "[0-9a-f]{64}"' "$hashes" | grep -Eo '[0-9a-f]{64}')
+generator=$(grep -Eo 'CSRGAT_GENERATOR_SHA256 "[0-9a-f]{64}"' "$hashes" | grep -Eo '[0-9a-f]{64}')
+[[ -n "$reader" && -n "$generator" ]] || { echo "adopt-run: no graph code hashes in $hashes" >&2; exit 1; }
+cat > "$repo/tests/data/recorded/h200.code-hashes" <<EOF
+# The graph code hashes (graphs::reader_code_hash, graphs::generator_code_hash) of the build
+# that measured the latest run of h200/ (run $run): its graphs' stored source hashes mix them in
+# (graphs/source.h). Config.H200ProblemsMatchTheRecordedRunsTheyCameFrom checks the stored
+# hashes against them; scripts/adopt-run.sh rewrites this file when it adopts a run.
+reader $reader
+generator $generator
+EOF
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "== emitting run $run's header"

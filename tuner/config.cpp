@@ -15,6 +15,7 @@
 
 #include "graphs/generate.h"
 #include "graphs/hash.h"
+#include "tuner/nvrtc_compiler.h"
 
 namespace csrgat::tuner {
 
@@ -30,6 +31,11 @@ std::string compose(const std::string& file, const std::string& key_path, int li
     if (column > 0) s += ", column " + std::to_string(column);
   }
   if (!key_path.empty()) s += ": " + key_path;
+  // A detail quotes the value it refuses: a 15 MB scalar would make a 15 MB message.
+  constexpr size_t kMaxDetail = 1000;
+  if (detail.size() > kMaxDetail)
+    return s + ": " + detail.substr(0, kMaxDetail) + "... (" +
+           std::to_string(detail.size() - kMaxDetail) + " more characters)";
   return s + ": " + detail;
 }
 
@@ -254,7 +260,9 @@ class Reader {
       if (s == "true" || s == "True" || s == "TRUE") return true;
       if (s == "false" || s == "False" || s == "FALSE") return false;
     }
-    fail(at, "expected true or false, found '" + s + "'");
+    fail(at,
+         std::string("expected true or false, found ") +
+             (is_string(at.node) ? "the string '" + s + "' (write it unquoted)" : "'" + s + "'"));
   }
 
   // One of a few names; the message suggests the closest.
@@ -302,6 +310,11 @@ struct Raw {
 };
 
 // Integers of a space key: a list, or {from, to, mul} / {from, to, step}.
+// The most values one space key may list or a range may give: a typo like step: 1 over a huge
+// span, or a generated list of millions (a review's 1.5 M split values took the duplicate check
+// minutes), is named at its key; a real space has a few values a key.
+constexpr size_t kMaxValues = 4096;
+
 std::vector<Raw> space_integers(const Reader& r, const Item& at, int64_t lo, int64_t hi) {
   std::vector<Raw> out;
   if (at.node.IsMap()) {
@@ -319,7 +332,6 @@ std::vector<Raw> space_integers(const Reader& r, const Item& at, int64_t lo, int
     const int64_t by = geometric ? r.integer(f.at("mul"), 2, 1 << 20)
                                  : r.integer(f.at("step"), 1, int64_t{1} << 40);
     if (geometric && from < 1) r.fail(f.at("from"), "a geometric range starts at 1 or more");
-    constexpr size_t kMaxValues = 4096;  // a typo like step: 1 over a huge span
     for (int64_t v = from; v <= to; v = geometric ? v * by : v + by) {
       if (out.size() == kMaxValues) r.fail(at, "the range gives more than 4096 values");
       out.push_back({v, at});
@@ -329,6 +341,9 @@ std::vector<Raw> space_integers(const Reader& r, const Item& at, int64_t lo, int
   if (!at.node.IsSequence())
     r.fail(at, std::string("expected a list or a range {from, to, mul|step}, found ") +
                    type_name(at.node));
+  if (at.node.size() > kMaxValues)
+    r.fail(at, "a list of " + std::to_string(at.node.size()) + " values: at most " +
+                   std::to_string(kMaxValues));
   for (const Item& e : r.list(at, false)) out.push_back({r.integer(e, lo, hi), e});
   return out;
 }
@@ -336,10 +351,10 @@ std::vector<Raw> space_integers(const Reader& r, const Item& at, int64_t lo, int
 template <class T>
 void reject_duplicates(const Reader& r, const std::vector<T>& values,
                        const std::vector<Item>& where) {
+  std::map<T, size_t> first;  // each value's first index
   for (size_t i = 0; i < values.size(); ++i)
-    for (size_t j = 0; j < i; ++j)
-      if (values[i] == values[j])
-        r.fail(where[i], "duplicate value (also at " + where[j].path + ")");
+    if (const auto [it, fresh] = first.emplace(values[i], i); !fresh)
+      r.fail(where[i], "duplicate value (also at " + where[it->second].path + ")");
 }
 
 std::vector<int> int_key(const Reader& r, const Item& at, int64_t lo, int64_t hi,
@@ -476,10 +491,16 @@ std::string resolve_spec(const Reader& r, const Item& at, const std::string& spe
                          const fs::path& base) {
   static const std::vector<std::string> kinds{"seed", "uniform", "powerlaw", "rmat", "file"};
   const size_t colon = spec.find(':');
-  const bool has_kind = colon != std::string::npos && colon > 0 &&
-                        std::all_of(spec.begin(), spec.begin() + colon, [](char c) {
-                          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-                        });
+  // A word before a colon names a kind, unless the spec is a graph file's path whose name has a
+  // colon (`data:v1/graph.mtx`, as graphs::spec_form and the command line read it).
+  const bool known_kind =
+      colon != std::string::npos &&
+      std::find(kinds.begin(), kinds.end(), spec.substr(0, colon)) != kinds.end();
+  const bool has_kind =
+      colon != std::string::npos && colon > 0 &&
+      std::all_of(spec.begin(), spec.begin() + colon,
+                  [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) &&
+      (known_kind || !graphs::has_graph_file_extension(spec));
   if (has_kind) {
     const std::string kind = spec.substr(0, colon);
     const std::string body = spec.substr(colon + 1);
@@ -635,20 +656,9 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
   }
 
   c.arch = r.string(f.at("arch"));
-  {
-    const std::string& a = c.arch;
-    bool ok = a.size() > 3 && a.compare(0, 3, "sm_") == 0;
-    size_t i = 3;
-    while (ok && i < a.size() && std::isdigit(static_cast<unsigned char>(a[i]))) ++i;
-    ok = ok && i > 3 &&
-         (i == a.size() || (i + 1 == a.size() && std::isalpha(static_cast<unsigned char>(a[i]))));
-    // A compute capability (major x 10 + minor, 2 or 3 digits): sm_9 or sm_1000 is no target
-    // NVRTC knows, and would fail every compile far from this key.
-    const int cc = ok && i - 3 <= 3 ? std::stoi(a.substr(3, i - 3)) : 0;
-    if (!ok || cc < 50 || cc > 199)
-      r.fail(f.at("arch"),
-             "expected an architecture like sm_90 or sm_90a (sm_50 to sm_199), found '" + a + "'");
-  }
+  // A target NVRTC compiles for: anything else would fail every compile, far from this key.
+  if (const std::string why = NvrtcCompiler::arch_problem(c.arch); !why.empty())
+    r.fail(f.at("arch"), why);
   if (f.count("allow_other_arch")) c.allow_other_arch = r.boolean(f.at("allow_other_arch"));
 
   c.output_text = f.count("output") ? r.string(f.at("output")) : "runs/" + c.name;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -38,6 +39,34 @@ std::string NvrtcCompiler::nvrtc_version() {
   int major = 0, minor = 0;
   nvrtcVersion(&major, &minor);
   return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::vector<int> NvrtcCompiler::supported_archs() {
+  int n = 0;
+  if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0) return {};
+  std::vector<int> archs(static_cast<size_t>(n));
+  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return {};
+  std::sort(archs.begin(), archs.end());
+  return archs;
+}
+
+std::string NvrtcCompiler::arch_problem(const std::string& arch) {
+  const auto archs = supported_archs();
+  std::string listed;
+  for (int a : archs) listed += (listed.empty() ? "sm_" : ", sm_") + std::to_string(a);
+  const std::string expected =
+      "expected sm_<compute capability> with an optional a or f suffix "
+      "(sm_90, sm_90a), one that NVRTC " +
+      nvrtc_version() + " compiles for (" + listed + "); found '" + arch + "'";
+  size_t i = 3;
+  while (i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i]))) ++i;
+  const bool form =
+      arch.size() > 3 && arch.compare(0, 3, "sm_") == 0 && i > 3 && i - 3 <= 3 && arch[3] != '0' &&
+      (i == arch.size() || (i + 1 == arch.size() && (arch[i] == 'a' || arch[i] == 'f')));
+  if (!form) return expected;
+  const int cc = std::stoi(arch.substr(3, i - 3));
+  if (std::find(archs.begin(), archs.end(), cc) == archs.end()) return expected;
+  return "";
 }
 
 NvrtcCompiler::NvrtcCompiler(std::string arch, std::string cache_dir, std::vector<std::string> defines)

@@ -56,6 +56,14 @@ class NvrtcCompiler {
                                 const std::string& scalar_kernel_name = "") const;
   const std::string& arch() const { return arch_; }
   static std::string nvrtc_version();
+  // The compute capabilities this NVRTC compiles for (nvrtcGetSupportedArchs: 75, 80, ..., 121
+  // for NVRTC 13.0), ascending.
+  static std::vector<int> supported_archs();
+  // Why NVRTC cannot compile for `arch` ("" when it can): the form sm_<cc> with an optional
+  // lowercase a or f suffix (sm_90a), cc one NVRTC lists. Checked where an architecture is
+  // given (a config's arch, compile --arch), so that it is named there rather than in every
+  // variant's compile log.
+  static std::string arch_problem(const std::string& arch);
 
  private:
   std::string arch_;

@@ -129,13 +129,20 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
       const std::vector<double> vars = variables(v, p);
       for (size_t i = 0; i < bound.size() && cand.pruned.empty(); ++i) {
         const Constraint& k = ks.list[i];
+        double value = 0;
         try {
-          if (bound[i].eval(vars.data()) == 0.0) cand.pruned = reasons[i];
+          value = bound[i].eval(vars.data());
         } catch (const ExprError& e) {
           throw ConfigError(file_of(c), ks.path + "[" + std::to_string(i) + "]", k.at.line,
                             k.at.column,
                             "cannot evaluate for " + v.id() + " on " + p.key() + ": " + e.what());
         }
+        // NaN (1e999 - 1e999) is neither true nor false: named, as a division by zero is.
+        if (std::isnan(value))
+          throw ConfigError(
+              file_of(c), ks.path + "[" + std::to_string(i) + "]", k.at.line, k.at.column,
+              "evaluates to NaN for " + v.id() + " on " + p.key() + ": neither true nor false");
+        if (value == 0.0) cand.pruned = reasons[i];
       }
     }
     if (cand.pruned.empty()) cand.pruned = v.invalid_reason();

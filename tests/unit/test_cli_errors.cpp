@@ -181,9 +181,14 @@ TEST(GpuCommandsCli, ArgumentErrorsComeBeforeTheGpuCheck) {
       {"profile" + g + " --variant seed.i32.f32 --iters -5", 105, "--iters"},
       {"timeline" + g + " --variant ,", 1, "timeline --variant ',': names nothing"},
       {"timeline" + g + " --variant seed.i32.f32", 1, "only fused variants"},
-      {"timeline" + g + " --variant csrgat.tpr8.fl8.rpb4.i32.f32 --launches 0", 105, "--launches"},
-      {"timeline" + g + " --variant csrgat.tpr8.fl8.rpb4.i32.f32 --last -1", 105, "--last"},
-      {"timeline" + g + " --variant csrgat.tpr8.fl8.rpb4.i32.f32 --json " +
+      {"timeline" + g +
+           " --variant csrgat.tpr8.fl8.rpb4.vec4.t1.smem0.twopass.split0.i32.f32 --launches 0",
+       105, "--launches"},
+      {"timeline" + g +
+           " --variant csrgat.tpr8.fl8.rpb4.vec4.t1.smem0.twopass.split0.i32.f32 --last -1",
+       105, "--last"},
+      {"timeline" + g +
+           " --variant csrgat.tpr8.fl8.rpb4.vec4.t1.smem0.twopass.split0.i32.f32 --json " +
            (dir / "no" / "t.json").string(),
        1, "timeline --json"},
       {"check " + cfg.string() + " --seed abc", 105, "a seed is a decimal integer"},
@@ -225,5 +230,103 @@ TEST(GpuCommandsCli, ArgumentErrorsComeBeforeTheGpuCheck) {
   const auto [rc, text] = tuner("list " + cfg.string());
   EXPECT_EQ(rc, 0) << text;
   EXPECT_NE(text.find("tuner list: warning: " + cfg.string() + ": graph 'gone'"), std::string::npos)
+      << text;
+}
+
+// A variant id typed on the command line must be one the space can hold, written as the tuner
+// writes it: the parser (which reads the store's ids) fills in parts left out and takes them in
+// any order, so `csrgat.tpr32` used to run a kernel the id did not name, and `tpr33` or
+// `colblock...ps99` reached the GPU (a review of the forty-second session).
+TEST(GpuCommandsCli, AVariantIdIsValidAndWrittenAsTheTunerWritesIt) {
+  const std::string g = " --graph seed:n=384,deg=18";
+  const std::string ok = "csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.i32.f32";
+  const std::tuple<std::string, std::string> cases[] = {
+      {"profile" + g + " --variant csrgat.tpr33.fl8.rpb4.vec4.t2.smem0.online.split0.i32.f32",
+       "is invalid: tpr must be a power of two"},
+      {"bench" + g + " --impl colblock.r19.ps99.lag8.i32.f32", "ps (part_shift"},
+      {"bench" + g + " --impl csrgat.tpr32",
+       "'csrgat.tpr32' is not a variant id as the tuner writes it"},
+      {"timeline" + g +
+           " --variant csrgat.tpr32.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.i32.f32",
+       "did you mean '" + ok + "'"},
+      {"bench" + g + " --impl colblock.r19.ps16.lag8.pp4096.i32.f32",
+       "did you mean 'colblock.r19.ps16.lag8.i32.f32'"},
+      {"profile" + g + " --variant " + ok + ".fault1", "is a test-only variant"},
+  };
+  for (const auto& [args, want] : cases) {
+    const auto [rc, text] = tuner(args);
+    EXPECT_EQ(rc, 1) << args << "\n" << text;
+    EXPECT_NE(text.find(want), std::string::npos) << args << "\n" << text;
+    EXPECT_EQ(text.find("needs a CUDA GPU"), std::string::npos) << args << "\n" << text;
+  }
+  // The canonical id passes the checks (and meets the GPU check on this machine).
+  const auto [rc, text] = tuner("bench" + g + " --impl " + ok);
+  EXPECT_TRUE(rc == 0 || (rc == 2 && text.find("needs a CUDA GPU") != std::string::npos)) << text;
+}
+
+// A config whose constraints leave a problem no variant is refused by list, compile, run and
+// check at its constraints key (check_space had been called by the tests alone), after list has
+// listed the pruning reasons; a list of values past the space's cap is named at its key.
+TEST(ConfigCli, ASpaceNoVariantSurvivesIsRefused) {
+  const fs::path dir = test_dir();
+  const fs::path cfg = dir / "impossible.yaml";
+  write_file(cfg,
+             "name: imp\narch: sm_90\noutput: out\ngraphs:\n  - {name: g1, spec: "
+             "\"uniform:n=100,deg=4\", feat: [64]}\nspace:\n  tpr: [32]\nconstraints: [\"tpr > "
+             "10000\"]\n");
+  for (const std::string cmd : {"list ", "compile ", "run ", "check "}) {
+    const auto [rc, text] = tuner(cmd + cfg.string());
+    EXPECT_EQ(rc, 1) << cmd << "\n" << text;
+    EXPECT_NE(text.find("no variant satisfies the constraints for graph 'g1'"), std::string::npos)
+        << cmd << "\n"
+        << text;
+  }
+  // A graph file that is there but is no graph is named as bench --graph names it.
+  write_file(dir / "nobanner.mtx", "3 3 2\n1 2\n2 3\n");
+  write_file(dir / "nobanner.yaml",
+             "name: nb\narch: sm_90\noutput: out\ngraphs:\n  - {name: nb, spec: nobanner.mtx, "
+             "feat: [64]}\nspace:\n  tpr: [32]\n");
+  for (const std::string cmd : {"bench --config ", "run ", "check "}) {
+    const auto [rc, text] = tuner(cmd + (dir / "nobanner.yaml").string());
+    EXPECT_NE(text.find("graph 'nb': "), std::string::npos) << cmd << "\n" << text;
+    EXPECT_NE(text.find("missing %%MatrixMarket banner"), std::string::npos) << cmd << "\n" << text;
+  }
+  // A constraint that is NaN is named, not taken as true; a quoted boolean says so; a huge value
+  // quoted in a message is cut.
+  write_file(dir / "nan.yaml",
+             "name: nan\narch: sm_90\noutput: out\ngraphs:\n  - {name: g1, spec: "
+             "\"uniform:n=100,deg=4\", feat: [64]}\nspace:\n  tpr: [32]\nconstraints: [\"1e999 - "
+             "1e999\"]\n");
+  {
+    const auto [rc, text] = tuner("list " + (dir / "nan.yaml").string());
+    EXPECT_EQ(rc, 1) << text;
+    EXPECT_NE(text.find("evaluates to NaN"), std::string::npos) << text;
+  }
+  write_file(dir / "quoted.yaml",
+             "name: q\narch: sm_90\noutput: out\ncounters: \"true\"\ngraphs:\n  - {name: g1, "
+             "spec: \"uniform:n=100,deg=4\", feat: [64]}\nspace:\n  tpr: [32]\n");
+  {
+    const auto [rc, text] = tuner("list " + (dir / "quoted.yaml").string());
+    EXPECT_EQ(rc, 1) << text;
+    EXPECT_NE(text.find("found the string 'true' (write it unquoted)"), std::string::npos) << text;
+  }
+  write_file(dir / "long.yaml",
+             "name: l\narch: sm_90\noutput: out\ncounters: " + std::string(100000, 'x') +
+                 "\ngraphs:\n  - {name: g1, spec: \"uniform:n=100,deg=4\", "
+                 "feat: [64]}\nspace:\n  tpr: [32]\n");
+  {
+    const auto [rc, text] = tuner("list " + (dir / "long.yaml").string());
+    EXPECT_EQ(rc, 1) << text;
+    EXPECT_LT(text.size(), 3000u);
+    EXPECT_NE(text.find("more characters)"), std::string::npos) << text.substr(0, 300);
+  }
+  std::string big =
+      "name: big\narch: sm_90\noutput: out\ngraphs:\n  - {name: g1, spec: "
+      "\"uniform:n=100,deg=4\", feat: [64]}\nspace:\n  split: [";
+  for (int i = 0; i < 5000; ++i) big += (i ? "," : "") + std::to_string(i);
+  write_file(dir / "big.yaml", big + "]\n");
+  const auto [rc, text] = tuner("list " + (dir / "big.yaml").string());
+  EXPECT_EQ(rc, 1) << text;
+  EXPECT_NE(text.find("space.split: a list of 5000 values: at most 4096"), std::string::npos)
       << text;
 }

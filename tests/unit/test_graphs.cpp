@@ -190,6 +190,41 @@ TEST(MtxReader, SymmetricMirrorsOffDiagonalOnly) {
   EXPECT_EQ(g.col, (std::vector<int64_t>{1, 0, 2, 1, 2}));
 }
 
+// A symmetric file stores one triangle: the upper one alone reads as the lower one does (the
+// mirror), and both together are refused (tests/data/bad/symmetric_both_triangles.mtx): each
+// edge would be read twice.
+TEST(MtxReader, SymmetricUpperTriangleAloneReadsAsTheLower) {
+  const auto lower = temp_file("lo.mtx",
+                               "%%MatrixMarket matrix coordinate pattern symmetric\n"
+                               "3 3 3\n2 1\n3 3\n3 2\n");
+  const auto upper = temp_file("up.mtx",
+                               "%%MatrixMarket matrix coordinate pattern symmetric\n"
+                               "3 3 3\n1 2\n3 3\n2 3\n");
+  const Csr64 a = read_matrix_market(lower.string());
+  const Csr64 b = read_matrix_market(upper.string());
+  EXPECT_EQ(a.row_ptr, b.row_ptr);
+  EXPECT_EQ(a.col, b.col);
+}
+
+// A leading '+' on a number is taken, as the Matrix Market reference reader (fscanf) takes it:
+// indices and values; "+-3" is no number.
+TEST(MtxReader, APlusSignIsTakenAsTheReferenceReaderTakesIt) {
+  const auto p = temp_file("plus.mtx",
+                           "%%MatrixMarket matrix coordinate real general\n"
+                           "+3 3 +2\n+1 2 +1.5\n3 +1 +.5e1\n");
+  const Csr64 g = read_matrix_market(p.string());
+  EXPECT_EQ(g.row_ptr, (std::vector<int64_t>{0, 1, 1, 2}));
+  EXPECT_EQ(g.col, (std::vector<int64_t>{1, 0}));
+  const auto i =
+      temp_file("plusint.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 +3\n");
+  EXPECT_EQ(read_matrix_market(i.string()).num_edges(), 1);
+  const auto bad = temp_file("plusminus.mtx",
+                             "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 +-3\n");
+  EXPECT_NE(
+      error_of([&] { read_matrix_market(bad.string()); }).find("value '+-3' is not an integer"),
+      std::string::npos);
+}
+
 TEST(MtxReader, IntegerFieldCaseAndCrlf) {
   const auto p = temp_file("i.mtx",
                            "%%MatrixMarket Matrix Coordinate INTEGER General\r\n"
@@ -551,6 +586,14 @@ TEST(GraphSpec, ErrorsNameTheProblem) {
   EXPECT_NE(msg("rmat:scale=4,a=0.9,b=0.2").find("a + b + c <= 1"), std::string::npos);
   EXPECT_NE(msg("").find("empty"), std::string::npos);
   EXPECT_NE(msg("cora").find("neither"), std::string::npos);
+  // An empty part is refused, as a config refuses it (one graph, one spec text).
+  for (const char* s : {"uniform:n=10,,deg=2", "uniform:n=10,deg=2,", "uniform:,n=10,deg=2"})
+    EXPECT_NE(msg(s).find("an empty part"), std::string::npos) << s;
+  // A spec too large for this machine's memory is refused before it is built (the OOM killer
+  // would end the process while it was filled; overcommit lets the allocation pass).
+  const std::string huge = msg("uniform:n=1000000000,deg=1000");
+  EXPECT_NE(huge.find("needs about"), std::string::npos) << huge;
+  EXPECT_NE(huge.find("GiB of memory this machine has available"), std::string::npos) << huge;
 }
 
 // The edge estimate that orders tuning work: the generators' counts without building them

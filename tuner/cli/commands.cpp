@@ -70,6 +70,9 @@ void add_list(CLI::App& app) {
           else if (show_pruned) std::printf("  - %s: %s\n", c.params.id().c_str(), c.pruned.c_str());
         }
       }
+      // Listed first (the pruning reasons are how to find the constraint), then refused as
+      // compile, run and check refuse it.
+      check_space(cfg);
       return 0;
     });
   });
@@ -88,6 +91,10 @@ void add_compile(CLI::App& app) {
   cmd->callback([] {
     guarded("compile", [] {
       const Config cfg = load_config(path);
+      check_space(cfg);  // a problem no variant survives for is the config's error
+      if (!arch.empty())
+        if (const std::string why = NvrtcCompiler::arch_problem(arch); !why.empty())
+          throw std::invalid_argument("compile --arch: " + why);
       const auto variants = unique_variants(cfg);
       const std::string cache_dir = cache.empty() ? cfg.output + "/cache" : cache;
       NvrtcCompiler compiler(arch.empty() ? cfg.arch : arch, cache_dir,
@@ -133,6 +140,7 @@ void add_run(CLI::App& app) {
   cmd->callback([] {
     guarded("run", [] {
       const Config cfg = load_config(path);  // a bad config is reported before the GPU check
+      check_space(cfg);  // as is a problem that no variant survives the constraints for
       // A fresh run needs every graph file; one that resumes, continues or reuses may have
       // finished the graphs whose files are gone (run_tuning checks the rest once it knows).
       if (!continue_elsewhere && !reuse && !std::filesystem::exists(store_path(cfg)))
@@ -201,6 +209,11 @@ void check_config_graphs(const Config& cfg) {
     if (!form.generator.empty()) continue;  // load_config checked it
     if (const std::string why = graph_file_problem(form.path); !why.empty())
       throw std::invalid_argument(cfg.source + ": graph '" + g.name + "': " + why);
+    try {  // its header (a banner, a size line), as bench --graph reads it
+      graphs::estimate_edges(form.spec);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(cfg.source + ": graph '" + g.name + "': " + e.what());
+    }
   }
 }
 
@@ -239,11 +252,27 @@ void check_output_path(const std::string& what, const std::string& path) {
 
 VariantParams parse_variant_arg(const std::string& what, const std::string& id,
                                 const std::string& hint) {
+  VariantParams p;
   try {
-    return VariantParams::parse(id);
+    p = VariantParams::parse(id);
   } catch (const std::exception& e) {  // (its message names the id)
     throw std::invalid_argument(what + ": " + e.what() + hint);
   }
+  // The parser takes the parts it knows in any order and fills in the ones left out (it reads
+  // the store's ids); an id typed on the command line must be one the space can hold, as the
+  // tuner writes it, so that what runs is what the id says.
+  if (const std::string why = p.invalid_reason(); !why.empty())
+    throw std::invalid_argument(what + ": variant id '" + id + "' is invalid: " + why);
+  if (p.fault != 0 || p.delay_ns != 0)
+    throw std::invalid_argument(what + ": '" + id +
+                                "' is a test-only variant (a config's test_only.fault_variants "
+                                "runs it)");
+  if (p.id() != id)
+    throw std::invalid_argument(what + ": '" + id +
+                                "' is not a variant id as the tuner writes it (every part once, "
+                                "in its order, none left out): did you mean '" +
+                                p.id() + "'?" + hint);
+  return p;
 }
 
 std::vector<std::string> nonempty_list(const std::string& what, const std::string& s) {

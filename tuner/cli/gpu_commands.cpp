@@ -20,6 +20,7 @@ namespace {
 
 int check_config(const std::string& path, uint64_t seed) {
   const Config cfg = load_config(path);
+  check_space(cfg);  // a problem that no variant survives the constraints for
   if (const int rc = check_config_graphs_first("check", cfg); rc != 0) return rc;
   std::string why;
   if (!gpu_available(&why)) return no_gpu_exit("check", why);

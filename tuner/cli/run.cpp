@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -510,7 +511,10 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   if (!reply_ok(info))
     throw std::runtime_error("cannot describe GPU 0: " + (info.json ? info.json->value("error", std::string("?")) : info.failure));
   const auto& dev = (*info.json)["device"];
-  const std::string want_cc = cfg.arch.size() > 3 ? cfg.arch.substr(3) : "";
+  // The compute capability's digits (sm_90a's too: the suffix names features, not a device).
+  std::string want_cc = cfg.arch.size() > 3 ? cfg.arch.substr(3) : "";
+  while (!want_cc.empty() && std::isalpha(static_cast<unsigned char>(want_cc.back())))
+    want_cc.pop_back();
   const std::string have_cc = std::to_string(dev.value("cc_major", 0)) + std::to_string(dev.value("cc_minor", 0));
   if (!cfg.allow_other_arch && want_cc != have_cc)
     throw std::runtime_error("config targets " + cfg.arch + " but GPU 0 is compute capability " + have_cc +
