@@ -43,16 +43,20 @@ thread_local cudaError_t t_last_cuda_error = cudaSuccess;
 }  // namespace
 
 namespace detail {
-Status record_failure(Status s, const std::string& what, cudaError_t e) noexcept {
+Status record_failure(Status s, const char* what, const char* more, cudaError_t e) noexcept {
   t_last_cuda_error = e;
   try {
     t_last_error = what;
+    t_last_error += more;
   } catch (const std::exception&) {  // no memory for the text: a short one (no allocation)
     t_last_error.clear();
     t_last_error.shrink_to_fit();
     t_last_error = "out of memory";  // within the string's own buffer
   }
   return s;
+}
+Status record_failure(Status s, const std::string& what, cudaError_t e) noexcept {
+  return record_failure(s, what.c_str(), "", e);
 }
 }  // namespace detail
 
@@ -75,7 +79,7 @@ Status cuda_failed(cudaError_t e, const std::string& what) {
                 what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")", e);
 }
 // A public entry point's status: a failure's text gets the entry's name in front.
-Status at(const char* where, Status st) {
+Status at(const char* where, Status st) noexcept {
   if (st != Status::ok) {
     try {
       t_last_error.insert(0, std::string(where) + ": ");
@@ -83,6 +87,19 @@ Status at(const char* where, Status st) {
     }
   }
   return st;
+}
+// A public entry's body: its status, with the entry's name on a failure's text, and any
+// exception (a host allocation: a plan, a message) as Status::host_error, so that none leaves
+// the library (the header's promise, and the C interface's boundary).
+template <class Fn>
+Status entry(const char* where, Fn&& body) noexcept {
+  try {
+    return at(where, body());
+  } catch (const std::exception& e) {
+    return at(where, detail::record_failure(Status::host_error, "on the host: ", e.what()));
+  } catch (...) {
+    return at(where, detail::record_failure(Status::host_error, "on the host: ", "an exception"));
+  }
 }
 
 std::string str(int64_t v) {
@@ -345,16 +362,20 @@ Status check_graph_arrays(const GraphView& g) {
   if (g.num_edges == 0) return Status::ok;
   return check_pointer(g.col, "graph.col", ib, index_name(g.index));
 }
-// The kernels' 32-bit limits (unsupported).
+// The kernels' 32-bit limits (unsupported): the task count (num_nodes x heads), checked first
+// where a host row_ptr is read (its N + 1 entries), and a values row's stride.
+Status check_tasks(int64_t nodes, int heads) {
+  if (!tasks_fit_32bit(nodes, 0, heads))
+    return unsupported("num_nodes x heads = " + str(nodes) + " x " + str(heads) +
+                       " reaches 2^31: the kernels number their tasks in 32 bits");
+  return Status::ok;
+}
 Status check_limits(int64_t nodes, int heads, int feat, Index index) {
   if (!row_stride_fits(index, heads, feat))
     return unsupported("heads x feat = " + str(int64_t{heads} * feat) +
                        " reaches 2^31: with Index::i32 a values row's stride is a 32-bit operand "
                        "of the kernels (Index::i64 takes it)");
-  if (!tasks_fit_32bit(nodes, 0, heads))
-    return unsupported("num_nodes x heads = " + str(nodes) + " x " + str(heads) +
-                       " reaches 2^31: the kernels number their tasks in 32 bits");
-  return Status::ok;
+  return check_tasks(nodes, heads);
 }
 
 }  // namespace
@@ -450,9 +471,9 @@ class Uploads {
 
 Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
                     Storage storage, Index index, Shape::Impl* impl) {
-  // Sizes before reading N + 1 entries of row_ptr (a graph too large for the kernels' 32-bit
-  // tasks is refused without touching it).
-  if (const Status st = check_limits(num_nodes, heads, feat, index); st != Status::ok) return st;
+  // The task count before reading N + 1 entries of row_ptr (a graph too large for the kernels'
+  // 32-bit tasks is refused without touching it); the other limit after row_ptr's checks.
+  if (const Status st = check_tasks(num_nodes, heads); st != Status::ok) return st;
   impl->nodes = num_nodes;
   impl->edges = host_row_ptr[num_nodes];
   impl->heads = heads;
@@ -473,6 +494,7 @@ Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, i
   if (index == Index::i32 && impl->edges > std::numeric_limits<int32_t>::max())
     return invalid("host_row_ptr[num_nodes] = " + str(impl->edges) +
                    " edges with Index::i32: an int32 row_ptr holds at most 2^31 - 1");
+  if (const Status st = check_limits(num_nodes, heads, feat, index); st != Status::ok) return st;
   // The host's checks first: the device is asked for only once they pass.
   if (const cudaError_t e = cudaGetDevice(&impl->device); e != cudaSuccess)
     return cuda_failed(e, "asking the current device");
@@ -541,8 +563,8 @@ Status make_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int
     *out = std::move(impl);
     return Status::ok;
   } catch (const std::exception& e) {  // a host allocation (row_ptr's copy, the plan)
-    return failed(Status::host_error,
-                  std::string("building the Shape's plan on the host: ") + e.what());
+    return detail::record_failure(Status::host_error,
+                                  "building the Shape's plan on the host: ", e.what());
   }
 }
 
@@ -558,14 +580,16 @@ struct ShapeAccess {
 
 Status Shape::create(const int64_t* host_row_ptr, int64_t num_nodes, int heads, int feat,
                      Storage storage, Index index, Shape* out) {
-  if (!out) return at("Shape::create", invalid("out is null"));
-  out->impl_.reset();
-  std::shared_ptr<Impl> impl;
-  if (const Status st = make_shape(host_row_ptr, num_nodes, heads, feat, storage, index, &impl);
-      st != Status::ok)
-    return at("Shape::create", st);
-  out->impl_ = std::move(impl);
-  return Status::ok;
+  return entry("Shape::create", [&] {
+    if (!out) return invalid("out is null");
+    out->impl_.reset();
+    std::shared_ptr<Impl> impl;
+    if (const Status st = make_shape(host_row_ptr, num_nodes, heads, feat, storage, index, &impl);
+        st != Status::ok)
+      return st;
+    out->impl_ = std::move(impl);
+    return Status::ok;
+  });
 }
 
 namespace {
@@ -600,33 +624,32 @@ Status plan_sweep(const GraphView& g, Shape::Impl* impl) {
 
 Status Shape::create(const GraphView& graph, const int64_t* host_row_ptr, int heads, int feat,
                      Storage storage, Shape* out) {
-  constexpr const char* kWhere = "Shape::create";
-  if (!out) return at(kWhere, invalid("out is null"));
-  out->impl_.reset();
-  if (const Status st = check_sizes(graph, storage, heads, feat); st != Status::ok)
-    return at(kWhere, st);
-  // The graph's device arrays are what this form is for (a sweep plans from them).
-  if (const Status st = check_graph_arrays(graph); st != Status::ok) return at(kWhere, st);
-  if (!host_row_ptr) return at(kWhere, invalid("host_row_ptr is null"));
-  // Sizes before host_row_ptr[N] is read (N = 2^40 is refused, not read).
-  if (const Status st = check_limits(graph.num_nodes, heads, feat, graph.index); st != Status::ok)
-    return at(kWhere, st);
-  if (host_row_ptr[graph.num_nodes] != graph.num_edges)
-    return at(kWhere, invalid("host_row_ptr[num_nodes] = " + str(host_row_ptr[graph.num_nodes]) +
-                              " is not graph.num_edges = " + str(graph.num_edges)));
-  std::shared_ptr<Impl> impl;
-  if (const Status st =
-          make_shape(host_row_ptr, graph.num_nodes, heads, feat, storage, graph.index, &impl);
-      st != Status::ok)
-    return at(kWhere, st);
-  try {
-    if (const Status st = plan_sweep(graph, impl.get()); st != Status::ok) return at(kWhere, st);
-  } catch (const std::exception& e) {  // a host allocation
-    return at(kWhere, failed(Status::host_error,
-                             std::string("planning the column-blocked sweep: ") + e.what()));
-  }
-  out->impl_ = std::move(impl);
-  return Status::ok;
+  return entry("Shape::create", [&] {
+    if (!out) return invalid("out is null");
+    out->impl_.reset();
+    if (const Status st = check_sizes(graph, storage, heads, feat); st != Status::ok) return st;
+    // The graph's device arrays are what this form is for (a sweep plans from them).
+    if (const Status st = check_graph_arrays(graph); st != Status::ok) return st;
+    if (!host_row_ptr) return invalid("host_row_ptr is null");
+    // The task count before host_row_ptr[N] is read (N = 2^40 is refused, not read).
+    if (const Status st = check_tasks(graph.num_nodes, heads); st != Status::ok) return st;
+    if (host_row_ptr[graph.num_nodes] != graph.num_edges)
+      return invalid("host_row_ptr[num_nodes] = " + str(host_row_ptr[graph.num_nodes]) +
+                     " is not graph.num_edges = " + str(graph.num_edges));
+    std::shared_ptr<Impl> impl;
+    if (const Status st =
+            make_shape(host_row_ptr, graph.num_nodes, heads, feat, storage, graph.index, &impl);
+        st != Status::ok)
+      return st;
+    try {
+      if (const Status st = plan_sweep(graph, impl.get()); st != Status::ok) return st;
+    } catch (const std::exception& e) {  // a host allocation
+      return detail::record_failure(Status::host_error,
+                                    "planning the column-blocked sweep: ", e.what());
+    }
+    out->impl_ = std::move(impl);
+    return Status::ok;
+  });
 }
 
 namespace {
@@ -662,16 +685,23 @@ Status check_shape(const Shape* shape, const GraphView& g, Storage storage, int 
 const char* dispatch_variant(const GraphView& g, Storage storage, int heads, int feat,
                              const Shape* shape) {
   // A problem aggregate() refuses by its graph, sizes or Shape has no variant.
-  const Shape::Impl* s = nullptr;
-  Status st = check_sizes(g, storage, heads, feat);
-  if (st == Status::ok) st = check_graph_arrays(g);
-  if (st == Status::ok) st = check_shape(shape, g, storage, heads, feat, &s);
-  if (st == Status::ok) st = check_limits(g.num_nodes, heads, feat, g.index);
-  if (at("dispatch_variant", st) != Status::ok) return "";
-  if (s)  // the sweep only for the arrays it planned
-    return s->sweeps(g) ? s->choice.colblock_id : s->choice.id;
-  const double mean = g.num_nodes ? static_cast<double>(g.num_edges) / g.num_nodes : 0;
-  return choose(code(storage), code(g.index), heads, feat, g.num_nodes, mean, 0, false).id;
+  const char* id = "";
+  entry("dispatch_variant", [&] {
+    const Shape::Impl* s = nullptr;
+    Status st = check_sizes(g, storage, heads, feat);
+    if (st == Status::ok) st = check_graph_arrays(g);
+    if (st == Status::ok) st = check_shape(shape, g, storage, heads, feat, &s);
+    if (st == Status::ok) st = check_limits(g.num_nodes, heads, feat, g.index);
+    if (st != Status::ok) return st;
+    if (s) {  // the sweep only for the arrays it planned
+      id = s->sweeps(g) ? s->choice.colblock_id : s->choice.id;
+    } else {
+      const double mean = g.num_nodes ? static_cast<double>(g.num_edges) / g.num_nodes : 0;
+      id = choose(code(storage), code(g.index), heads, feat, g.num_nodes, mean, 0, false).id;
+    }
+    return Status::ok;
+  });
+  return id;
 }
 
 namespace {
@@ -823,7 +853,8 @@ Status prepare(const GraphView& g, const float* scores, const void* values, Stor
   try {
     return prepare_launch(g, scores, values, storage, heads, feat, out, shape, launch, p);
   } catch (const std::exception& e) {
-    return failed(Status::host_error, std::string("preparing the launch on the host: ") + e.what());
+    return detail::record_failure(Status::host_error,
+                                  "preparing the launch on the host: ", e.what());
   }
 }
 
@@ -862,11 +893,13 @@ Status aggregate(const GraphView& g, const float* scores, const void* values, St
 Status aggregate(const GraphView& g, const float* scores, const void* values, Storage storage,
                  int heads, int feat, const Output& out, cudaStream_t stream, const Shape* shape,
                  const LaunchOptions& launch) {
-  PreparedLaunch p;
-  if (const Status st = prepare(g, scores, values, storage, heads, feat, out, shape, launch, &p);
-      st != Status::ok)
-    return at("aggregate", st);
-  return at("aggregate", enqueue(p, stream));
+  return entry("aggregate", [&] {
+    PreparedLaunch p;
+    if (const Status st = prepare(g, scores, values, storage, heads, feat, out, shape, launch, &p);
+        st != Status::ok)
+      return st;
+    return enqueue(p, stream);
+  });
 }
 
 struct Call::Impl {
@@ -888,36 +921,34 @@ Status Call::create(const GraphView& g, const float* scores, const void* values,
 Status Call::create(const GraphView& g, const float* scores, const void* values, Storage storage,
                     int heads, int feat, const Output& out, const Shape* shape,
                     const LaunchOptions& launch, Call* call) {
-  constexpr const char* kWhere = "Call::create";
-  if (!call) return at(kWhere, invalid("call is null"));
-  call->impl_.reset();
-  std::unique_ptr<Impl> impl;
-  try {
-    impl = std::make_unique<Impl>();
-  } catch (const std::exception&) {
-    return at(kWhere, failed(Status::host_error, "allocating the Call"));
-  }
-  if (const Status st = prepare(g, scores, values, storage, heads, feat, out, shape, launch, &impl->launch);
-      st != Status::ok)
-    return at(kWhere, st);
-  if (shape) impl->launch.shape = detail::ShapeAccess::impl(*shape);  // checked non-empty
-  call->impl_ = std::move(impl);
-  return Status::ok;
+  return entry("Call::create", [&] {
+    if (!call) return invalid("call is null");
+    call->impl_.reset();
+    auto impl = std::make_unique<Impl>();
+    if (const Status st =
+            prepare(g, scores, values, storage, heads, feat, out, shape, launch, &impl->launch);
+        st != Status::ok)
+      return st;
+    if (shape) impl->launch.shape = detail::ShapeAccess::impl(*shape);  // checked non-empty
+    call->impl_ = std::move(impl);
+    return Status::ok;
+  });
 }
 
 Status Call::launch(cudaStream_t stream) const {
-  constexpr const char* kWhere = "Call::launch";
-  if (!impl_) return at(kWhere, invalid("the Call is empty (never created, or moved from)"));
-  const PreparedLaunch& p = impl_->launch;
-  if (p.fn || p.sweep) {  // its buffers are on the device it was created on
-    int dev = -1;
-    if (const cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess)
-      return at(kWhere, cuda_failed(e, "asking the current device"));
-    if (dev != p.device)
-      return at(kWhere, invalid("the current device is " + str(dev) +
-                                ", the Call was created on device " + str(p.device)));
-  }
-  return at(kWhere, enqueue(p, stream));
+  return entry("Call::launch", [&] {
+    if (!impl_) return invalid("the Call is empty (never created, or moved from)");
+    const PreparedLaunch& p = impl_->launch;
+    if (p.fn || p.sweep) {  // its buffers are on the device it was created on
+      int dev = -1;
+      if (const cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess)
+        return cuda_failed(e, "asking the current device");
+      if (dev != p.device)
+        return invalid("the current device is " + str(dev) + ", the Call was created on device " +
+                       str(p.device));
+    }
+    return enqueue(p, stream);
+  });
 }
 
 cudaError_t last_cuda_error() { return t_last_cuda_error; }

@@ -24,10 +24,20 @@ static_assert(CSRGAT_OK == static_cast<int>(csrgat::Status::ok) &&
                   CSRGAT_HOST_ERROR == static_cast<int>(csrgat::Status::host_error),
               "the C status codes are csrgat::Status's values");
 
-// CSRGAT_INVALID_ARGUMENT, kept as this thread's latest failure: "<fn>: <what>".
-int invalid(const char* fn, const std::string& what) {
-  return static_cast<int>(csrgat::detail::record_failure(csrgat::Status::invalid_argument,
-                                                         std::string(fn) + ": " + what));
+// CSRGAT_INVALID_ARGUMENT, kept as this thread's latest failure: "<fn>: <what>" (what() builds
+// the text; without memory for it, the failure reads "out of memory": nothing throws into C).
+template <class What>
+int invalid(const char* fn, What&& what) noexcept {
+  try {
+    return static_cast<int>(csrgat::detail::record_failure(csrgat::Status::invalid_argument,
+                                                           std::string(fn) + ": " + what()));
+  } catch (const std::exception&) {
+    return static_cast<int>(
+        csrgat::detail::record_failure(csrgat::Status::invalid_argument, "out of memory"));
+  }
+}
+int invalid(const char* fn, const char* what) noexcept {
+  return invalid(fn, [what] { return std::string(what); });
 }
 
 bool to_storage(int s, csrgat::Storage* out) {
@@ -48,9 +58,10 @@ bool to_index(int i, csrgat::Index* out) {
 }
 
 // CSRGAT_INVALID_ARGUMENT naming an enumeration argument that is not one of its values.
-int bad_enum(const char* fn, const char* arg, int v, const char* values) {
-  return invalid(fn,
-                 std::string(arg) + " = " + std::to_string(v) + " is not a " + values + " value");
+int bad_enum(const char* fn, const char* arg, int v, const char* values) noexcept {
+  return invalid(fn, [&] {
+    return std::string(arg) + " = " + std::to_string(v) + " is not a " + values + " value";
+  });
 }
 
 // csrgat_aggregate's and csrgat_call_create's arguments that need converting.
@@ -91,11 +102,11 @@ int guarded(Fn&& fn) noexcept {
   try {
     return static_cast<int>(fn());
   } catch (const std::exception& e) {
-    return static_cast<int>(csrgat::detail::record_failure(csrgat::Status::host_error,
-                                                           std::string("host error: ") + e.what()));
+    return static_cast<int>(
+        csrgat::detail::record_failure(csrgat::Status::host_error, "on the host: ", e.what()));
   } catch (...) {
     return static_cast<int>(
-        csrgat::detail::record_failure(csrgat::Status::host_error, "host error"));
+        csrgat::detail::record_failure(csrgat::Status::host_error, "on the host: an exception"));
   }
 }
 

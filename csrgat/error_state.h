@@ -11,8 +11,11 @@
 
 namespace csrgat::detail {
 
-// Keeps `what` as this thread's latest failure (and e as its CUDA error: cudaSuccess for one
-// that is not a CUDA error) and returns s. Never throws.
+// Keeps `what` (then `more`) as this thread's latest failure (and e as its CUDA error:
+// cudaSuccess for one that is not a CUDA error) and returns s. Never throws: the text is joined
+// inside, and without memory for it the failure reads "out of memory".
+Status record_failure(Status s, const char* what, const char* more = "",
+                      cudaError_t e = cudaSuccess) noexcept;
 Status record_failure(Status s, const std::string& what, cudaError_t e = cudaSuccess) noexcept;
 
 }  // namespace csrgat::detail

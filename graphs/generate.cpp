@@ -570,22 +570,27 @@ Csr64 make_graph(const std::string& spec) {
   // succeeds (overcommit) and the OOM killer ends the process while it is filled, so a spec too
   // large for this machine is refused before it is built, not left to bad_alloc.
   const int64_t nodes = p.kind == "rmat" ? int64_t{1} << p.scale : p.n;
-  detail::require_memory(detail::csr_build_bytes(nodes, estimate_edges(spec)), "graph spec '", spec,
-                         "' (~", estimate_edges(spec), " edges over ", nodes, " nodes)");
+  const int64_t edges = estimate_edges(spec);
+  // The peak a generator holds: seed, uniform and powerlaw fill row_ptr and col in place
+  // (powerlaw's degree array is freed before col is made); rmat holds its packed edge list, then
+  // col beside it and a cursor a row.
+  const long double peak =
+      p.kind == "rmat" ? 16.0L * edges + 24.0L * nodes : 8.0L * edges + 16.0L * nodes;
+  const int64_t peak_bytes = peak > 9.0e18L ? INT64_MAX : static_cast<int64_t>(peak);
+  detail::require_memory(peak_bytes, "graph spec '", spec, "' (~", edges, " edges over ", nodes,
+                         " nodes)");
   try {
     if (p.kind == "seed") return generate_seed_shape(p.n, p.ideg, p.seed);
     if (p.kind == "uniform") return generate_uniform(p.n, p.ideg, p.seed);
     if (p.kind == "powerlaw") return generate_powerlaw(p.n, p.deg, p.alpha, p.maxdeg, p.seed);
     return generate_rmat(static_cast<int>(p.scale), p.ef, p.a, p.b, p.c, p.seed);
   } catch (const std::bad_alloc&) {
-    // A spec's size is the user's to choose; what it costs is ours to say.
-    const int64_t edges = estimate_edges(spec);
-    const int64_t nodes = p.kind == "rmat" ? int64_t{1} << p.scale : p.n;
+    // A spec's size is the user's to choose; what it costs is ours to say (a limit below the
+    // machine's memory, ulimit -v, fails here rather than at the check above).
     throw std::runtime_error("graph spec '" + spec + "': not enough host memory to generate it (~" +
                              std::to_string(edges) + " edges over " + std::to_string(nodes) +
-                             " nodes, ~" +
-                             std::to_string((edges * 16 + nodes * 8 + (1 << 29)) >> 30) +
-                             " GiB as int64 edge pairs and row offsets)");
+                             " nodes, ~" + std::to_string((peak_bytes >> 30) + 1) +
+                             " GiB while it is built)");
   }
 }
 

@@ -309,13 +309,20 @@ class CsrgatLib:
         L.csrgat_call_destroy.restype = None
         L.csrgat_status_string.argtypes = [c_int]
         L.csrgat_status_string.restype = c_char_p
+        # What failed and where (a library before csrgat_last_error_message has the status alone).
+        self.has_message = hasattr(L, "csrgat_last_error_message")
+        if self.has_message:
+            L.csrgat_last_error_message.restype = c_char_p
         L.csrgat_compiled_archs.restype = c_char_p
         self.archs = L.csrgat_compiled_archs().decode()
         self.shapes = []
         self.calls = []
 
     def status(self, code):
-        return self.lib.csrgat_status_string(code).decode()
+        text = self.lib.csrgat_status_string(code).decode()
+        if self.has_message:
+            text += ": " + self.lib.csrgat_last_error_message().decode(errors="replace")
+        return text
 
     def impl(self, torch, g, row_ptr, prepared=False):
         """The timed call on g's inputs, and the variant its shape dispatches to: csrgat_aggregate

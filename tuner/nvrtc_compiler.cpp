@@ -55,8 +55,8 @@ std::string NvrtcCompiler::arch_problem(const std::string& arch) {
   std::string listed;
   for (int a : archs) listed += (listed.empty() ? "sm_" : ", sm_") + std::to_string(a);
   const std::string expected =
-      "expected sm_<compute capability> with an optional a or f suffix "
-      "(sm_90, sm_90a), one that NVRTC " +
+      "expected sm_<compute capability> with an optional a suffix (sm_90 and later) or f suffix "
+      "(sm_100 and later), one that NVRTC " +
       nvrtc_version() + " compiles for (" + listed + "); found '" + arch + "'";
   size_t i = 3;
   while (i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i]))) ++i;
@@ -66,6 +66,10 @@ std::string NvrtcCompiler::arch_problem(const std::string& arch) {
   if (!form) return expected;
   const int cc = std::stoi(arch.substr(3, i - 3));
   if (std::find(archs.begin(), archs.end(), cc) == archs.end()) return expected;
+  // Architecture-specific targets (a) began with sm_90, family ones (f) with sm_100: NVRTC
+  // refuses sm_80a or sm_90f at every compile.
+  if (i < arch.size() && ((arch[i] == 'a' && cc < 90) || (arch[i] == 'f' && cc < 100)))
+    return expected;
   return "";
 }
 

@@ -235,30 +235,31 @@ std::map<std::string, int> prune_summary(const std::vector<Candidate>& candidate
 }
 
 void check_space(const Config& c) {
-  for (const Problem& p : problems(c)) {
-    const auto cands = enumerate(c, p);
-    bool any = false;
-    for (const auto& k : cands) {
-      // A test-only variant alone does not make a real space.
-      if (k.pruned.empty() && k.params.fault == 0 && k.params.delay_ns == 0) any = true;
-    }
-    if (any) continue;
-    std::vector<std::pair<std::string, int>> reasons;
-    for (const auto& kv : prune_summary(cands)) reasons.push_back(kv);
-    std::stable_sort(reasons.begin(), reasons.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
-    std::ostringstream os;
-    const GraphEntry& g = c.graphs[p.graph_index];
-    os << "no variant satisfies the constraints for graph '" << p.graph_name << "' (graphs["
-       << p.graph_index << "], line " << g.at.line << ") with feat=" << p.feat
-       << ", heads=" << p.heads << ": all " << cands.size() << " combinations are dropped (";
-    for (size_t i = 0; i < reasons.size() && i < 3; ++i)
-      os << (i ? "; " : "") << reasons[i].second << " by " << reasons[i].first;
-    if (reasons.size() > 3) os << "; " << reasons.size() - 3 << " more reasons";
-    os << ")";
-    const GraphConstraints ks = constraints_for(c, p);
-    throw ConfigError(file_of(c), ks.path, ks.at.line, ks.at.column, os.str());
+  for (const Problem& p : problems(c)) check_problem_space(c, p, enumerate(c, p));
+}
+
+void check_problem_space(const Config& c, const Problem& p, const std::vector<Candidate>& cands) {
+  bool any = false;
+  for (const auto& k : cands) {
+    // A test-only variant alone does not make a real space.
+    if (k.pruned.empty() && k.params.fault == 0 && k.params.delay_ns == 0) any = true;
   }
+  if (any) return;
+  std::vector<std::pair<std::string, int>> reasons;
+  for (const auto& kv : prune_summary(cands)) reasons.push_back(kv);
+  std::stable_sort(reasons.begin(), reasons.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::ostringstream os;
+  const GraphEntry& g = c.graphs[p.graph_index];
+  os << "no variant satisfies the constraints for graph '" << p.graph_name << "' (graphs["
+     << p.graph_index << "], line " << g.at.line << ") with feat=" << p.feat
+     << ", heads=" << p.heads << ": all " << cands.size() << " combinations are dropped (";
+  for (size_t i = 0; i < reasons.size() && i < 3; ++i)
+    os << (i ? "; " : "") << reasons[i].second << " by " << reasons[i].first;
+  if (reasons.size() > 3) os << "; " << reasons.size() - 3 << " more reasons";
+  os << ")";
+  const GraphConstraints ks = constraints_for(c, p);
+  throw ConfigError(file_of(c), ks.path, ks.at.line, ks.at.column, os.str());
 }
 
 std::vector<VariantParams> baseline_variants(const Config& c, const Problem& p) {

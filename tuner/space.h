@@ -52,8 +52,10 @@ std::map<std::string, int> prune_summary(const std::vector<Candidate>& candidate
 // problem keeps no variant ("impossible constraints"): "no variant satisfies the constraints
 // for graph 'cora' (graphs[0], line 12) with feat=3, heads=1: all 480 combinations are dropped
 // (400 by constraint '...' false; ...)", the three commonest reasons. test_only variants do
-// not count. The runner calls it right after load_config.
+// not count. tuner list, compile, run and check call it right after load_config.
 void check_space(const Config& c);
+// The same for one problem whose candidates (enumerate(c, p)) the caller already has.
+void check_problem_space(const Config& c, const Problem& p, const std::vector<Candidate>& cands);
 
 // The baselines of a problem: each configured baseline for every index type of the space and
 // value type of the problem, minus the combinations the baseline cannot run (cusparse: f32 only).

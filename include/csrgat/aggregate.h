@@ -50,7 +50,7 @@ enum class Status {
 const char* status_string(Status s);
 // This thread's latest failure: for the latest call into the library that returned a Status
 // other than ok, what failed and where, naming the argument and its value ("aggregate: values
-// (0x7f3a00000002) is not aligned to its element type (4 bytes)"); "" before any failure. A
+// (0x7f3a00000002) is not aligned to its element type (f32, 4 bytes)"); "" before any failure. A
 // call that succeeds leaves it as it was (as errno). The text stays valid until this thread's
 // next failing call.
 const char* last_error_message();

@@ -464,13 +464,14 @@ TEST(ConfigErrors, ColblockGeometries) {
 // sm_90x, sm_90A, sm_090, sm_55 and NVRTC 13's dropped sm_50 and sm_70 passing the old form check
 // and failing each variant's compile instead).
 TEST(ConfigErrors, ArchIsAComputeCapabilityNvrtcCompilesFor) {
-  for (const char* ok : {"sm_90", "sm_90a", "sm_100", "sm_120", "sm_80"})
+  for (const char* ok : {"sm_90", "sm_90a", "sm_100", "sm_100a", "sm_100f", "sm_120", "sm_80"})
     EXPECT_EQ(
         parse_config(replace(kGood, "arch: sm_90", std::string("arch: ") + ok), "/tmp/cfg/a.yaml")
             .arch,
         ok);
-  for (const char* bad : {"sm_9", "sm_10", "sm_1000", "sm_", "sm_90ab", "90", "compute_90",
-                          "sm_90x", "sm_90A", "sm_090", "sm_55", "sm_199", "sm_50"})
+  for (const char* bad :
+       {"sm_9", "sm_10", "sm_1000", "sm_", "sm_90ab", "90", "compute_90", "sm_90x", "sm_90A",
+        "sm_090", "sm_55", "sm_199", "sm_50", "sm_80a", "sm_86a", "sm_75f", "sm_90f"})
     expect_error(replace(kGood, "arch: sm_90", std::string("arch: ") + bad), "arch", 2,
                  std::string("compiles for (sm_"));
   const auto archs = csrgat::tuner::NvrtcCompiler::supported_archs();

@@ -132,6 +132,15 @@ TEST(LibraryErrors, NamesABadArgumentBeforeALimit) {
                  Status::invalid_argument, "heads = 0");
   expect_refused(aggregate_with(GraphView{nullptr, nullptr, 0, 5, Index::i32}, 0, 0, 0),
                  Status::invalid_argument, "num_nodes = 0 with num_edges = 5");
+  // Shape::create too: a decreasing row_ptr is named before H x F's limit (only the task count
+  // comes first: it guards reading row_ptr's N + 1 entries).
+  const std::vector<int64_t> rp{0, 3, 2};
+  csrgat::Shape shape;
+  expect_refused(run([&] {
+                   return csrgat::Shape::create(rp.data(), 2, 1 << 16, 1 << 15, Storage::f32,
+                                                Index::i32, &shape);
+                 }),
+                 Status::invalid_argument, "host_row_ptr[2] = 2 is below");
 }
 
 // An empty Shape (default-constructed, moved from, or left by a failed create) is refused, not

@@ -3,6 +3,7 @@
 // the PTX JIT). No GPU needed.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -32,7 +33,7 @@ TEST(ProductionBuild, CarriesSassForEveryConfiguredArchitecture) {
 // A values row's stride H * F is a 32-bit operand of the kernels' row offsets: aggregate() and
 // the tuner's launch geometry refuse H * F >= 2^31 before touching the GPU (so no GPU needed).
 TEST(ProductionBuild, RefusesAValuesRowStrideBeyond32Bits) {
-  int dummy = 0;
+  alignas(16) int64_t dummy = 0;  // aligned as any index type (the API checks it)
   const csrgat::GraphView g{&dummy, &dummy, 1, 1, csrgat::Index::i32};
   float out = 0;
   EXPECT_EQ(csrgat::aggregate(g, &out, &out, csrgat::Storage::f32, 65536, 32768, &out, nullptr),
@@ -55,7 +56,7 @@ TEST(ProductionBuild, RefusesAValuesRowStrideBeyond32Bits) {
 // csrgat::Call refuses what aggregate() refuses, leaves the Call empty then, and an empty Call
 // refuses to launch; a Call of an empty graph launches nothing (no GPU needed for any of it).
 TEST(ProductionBuild, CallChecksItsArgumentsAtCreate) {
-  int dummy = 0;
+  alignas(16) int64_t dummy = 0;  // aligned as any index type (the API checks it)
   float f = 0;
   const csrgat::GraphView g{&dummy, &dummy, 1, 1, csrgat::Index::i32};
   csrgat::Call call;
@@ -89,7 +90,7 @@ TEST(ProductionBuild, CallChecksItsArgumentsAtCreate) {
 // not start at 0, a graph form without its device arrays, and sizes over the 32-bit task limit
 // (refused before row_ptr's N + 1 entries are read); dispatch_variant names no kernel for them.
 TEST(ProductionBuild, RefusesWhatItDoesNotDefineBeforeTheGpu) {
-  int dummy = 0;
+  alignas(16) int64_t dummy = 0;  // aligned as any index type (the API checks it)
   float f = 0;
   const auto bad_storage = static_cast<csrgat::Storage>(7);
   const auto bad_index = static_cast<csrgat::Index>(7);
@@ -146,7 +147,7 @@ TEST(ProductionBuild, RefusesWhatItDoesNotDefineBeforeTheGpu) {
 // the next rule. Over the F range of the committed header's large-graph rules, without a Shape
 // (no GPU needed).
 TEST(ProductionBuild, ASlicedRuleHoldsOnlyFeatureCountsItDivides) {
-  int dummy = 0;
+  alignas(16) int64_t dummy = 0;  // aligned as any index type (the API checks it)
   const csrgat::GraphView g{&dummy, &dummy, 1000000, 16000000, csrgat::Index::i32};
   int sliced = 0;
   for (int feat = 33; feat <= 192; ++feat) {

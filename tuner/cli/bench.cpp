@@ -292,9 +292,12 @@ int bench(const BenchOptions& o) {
                                index_of(index)};
             e.shape = std::make_unique<Shape>();
             const Status st = Shape::create(gv, dp.host_row_ptr().data(), o.heads, feat, storage_of(value), e.shape.get());
+            // The library's own message names what failed and where (last_error_message).
             if (st == Status::unsupported)
-              throw Unsupported("unsupported: Shape::create: no kernel of the library takes it");
-            if (st != Status::ok) throw std::runtime_error(std::string("Shape::create: ") + status_string(st));
+              throw Unsupported(std::string("unsupported: ") + last_error_message());
+            if (st != Status::ok)
+              throw std::runtime_error(std::string(status_string(st)) + ": " +
+                                       last_error_message());
             variant = e.shape->variant_id();
             const void* vals = dp.values(value);
             Shape* sp = e.shape.get();
@@ -307,9 +310,10 @@ int bench(const BenchOptions& o) {
               const Status st2 = Call::create(gv, dp.scores(), vals, storage_of(value), o.heads,
                                               feat, out_buf, sp, lo, e.call.get());
               if (st2 == Status::unsupported)
-                throw Unsupported("unsupported: Call::create: no kernel of the library takes it");
+                throw Unsupported(std::string("unsupported: ") + last_error_message());
               if (st2 != Status::ok)
-                throw std::runtime_error(std::string("Call::create: ") + status_string(st2));
+                throw std::runtime_error(std::string(status_string(st2)) + ": " +
+                                         last_error_message());
               variant = e.call->variant_id();
             }
             if (impl == "tuned") {
@@ -319,12 +323,15 @@ int bench(const BenchOptions& o) {
                 const Status st2 = aggregate(gv, dp.scores(), vals, storage_of(value), heads, feat,
                                              out_buf, s, sp, lo);
                 if (st2 != Status::ok)
-                  throw std::runtime_error(std::string("aggregate: ") + status_string(st2));
+                  throw std::runtime_error(std::string(status_string(st2)) + ": " +
+                                           last_error_message());
               };
             } else {  // the same dispatch, prepared once: each sample is Call::launch alone
               e.launch = [c = e.call.get()](cudaStream_t s) {
                 const Status st3 = c->launch(s);
-                if (st3 != Status::ok) throw std::runtime_error(std::string("Call::launch: ") + status_string(st3));
+                if (st3 != Status::ok)
+                  throw std::runtime_error(std::string(status_string(st3)) + ": " +
+                                           last_error_message());
               };
             }
           } else if (impl == "colblock") {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -59,8 +60,16 @@ void add_list(CLI::App& app) {
       } catch (const std::exception& e) {
         std::fprintf(stderr, "tuner list: warning: %s (tuner run and check refuse it)\n", e.what());
       }
+      std::optional<ConfigError> refused;  // the first problem no variant survives for
       for (const auto& pr : problems(cfg)) {
         const auto cands = enumerate(cfg, pr);
+        if (!refused) {
+          try {
+            check_problem_space(cfg, pr, cands);
+          } catch (const ConfigError& e) {
+            refused = e;
+          }
+        }
         size_t kept = 0;
         for (const auto& c : cands) kept += c.pruned.empty();
         std::printf("%s F=%d H=%d: %zu variants, %zu pruned\n", pr.graph_name.c_str(), pr.feat,
@@ -72,7 +81,7 @@ void add_list(CLI::App& app) {
       }
       // Listed first (the pruning reasons are how to find the constraint), then refused as
       // compile, run and check refuse it.
-      check_space(cfg);
+      if (refused) throw *refused;
       return 0;
     });
   });
