@@ -45,20 +45,31 @@ std::string join_set(const std::set<std::string>& s) {
   return out;
 }
 
-// Why two runs' problems of one graph are not the same graph ("" when they are): the graph's
-// source hash where both runs stored it, else its node and edge counts. (Not the spec: a file's
-// path differs between machines.)
-std::string graph_changed(const ProblemResults& b, const ProblemResults& n) {
-  const auto text = [](const nlohmann::json& f, const char* k) {
-    return f.contains(k) ? f[k].dump() : std::string();
-  };
-  const std::string hb = text(b.features, "source_hash"), hn = text(n.features, "source_hash");
-  if (!hb.empty() && !hn.empty() && hb != hn) return "source hash " + hb + " -> " + hn;
-  for (const char* k : {"num_nodes", "num_edges"}) {
-    const std::string xb = text(b.features, k), xn = text(n.features, k);
-    if (!xb.empty() && !xn.empty() && xb != xn) return std::string(k) + " " + xb + " -> " + xn;
+// Two stored feature values: numbers equal to rounding (a feature computed the same way from
+// the same graph prints the same, but its text went through a double), anything else exactly.
+bool same_value(const nlohmann::json& a, const nlohmann::json& b) {
+  if (a.is_number() && b.is_number()) {
+    const double x = a.get<double>(), y = b.get<double>();
+    return x == y || std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y));
   }
-  return "";
+  return a == b;
+}
+
+std::string trimmed(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+// A run's results as loaded, or the error naming the side and the input it came from.
+RunData load_side(const LoadedRun& r, const char* side) {
+  try {
+    return load_run(*r.store, r.run_id);
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    if (what.find(r.source) != std::string::npos) throw;
+    throw std::runtime_error(std::string(side) + ", run " + std::to_string(r.run.id) + " of '" +
+                             r.source + "': " + what);
+  }
 }
 
 nlohmann::json run_json(const LoadedRun& r) {
@@ -100,6 +111,44 @@ struct VariantRow {
 };
 
 }  // namespace
+
+std::string graph_difference(const nlohmann::json& fb, const std::string& sb,
+                             const nlohmann::json& fn, const std::string& sn, std::string* note) {
+  if (note) note->clear();
+  // A run that stored no features (stores from before they were kept) cannot tell.
+  if (!fb.is_object() || !fn.is_object()) return "";
+  const auto hash = [](const nlohmann::json& f) {
+    const auto it = f.find("source_hash");
+    return it != f.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  const auto kind = [](const std::string& h) { return h.substr(0, h.find(':')); };
+  const std::string hb = hash(fb), hn = hash(fn);
+  // What the graph is: its size and degree statistics. A feature one side lacks (a later tuner
+  // keeps more) says nothing.
+  for (const auto& [k, vb] : fb.items()) {
+    if (k == "source_hash") continue;
+    const auto it = fn.find(k);
+    if (it != fn.end() && !same_value(vb, *it)) return k + " " + vb.dump() + " -> " + it->dump();
+  }
+  if (!hb.empty() && !hn.empty() && kind(hb) != kind(hn))
+    return "read from a file in one run, generated in the other (source hash " + hb + " -> " + hn +
+           ")";
+  // A generator's spec (its seed, say) makes another graph whose statistics may be the same; a
+  // file's path says nothing (it differs between machines).
+  const bool generated = kind(hb.empty() ? hn : hb) == "gen";
+  if (generated && !trimmed(sb).empty() && !trimmed(sn).empty() && trimmed(sb) != trimmed(sn))
+    return "spec '" + sb + "' -> '" + sn + "'";
+  if (hb.empty() || hn.empty() || hb == hn) return "";
+  // Only the source hash differs: it hashes the generators' (readers') code too.
+  const bool sized = fb.contains("num_nodes") && fn.contains("num_nodes") &&
+                     fb.contains("num_edges") && fn.contains("num_edges");
+  if (!sized)
+    return "source hash " + hb + " -> " + hn + ", and no size stored to show the graph is the same";
+  if (note)
+    *note = generated ? "generator code changed between the runs"
+                      : "the file's bytes or the reader code changed between the runs";
+  return "";
+}
 
 const char* to_string(Change c) {
   switch (c) {
@@ -144,17 +193,17 @@ Verdict classify(double base_us, double base_rel_noise, double new_us, double ne
 std::string rule_text(double threshold) {
   const std::string t = fmt(threshold * 100, 1) + "%";
   return "Rule: with medians b (base) and n (new) and their relative noise rb, rn (the standard "
-         "error of each "
-         "median over the median), noise = 2*sqrt((rb*b)^2 + (rn*n)^2); **slower** when n > b*(1+" +
+         "error of each median over the median), noise = 2*sqrt((rb*b)^2 + (rn*n)^2); **slower** "
+         "when n > b*(1+" +
          t + ") and n - b > noise, **faster** when b > n*(1+" + t +
          ") and b - n > noise, else **same**; when a noise is unknown (one sample) the "
          "threshold alone decides. A tuned choice in base that new lacks (no correct "
          "trial, or a run that stopped) counts as a regression; problems whose graph differs "
-         "(its source hash, or its size) are not compared. Each variant's evidence is its highest stage (2 interleaved final, 1 "
-         "full, 0 "
-         "screening); tuned choices are select_winners' per problem on each side, compared by the "
-         "winners' "
-         "medians even when the winning variant changed.";
+         "(its size or degree statistics, or a generator's spec) are not compared, and a graph "
+         "whose source hash alone changed (the generators' or readers' code, or a file's bytes) "
+         "is compared and named. Each variant's evidence is its highest stage (2 interleaved "
+         "final, 1 full, 0 screening); tuned choices are select_winners' per problem on each "
+         "side, compared by the winners' medians even when the winning variant changed.";
 }
 
 CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
@@ -162,8 +211,8 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   CompareResult r;
   std::string warning;
   std::vector<std::string> why;
-  const RunData b = load_run(*base.store, base.run_id);
-  const RunData n = load_run(*fresh.store, fresh.run_id);
+  const RunData b = load_side(base, "base");
+  const RunData n = load_side(fresh, "new");
   if (base.run.gpu_uuid != fresh.run.gpu_uuid) {
     why.push_back("the runs are on different GPUs: base " + base.run.gpu_name + " (" +
                   base.run.gpu_uuid + "), new " + fresh.run.gpu_name + " (" + fresh.run.gpu_uuid +
@@ -193,42 +242,107 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
       {"tool", "tuner compare"},           {"format", 1},
       {"generated", tuner::now_iso8601()}, {"threshold", opt.threshold},
       {"rule", rule_text(opt.threshold)},  {"allow_different_gpu", opt.allow_different_gpu}};
-  if (!why.empty() && !opt.allow_different_gpu) {
-    r.exit_code = 2;
-    r.refusal = reason +
-                "; timings from different GPUs or drivers say nothing about the code (pass "
-                "--allow-different-gpu to compare anyway)";
-    r.markdown = "## csrgat compare: refused\n\n" + r.refusal + ".\n\n- base: " + run_line(base) +
-                 "\n- new: " + run_line(fresh) + "\n";
-    r.json = {{"meta", meta},
-              {"base", run_json(base)},
-              {"new", run_json(fresh)},
-              {"refused", r.refusal},
-              {"exit_code", 2}};
-    return r;
-  }
-  if (!why.empty())
-    warning = "**Warning**: " + reason + " (compared anyway: --allow-different-gpu).";
-
+  // Which problems can be compared at all: the same key in both runs, and the same graph.
   std::map<ProblemKey, const ProblemResults*> bp, np;
   for (const auto& p : b.problems) bp[p.key] = &p;
   for (const auto& p : n.problems) np[p.key] = &p;
   std::set<ProblemKey> keys;
   for (const auto& [k, p] : bp) keys.insert(k);
   for (const auto& [k, p] : np) keys.insert(k);
+  std::set<ProblemKey> comparable;
+  std::vector<std::string> changed_graphs;
+  // graph -> (what changed, "hash -> hash"): compared anyway, and named.
+  std::map<std::string, std::pair<std::string, std::string>> source_changed;
+  for (const auto& k : keys) {
+    const auto ib = bp.find(k), in = np.find(k);
+    if (ib == bp.end()) {
+      ++r.problems_only_new;
+    } else if (in == np.end()) {
+      ++r.problems_only_base;
+    } else {
+      std::string note;
+      const std::string why_not = graph_difference(ib->second->features, ib->second->spec,
+                                                   in->second->features, in->second->spec, &note);
+      if (!why_not.empty()) {
+        // Another graph under the same name: its times say nothing about the code.
+        changed_graphs.push_back(k.label() + " (" + why_not + ")");
+        ++r.problems_graph_differs;
+        continue;
+      }
+      if (!note.empty())
+        source_changed.emplace(
+            k.graph, std::make_pair(note, ib->second->features.value("source_hash", "") + " -> " +
+                                              in->second->features.value("source_hash", "")));
+      comparable.insert(k);
+    }
+  }
+  r.problems_compared = static_cast<int>(comparable.size());
+  {
+    std::string line = "Problems: " + std::to_string(r.problems_compared) + " compared, " +
+                       std::to_string(r.problems_not_compared()) + " not compared";
+    std::vector<std::string> parts;
+    if (r.problems_graph_differs)
+      parts.push_back(std::to_string(r.problems_graph_differs) +
+                      " whose graph differs between the runs");
+    if (r.problems_only_base)
+      parts.push_back(std::to_string(r.problems_only_base) + " only in base");
+    if (r.problems_only_new) parts.push_back(std::to_string(r.problems_only_new) + " only in new");
+    for (size_t i = 0; i < parts.size(); ++i) line += (i ? ", " : " (") + parts[i];
+    r.problems_line = line + (parts.empty() ? "." : ").");
+  }
+  const nlohmann::json problems_json{{"compared", r.problems_compared},
+                                     {"not_compared", r.problems_not_compared()},
+                                     {"graph_differs", r.problems_graph_differs},
+                                     {"only_in_base", r.problems_only_base},
+                                     {"only_in_new", r.problems_only_new}};
+
+  std::vector<std::string> refusals;
+  if (!why.empty() && !opt.allow_different_gpu)
+    refusals.push_back(reason +
+                       "; timings from different GPUs or drivers say nothing about the code (pass "
+                       "--allow-different-gpu to compare anyway)");
+  if (comparable.empty()) {
+    const int both = r.problems_graph_differs;
+    std::string none = "no problem was comparable: ";
+    if (b.problems.empty() && n.problems.empty())
+      none += "neither run holds a problem (no trials)";
+    else if (both == 0)
+      none += "the runs have no problem in common (base " + std::to_string(b.problems.size()) +
+              ", new " + std::to_string(n.problems.size()) +
+              "; a problem is a graph name, F, H and value and index types)";
+    else
+      none += "the graph differs in each of the " + std::to_string(both) + " problem" +
+              (both == 1 ? "" : "s") + " both runs have (first: " + changed_graphs.front() + ")";
+    refusals.push_back(none);
+  }
+  if (!refusals.empty()) {
+    r.exit_code = 2;
+    for (size_t i = 0; i < refusals.size(); ++i) r.refusal += (i ? "; and " : "") + refusals[i];
+    std::string md =
+        "## csrgat compare: refused\n\n" + r.refusal + ".\n\n" + r.problems_line + "\n\n";
+    if (!changed_graphs.empty()) {
+      md += "**Not compared: the graph differs between the runs** (" +
+            std::to_string(changed_graphs.size()) + "): ";
+      for (size_t i = 0; i < changed_graphs.size(); ++i) md += (i ? ", " : "") + changed_graphs[i];
+      md += ".\n\n";
+    }
+    r.markdown = md + "- base: " + run_line(base) + "\n- new: " + run_line(fresh) + "\n";
+    r.json = {
+        {"meta", meta},         {"base", run_json(base)},    {"new", run_json(fresh)},
+        {"refused", r.refusal}, {"problems", problems_json}, {"graph_changed", changed_graphs},
+        {"exit_code", 2}};
+    return r;
+  }
+  if (!why.empty())
+    warning = "**Warning**: " + reason + " (compared anyway: --allow-different-gpu).";
 
   std::vector<TunedRow> tuned;
   std::vector<VariantRow> variants;
-  std::vector<std::string> broken, only_base, only_new, changed_graphs;
+  std::vector<std::string> broken, only_base, only_new;
   for (const auto& k : keys) {
     const ProblemResults* pb = bp.count(k) ? bp[k] : nullptr;
     const ProblemResults* pn = np.count(k) ? np[k] : nullptr;
-    if (pb && pn) {
-      if (const std::string why_not = graph_changed(*pb, *pn); !why_not.empty()) {
-        changed_graphs.push_back(k.label() + " (" + why_not + ")");
-        continue;  // another graph under the same name: its times say nothing about the code
-      }
-    }
+    if (pb && pn && !comparable.count(k)) continue;  // another graph (named above)
     const bool wb = pb && pb->winner, wn = pn && pn->winner;
     if (wb || wn) {
       TunedRow t;
@@ -317,10 +431,30 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   if (!only_base.empty() || !only_new.empty())
     md << ", " << only_base.size() << " only in base, " << only_new.size() << " only in new";
   md << " (threshold " << fmt(opt.threshold * 100, 1) << "%).\n\n";
+  md << r.problems_line << "\n\n";
   if (!warning.empty()) md << warning << "\n\n";
   if (!changed_graphs.empty()) {
     md << "**Not compared: the graph differs between the runs** (" << changed_graphs.size() << "): ";
     for (size_t i = 0; i < changed_graphs.size(); ++i) md << (i ? ", " : "") << changed_graphs[i];
+    md << ".\n\n";
+  }
+  nlohmann::json source_notes = nlohmann::json::array();
+  std::map<std::string, std::vector<std::string>> by_note;  // what changed -> its graphs
+  for (const auto& [graph, what] : source_changed) {
+    source_notes.push_back({{"graph", graph}, {"note", what.first}, {"source_hash", what.second}});
+    by_note[what.first].push_back(graph);
+  }
+  if (!source_changed.empty()) {
+    md << "**Compared, though the graph's source hash changed** (" << source_changed.size()
+       << " graph" << (source_changed.size() == 1 ? "" : "s")
+       << "; the same size and degree statistics, and a generated one's spec; hashes in "
+          "compare.json): ";
+    bool first = true;
+    for (const auto& [note, graphs] : by_note) {
+      md << (first ? "" : "; ") << note << ": ";
+      for (size_t i = 0; i < graphs.size(); ++i) md << (i ? ", " : "") << graphs[i];
+      first = false;
+    }
     md << ".\n\n";
   }
   md << "- base: " << run_line(base) << "\n- new: " << run_line(fresh) << "\n\n";
@@ -443,6 +577,8 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
               {"variants_same", r.variants_same},
               {"tuned_lost", r.tuned_lost},
               {"graph_changed", changed_graphs},
+              {"graph_source_changed", source_notes},
+              {"problems", problems_json},
               {"broken", broken},
               {"only_in_base", only_base},
               {"only_in_new", only_new}}},

@@ -37,6 +37,15 @@ struct CompareOptions {
 struct CompareResult {
   int exit_code = 0;    // 0: no tuned choice slower or lost; 1: one or more; 2: refused
   std::string refusal;  // why, when exit_code == 2
+  // Problems (graph, F, H, value and index type) in both runs whose graph is the same (compared),
+  // and the rest: in both with another graph under the name, or in one run only. With none
+  // compared the comparison is refused: "no change" would claim what nothing showed.
+  int problems_compared = 0, problems_graph_differs = 0, problems_only_base = 0,
+      problems_only_new = 0;
+  int problems_not_compared() const {
+    return problems_graph_differs + problems_only_base + problems_only_new;
+  }
+  std::string problems_line;  // "Problems: 17 compared, 0 not compared." (the CLI prints it)
   int tuned_slower = 0, tuned_faster = 0, tuned_same = 0;
   int tuned_lost = 0;  // a tuned choice in base and none in new: counted as a regression
   int variants_slower = 0, variants_faster = 0, variants_same = 0;
@@ -45,8 +54,24 @@ struct CompareResult {
 };
 
 // Never refuses silently: a refusal is a result with exit code 2 and its reason in both texts.
+// Refused: runs of different GPUs or drivers (unless allow_different_gpu), and runs that have no
+// problem to compare (none in common, or each one's graph another).
+//
+// Two problems' graphs are the same when what the stores keep of the graph is: its structure
+// (nodes, edges, degree statistics: graphs.features_json) and, for a generated graph, its spec.
+// The source hash (graphs::graph_source_hash) also covers the generators' and readers' code, so
+// it changes with any edit under graphs/: a hash that changed over the same structure is
+// compared, and the report says the code (or a file's bytes) changed between the runs. What the
+// structure cannot show (a file's rows relabelled) is left to that note.
 CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
                            const CompareOptions& opt);
+
+// Why two runs' problems of one graph are not the same graph ("" when they are; see
+// compare_runs), from each side's stored features and spec; *note (when given) says what
+// changed that does not make it another graph (the source hash alone).
+std::string graph_difference(const nlohmann::json& base_features, const std::string& base_spec,
+                             const nlohmann::json& new_features, const std::string& new_spec,
+                             std::string* note = nullptr);
 
 // compare.md and compare.json into out_dir (created). Throws std::runtime_error on I/O errors.
 void write_compare(const CompareResult& r, const std::string& out_dir);

@@ -695,6 +695,9 @@ nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutc
 Peers load_peers(const std::string& path) {
   if (std::filesystem::is_directory(path))
     throw std::runtime_error("peers file '" + path + "' is a folder; give the JSON file in it");
+  // A FIFO would block the report forever (and tuner run reads it twice: checked, then read).
+  if (const std::string why = tuner::input_file_problem(path, "peers file"); !why.empty())
+    throw std::runtime_error(why);
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read peers file '" + path + "'");
   nlohmann::json j;

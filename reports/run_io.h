@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -29,8 +30,11 @@ struct LoadedRun {
 };
 
 // source: results.sqlite (latest run), results.sqlite:RUN_ID, a run folder holding
-// results.sqlite (same suffix rules), or an exported JSON file. run_id > 0 overrides the
-// latest-run default. Throws std::runtime_error saying what was wrong.
-LoadedRun load_run_source(const std::string& source, int64_t run_id = 0);
+// results.sqlite (same suffix rules), or an exported JSON file; run_id: a --run flag, when one
+// was given (tuner::parse_store_arg: a run id that is not positive, or one the suffix names
+// otherwise, is refused). Throws std::runtime_error saying what was wrong; an export's content
+// is checked whole first (each state's trial field by field, the run id, the variant ids), and
+// a bad one names its list index and field.
+LoadedRun load_run_source(const std::string& source, std::optional<int64_t> run_id = std::nullopt);
 
 }  // namespace csrgat::reports

@@ -2,11 +2,15 @@
 // header into the source tree. Neither needs a GPU.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -55,10 +59,32 @@ fs::path find_source_tree() {
                            "'; pass --to <repo>/include/csrgat/tuned/");
 }
 
-int run_emit(const std::string& given, int64_t run_id, std::string arch, std::string output,
-             bool allow_unfinished) {
-  if (!fs::exists(given)) throw std::runtime_error("results store '" + given + "' does not exist");
-  const std::string path = resolve_store_path(given);
+// Whether a regular file's first non-blank byte opens a JSON object: an export (tuner export),
+// which emit cannot read.
+bool looks_like_json(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return false;
+  if (path.ends_with(".json")) return true;
+  std::ifstream in(path, std::ios::binary);
+  char c = 0;
+  while (in.get(c) && std::isspace(static_cast<unsigned char>(c))) {
+  }
+  return c == '{';
+}
+
+int run_emit(const std::string& given, std::optional<int64_t> run_flag, std::string arch,
+             std::string output, bool allow_unfinished) {
+  // "STORE:22", as report, compare and export take it; a run id not positive, or named twice
+  // differently, is refused by name.
+  const StoreArg arg = parse_store_arg(given, run_flag);
+  const std::string path = resolve_store_path(arg.path);
+  if (const std::string why = input_file_problem(path, "results store"); !why.empty())
+    throw std::runtime_error(why);
+  if (looks_like_json(path))
+    throw std::runtime_error(
+        "'" + path +
+        "' is an exported run (JSON): emit reads results stores only; give the store it "
+        "was exported from (tuner emit STORE:RUN), or compare/report the export");
   // Read-only: emitting must never change a recorded store.
   const Store store(path, true);
   std::vector<RunInfo> runs;
@@ -68,7 +94,7 @@ int run_emit(const std::string& given, int64_t run_id, std::string arch, std::st
     throw std::runtime_error("'" + path + "' is not a readable results store: " + e.what());
   }
   if (runs.empty()) throw std::runtime_error("results store '" + path + "' holds no runs");
-  if (run_id == 0) run_id = runs.back().id;
+  const int64_t run_id = arg.run_id.value_or(runs.back().id);
   const auto run = store.run(run_id);
   if (!run) {
     std::string ids;
@@ -92,8 +118,10 @@ int run_emit(const std::string& given, int64_t run_id, std::string arch, std::st
     throw std::runtime_error("results store '" + path + "', run " + std::to_string(run_id) + ": " +
                              e.what());
   }
+  // Beside the store, however its name is spelt ("h200/" is the folder h200: beside it, as
+  // report's default; never into a folder of stores).
   if (output.empty())
-    output = (fs::path(path).parent_path() / "include/csrgat/tuned" / (arch + ".h")).string();
+    output = (folder_beside(path) / "include/csrgat/tuned" / (arch + ".h")).string();
   write_header_file(text, output);
   std::cout << rules_table(select_rules(store, run_id));
   std::printf("wrote %s (run %lld of %s, %s)\n", output.c_str(), static_cast<long long>(run_id),
@@ -101,15 +129,80 @@ int run_emit(const std::string& given, int64_t run_id, std::string arch, std::st
   return 0;
 }
 
-int run_promote(const std::string& header, const std::string& to) {
+// The last line emit_header writes: a header without it was cut short (a copy that stopped, a
+// `head`), and would not compile or would carry part of its rules.
+constexpr const char* kClosingLine = "}  // namespace csrgat::tuned";
+
+// What a generated header says of itself: the architecture it is for (its second line, "//
+// Tuned dispatch for sm_90, ..."), whether its run did not finish (a WARNING line), and whether
+// it is whole. Throws naming `path` for a file that is not a whole generated header.
+struct HeaderFacts {
+  std::string arch;
+  bool unfinished = false;
+};
+HeaderFacts read_generated_header(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read '" + path.string() + "'");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string where = "'" + path.string() + "'";
+  // Binary content would be printed as garbage in the message below.
+  const bool binary =
+      std::any_of(text.begin(), text.begin() + std::min<size_t>(text.size(), 4096), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u == 0 || (u < 0x20 && c != '\n' && c != '\r' && c != '\t');
+      });
+  if (binary)
+    throw std::runtime_error(where + " is not a generated header: it is binary, not text");
+  const std::string first = text.substr(0, text.find('\n'));
+  if (!is_generated(first))
+    throw std::runtime_error(where + " is not a generated header: its first line is '" +
+                             (first.size() > 80 ? first.substr(0, 77) + "..." : first) +
+                             "', not '" + kGeneratedMarker + " ...'");
+  HeaderFacts facts;
+  std::istringstream lines(text);
+  std::string line, last;
+  const std::string arch_tag = "// Tuned dispatch for ";
+  while (std::getline(lines, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (facts.arch.empty() && line.rfind(arch_tag, 0) == 0)
+      facts.arch =
+          line.substr(arch_tag.size(), line.find_first_of(", ", arch_tag.size()) - arch_tag.size());
+    if (line.rfind("// WARNING: run ", 0) == 0 && line.find("did not finish") != std::string::npos)
+      facts.unfinished = true;
+    if (line.find_first_not_of(" \t") != std::string::npos) last = line;
+  }
+  const bool whole = last == kClosingLine &&
+                     text.find("#define CSRGAT_TUNED_KERNELS(X)") != std::string::npos &&
+                     text.find("inline constexpr Rule kRules[] = {") != std::string::npos;
+  if (!whole)
+    throw std::runtime_error(
+        where + " is not a whole generated header: it does not end with '" + kClosingLine +
+        "' (and its kernels and rules), as tuner emit writes it; it was cut short? "
+        "emit it again");
+  if (facts.arch.empty())
+    throw std::runtime_error(where + " does not say its architecture (its second line, '" +
+                             arch_tag + "sm_NN, ...'); emit it again");
+  try {
+    arch_number(facts.arch);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(where + ": " + e.what());
+  }
+  return facts;
+}
+
+int run_promote(const std::string& header, const std::string& to, bool allow_unfinished) {
   if (fs::is_directory(header))
     throw std::runtime_error("'" + header + "' is a folder; give the generated header in it");
-  if (!fs::is_regular_file(header))
-    throw std::runtime_error("header '" + header + "' does not exist");
-  const std::string line = first_line(header);
-  if (!is_generated(line))
-    throw std::runtime_error("'" + header + "' is not a generated header: its first line is '" +
-                             line + "', not '" + kGeneratedMarker + " ...'");
+  if (!fs::exists(header)) throw std::runtime_error("header '" + header + "' does not exist");
+  if (!fs::is_regular_file(header))  // a FIFO would block the read; it is read twice besides
+    throw std::runtime_error("header '" + header + "' is not a regular file (a FIFO or a device)");
+  const HeaderFacts facts = read_generated_header(header);
+  if (facts.unfinished && !allow_unfinished)
+    throw std::runtime_error(
+        "'" + header +
+        "' is the header of a run that did not finish (its WARNING line): its rules lack the "
+        "problems the run left, or rest on screening-stage timings; finish the run and emit "
+        "again, or pass --allow-unfinished to promote it anyway");
   fs::path target;
   if (!to.empty() && fs::path(to).extension() == ".h")
     target = to;
@@ -126,9 +219,19 @@ int run_promote(const std::string& header, const std::string& to) {
       throw std::runtime_error("refusing to overwrite '" + target.string() +
                                "': it is not a generated header");
   }
+  // The build picks a tuned header by name (include/csrgat/tuned/<arch>.h): under another name
+  // it would never be used, or would stand for another architecture's rules.
+  if (target.filename() != facts.arch + ".h")
+    throw std::runtime_error("'" + header + "' is the header for " + facts.arch +
+                             ", so it goes to " + facts.arch + ".h, not '" +
+                             target.filename().string() +
+                             "'; give --to a folder or a path ending in " + facts.arch + ".h");
   std::ifstream in(header, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   write_header_file(text, target.string());
+  if (facts.unfinished)
+    std::fprintf(stderr, "tuner promote: warning: %s is the header of a run that did not finish\n",
+                 header.c_str());
   std::printf("promoted %s -> %s\nbuild with: cmake -DCSRGAT_TUNED_CONFIG=%s ...\n", header.c_str(),
               target.string().c_str(), target.string().c_str());
   return 0;
@@ -150,7 +253,8 @@ void register_emit_commands(CLI::App& app) {
                                    "results store; no GPU needed");
     cmd->add_option(
            "results", a->path,
-           "results store (results.sqlite, a .sqlite.gz, a folder of stores or a run folder)")
+           "results store[:RUN_ID] (results.sqlite, a .sqlite.gz, a folder of stores or a run "
+           "folder; not an exported run's JSON)")
         ->required();
     cmd->add_option("--run", a->run_id, "run id (default: the latest)");
     cmd->add_option("--arch", a->arch,
@@ -159,24 +263,32 @@ void register_emit_commands(CLI::App& app) {
                     "header path (default: <store folder>/include/csrgat/tuned/<arch>.h)");
     cmd->add_flag("--allow-unfinished", a->allow_unfinished,
                   "emit from a run that did not finish (the header carries a warning)");
-    cmd->callback([a] {
+    cmd->callback([a, cmd] {
       guarded("emit", [&] {
-        return run_emit(a->path, a->run_id, a->arch, a->output, a->allow_unfinished);
+        // --run as given, or none (so that --run 0 is refused, not read as "the latest").
+        const auto run = cmd->count("--run") ? std::optional<int64_t>(a->run_id) : std::nullopt;
+        return run_emit(a->path, run, a->arch, a->output, a->allow_unfinished);
       });
     });
   }
   {
     struct Args {
       std::string header, to;
+      bool allow_unfinished = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = app.add_subcommand(
         "promote", "Copy a generated tuned header into the source tree (include/csrgat/tuned/)");
     cmd->add_option("header", a->header, "generated header")->required();
     cmd->add_option("--to", a->to,
-                    "folder (or .h path) to copy to (default: include/csrgat/tuned/ of the "
-                    "checkout around the current directory)");
-    cmd->callback([a] { guarded("promote", [&] { return run_promote(a->header, a->to); }); });
+                    "folder (or <arch>.h path) to copy to (default: include/csrgat/tuned/ of the "
+                    "checkout around the current directory); the copy must be named for the "
+                    "header's architecture (sm_90.h), as the build looks it up");
+    cmd->add_flag("--allow-unfinished", a->allow_unfinished,
+                  "promote the header of a run that did not finish (its WARNING line)");
+    cmd->callback([a] {
+      guarded("promote", [&] { return run_promote(a->header, a->to, a->allow_unfinished); });
+    });
   }
 }
 

@@ -87,6 +87,23 @@ nlohmann::json parse_or_null(const std::string& s) {
   return nlohmann::json::parse(s, nullptr, false);
 }
 
+// A JSON column of a row (`where`: "run 3: runs.config_json"), NULL or empty read as null. A
+// damaged value is named rather than carried on as a discarded value, which nlohmann writes as
+// the text <discarded> (an export that is not JSON) and reads as neither object nor null.
+nlohmann::json parse_column(const std::string& s, const std::string& path,
+                            const std::string& where) {
+  nlohmann::json j = parse_or_null(s);
+  if (j.is_discarded()) {
+    std::string head = s.substr(0, 40);
+    for (char& c : head)
+      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    throw std::runtime_error(
+        "results store '" + path + "': " + where + " is not JSON (it begins '" + head +
+        (s.size() > head.size() ? "...'" : "'") + "); repair or delete that row");
+  }
+  return j;
+}
+
 const char* kRunCols =
     "id, name, started, finished, config_hash, config_json, gpu_name, gpu_uuid, driver, "
     "cuda_runtime, nvrtc, arch, commit_id, host, device_json, ceilings_json";
@@ -98,14 +115,18 @@ const char* kTrialCols =
     "min_us, max_us, mean_us, stddev_us, rel_noise, event_median_us, samples, timer, throttled, "
     "registers, counters_json, raw_json, created";
 
-RunInfo read_run(const Stmt& q) {
+// path: the store's, for the message when a JSON column is damaged.
+RunInfo read_run(const Stmt& q, const std::string& path) {
   RunInfo r;
   r.id = q.i64(0);
+  const auto json_col = [&](int c, const char* column) {
+    return parse_column(q.text(c), path, "run " + std::to_string(r.id) + ": runs." + column);
+  };
   r.name = q.text(1);
   r.started = q.text(2);
   r.finished = q.text(3);
   r.config_hash = q.text(4);
-  r.config = parse_or_null(q.text(5));
+  r.config = json_col(5, "config_json");
   r.gpu_name = q.text(6);
   r.gpu_uuid = q.text(7);
   r.driver = q.text(8);
@@ -114,8 +135,8 @@ RunInfo read_run(const Stmt& q) {
   r.arch = q.text(11);
   r.commit = q.text(12);
   r.host = q.text(13);
-  r.device = parse_or_null(q.text(14));
-  r.ceilings = parse_or_null(q.text(15));
+  r.device = json_col(14, "device_json");
+  r.ceilings = json_col(15, "ceilings_json");
   r.kernels_hash = q.text(16);
   r.continued_from = q.i64(17);
   return r;
@@ -223,16 +244,34 @@ bool is_gzip_path(const std::string& path) {
   return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
 }
 
+// Whether a folder entry is named as a store (*.sqlite, *.sqlite.gz; hidden files are not).
+bool is_store_name(const std::string& name) {
+  return !name.empty() && name.front() != '.' &&
+         (name.ends_with(".sqlite") || name.ends_with(".sqlite.gz"));
+}
+
 // The stores of a folder store, by file name: every *.sqlite and *.sqlite.gz in it (nothing
-// below it; a WAL or journal beside a .sqlite is that store's, not one of its own).
+// below it; a WAL or journal beside a .sqlite is that store's, not one of its own). Throws
+// naming an entry so named that is no regular file (a dangling link, a folder, a FIFO).
 std::vector<std::filesystem::path> folder_parts(const std::string& dir) {
   std::vector<std::filesystem::path> out;
   std::error_code ec;
   for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.front() != '.' && (name.ends_with(".sqlite") || name.ends_with(".sqlite.gz")) &&
-        it->is_regular_file())
+    if (!is_store_name(it->path().filename().string())) continue;
+    // A part named as a store that cannot be read as one is named, never skipped: its runs
+    // would be missing from every report without a word.
+    std::error_code ec2;
+    if (it->is_regular_file(ec2)) {
       out.push_back(it->path());
+    } else if (it->is_symlink(ec2) && !std::filesystem::exists(it->path(), ec2)) {
+      throw std::runtime_error("'" + it->path().string() + "' is a symbolic link to '" +
+                               std::filesystem::read_symlink(it->path(), ec2).string() +
+                               "', which does not exist: restore its target or remove the link");
+    } else {
+      throw std::runtime_error("'" + it->path().string() +
+                               "' is named as a store but is not a regular file (a folder, a FIFO "
+                               "or a device); a folder of stores holds store files only");
+    }
   }
   if (ec) throw std::runtime_error("cannot list the folder store '" + dir + "': " + ec.message());
   std::sort(out.begin(), out.end());
@@ -254,9 +293,93 @@ std::string resolve_store_path(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     const auto run_store = std::filesystem::path(path) / "results.sqlite";
-    if (std::filesystem::is_regular_file(run_store, ec)) return run_store.string();
+    if (std::filesystem::is_regular_file(run_store, ec)) {
+      std::vector<std::string> others;
+      for (std::filesystem::directory_iterator it(path, ec), end; !ec && it != end;
+           it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (is_store_name(name) && name != "results.sqlite") others.push_back(name);
+      }
+      std::sort(others.begin(), others.end());
+      if (!others.empty()) {
+        std::string list;
+        for (size_t i = 0; i < others.size() && i < 5; ++i) list += (i ? ", " : "") + others[i];
+        if (others.size() > 5) list += " and " + std::to_string(others.size() - 5) + " more";
+        throw std::runtime_error(
+            "'" + path + "' holds both results.sqlite (a run folder's store) and other stores (" +
+            list +
+            "): it is not clear whether to read the run folder or the folder of stores; give '" +
+            run_store.string() +
+            "' for the run, or move results.sqlite out of the folder of stores");
+      }
+      return run_store.string();
+    }
   }
   return path;
+}
+
+std::filesystem::path folder_beside(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path p = fs::path(path).lexically_normal();  // "runs/." -> "runs/"
+  if (!p.has_filename() && p.has_parent_path() && p != p.root_path())
+    p = p.parent_path();  // "runs/" -> "runs"
+  if (p.empty() || p.filename() == "." || p.filename() == "..") {
+    std::error_code ec;
+    const fs::path abs = fs::absolute(p.empty() ? fs::path(".") : p, ec);
+    if (!ec) {
+      p = abs.lexically_normal();
+      if (!p.has_filename() && p != p.root_path()) p = p.parent_path();
+    }
+  }
+  return p.parent_path();
+}
+
+std::string input_file_problem(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(st)) {
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec)))
+      return what + " '" + path + "' is a symbolic link to '" +
+             std::filesystem::read_symlink(path, ec).string() + "', which does not exist";
+    return what + " '" + path + "' does not exist";
+  }
+  if (std::filesystem::is_regular_file(st) || std::filesystem::is_directory(st)) return "";
+  return what + " '" + path + "' is not a regular file (" +
+         (std::filesystem::is_fifo(st) ? "a FIFO or pipe, such as <(...)" : "a device or socket") +
+         "): the reading commands take files only (a FIFO blocks them, and a pipe's content is "
+         "read more "
+         "than once); save it to a file and give that";
+}
+
+StoreArg parse_store_arg(const std::string& arg, std::optional<int64_t> run_flag) {
+  StoreArg out{arg, std::nullopt};
+  std::error_code ec;
+  // "file.sqlite:12": the suffix names a run unless the whole text is itself a file.
+  if (const auto colon = arg.rfind(':');
+      colon != std::string::npos && !std::filesystem::exists(arg, ec)) {
+    const std::string tail = arg.substr(colon + 1);
+    if (!tail.empty() && tail.find_first_not_of("0123456789") == std::string::npos) {
+      out.path = arg.substr(0, colon);
+      if (tail.size() > 18)
+        throw std::runtime_error("'" + arg + "': run id '" + tail + "' is out of range");
+      out.run_id = std::stoll(tail);
+      if (*out.run_id <= 0)
+        throw std::runtime_error(
+            "'" + arg + "' names run " + tail +
+            ", but runs are numbered from 1 (leave the suffix out for the latest run)");
+    }
+  }
+  if (run_flag) {
+    if (*run_flag <= 0)
+      throw std::runtime_error("--run " + std::to_string(*run_flag) +
+                               ": runs are numbered from 1 (leave --run out for the latest run)");
+    if (out.run_id && *out.run_id != *run_flag)
+      throw std::runtime_error("'" + arg + "' names run " + std::to_string(*out.run_id) +
+                               " but --run names run " + std::to_string(*run_flag) +
+                               ": give the run once");
+    out.run_id = run_flag;
+  }
+  return out;
 }
 
 void refuse_to_overwrite_store(const std::string& path, const std::string& what) {
@@ -285,6 +408,10 @@ std::string now_iso8601() {
 }
 
 Store::Store(const std::string& path, bool read_only) : path_(path) {
+  // Opening a FIFO waits for a writer that may never come; a device is no store either.
+  if (std::error_code ec; std::filesystem::exists(path, ec))
+    if (const std::string why = input_file_problem(path, "results store"); !why.empty())
+      throw std::runtime_error(why);
   if (std::filesystem::is_directory(path)) {
     open_folder(read_only);
     return;
@@ -486,7 +613,7 @@ std::optional<RunInfo> Store::resumable_run(const RunInfo& want) const {
                           std::string(kOpenRun) + " ORDER BY id DESC LIMIT 1").c_str());
   q.bind(1, want.config_hash).bind(2, want.gpu_uuid).bind(3, want.kernels_hash);
   if (!q.step()) return std::nullopt;
-  RunInfo r = read_run(q);
+  RunInfo r = read_run(q, path_);
   // The same GPU since upgraded (driver, CUDA runtime, NVRTC): its measurements would not
   // compare with the rerun's, so the rerun is a new run rather than a resumption. (The kernels
   // hash, which covers the sources and NVRTC's options, the query matched.)
@@ -502,7 +629,7 @@ RunInfo Store::open_run(const RunInfo& want) {
 }
 
 RunInfo Store::import_run(const RunInfo& r) {
-  const RunInfo made = insert_run(r, 0);
+  const RunInfo made = insert_run(r, r.continued_from);
   int64_t id = made.id;
   if (r.id > 0 && r.id != made.id && !run(r.id)) {
     Stmt up(db_, "UPDATE runs SET id = ? WHERE id = ?");
@@ -566,7 +693,7 @@ std::optional<RunInfo> Store::continuable_run(const RunInfo& want, std::string* 
   q.bind(1, want.config_hash).bind(2, want.gpu_uuid);
   std::string first_reason;
   while (q.step()) {
-    const RunInfo from = read_run(q);
+    const RunInfo from = read_run(q, path_);
     const std::string why = incompatibility(from, want);
     if (why.empty()) return from;
     if (first_reason.empty()) first_reason = why;
@@ -594,7 +721,7 @@ std::vector<RunInfo> Store::compatible_runs(const RunInfo& want) const {
   Stmt q(db_, select_runs("WHERE id <> ? ORDER BY id DESC").c_str());
   q.bind(1, want.id);
   while (q.step()) {
-    RunInfo r = read_run(q);
+    RunInfo r = read_run(q, path_);
     if (incompatibility(r, want).empty()) out.push_back(std::move(r));
   }
   return out;
@@ -694,10 +821,34 @@ std::vector<FinishedProblem> Store::finished_problems(int64_t run_id) const {
   Stmt q(db_, ("SELECT graph, feat, heads, gpu_uuid, finished, " + from_run_col_ + ", " + prepare_col_ +
                " FROM problems WHERE run_id = ? ORDER BY graph, feat, heads").c_str());
   q.bind(1, run_id);
-  while (q.step())
+  while (q.step()) {
     out.push_back({q.text(0), static_cast<int>(q.i64(1)), static_cast<int>(q.i64(2)), q.text(3), q.text(4), q.i64(5),
                    q.is_null(6) ? -1.0 : q.dbl(6)});
+    const FinishedProblem& f = out.back();
+    if (f.feat <= 0 || f.heads <= 0 || f.graph.empty())
+      throw std::runtime_error(
+          "results store '" + path_ + "': run " + std::to_string(run_id) +
+          ", finish mark (graph '" + f.graph + "', F=" + std::to_string(f.feat) +
+          ", H=" + std::to_string(f.heads) +
+          "): not one a tuner writes (F and H must be positive); repair or delete that row");
+  }
   return out;
+}
+
+void Store::import_problem(int64_t run_id, const FinishedProblem& f) {
+  Stmt q(
+      db_,
+      "INSERT OR REPLACE INTO problems (run_id, graph, feat, heads, gpu_uuid, finished, from_run, "
+      "prepare_s) VALUES (?,?,?,?,?,?,?,?)");
+  q.bind(1, run_id)
+      .bind(2, f.graph)
+      .bind(3, f.feat)
+      .bind(4, f.heads)
+      .bind(5, f.gpu_uuid)
+      .bind(6, f.finished);
+  if (f.from_run > 0) q.bind(7, f.from_run);
+  if (f.prepare_s >= 0) q.bind(8, f.prepare_s);
+  q.step();
 }
 
 std::vector<int64_t> Store::runs_taken_from(int64_t run_id) const {
@@ -746,20 +897,20 @@ void Store::finish_run(int64_t run_id) {
 std::vector<RunInfo> Store::runs() const {
   std::vector<RunInfo> out;
   Stmt q(db_, select_runs("ORDER BY id").c_str());
-  while (q.step()) out.push_back(read_run(q));
+  while (q.step()) out.push_back(read_run(q, path_));
   return out;
 }
 
 std::optional<RunInfo> Store::run(int64_t id) const {
   Stmt q(db_, select_runs("WHERE id = ?").c_str());
   q.bind(1, id);
-  if (q.step()) return read_run(q);
+  if (q.step()) return read_run(q, path_);
   return std::nullopt;
 }
 
 std::optional<RunInfo> Store::latest_run() const {
   Stmt q(db_, select_runs("ORDER BY id DESC LIMIT 1").c_str());
-  if (q.step()) return read_run(q);
+  if (q.step()) return read_run(q, path_);
   return std::nullopt;
 }
 
@@ -815,8 +966,19 @@ std::vector<TrialRecord> Store::trials(int64_t run_id) const {
     t.timer = q.text(20);
     t.throttled = q.i64(21) != 0;
     t.registers = static_cast<int>(q.i64(22));
-    t.counters = parse_or_null(q.text(23));
-    t.raw = parse_or_null(q.text(24));
+    // A row no tuner writes (F or H not positive, a negative stage: a hand edit, a damaged
+    // file) would otherwise select into rules for shapes that cannot exist.
+    const std::string which = "run " + std::to_string(run_id) + ", trial (graph '" + t.graph +
+                              "', F=" + std::to_string(t.feat) + ", H=" + std::to_string(t.heads) +
+                              ", variant '" + t.variant + "', stage " + std::to_string(t.stage) +
+                              ")";
+    if (t.feat <= 0 || t.heads <= 0 || t.stage < 0 || t.graph.empty() || t.variant.empty())
+      throw std::runtime_error(
+          "results store '" + path_ + "': " + which +
+          ": not a trial a tuner writes (F and H must be positive, the stage 0 or more, "
+          "the graph and variant named); repair or delete that row");
+    t.counters = parse_column(q.text(23), path_, which + ": trials.counters_json");
+    t.raw = parse_column(q.text(24), path_, which + ": trials.raw_json");
     t.created = q.text(25);
     out.push_back(std::move(t));
   }
@@ -842,6 +1004,18 @@ nlohmann::json Store::graph_features(int64_t run_id, const std::string& graph) c
                              ", graph '" + graph +
                              "': its features (graphs.features_json) are not JSON");
   return f;
+}
+
+std::vector<Store::GraphRow> Store::graphs(int64_t run_id) const {
+  std::vector<GraphRow> out;
+  Stmt q(db_, "SELECT graph, spec, features_json FROM graphs WHERE run_id = ? ORDER BY graph");
+  q.bind(1, run_id);
+  while (q.step())
+    out.push_back({q.text(0), q.text(1),
+                   parse_column(q.text(2), path_,
+                                "run " + std::to_string(run_id) + ", graph '" + q.text(0) +
+                                    "': graphs.features_json")});
+  return out;
 }
 
 nlohmann::json to_json(const TrialRecord& t) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -91,8 +92,9 @@ class Store {
   std::optional<RunInfo> resumable_run(const RunInfo& want) const;
   // That run, or a new one (recording want.continued_from, which tuner run leaves 0).
   RunInfo open_run(const RunInfo& want);
-  // A recorded run as it was (an export read back): its id (when > 0 and free), start and
-  // finish; not resumed, and continuing nothing (the run it continued is not in this store).
+  // A recorded run as it was (an export read back): its id (when > 0 and free), start, finish
+  // and the run it continued (kept as recorded although that run is not in this store, so that
+  // an export read back and exported again is the same); never resumed.
   RunInfo import_run(const RunInfo& r);
   // The newest unfinished run of want's config begun on another GPU that a run on want's GPU
   // may continue, or nullopt with *why_not saying why none may (no such run, or the first
@@ -138,6 +140,9 @@ class Store {
   void finish_problem(int64_t run_id, const std::string& graph, int feat, int heads,
                       const std::string& gpu_uuid, double prepare_s = -1);
   std::vector<FinishedProblem> finished_problems(int64_t run_id) const;
+  // A finish mark as recorded (an export read back): its time, GPU, build time and the run it
+  // was taken from, none of them stamped afresh.
+  void import_problem(int64_t run_id, const FinishedProblem& f);
   // The earlier runs whose finished problems run_id took with --reuse (from_run of its finish
   // marks, besides the runs it continues, directly or through earlier continuations), ascending.
   std::vector<int64_t> runs_taken_from(int64_t run_id) const;
@@ -145,6 +150,12 @@ class Store {
   void put_graph(int64_t run_id, const std::string& graph, const std::string& spec,
                  const nlohmann::json& features);
   nlohmann::json graph_features(int64_t run_id, const std::string& graph) const;
+  // Every graph row of a run, by name: what put_graph stored.
+  struct GraphRow {
+    std::string graph, spec;
+    nlohmann::json features;
+  };
+  std::vector<GraphRow> graphs(int64_t run_id) const;
 
   // Where its runs come from, for messages and reports: the file it opened, or what an
   // in-memory store was filled from (name_as).
@@ -217,8 +228,32 @@ std::string stored_graph_source(const Store& store, int64_t run_id, const std::s
 bool same_graph_source(const Store& store, int64_t from, const FinishedProblem& f, const GraphSources& sources);
 
 // The store a path names: a run's output folder (holding results.sqlite) names that file; any
-// other path, a folder store included, names itself.
+// other path, a folder store included, names itself. Throws std::runtime_error naming both when
+// a folder holds results.sqlite and other stores (*.sqlite, *.sqlite.gz): a run folder and a
+// folder of stores at once, whose other runs would silently go unread.
 std::string resolve_store_path(const std::string& path);
+
+// The folder that a reading command's default output lies in for a store or file path (a
+// resolve_store_path result, or an export): a file's folder, and a folder store's parent (beside
+// it, not in it), whatever trailing slashes, "." or ".." spell it. Empty for a file named without
+// a folder (the current one).
+std::filesystem::path folder_beside(const std::string& path);
+
+// Why `path` cannot be read as a reading command's input ("" when it can): it does not exist, or
+// it is neither a regular file nor a folder (a FIFO would block the command forever, and a pipe
+// such as <(...) is read more than once: its type sniffed, then its content). `what` names it in
+// the message ("results store", "peers file").
+std::string input_file_problem(const std::string& path, const std::string& what);
+
+// A reading command's store argument, "PATH" or "PATH:RUN" (the suffix names a run unless the
+// whole text is an existing file), with its --run flag (nullopt when not given). Throws
+// std::runtime_error naming the values for a run id that is not positive (no run 0 or -3 is the
+// latest), out of range, or given twice differently (`h200:5 --run 7`).
+struct StoreArg {
+  std::string path;               // the text without its suffix
+  std::optional<int64_t> run_id;  // nullopt: the latest run
+};
+StoreArg parse_store_arg(const std::string& arg, std::optional<int64_t> run_flag = std::nullopt);
 
 // Throws std::runtime_error when `path` is an existing results store (an SQLite file, or a
 // gzip file named .sqlite.gz): a command's output (`what`: "the exported run", "the header")

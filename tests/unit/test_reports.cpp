@@ -657,6 +657,112 @@ TEST(Compare, AChangedGraphIsNotCompared) {
   EXPECT_TRUE(contains(r.markdown, "Not compared: the graph differs between the runs")) << r.markdown;
   EXPECT_TRUE(contains(r.markdown, "num_nodes 1000000 -> 250000")) << r.markdown;
   ASSERT_EQ(r.json["summary"]["graph_changed"].size(), 1u);
+  EXPECT_EQ(r.problems_compared, 1);
+  EXPECT_EQ(r.problems_line,
+            "Problems: 1 compared, 1 not compared (1 whose graph differs between the runs).");
+  EXPECT_TRUE(contains(r.markdown, r.problems_line)) << r.markdown;
+}
+
+// The source hash covers the generators' and readers' code as well as the graph, so any edit
+// under graphs/ changes it: a graph whose structure (size, degree statistics) and generator spec
+// are the same is compared, and the report says what changed (a probing review: the recorded
+// runs 22 and 23 read "no change" with every problem left out). What the graph is decides.
+TEST(Compare, OnlyTheSourceHashChangedIsComparedAndNamed) {
+  const TempDir dir("cmp_hash");
+  {
+    tuner::Store a((dir / "a.sqlite").string()), b((dir / "b.sqlite").string());
+    fill_run(a, run_info());
+    fill_run(b, run_info(), 1.10, "big_u1m");
+  }
+  const auto hash = [&](const char* store, const std::string& graph, const std::string& h) {
+    edit_store(dir / store,
+               "UPDATE graphs SET features_json = json_set(features_json, '$.source_hash', '" + h +
+                   "') WHERE graph = '" + graph + "'");
+  };
+  hash("a.sqlite", "big_u1m", "gen:aaaa");
+  hash("b.sqlite", "big_u1m", "gen:bbbb");
+  hash("a.sqlite", "small_u1k", "file:1111");
+  hash("b.sqlite", "small_u1k", "file:2222");
+  const auto r = compare_runs(load_run_source((dir / "a.sqlite").string()),
+                              load_run_source((dir / "b.sqlite").string()), {});
+  EXPECT_EQ(r.problems_compared, 2);
+  EXPECT_EQ(r.problems_not_compared(), 0);
+  EXPECT_EQ(r.tuned_slower, 1);  // big_u1m's 10%: found, not hidden behind "the graph differs"
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_FALSE(contains(r.markdown, "Not compared")) << r.markdown;
+  EXPECT_TRUE(contains(r.markdown, "generator code changed between the runs: big_u1m"))
+      << r.markdown;
+  EXPECT_TRUE(contains(r.markdown,
+                       "the file's bytes or the reader code changed between the runs: small_u1k"))
+      << r.markdown;
+  ASSERT_EQ(r.json["summary"]["graph_source_changed"].size(), 2u);
+  EXPECT_EQ(r.json["summary"]["graph_source_changed"][0]["source_hash"], "gen:aaaa -> gen:bbbb");
+
+  // Another graph under the same name is still left out: a degree statistic differs, a
+  // generator's spec differs (another seed: the same statistics), or one run read a file where
+  // the other generated it.
+  edit_store(dir / "b.sqlite",
+             "UPDATE graphs SET features_json = json_set(features_json, '$.cv_degree', 0.5) WHERE "
+             "graph = 'small_u1k'");
+  edit_store(dir / "b.sqlite", "UPDATE trials SET spec = 'uniform:seed=2' WHERE graph = 'big_u1m'");
+  const auto d = compare_runs(load_run_source((dir / "a.sqlite").string()),
+                              load_run_source((dir / "b.sqlite").string()), {});
+  EXPECT_EQ(d.problems_graph_differs, 2);
+  EXPECT_TRUE(contains(d.markdown, "cv_degree 0.0 -> 0.5")) << d.markdown;
+  EXPECT_TRUE(contains(d.markdown, "spec 'uniform' -> 'uniform:seed=2'")) << d.markdown;
+  EXPECT_EQ(graph_difference({{"num_nodes", 5}, {"num_edges", 9}, {"source_hash", "gen:1"}}, "x",
+                             {{"num_nodes", 5}, {"num_edges", 9}, {"source_hash", "file:1"}}, "x")
+                .substr(0, 22),
+            "read from a file in on");
+  // Without a stored size, a changed hash cannot be shown to be the same graph.
+  EXPECT_FALSE(
+      graph_difference({{"source_hash", "gen:1"}}, "", {{"source_hash", "gen:2"}}, "").empty());
+  std::string note;
+  EXPECT_EQ(graph_difference(
+                {{"num_nodes", 5}, {"num_edges", 9}, {"source_hash", "gen:1"}}, "u",
+                {{"num_nodes", 5}, {"num_edges", 9}, {"source_hash", "gen:2"}, {"new_feature", 1}},
+                "u", &note),
+            "");
+  EXPECT_EQ(note, "generator code changed between the runs");
+}
+
+// With nothing comparable (every graph another, or no problem in common) the comparison is
+// refused, exit 2, saying why: never "no change" with exit 0 over nothing.
+TEST(Compare, NothingComparableIsRefused) {
+  const TempDir dir("cmp_none");
+  {
+    tuner::Store a((dir / "a.sqlite").string()), b((dir / "b.sqlite").string()),
+        c((dir / "c.sqlite").string());
+    fill_run(a, run_info());
+    fill_run(b, run_info());
+    fill_run(c, run_info());
+  }
+  edit_store(dir / "b.sqlite",
+             "UPDATE graphs SET features_json = json_set(features_json, '$.num_edges', 7)");
+  CompareOptions allow;
+  allow.allow_different_gpu = true;  // no way round it
+  const auto r = compare_runs(load_run_source((dir / "a.sqlite").string()),
+                              load_run_source((dir / "b.sqlite").string()), allow);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(
+      contains(r.refusal, "no problem was comparable: the graph differs in each of the 2 problems"))
+      << r.refusal;
+  EXPECT_EQ(r.problems_line,
+            "Problems: 0 compared, 2 not compared (2 whose graph differs between the runs).");
+  EXPECT_TRUE(contains(r.markdown, "## csrgat compare: refused")) << r.markdown;
+  EXPECT_FALSE(contains(r.markdown, "no change")) << r.markdown;
+  EXPECT_EQ(r.json["exit_code"], 2);
+  EXPECT_EQ(r.json["problems"]["not_compared"], 2);
+
+  for (const char* table : {"trials", "graphs"})
+    edit_store(dir / "c.sqlite",
+               std::string("UPDATE ") + table + " SET graph = graph || '_renamed'");
+  const auto none = compare_runs(load_run_source((dir / "a.sqlite").string()),
+                                 load_run_source((dir / "c.sqlite").string()), {});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_TRUE(contains(none.refusal, "the runs have no problem in common")) << none.refusal;
+  EXPECT_EQ(none.problems_line,
+            "Problems: 0 compared, 4 not compared (2 only in base, 2 only in new).");
 }
 
 TEST(Compare, DifferentGpuOrDriverIsRefused) {
@@ -718,12 +824,13 @@ TEST(Compare, ExportRoundTripsAndRunSuffixSelectsRun) {
 
   const auto from_json = load_run_source((dir / "run1.json").string());
   EXPECT_EQ(from_json.run.id, first);
-  // What it continued and which kernels it measured survive the export as recorded. The
-  // imported store numbers its runs afresh, so it does not point at a run it lacks.
+  // What it continued and which kernels it measured survive the export as recorded, in the
+  // imported store too (so that exporting it again loses nothing), although run 7 is not there.
   EXPECT_EQ(from_json.run.continued_from, 7);
   EXPECT_EQ(from_json.run.kernels_hash, "0123456789abcdef");
   EXPECT_EQ(from_json.store->run(from_json.run_id)->kernels_hash, "0123456789abcdef");
-  EXPECT_EQ(from_json.store->run(from_json.run_id)->continued_from, 0);
+  EXPECT_EQ(from_json.store->run(from_json.run_id)->continued_from, 7);
+  EXPECT_TRUE(from_json.store->runs_taken_from(from_json.run_id).empty());
   // Read back as recorded: its id and its finish (a report of it says "run N", finished), and
   // the store names the file it came from.
   EXPECT_EQ(from_json.run_id, first);
@@ -743,6 +850,36 @@ TEST(Compare, ExportRoundTripsAndRunSuffixSelectsRun) {
   EXPECT_EQ(latest.exit_code, 1);
   EXPECT_THROW(load_run_source((dir / "a.sqlite").string() + ":77"), std::runtime_error);
   EXPECT_THROW(load_run_source((dir / "nothing.sqlite").string()), std::runtime_error);
+}
+
+// An export reads back losslessly: exported again it is the same JSON (but for when it was
+// exported and from which file), the run it continued, each problem's finish time, GPU, build
+// time and the run it was taken from included. The recorded runs 6 (continues run 5, which
+// measured one of its problems) and 9 (took problems of run 8 by --reuse).
+TEST(ReportRecorded, ExportLoadExportIsTheSameForRuns6And9) {
+  const fs::path folder = testing_recorded::recorded_store("h200");
+  if (folder.empty()) GTEST_SKIP() << "no tests/data/recorded/h200";
+  const TempDir dir("roundtrip");
+  const tuner::Store s(folder.string(), true);
+  for (const int64_t run : {6, 9}) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    nlohmann::json first = export_run(s, run);
+    const fs::path file = dir / ("run" + std::to_string(run) + ".json");
+    std::ofstream(file) << first.dump(1);
+    const LoadedRun back = load_run_source(file.string());
+    nlohmann::json again = export_run(*back.store, back.run_id);
+    EXPECT_EQ(again["meta"]["source"], file.string());
+    for (auto* j : {&first, &again}) {
+      (*j)["meta"].erase("exported");
+      (*j)["meta"].erase("source");
+    }
+    EXPECT_EQ(first, again) << nlohmann::json::diff(first, again).dump(1).substr(0, 2000);
+    bool taken = false;
+    for (const auto& p : again["problems"]) taken |= p["from_run"].get<int64_t>() > 0;
+    EXPECT_TRUE(taken);
+    EXPECT_EQ(back.store->runs_taken_from(back.run_id), s.runs_taken_from(run));
+  }
+  EXPECT_EQ(load_run_source((dir / "run6.json").string()).run.continued_from, 5);
 }
 
 // Results recorded on a GPU (committed by the lead): a report for every run, every graph of the

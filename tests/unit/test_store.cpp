@@ -6,8 +6,9 @@
 // --reuse` takes whole problems from earlier runs of the same kind whose problem fingerprint
 // matches.
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 
 #include "recorded.h"
 #include "scratch.h"
+#include "sqlite_exec.h"
 #include "tuner/config.h"
 #include "tuner/nvrtc_compiler.h"
 #include "tuner/store.h"
@@ -586,4 +588,181 @@ TEST(StoreFiles, AOneSampleTrialCrossesJsonWithItsNoiseUnknown) {
   old["median_us"] = nullptr;
   EXPECT_EQ(trial_from_json(old).rel_noise, 0.0);
   EXPECT_EQ(trial_from_json(old).median_us, 0.0);
+}
+
+namespace {
+using csrgat::testing_sqlite::sql;
+
+// e.what() of what fn throws (std::runtime_error), or "" when it throws nothing.
+template <class Fn>
+std::string error_of(Fn&& fn) {
+  try {
+    fn();
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+// A damaged JSON column of a run or a trial is named (run, column) when it is read, never carried
+// on as a discarded value (which an export wrote as the text <discarded>).
+TEST(StoreFormat, DamagedRunAndTrialColumnsAreNamed) {
+  const fs::path dir = test_dir();
+  const fs::path path = dir / "d.sqlite";
+  int64_t run = 0;
+  {
+    Store s(path.string());
+    run = stopped_run(s);
+  }
+  sql(path, "UPDATE runs SET config_json = '{bad'");
+  std::string e = error_of([&] { Store(path.string(), true).run(run); });
+  EXPECT_NE(e.find("run " + std::to_string(run) + ": runs.config_json is not JSON"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find(path.string()), std::string::npos) << e;
+  sql(path, "UPDATE runs SET config_json = '{}'");
+  sql(path, "UPDATE trials SET counters_json = '[1,' WHERE graph = 'pubmed' AND variant = 'v2'");
+  e = error_of([&] { Store(path.string(), true).trials(run); });
+  EXPECT_NE(
+      e.find("graph 'pubmed', F=64, H=1, variant 'v2', stage 0): trials.counters_json is not JSON"),
+      std::string::npos)
+      << e;
+}
+
+// Trial and finish-mark rows no tuner writes (F or H not positive) are refused by name when
+// read: emit would otherwise turn them into rules (a probing review's feat=-936).
+TEST(StoreFormat, TrialsWithImpossibleShapesAreNamed) {
+  const fs::path dir = test_dir();
+  const fs::path path = dir / "f.sqlite";
+  int64_t run = 0;
+  {
+    Store s(path.string());
+    run = stopped_run(s);
+  }
+  sql(path, "UPDATE trials SET feat = -936 WHERE graph = 'pubmed' AND variant = 'v1'");
+  std::string e = error_of([&] { Store(path.string(), true).trials(run); });
+  EXPECT_NE(e.find("trial (graph 'pubmed', F=-936"), std::string::npos) << e;
+  sql(path, "UPDATE trials SET feat = 64, heads = -1 WHERE graph = 'pubmed' AND variant = 'v1'");
+  e = error_of([&] { Store(path.string(), true).trials(run); });
+  EXPECT_NE(e.find("H=-1"), std::string::npos) << e;
+  sql(path, "UPDATE trials SET heads = 1; UPDATE problems SET feat = 0");
+  EXPECT_EQ(error_of([&] { Store(path.string(), true).trials(run); }), "");
+  e = error_of([&] { Store(path.string(), true).finished_problems(run); });
+  EXPECT_NE(e.find("finish mark (graph 'cora', F=0"), std::string::npos) << e;
+}
+
+// The run of a reading command's argument: "STORE:N" or --run, never a run id 0 or below read as
+// "the latest", nor two different ones.
+TEST(StoreFiles, StoreArgumentsNameTheirRun) {
+  const fs::path dir = test_dir();
+  EXPECT_EQ(parse_store_arg("runs").path, "runs");
+  EXPECT_FALSE(parse_store_arg("runs").run_id.has_value());
+  EXPECT_EQ(parse_store_arg("runs:22").path, "runs");
+  EXPECT_EQ(parse_store_arg("runs:22").run_id, 22);
+  EXPECT_EQ(parse_store_arg("runs", 7).run_id, 7);
+  EXPECT_EQ(parse_store_arg("runs:7", 7).run_id, 7);
+  EXPECT_NE(error_of([] { parse_store_arg("runs:0"); }).find("'runs:0' names run 0"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_store_arg("runs", -3); }).find("--run -3"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_store_arg("runs", 0); }).find("--run 0"), std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse_store_arg("runs:5", 7);
+            }).find("'runs:5' names run 5 but --run names run 7"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_store_arg("runs:99999999999999999999"); }).find("out of range"),
+            std::string::npos);
+  // A file whose name ends in ":3" is that file.
+  const fs::path odd = dir / "x:3";
+  std::ofstream(odd) << "";
+  EXPECT_EQ(parse_store_arg(odd.string()).path, odd.string());
+  EXPECT_FALSE(parse_store_arg(odd.string()).run_id.has_value());
+}
+
+// A folder that is both a run folder (results.sqlite) and a folder of stores is refused naming
+// both; a folder store's part that is a dangling link, or no regular file, is named, not skipped;
+// a FIFO is refused before it is opened (opening it would wait for a writer).
+TEST(StoreFiles, AmbiguousFoldersDanglingPartsAndFifosAreNamed) {
+  const fs::path dir = test_dir();
+  const fs::path both = dir / "both";
+  fs::create_directories(both);
+  {
+    Store a((both / "results.sqlite").string());
+    stopped_run(a);
+    Store b((both / "other.sqlite").string());
+    stopped_run(b);
+  }
+  std::string e = error_of([&] { resolve_store_path(both.string()); });
+  EXPECT_NE(e.find("holds both results.sqlite"), std::string::npos) << e;
+  EXPECT_NE(e.find("other.sqlite"), std::string::npos) << e;
+  fs::remove(both / "other.sqlite");
+  EXPECT_EQ(resolve_store_path(both.string()), (both / "results.sqlite").string());
+
+  const fs::path parts = dir / "parts";
+  fs::create_directories(parts);
+  fs::copy_file(both / "results.sqlite", parts / "a.sqlite");
+  fs::create_symlink(dir / "gone.sqlite", parts / "b.sqlite");
+  e = error_of([&] { Store(parts.string(), true); });
+  EXPECT_NE(e.find("b.sqlite' is a symbolic link to '" + (dir / "gone.sqlite").string() +
+                   "', which does not exist"),
+            std::string::npos)
+      << e;
+  fs::remove(parts / "b.sqlite");
+  EXPECT_EQ(Store(parts.string(), true).runs().size(), 1u);
+
+  const fs::path fifo = dir / "p.sqlite";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  e = error_of([&] { Store(fifo.string(), true); });
+  EXPECT_NE(e.find("is not a regular file (a FIFO or pipe"), std::string::npos) << e;
+  EXPECT_NE(
+      input_file_problem(fifo.string(), "peers file").find("peers file '" + fifo.string() + "'"),
+      std::string::npos);
+  EXPECT_NE(input_file_problem((dir / "nope").string(), "x").find("does not exist"),
+            std::string::npos);
+  EXPECT_EQ(input_file_problem(parts.string(), "x"), "");
+}
+
+// Where a command's default output goes: beside a folder store whatever its spelling, beside a
+// file (a store, an export) in its folder.
+TEST(StoreFiles, OutputsGoBesideTheInput) {
+  EXPECT_EQ(folder_beside("a/h200"), fs::path("a"));
+  EXPECT_EQ(folder_beside("a/h200/"), fs::path("a"));
+  EXPECT_EQ(folder_beside("a/h200//"), fs::path("a"));
+  EXPECT_EQ(folder_beside("a/h200/."), fs::path("a"));
+  EXPECT_EQ(folder_beside("h200/"), fs::path());
+  EXPECT_EQ(folder_beside("run/results.sqlite"), fs::path("run"));
+  EXPECT_EQ(folder_beside("d x/x 1.json"), fs::path("d x"));
+  EXPECT_EQ(folder_beside("."), fs::current_path().parent_path());
+}
+
+// A finish mark read back from an export keeps its time, GPU, build time and the run it came
+// from; an imported run keeps the run it continued.
+TEST(StoreFiles, ImportedRunsAndFinishMarksKeepWhatWasRecorded) {
+  Store s(":memory:");
+  RunInfo r = run_on("GPU-B");
+  r.id = 6;
+  r.continued_from = 5;
+  r.finished = "2026-12-01T16:06:02Z";
+  const RunInfo made = s.import_run(r);
+  EXPECT_EQ(made.id, 6);
+  EXPECT_EQ(made.continued_from, 5);
+  EXPECT_EQ(made.finished, "2026-12-01T16:06:02Z");
+  FinishedProblem f{"rmat", 64, 1, "GPU-A", "2026-12-01T15:56:23Z", 5, -1};
+  s.import_problem(6, f);
+  FinishedProblem g{"cora", 64, 8, "GPU-B", "2026-12-01T16:00:00Z", 0, 2.5};
+  s.import_problem(6, g);
+  const auto got = s.finished_problems(6);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].graph, "cora");
+  EXPECT_EQ(got[0].from_run, 0);
+  EXPECT_EQ(got[0].prepare_s, 2.5);
+  EXPECT_EQ(got[1].finished, "2026-12-01T15:56:23Z");
+  EXPECT_EQ(got[1].from_run, 5);
+  EXPECT_EQ(got[1].prepare_s, -1);
+  EXPECT_EQ(got[1].gpu_uuid, "GPU-A");
+  s.put_graph(6, "cora", "cora.mtx.gz", {{"num_nodes", 2708}});
+  const auto graphs = s.graphs(6);
+  ASSERT_EQ(graphs.size(), 1u);
+  EXPECT_EQ(graphs[0].spec, "cora.mtx.gz");
+  EXPECT_EQ(graphs[0].features["num_nodes"], 2708);
 }

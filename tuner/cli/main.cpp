@@ -34,7 +34,13 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int code = app.exit(e);  // prints the message (or the help: code 0)
+    // tuner compare's 1 and 2 are verdicts and every error is 3 (README), a bad argument too:
+    // CLI11's own codes (105 a bad value, 106 a missing one, 109 an extra one) would read as
+    // neither. The other commands keep CLI11's codes, apart from their errors (1) and verdicts.
+    const CLI::App* compare = app.get_subcommand("compare");
+    if (code != 0 && compare->parsed()) return 3;
+    return code;
   }
   return csrgat::tuner::exit_code();
 }

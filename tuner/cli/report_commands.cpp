@@ -1,10 +1,13 @@
 // tuner report, compare and export: the commands that read stored results and need no GPU.
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -21,17 +24,32 @@ namespace csrgat::tuner {
 namespace {
 
 // Where a report goes by default: next to the results it reads (in a run folder, beside its
-// results.sqlite; beside a folder of stores, not into it).
+// results.sqlite; beside a folder of stores, not into it, however its name is spelt; beside an
+// exported run's JSON file).
 std::string default_report_dir(const std::string& source) {
-  std::string path = source;
-  if (!fs::exists(path)) {
-    const auto colon = path.rfind(':');
-    if (colon != std::string::npos) path = path.substr(0, colon);
-  }
-  if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) return "report";
-  while (path.size() > 1 && path.back() == '/') path.pop_back();  // "runs/": beside "runs"
-  const fs::path parent = fs::path(resolve_store_path(path)).parent_path();
+  const fs::path parent = folder_beside(resolve_store_path(parse_store_arg(source).path));
   return ((parent.empty() ? fs::path(".") : parent) / "report").string();
+}
+
+// fn(), with an error it throws (a store of another schema or a damaged one fails only when its
+// trials are read, after it opened: "no such table: trials") naming the run and the input it
+// came from, unless the message already names that input.
+template <class Fn>
+auto naming_input(const reports::LoadedRun& r, Fn&& fn) {
+  try {
+    return fn();
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    if (what.find(r.source) != std::string::npos || what.find(r.store->path()) != std::string::npos)
+      throw;
+    throw std::runtime_error("run " + std::to_string(r.run.id) + " of '" + r.source + "': " + what);
+  }
+}
+
+// --run as given, or nullopt when the option was left out (so that --run 0 and --run -3 are
+// refused by name rather than read as "the latest run").
+std::optional<int64_t> run_flag(const CLI::App* cmd, int64_t value) {
+  return cmd->count("--run") > 0 ? std::optional<int64_t>(value) : std::nullopt;
 }
 
 void add_report(CLI::App& app) {
@@ -47,11 +65,11 @@ void add_report(CLI::App& app) {
   cmd->add_option("--peers", peers,
                   "peers JSON from scripts/peers_pyg.py (PyTorch Geometric, torch CSR)");
   cmd->add_option("-o,--output", out, "output folder (default: <run folder>/report)");
-  cmd->callback([] {
-    guarded("report", [] {
-      const reports::LoadedRun r = reports::load_run_source(source, run_id);
+  cmd->callback([cmd] {
+    guarded("report", [cmd] {
+      const reports::LoadedRun r = reports::load_run_source(source, run_flag(cmd, run_id));
       const std::string dir = out.empty() ? default_report_dir(source) : out;
-      reports::write_report(*r.store, r.run_id, dir, peers);
+      naming_input(r, [&] { reports::write_report(*r.store, r.run_id, dir, peers); });
       std::printf("report of run %lld (%s): %s/report.md, %s/report.html\n",
                   static_cast<long long>(r.run.id), r.run.name.c_str(), dir.c_str(), dir.c_str());
       return 0;
@@ -63,9 +81,9 @@ void add_compare(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "compare",
       "Regression check of two runs: per variant and per tuned choice same/faster/slower beyond "
-      "threshold and "
-      "noise. Exit 1 when a tuned choice got slower, 2 when refused (different GPU or driver), 3 "
-      "on an error (a run that cannot be read, an output that cannot be written)");
+      "threshold and noise. Exit 1 when a tuned choice got slower or was lost (base has one, new "
+      "none), 2 when refused (different GPU or driver, or no problem comparable), 3 on an error (a "
+      "run that cannot be read, an output that cannot be written, a bad argument)");
   static std::string base, fresh, out = ".";
   static double threshold = 0.03;
   static bool allow_other = false;
@@ -102,6 +120,7 @@ void add_compare(CLI::App& app) {
           reports::write_compare(r, out);
           if (r.exit_code == 2) {
             std::fprintf(stderr, "tuner compare: refused: %s\n", r.refusal.c_str());
+            std::printf("## csrgat compare: refused\n%s.\n", r.refusal.c_str());
           } else {
             // The verdict and the summary line: the first three lines of compare.md.
             std::istringstream lines(r.markdown);
@@ -109,6 +128,9 @@ void add_compare(CLI::App& app) {
             for (int i = 0; i < 3 && std::getline(lines, line); ++i)
               if (!line.empty()) std::printf("%s\n", line.c_str());
           }
+          // Always: a problem left out (another graph, or measured on one side only) is no
+          // "no change".
+          std::printf("%s\n", r.problems_line.c_str());
           std::printf("wrote %s/compare.md and compare.json\n", out.c_str());
           return r.exit_code;
         },
@@ -126,18 +148,38 @@ void add_export(CLI::App& app) {
       ->required();
   cmd->add_option("--run", run_id, "run id (default: the latest run)");
   cmd->add_option("-o,--output", out, "output JSON file ('-': standard output)")->required();
-  cmd->callback([] {
-    guarded("export", [] {
-      const auto r = reports::load_run_source(source, run_id);
-      const std::string text = reports::export_run(*r.store, r.run_id).dump(1) + "\n";
+  cmd->callback([cmd] {
+    guarded("export", [cmd] {
+      // The output first: a path that cannot be written is named before the store is read.
+      if (out != "-") {
+        check_output_path("export -o", out);
+        tuner::refuse_to_overwrite_store(out, "the exported run");
+      }
+      const auto r = reports::load_run_source(source, run_flag(cmd, run_id));
+      const std::string text =
+          naming_input(r, [&] { return reports::export_run(*r.store, r.run_id).dump(1) + "\n"; });
       if (out == "-") {
-        std::cout << text;
+        // A full disk or a closed pipe behind standard output is an error, not an export.
+        errno = 0;
+        std::cout << text << std::flush;
+        if (!std::cout)
+          throw std::runtime_error(
+              std::string("cannot write the exported run to standard output") +
+              (errno ? std::string(": ") + std::strerror(errno) : std::string()));
         return 0;
       }
-      tuner::refuse_to_overwrite_store(out, "the exported run");
+      errno = 0;
       std::ofstream f(out);
+      if (!f)
+        throw std::runtime_error(
+            "cannot write '" + out + "'" +
+            (errno ? std::string(": ") + std::strerror(errno) : std::string()));
       f << text;
-      if (!f) throw std::runtime_error("cannot write " + out);
+      f.close();
+      if (!f)
+        throw std::runtime_error(
+            "cannot write '" + out + "'" +
+            (errno ? std::string(": ") + std::strerror(errno) : std::string()));
       std::printf("exported run %lld to %s\n", static_cast<long long>(r.run.id), out.c_str());
       return 0;
     });
