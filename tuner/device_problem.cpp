@@ -39,6 +39,24 @@ bool gpu_available(std::string* why) {
   return true;
 }
 
+std::pair<int, int> device_capability(int device) {
+  int major = 0, minor = 0;
+  cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    throw std::runtime_error("cannot ask CUDA device " + std::to_string(device) +
+                             " its compute capability: " + cudaGetErrorName(e));
+  }
+  return {major, minor};
+}
+
+std::string device_arch(int device) {
+  const auto [major, minor] = device_capability(device);
+  return "sm_" + std::to_string(major * 10 + minor);
+}
+
 LoadedKernel::LoadedKernel(const CompiledKernel& k) {
   if (k.cubin.empty()) {  // a colblock variant's: the library's nvcc-built kernel
     const VariantParams p = VariantParams::parse(k.variant_id);

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "csrgat/colblock.h"
@@ -23,6 +24,12 @@ namespace csrgat::tuner {
 
 // True when a CUDA device can be used; otherwise `why` says what is missing.
 bool gpu_available(std::string* why = nullptr);
+
+// CUDA device `device`'s compute capability (major, minor), and the architecture NVRTC compiles
+// for to run on it ("sm_90" on an H100 or H200): bench, profile and timeline compile for the GPU
+// they time. Throws std::runtime_error when the device cannot be asked.
+std::pair<int, int> device_capability(int device = 0);
+std::string device_arch(int device = 0);
 
 // A cubin loaded into the current context.
 class LoadedKernel {

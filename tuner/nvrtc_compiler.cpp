@@ -73,6 +73,16 @@ std::string NvrtcCompiler::arch_problem(const std::string& arch) {
   return "";
 }
 
+bool NvrtcCompiler::arch_runs_on(const std::string& arch, int major, int minor) {
+  std::string digits = arch.size() > 3 ? arch.substr(3) : "";
+  const bool family = !digits.empty() && digits.back() == 'f';
+  while (!digits.empty() && std::isalpha(static_cast<unsigned char>(digits.back())))
+    digits.pop_back();
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return false;
+  const int cc = std::stoi(digits);
+  return family ? major == cc / 10 && minor >= cc % 10 : major * 10 + minor == cc;
+}
+
 NvrtcCompiler::NvrtcCompiler(std::string arch, std::string cache_dir, std::vector<std::string> defines)
     : arch_(std::move(arch)), cache_dir_(std::move(cache_dir)), defines_(std::move(defines)) {}
 

@@ -64,6 +64,10 @@ class NvrtcCompiler {
   // given (a config's arch, compile --arch), so that it is named there rather than in every
   // variant's compile log.
   static std::string arch_problem(const std::string& arch);
+  // Whether code compiled for `arch` (one arch_problem passes) runs on a device of compute
+  // capability major.minor: the same capability (sm_90 and sm_90a on 9.0 alone), or for a family
+  // target its major's later minors too (sm_100f on 10.0 and 10.3).
+  static bool arch_runs_on(const std::string& arch, int major, int minor);
 
  private:
   std::string arch_;

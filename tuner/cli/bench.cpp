@@ -240,7 +240,7 @@ int bench(const BenchOptions& o) {
   if (o.counters)
     counters = std::make_unique<profiler::CounterSession>(0, profiler::default_metrics(),
                                                           profiler::tool_counter_options());
-  NvrtcCompiler compiler("sm_90", o.cache_dir);
+  NvrtcCompiler compiler(device_arch(0), o.cache_dir);  // the GPU it times
 
   nlohmann::json out{{"meta", {{"tuned_header", CSRGAT_TUNED_HEADER_NAME}, {"library_archs", compiled_archs()}, {"timing", profiler::to_json(topt)}, {"rounds", o.rounds}}},
                      {"devices", nlohmann::json::array({profiler::to_json(profiler::device_info(0))})},

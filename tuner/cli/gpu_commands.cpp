@@ -24,6 +24,12 @@ int check_config(const std::string& path, uint64_t seed) {
   if (const int rc = check_config_graphs_first("check", cfg); rc != 0) return rc;
   std::string why;
   if (!gpu_available(&why)) return no_gpu_exit("check", why);
+  // As tuner run: code for another architecture would fail every load, variant by variant.
+  if (const auto [major, minor] = device_capability(0);
+      !cfg.allow_other_arch && !NvrtcCompiler::arch_runs_on(cfg.arch, major, minor))
+    throw std::runtime_error("config targets " + cfg.arch + " but GPU 0 is compute capability " +
+                             std::to_string(major) + std::to_string(minor) +
+                             "; set allow_other_arch: true to check anyway");
   const auto variants = unique_variants(cfg);
   NvrtcCompiler compiler(cfg.arch, cfg.output + "/cache");
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -84,7 +90,7 @@ int profile(const ProfileOptions& o) {
   const std::string label = o.name.empty() ? g.name : o.name;
   const auto in = graphs::make_inputs(g, o.heads, o.feat, o.seed);
   DeviceProblem dp(g, in);
-  NvrtcCompiler compiler("sm_90", "");
+  NvrtcCompiler compiler(device_arch(0), "");
   const LoadedKernel k(compiler.compile(p));
   dp.set_reference(reference_aggregate(g, in));
   {

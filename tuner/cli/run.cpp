@@ -511,18 +511,9 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   if (!reply_ok(info))
     throw std::runtime_error("cannot describe GPU 0: " + (info.json ? info.json->value("error", std::string("?")) : info.failure));
   const auto& dev = (*info.json)["device"];
-  // sm_90 and sm_90a run on cc 9.0 alone; a family target (sm_100f) on its major's later minors
-  // too (cc 10.0 and 10.3).
-  std::string want_cc = cfg.arch.size() > 3 ? cfg.arch.substr(3) : "";
-  const bool family = !want_cc.empty() && want_cc.back() == 'f';
-  while (!want_cc.empty() && std::isalpha(static_cast<unsigned char>(want_cc.back())))
-    want_cc.pop_back();
   const int have_major = dev.value("cc_major", 0), have_minor = dev.value("cc_minor", 0);
   const std::string have_cc = std::to_string(have_major) + std::to_string(have_minor);
-  const int want_number = want_cc.empty() ? 0 : std::stoi(want_cc);
-  const bool runs_here = family ? have_major == want_number / 10 && have_minor >= want_number % 10
-                                : want_cc == have_cc;
-  if (!cfg.allow_other_arch && !runs_here)
+  if (!cfg.allow_other_arch && !NvrtcCompiler::arch_runs_on(cfg.arch, have_major, have_minor))
     throw std::runtime_error("config targets " + cfg.arch + " but GPU 0 is compute capability " + have_cc +
                              " (" + dev.value("name", std::string("?")) + "); set allow_other_arch: true to tune anyway");
 

@@ -61,8 +61,9 @@ nlohmann::json timeline_one(DeviceProblem& dp, const graphs::Csr64& g, const Var
                             const TimelineOptions& o, profiler::Timer& timer) {
   const std::string why = dp.unsupported_reason(p);
   if (!why.empty()) throw std::invalid_argument(p.id() + ": " + why);
-  const LoadedKernel plain(NvrtcCompiler("sm_90", "").compile(p));
-  const LoadedKernel traced(NvrtcCompiler("sm_90", "", {"CSRGAT_TIMELINE"}).compile(p));
+  const std::string arch = device_arch(0);  // the GPU it records
+  const LoadedKernel plain(NvrtcCompiler(arch, "").compile(p));
+  const LoadedKernel traced(NvrtcCompiler(arch, "", {"CSRGAT_TIMELINE"}).compile(p));
   const TimelineLayout layout = timeline_layout(p, dp.host_row_ptr(), o.heads);
   const auto geo = launch_geometry(p, dp.num_nodes(), o.heads, o.feat,
                                    static_cast<int64_t>(layout.chunks.size()), dp.max_degree(), 0);
