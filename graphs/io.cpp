@@ -319,6 +319,17 @@ Csr64 build(const std::string& path, int64_t line, int64_t n, std::vector<int64_
 
 namespace {
 
+// A carriage return inside a file's first line (not at its end, CRLF's) means lines ended by
+// CR alone (classic Mac OS): the whole file reads as one line, whose fields no message would
+// explain.
+void refuse_cr_line_ends(std::string_view first_line, const Parser& p) {
+  if (const size_t cr = first_line.find('\r');
+      cr != std::string_view::npos && cr + 1 < first_line.size())
+    p.fail(
+        "lines end with a carriage return alone (classic Mac OS line ends): convert them to "
+        "LF (or CRLF)");
+}
+
 // The banner and size line of a Matrix Market file, checked; the reader stands after them.
 struct MtxHeader {
   bool pattern = false, integer = false, symmetric = false;
@@ -329,6 +340,7 @@ MtxHeader read_mtx_header(const std::string& path, LineReader& in, const Parser&
   std::string_view line;
   if (!in.next(line)) fail_at(path, 1, "empty file, expected the %%MatrixMarket banner");
 
+  refuse_cr_line_ends(line, p);
   const auto banner = split(line);
   if (banner.empty() || !iequals(banner[0], "%%MatrixMarket"))
     p.fail("missing %%MatrixMarket banner, found ", quote(line));
@@ -457,6 +469,7 @@ Csr64 read_snap(const std::string& path) {
   int64_t max_id = -1;
   try {
     while (in.next(line)) {
+      if (in.line_number() == 1) refuse_cr_line_ends(line, p);
       const std::string_view t = trim_left(line);
       if (t.empty() || t[0] == '#') continue;
       const auto tok = split(t);

@@ -175,6 +175,7 @@ TEST(Config, RelativeAndAbsolutePathsAndFileSpecs) {
       "  - {name: b, spec: '/abs/b.el', feat: [8]}\n"
       "  - {name: c, spec: 'file:../c.bin', feat: [8]}\n"
       "  - {name: d, spec: 'data:v1/d.mtx', feat: [8]}\n"
+      "  - {name: e, spec: ' uniform:n=5,deg=3 ', feat: [8]}\n"
       "space: {}\n",
       "/base/dir/c.yaml");
   EXPECT_EQ(c.output, "/base/dir/out/r1");
@@ -185,6 +186,8 @@ TEST(Config, RelativeAndAbsolutePathsAndFileSpecs) {
   EXPECT_EQ(c.graphs[2].spec_text, "file:../c.bin");
   // A colon in a graph file's name is no kind (as the command line reads it).
   EXPECT_EQ(c.graphs[3].spec, "/base/dir/data:v1/d.mtx");
+  // Spaces around a spec are trimmed, as on the command line.
+  EXPECT_EQ(c.graphs[4].spec, "uniform:n=5,deg=3");
 }
 
 TEST(Config, HashIsStableAndFollowsTheContent) {
