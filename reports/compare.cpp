@@ -277,9 +277,15 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     }
   }
   r.problems_compared = static_cast<int>(comparable.size());
-  {
-    std::string line = "Problems: " + std::to_string(r.problems_compared) + " compared, " +
-                       std::to_string(r.problems_not_compared()) + " not compared";
+  // "Problems: 17 compared, 0 not compared." (refused with some comparable: "none compared
+  // (refused): 17 comparable, 0 not comparable."), and why the others were not.
+  const auto problems_line = [&r](bool refused) {
+    std::string line =
+        refused
+            ? "Problems: none compared (refused): " + std::to_string(r.problems_compared) +
+                  " comparable, " + std::to_string(r.problems_not_compared()) + " not comparable"
+            : "Problems: " + std::to_string(r.problems_compared) + " compared, " +
+                  std::to_string(r.problems_not_compared()) + " not compared";
     std::vector<std::string> parts;
     if (r.problems_graph_differs)
       parts.push_back(std::to_string(r.problems_graph_differs) +
@@ -288,13 +294,14 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
       parts.push_back(std::to_string(r.problems_only_base) + " only in base");
     if (r.problems_only_new) parts.push_back(std::to_string(r.problems_only_new) + " only in new");
     for (size_t i = 0; i < parts.size(); ++i) line += (i ? ", " : " (") + parts[i];
-    r.problems_line = line + (parts.empty() ? "." : ").");
-  }
-  const nlohmann::json problems_json{{"compared", r.problems_compared},
-                                     {"not_compared", r.problems_not_compared()},
-                                     {"graph_differs", r.problems_graph_differs},
-                                     {"only_in_base", r.problems_only_base},
-                                     {"only_in_new", r.problems_only_new}};
+    return line + (parts.empty() ? "." : ").");
+  };
+  r.problems_line = problems_line(false);
+  nlohmann::json problems_json{{"compared", r.problems_compared},
+                               {"not_compared", r.problems_not_compared()},
+                               {"graph_differs", r.problems_graph_differs},
+                               {"only_in_base", r.problems_only_base},
+                               {"only_in_new", r.problems_only_new}};
 
   std::vector<std::string> refusals;
   if (!why.empty() && !opt.allow_different_gpu)
@@ -318,6 +325,11 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   if (!refusals.empty()) {
     r.exit_code = 2;
     for (size_t i = 0; i < refusals.size(); ++i) r.refusal += (i ? "; and " : "") + refusals[i];
+    // Refused: what could have been compared was not.
+    if (r.problems_compared > 0) r.problems_line = problems_line(true);
+    problems_json["comparable"] = r.problems_compared;
+    problems_json["compared"] = 0;
+    r.problems_compared = 0;
     std::string md =
         "## csrgat compare: refused\n\n" + r.refusal + ".\n\n" + r.problems_line + "\n\n";
     if (!changed_graphs.empty()) {

@@ -54,7 +54,12 @@ std::pair<int, int> device_capability(int device) {
 
 std::string device_arch(int device) {
   const auto [major, minor] = device_capability(device);
-  return "sm_" + std::to_string(major * 10 + minor);
+  const std::string arch = "sm_" + std::to_string(major * 10 + minor);
+  // A GPU newer than this NVRTC: named here, not in NVRTC's option error at every compile.
+  if (const std::string why = NvrtcCompiler::arch_problem(arch); !why.empty())
+    throw std::runtime_error("CUDA device " + std::to_string(device) + " is " + arch +
+                             ", which this NVRTC does not compile for: " + why);
+  return arch;
 }
 
 LoadedKernel::LoadedKernel(const CompiledKernel& k) {

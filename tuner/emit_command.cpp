@@ -203,12 +203,14 @@ int run_promote(const std::string& header, const std::string& to, bool allow_unf
         "' is the header of a run that did not finish (its WARNING line): its rules lack the "
         "problems the run left, or rest on screening-stage timings; finish the run and emit "
         "again, or pass --allow-unfinished to promote it anyway");
+  // Into a folder (the source tree's include/csrgat/tuned by default) the header goes as
+  // <arch>.h, whatever its own file is called; an explicit file name must be that one.
   fs::path target;
   if (!to.empty() && fs::path(to).extension() == ".h")
     target = to;
   else
     target = (to.empty() ? find_source_tree() / "include/csrgat/tuned" : fs::path(to)) /
-             fs::path(header).filename();
+             (facts.arch + ".h");
   if (fs::exists(target)) {
     if (fs::equivalent(target, header)) {
       std::printf("%s is already in place\n", target.string().c_str());
@@ -225,7 +227,7 @@ int run_promote(const std::string& header, const std::string& to, bool allow_unf
     throw std::runtime_error("'" + header + "' is the header for " + facts.arch +
                              ", so it goes to " + facts.arch + ".h, not '" +
                              target.filename().string() +
-                             "'; give --to a folder or a path ending in " + facts.arch + ".h");
+                             "'; give --to a folder, or a path ending in " + facts.arch + ".h");
   std::ifstream in(header, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   write_header_file(text, target.string());

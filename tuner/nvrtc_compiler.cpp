@@ -80,7 +80,10 @@ bool NvrtcCompiler::arch_runs_on(const std::string& arch, int major, int minor) 
     digits.pop_back();
   if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return false;
   const int cc = std::stoi(digits);
-  return family ? major == cc / 10 && minor >= cc % 10 : major * 10 + minor == cc;
+  // A cubin runs on its major's later minors (sm_80 on 8.6, sm_100f on 10.3), an
+  // architecture-specific one (sm_90a) on its own capability alone.
+  const bool specific = !family && arch.back() == 'a';
+  return specific ? major * 10 + minor == cc : major == cc / 10 && minor >= cc % 10;
 }
 
 NvrtcCompiler::NvrtcCompiler(std::string arch, std::string cache_dir, std::vector<std::string> defines)

@@ -65,8 +65,8 @@ class NvrtcCompiler {
   // variant's compile log.
   static std::string arch_problem(const std::string& arch);
   // Whether code compiled for `arch` (one arch_problem passes) runs on a device of compute
-  // capability major.minor: the same capability (sm_90 and sm_90a on 9.0 alone), or for a family
-  // target its major's later minors too (sm_100f on 10.0 and 10.3).
+  // capability major.minor: its major's same or later minors (sm_80 on 8.0 and 8.6, sm_100f on
+  // 10.0 and 10.3), an architecture-specific target's own capability alone (sm_90a on 9.0).
   static bool arch_runs_on(const std::string& arch, int major, int minor);
 
  private:

@@ -483,11 +483,13 @@ TEST(ConfigErrors, ArchIsAComputeCapabilityNvrtcCompilesFor) {
   EXPECT_EQ(csrgat::tuner::NvrtcCompiler::arch_problem("sm_90"), "");
   EXPECT_NE(csrgat::tuner::NvrtcCompiler::arch_problem("sm_55").find("found 'sm_55'"),
             std::string::npos);
-  // Where the code runs: its own capability (the a suffix too), a family target's later minors.
+  // Where the code runs: its major's same or later minors, an a-suffixed target's own alone.
   using csrgat::tuner::NvrtcCompiler;
   EXPECT_TRUE(NvrtcCompiler::arch_runs_on("sm_90", 9, 0));
   EXPECT_TRUE(NvrtcCompiler::arch_runs_on("sm_90a", 9, 0));
   EXPECT_FALSE(NvrtcCompiler::arch_runs_on("sm_90", 10, 0));
+  EXPECT_TRUE(NvrtcCompiler::arch_runs_on("sm_80", 8, 6));  // a later minor of its major
+  EXPECT_FALSE(NvrtcCompiler::arch_runs_on("sm_86", 8, 0));
   EXPECT_FALSE(NvrtcCompiler::arch_runs_on("sm_100a", 10, 3));
   EXPECT_TRUE(NvrtcCompiler::arch_runs_on("sm_100f", 10, 3));
   EXPECT_FALSE(NvrtcCompiler::arch_runs_on("sm_103f", 10, 0));

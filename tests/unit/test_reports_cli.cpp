@@ -155,6 +155,18 @@ TEST(ReportsCli, RecordedRuns22And23AreCompared) {
   EXPECT_TRUE(has(md, "generator code changed between the runs: powerlaw_1m_d16")) << md;
   EXPECT_TRUE(has(md, "the file's bytes or the reader code changed between the runs: ca-astroph"))
       << md;
+  // Without --allow-different-gpu (runs 22 and 23 ran on different machines) it is refused, and
+  // says that the 17 comparable problems were not compared.
+  {
+    const auto [rc2, text2] = tuner("compare " + q(folder.string() + ":22") + " " +
+                                    q(folder.string() + ":23") + " -o " + q(dir / "refused"));
+    EXPECT_EQ(rc2, 2) << text2;
+    EXPECT_TRUE(has(text2, "Problems: none compared (refused): 17 comparable, 0 not comparable."))
+        << text2;
+    const auto jr = nlohmann::json::parse(slurp(dir / "refused" / "compare.json"));
+    EXPECT_EQ(jr["problems"]["compared"], 0);
+    EXPECT_EQ(jr["problems"]["comparable"], 17);
+  }
   const auto j = nlohmann::json::parse(slurp(dir / "compare.json"));
   EXPECT_EQ(j["summary"]["problems"]["compared"], 17);
   EXPECT_EQ(j["summary"]["tuned_same"].get<int>() + j["summary"]["tuned_slower"].get<int>() +
@@ -302,9 +314,8 @@ TEST(ReportsCli, PromoteChecksTheHeaderAndItsName) {
   auto [rc, text] = tuner("promote " + q(dir / "cut" / "sm_90.h") + to);
   EXPECT_EQ(rc, 1) << text;
   EXPECT_TRUE(has(text, "is not a whole generated header")) << text;
-  // Another name, or another architecture's.
-  fs::copy_file(hdr, dir / "notes.h");
-  std::tie(rc, text) = tuner("promote " + q(dir / "notes.h") + to);
+  // Another architecture's name as the target file.
+  std::tie(rc, text) = tuner("promote " + q(hdr) + " --to " + q(tree / "notes.h"));
   EXPECT_EQ(rc, 1) << text;
   EXPECT_TRUE(has(text, "is the header for sm_90, so it goes to sm_90.h, not 'notes.h'")) << text;
   std::tie(rc, text) = tuner("promote " + q(hdr) + " --to " + q(tree / "sm_80.h"));
@@ -333,6 +344,12 @@ TEST(ReportsCli, PromoteChecksTheHeaderAndItsName) {
   std::tie(rc, text) = tuner("promote " + q(hdr) + to);
   EXPECT_EQ(rc, 0) << text;
   EXPECT_EQ(slurp(tree / "sm_90.h"), slurp(hdr));
+  // A header under any file name goes into a folder as <arch>.h.
+  fs::remove(tree / "sm_90.h");
+  fs::copy_file(hdr, dir / "notes.h");
+  std::tie(rc, text) = tuner("promote " + q(dir / "notes.h") + to);
+  EXPECT_EQ(rc, 0) << text;
+  EXPECT_TRUE(fs::exists(tree / "sm_90.h")) << text;
 }
 
 // An export's content is checked before it is read, each fault named by its list index and

@@ -1377,12 +1377,15 @@ TEST(EmitCommand, PromoteCopiesOnlyGeneratedHeaders) {
   testing::internal::CaptureStderr();
   write_text(dir / "hand.h", "// written by hand\n#pragma once\n");
   EXPECT_EQ(tuner_cli({"promote", (dir / "hand.h").string(), "--to", repo_tuned.string()}), 1);
-  // A hand-written file of the same name in the tree is never replaced.
+  // A hand-written file where the header goes (<arch>.h, whatever the header's own file name)
+  // is never replaced, nor is any other file of the tree.
   write_text(repo_tuned / "default.h", "// Generated-format default\n");
+  write_text(repo_tuned / "sm_90.h", "// written by hand for sm_90\n");
   fs::copy_file(hdr, dir / "default.h");
   EXPECT_EQ(tuner_cli({"promote", (dir / "default.h").string(), "--to", repo_tuned.string()}), 1);
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("hand.h' is not a generated header"), std::string::npos) << err;
   EXPECT_NE(err.find("refusing to overwrite"), std::string::npos) << err;
   EXPECT_EQ(read_text(repo_tuned / "default.h"), "// Generated-format default\n");
+  EXPECT_EQ(read_text(repo_tuned / "sm_90.h"), "// written by hand for sm_90\n");
 }
