@@ -110,17 +110,15 @@ std::string ptr_str(const void* p) {
   std::snprintf(b, sizeof b, "%p", p);
   return b;
 }
+// The family's names and sizes of the API's types (variants/params.h), for values checked valid.
 const char* storage_name(Storage s) {
-  return s == Storage::f32 ? "f32" : s == Storage::bf16 ? "bf16" : s == Storage::f16 ? "f16" : "?";
+  return to_string(value_type_of(s));
 }
 const char* index_name(Index i) {
-  return i == Index::i32 ? "i32" : i == Index::i64 ? "i64" : "?";
+  return to_string(index_type_of(i));
 }
 int storage_bytes(Storage s) {
-  return s == Storage::f32 ? 4 : 2;
-}
-int index_bytes(Index i) {
-  return i == Index::i64 ? 8 : 4;
+  return value_bytes(value_type_of(s));
 }
 bool aligned_to(const void* p, int bytes) {
   return reinterpret_cast<uintptr_t>(p) % bytes == 0;
@@ -355,20 +353,24 @@ Status check_sizes(const GraphView& g, Storage storage, int heads, int feat) {
 // (row_ptr) and edges (col), aligned to their index type.
 Status check_graph_arrays(const GraphView& g) {
   if (g.num_nodes == 0) return Status::ok;
-  const int ib = index_bytes(g.index);
+  const int ib = index_bytes(index_type_of(g.index));
   if (const Status st = check_pointer(g.row_ptr, "graph.row_ptr", ib, index_name(g.index));
       st != Status::ok)
     return st;
   if (g.num_edges == 0) return Status::ok;
   return check_pointer(g.col, "graph.col", ib, index_name(g.index));
 }
-// The kernels' 32-bit limits (unsupported): the task count (num_nodes x heads), checked first
-// where a host row_ptr is read (its N + 1 entries), and a values row's stride.
-Status check_tasks(int64_t nodes, int heads) {
-  if (!tasks_fit_32bit(nodes, 0, heads))
-    return unsupported("num_nodes x heads = " + str(nodes) + " x " + str(heads) +
-                       " reaches 2^31: the kernels number their tasks in 32 bits");
-  return Status::ok;
+// The kernels' 32-bit limits (unsupported): the task count ((num_nodes + the long rows'
+// chunks) x heads), checked first where a host row_ptr is read (its N + 1 entries), and a
+// values row's stride.
+Status check_tasks(int64_t nodes, int heads, int64_t chunks = 0) {
+  if (tasks_fit_32bit(nodes, chunks, heads)) return Status::ok;
+  if (chunks > 0)
+    return unsupported(
+        "(num_nodes + the long rows' chunks) x heads reaches 2^31: the kernels number their "
+        "tasks in 32 bits");
+  return unsupported("num_nodes x heads = " + str(nodes) + " x " + str(heads) +
+                     " reaches 2^31: the kernels number their tasks in 32 bits");
 }
 Status check_limits(int64_t nodes, int heads, int feat, Index index) {
   if (!row_stride_fits(index, heads, feat))
@@ -514,10 +516,10 @@ Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, i
     impl->chunks_per_block = chunks_per_block(impl->choice.block_merge, impl->choice.kernel->tpr,
                                               impl->choice.kernel->rpb, heads);
     // Refused before it is built: neither its 32-bit chunk numbers nor the tasks may overflow.
-    if (!tasks_fit_32bit(num_nodes, split_plan_size_bound(rp, split_at, impl->chunks_per_block), heads))
-      return unsupported(
-          "(num_nodes + the long rows' chunks) x heads reaches 2^31: the kernels "
-          "number their tasks in 32 bits");
+    if (const Status st = check_tasks(num_nodes, heads,
+                                      split_plan_size_bound(rp, split_at, impl->chunks_per_block));
+        st != Status::ok)
+      return st;
     plan = build_split_plan(rp, split_at, impl->chunks_per_block);
     impl->num_chunks = static_cast<int64_t>(plan.size());
     const size_t parts = plan.size() * heads * (static_cast<size_t>(feat) + 2);
@@ -574,7 +576,6 @@ namespace detail {
 // The library's access to a Shape's state (aggregate.h keeps it private).
 struct ShapeAccess {
   static const std::shared_ptr<const Shape::Impl>& impl(const Shape& s) { return s.impl_; }
-  static void set(Shape* s, std::shared_ptr<const Shape::Impl> impl) { s->impl_ = std::move(impl); }
 };
 }  // namespace detail
 
@@ -671,9 +672,8 @@ Status check_shape(const Shape* shape, const GraphView& g, Storage storage, int 
     };
     return invalid(
         "shape was made for " +
-        problem(i->nodes, i->edges, i->heads, i->feat,
-                storage_name(storage_of(static_cast<ValueType>(i->value))),
-                index_name(index_of(static_cast<IndexType>(i->index)))) +
+        problem(i->nodes, i->edges, i->heads, i->feat, to_string(static_cast<ValueType>(i->value)),
+                to_string(static_cast<IndexType>(i->index))) +
         ", the call is " +
         problem(g.num_nodes, g.num_edges, heads, feat, storage_name(storage), index_name(g.index)));
   }
@@ -817,13 +817,10 @@ Status prepare_launch(const GraphView& g, const float* scores, const void* value
     // block of chunks (RPB / H < 2 or not whole) launches without block merges.
     a.block_merge = s->chunks_per_block > 0;
   }
-  if (!tasks_fit_32bit(g.num_nodes, a.num_chunks, heads))
-    return unsupported(
-        "(num_nodes + the long rows' chunks) x heads reaches 2^31: the kernels "
-        "number their tasks in 32 bits");
+  if (const Status st = check_tasks(g.num_nodes, heads, a.num_chunks); st != Status::ok) return st;
   const int64_t tasks = (g.num_nodes + a.num_chunks) * heads;
   const int64_t grid = (tasks + c.kernel->rpb - 1) / c.kernel->rpb;
-  const int value_bytes = storage == Storage::f32 ? 4 : 2;
+  const int value_bytes = storage_bytes(storage);
   KernelFns fns;
   if (out16) {
     if (const Status st = load_kernel(tables().out16_twin(*c.kernel), &fns); st != Status::ok)

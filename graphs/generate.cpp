@@ -415,12 +415,12 @@ class Keys {
  public:
   Keys(const std::string& spec, std::string_view kind, std::string_view body)
       : spec_(spec), kind_(kind) {
-    if (const std::string_view b = trim(body); !b.empty() && b.back() == ',')
-      fail("graph spec '", spec_, "': an empty part (two commas, or a comma at an end)");
-    while (!body.empty()) {
+    // Every comma-separated part, the one after a trailing comma too.
+    for (bool more = !body.empty(); more;) {
       const size_t comma = body.find(',');
       const std::string_view part = trim(body.substr(0, comma));
-      body = comma == std::string_view::npos ? std::string_view() : body.substr(comma + 1);
+      more = comma != std::string_view::npos;
+      if (more) body.remove_prefix(comma + 1);
       // Refused as a config refuses it: one graph has one spec text (its source hash is the
       // text's), and `n=10,,deg=3` or a trailing comma is more likely a lost key than style.
       if (part.empty())

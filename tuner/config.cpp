@@ -562,12 +562,8 @@ GraphEntry read_graph(const Reader& r, const Item& at, const fs::path& base, con
   g.name = r.string(f.at("name"));
   if (!is_name(g.name))
     r.fail(f.at("name"), "graph names use only letters, digits, '_', '-' and '.' (not only dots)");
-  g.spec_text = r.string(f.at("spec"));
-  // Spaces around the spec are no part of it (graphs::spec_form trims them on the command line).
-  {
-    const size_t b = g.spec_text.find_first_not_of(" \t"), e = g.spec_text.find_last_not_of(" \t");
-    g.spec_text = b == std::string::npos ? std::string() : g.spec_text.substr(b, e - b + 1);
-  }
+  // Spaces around the spec are no part of it: read as the command line reads a spec.
+  g.spec_text = graphs::spec_form(r.string(f.at("spec"))).spec;
   g.spec = resolve_spec(r, f.at("spec"), g.spec_text, base);
   g.feat = shape_list(r, f.at("feat"), 1 << 16);
   if (f.count("heads")) g.heads = shape_list(r, f.at("heads"), 64);

@@ -58,32 +58,31 @@ std::string NvrtcCompiler::arch_problem(const std::string& arch) {
       "expected sm_<compute capability> with an optional a suffix (sm_90 and later) or f suffix "
       "(sm_100 and later), one that NVRTC " +
       nvrtc_version() + " compiles for (" + listed + "); found '" + arch + "'";
+  const auto t = parse_arch(arch);
+  if (!t || std::find(archs.begin(), archs.end(), t->cc) == archs.end()) return expected;
+  // Architecture-specific targets (a) began with sm_90, family ones (f) with sm_100: NVRTC
+  // refuses sm_80a or sm_90f at every compile.
+  if ((t->suffix == 'a' && t->cc < 90) || (t->suffix == 'f' && t->cc < 100)) return expected;
+  return "";
+}
+
+std::optional<NvrtcCompiler::ArchTarget> NvrtcCompiler::parse_arch(const std::string& arch) {
   size_t i = 3;
   while (i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i]))) ++i;
   const bool form =
       arch.size() > 3 && arch.compare(0, 3, "sm_") == 0 && i > 3 && i - 3 <= 3 && arch[3] != '0' &&
       (i == arch.size() || (i + 1 == arch.size() && (arch[i] == 'a' || arch[i] == 'f')));
-  if (!form) return expected;
-  const int cc = std::stoi(arch.substr(3, i - 3));
-  if (std::find(archs.begin(), archs.end(), cc) == archs.end()) return expected;
-  // Architecture-specific targets (a) began with sm_90, family ones (f) with sm_100: NVRTC
-  // refuses sm_80a or sm_90f at every compile.
-  if (i < arch.size() && ((arch[i] == 'a' && cc < 90) || (arch[i] == 'f' && cc < 100)))
-    return expected;
-  return "";
+  if (!form) return std::nullopt;
+  return ArchTarget{std::stoi(arch.substr(3, i - 3)), i < arch.size() ? arch[i] : '\0'};
 }
 
 bool NvrtcCompiler::arch_runs_on(const std::string& arch, int major, int minor) {
-  std::string digits = arch.size() > 3 ? arch.substr(3) : "";
-  const bool family = !digits.empty() && digits.back() == 'f';
-  while (!digits.empty() && std::isalpha(static_cast<unsigned char>(digits.back())))
-    digits.pop_back();
-  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return false;
-  const int cc = std::stoi(digits);
+  const auto t = parse_arch(arch);
+  if (!t) return false;
   // A cubin runs on its major's later minors (sm_80 on 8.6, sm_100f on 10.3), an
   // architecture-specific one (sm_90a) on its own capability alone.
-  const bool specific = !family && arch.back() == 'a';
-  return specific ? major * 10 + minor == cc : major == cc / 10 && minor >= cc % 10;
+  return t->suffix == 'a' ? major * 10 + minor == t->cc
+                          : major == t->cc / 10 && minor >= t->cc % 10;
 }
 
 NvrtcCompiler::NvrtcCompiler(std::string arch, std::string cache_dir, std::vector<std::string> defines)

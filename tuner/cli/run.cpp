@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -515,9 +514,9 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   const std::string have_cc = std::to_string(have_major) + std::to_string(have_minor);
   // Tuned on the GPU it names: its own capability (a family target's, any its code runs on).
   // Code for an earlier minor would run here, but its timings would not be the target's.
-  const bool family = !cfg.arch.empty() && cfg.arch.back() == 'f';
+  const auto target = NvrtcCompiler::parse_arch(cfg.arch);
   const bool tunes_here = NvrtcCompiler::arch_runs_on(cfg.arch, have_major, have_minor) &&
-                          (family || std::stoi(cfg.arch.substr(3)) == have_major * 10 + have_minor);
+                          (target->suffix == 'f' || target->cc == have_major * 10 + have_minor);
   if (!cfg.allow_other_arch && !tunes_here)
     throw std::runtime_error("config targets " + cfg.arch + " but GPU 0 is compute capability " + have_cc +
                              " (" + dev.value("name", std::string("?")) + "); set allow_other_arch: true to tune anyway");
