@@ -1,6 +1,5 @@
 #include "reports/run_io.h"
 
-#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -142,11 +141,6 @@ nlohmann::json summary(const char* tag, const char* name, const char* unit, doub
 
 std::string str_or(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
-}
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 LoadedRun load_export(const std::string& source, const std::string& path,
@@ -397,14 +391,7 @@ LoadedRun load_run_source(const std::string& source, std::optional<int64_t> run_
   // be gone when the content is read.
   if (const std::string why = tuner::input_file_problem(path, "run source"); !why.empty())
     throw std::runtime_error(why);
-  bool json = ends_with(path, ".json");
-  if (!json && fs::is_regular_file(path)) {
-    std::ifstream in(path, std::ios::binary);
-    char c = 0;
-    while (in.get(c) && std::isspace(static_cast<unsigned char>(c))) {
-    }
-    json = c == '{';
-  }
+  const bool json = tuner::looks_like_export(path);
   // Whatever goes wrong reading it names the source (a store of another schema fails inside
   // SQLite, an export of another format inside the JSON library).
   try {

@@ -3,7 +3,6 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -59,19 +58,6 @@ fs::path find_source_tree() {
                            "'; pass --to <repo>/include/csrgat/tuned/");
 }
 
-// Whether a regular file's first non-blank byte opens a JSON object: an export (tuner export),
-// which emit cannot read.
-bool looks_like_json(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return false;
-  if (path.ends_with(".json")) return true;
-  std::ifstream in(path, std::ios::binary);
-  char c = 0;
-  while (in.get(c) && std::isspace(static_cast<unsigned char>(c))) {
-  }
-  return c == '{';
-}
-
 int run_emit(const std::string& given, std::optional<int64_t> run_flag, std::string arch,
              std::string output, bool allow_unfinished) {
   // "STORE:22", as report, compare and export take it; a run id not positive, or named twice
@@ -80,7 +66,9 @@ int run_emit(const std::string& given, std::optional<int64_t> run_flag, std::str
   const std::string path = resolve_store_path(arg.path);
   if (const std::string why = input_file_problem(path, "results store"); !why.empty())
     throw std::runtime_error(why);
-  if (looks_like_json(path))
+  // An export (a file: a folder named .json is a folder of stores), which emit cannot read.
+  std::error_code ec;
+  if (fs::is_regular_file(path, ec) && looks_like_export(path))
     throw std::runtime_error(
         "'" + path +
         "' is an exported run (JSON): emit reads results stores only; give the store it "

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -332,6 +333,17 @@ std::filesystem::path folder_beside(const std::string& path) {
     }
   }
   return p.parent_path();
+}
+
+bool looks_like_export(const std::string& path) {
+  if (path.ends_with(".json")) return true;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  std::ifstream in(path, std::ios::binary);
+  char c = 0;
+  while (in.get(c) && std::isspace(static_cast<unsigned char>(c))) {
+  }
+  return c == '{';
 }
 
 std::string input_file_problem(const std::string& path, const std::string& what) {

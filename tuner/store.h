@@ -245,6 +245,10 @@ std::filesystem::path folder_beside(const std::string& path);
 // the message ("results store", "peers file").
 std::string input_file_problem(const std::string& path, const std::string& what);
 
+// Whether a reading command's input is an exported run (tuner export's JSON) rather than a
+// results store: named .json, or a regular file whose first non-blank byte opens a JSON object.
+bool looks_like_export(const std::string& path);
+
 // A reading command's store argument, "PATH" or "PATH:RUN" (the suffix names a run unless the
 // whole text is an existing file), with its --run flag (nullopt when not given). Throws
 // std::runtime_error naming the values for a run id that is not positive (no run 0 or -3 is the

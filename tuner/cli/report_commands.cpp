@@ -158,28 +158,22 @@ void add_export(CLI::App& app) {
       const auto r = reports::load_run_source(source, run_flag(cmd, run_id));
       const std::string text =
           naming_input(r, [&] { return reports::export_run(*r.store, r.run_id).dump(1) + "\n"; });
+      // A full disk or a closed pipe behind the output is an error, not an export.
+      const auto cannot_write = [](const std::string& where) {
+        return std::runtime_error("cannot write " + where +
+                                  (errno ? std::string(": ") + std::strerror(errno) : ""));
+      };
+      errno = 0;
       if (out == "-") {
-        // A full disk or a closed pipe behind standard output is an error, not an export.
-        errno = 0;
         std::cout << text << std::flush;
-        if (!std::cout)
-          throw std::runtime_error(
-              std::string("cannot write the exported run to standard output") +
-              (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+        if (!std::cout) throw cannot_write("the exported run to standard output");
         return 0;
       }
-      errno = 0;
       std::ofstream f(out);
-      if (!f)
-        throw std::runtime_error(
-            "cannot write '" + out + "'" +
-            (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+      if (!f) throw cannot_write("'" + out + "'");
       f << text;
       f.close();
-      if (!f)
-        throw std::runtime_error(
-            "cannot write '" + out + "'" +
-            (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+      if (!f) throw cannot_write("'" + out + "'");
       std::printf("exported run %lld to %s\n", static_cast<long long>(r.run.id), out.c_str());
       return 0;
     });
