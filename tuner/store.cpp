@@ -346,21 +346,27 @@ bool looks_like_export(const std::string& path) {
   return c == '{';
 }
 
-std::string input_file_problem(const std::string& path, const std::string& what) {
+std::string input_file_problem(const std::string& path, const std::string& what, Folders folders) {
+  const std::string named = what + " '" + path + "'";
   std::error_code ec;
   const auto st = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(st)) {
     if (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec)))
-      return what + " '" + path + "' is a symbolic link to '" +
-             std::filesystem::read_symlink(path, ec).string() + "', which does not exist";
-    return what + " '" + path + "' does not exist";
+      return named + " is a symbolic link to '" + std::filesystem::read_symlink(path, ec).string() +
+             "', which does not exist";
+    return named + " does not exist";
   }
-  if (std::filesystem::is_regular_file(st) || std::filesystem::is_directory(st)) return "";
-  return what + " '" + path + "' is not a regular file (" +
-         (std::filesystem::is_fifo(st) ? "a FIFO or pipe, such as <(...)" : "a device or socket") +
-         "): the reading commands take files only (a FIFO blocks them, and a pipe's content is "
-         "read more "
-         "than once); save it to a file and give that";
+  if (std::filesystem::is_directory(st))
+    return folders == Folders::accepted ? "" : named + " is a folder, not a file";
+  if (!std::filesystem::is_regular_file(st))
+    return named + " is not a regular file (" +
+           (std::filesystem::is_fifo(st) ? "a FIFO or pipe, such as <(...)"
+                                         : "a device or socket") +
+           "): it is read more than once, and a FIFO would block the command; save it to a file "
+           "and give that";
+  if (!std::ifstream(path, std::ios::binary))
+    return named + " cannot be opened: " + std::strerror(errno);
+  return "";
 }
 
 StoreArg parse_store_arg(const std::string& arg, std::optional<int64_t> run_flag) {

@@ -239,11 +239,16 @@ std::string resolve_store_path(const std::string& path);
 // a folder (the current one).
 std::filesystem::path folder_beside(const std::string& path);
 
-// Why `path` cannot be read as a reading command's input ("" when it can): it does not exist, or
-// it is neither a regular file nor a folder (a FIFO would block the command forever, and a pipe
-// such as <(...) is read more than once: its type sniffed, then its content). `what` names it in
-// the message ("results store", "peers file").
-std::string input_file_problem(const std::string& path, const std::string& what);
+// Why `path` cannot be read as an input ("" when it can): it does not exist, it is a folder where
+// `folders` refuses one (a graph file: the readers would call a folder a corrupt gzip stream), it
+// is neither a regular file nor a folder (the tools read an input more than once: a reading
+// command sniffs its type, then reads it; a graph file is read for its hash, its size line and
+// its edges; and a FIFO with no writer blocks forever), or it does not open. `what` names it in
+// the message ("results store", "peers file", "graph file"). One check for the reading commands'
+// inputs and the graph commands' files, so that both say the same of the same file.
+enum class Folders { accepted, refused };
+std::string input_file_problem(const std::string& path, const std::string& what,
+                               Folders folders = Folders::accepted);
 
 // Whether a reading command's input is an exported run (tuner export's JSON) rather than a
 // results store: named .json, or a regular file whose first non-blank byte opens a JSON object.

@@ -138,7 +138,8 @@ TEST(GraphInfoCli, AFolderIsNamed) {
   fs::create_directories(dir);
   const auto [rc, text] = tuner("graph-info " + dir.string());
   EXPECT_EQ(rc, 1) << text;
-  EXPECT_NE(text.find("'" + dir.string() + "' is a folder, not a graph file"), std::string::npos)
+  EXPECT_NE(text.find("graph file '" + dir.string() + "' is a folder, not a file"),
+            std::string::npos)
       << text;
 }
 
@@ -160,7 +161,7 @@ TEST(GpuCommandsCli, ArgumentErrorsComeBeforeTheGpuCheck) {
       {"bench" + g + " --impl ,,,", 1, "bench --impl ',,,': names nothing"},
       {"bench" + g + " --impl tuned,bogus:pdl", 1, "bench --impl bogus:pdl"},
       {"bench --graph " + missing, 1,
-       "bench --graph '" + missing + "': '" + missing + "' does not exist"},
+       "bench --graph '" + missing + "': graph file '" + missing + "' does not exist"},
       {"bench" + g + " --graph uniform:n=10,deg=abc", 1,
        "bench --graph: graph spec 'uniform:n=10,deg=abc': bad value 'abc'"},
       {"bench" + g + " --json " + (dir / "no" / "x.json").string(), 1, "does not exist"},
@@ -174,7 +175,8 @@ TEST(GpuCommandsCli, ArgumentErrorsComeBeforeTheGpuCheck) {
       {"bench" + g + " --seed -1", 105, "a seed is a decimal integer"},
       {"bench" + g + " --seed 99999999999999999999", 105, "a seed is a decimal integer"},
       {"bench --config " + (dir / "nope.yaml").string(), 1, "nope.yaml"},
-      {"bench --config " + cfg.string(), 1, "graph 'gone': '" + missing + "' does not exist"},
+      {"bench --config " + cfg.string(), 1,
+       "graph 'gone': graph file '" + missing + "' does not exist"},
       {"bench", 1, "give --graph SPEC"},
       {"profile" + g + " --variant bogus", 1, "profile --variant: variant id 'bogus'"},
       {"profile --graph " + missing + " --variant seed.i32.f32", 1, "does not exist"},
@@ -205,7 +207,8 @@ TEST(GpuCommandsCli, ArgumentErrorsComeBeforeTheGpuCheck) {
   // exit code, 2) follows, so that a fresh machine learns both.
   for (const std::string cmd : {"run ", "check "}) {
     const auto [rc, text] = tuner(cmd + cfg.string());
-    EXPECT_NE(text.find("graph 'gone': '" + missing + "' does not exist"), std::string::npos)
+    EXPECT_NE(text.find("graph 'gone': graph file '" + missing + "' does not exist"),
+              std::string::npos)
         << text;
     EXPECT_TRUE(rc == 1 || (rc == 2 && text.find("needs a CUDA GPU") != std::string::npos)) << text;
   }

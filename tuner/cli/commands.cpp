@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -23,6 +22,7 @@
 #include "tuner/emit.h"
 #include "tuner/nvrtc_compiler.h"
 #include "tuner/space.h"
+#include "tuner/store.h"
 #include "tuner/verify.h"
 #include "tuner/worker.h"
 
@@ -181,18 +181,6 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-std::string graph_file_problem(const std::string& path) {
-  std::error_code ec;
-  const auto st = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(st)) return "'" + path + "' does not exist";
-  if (std::filesystem::is_directory(st)) return "'" + path + "' is a folder, not a graph file";
-  if (!std::filesystem::is_regular_file(st))  // a pipe or a device: read once, it would hang
-    return "'" + path + "' is not a regular file (a graph file is read more than once)";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "'" + path + "' cannot be opened: " + std::strerror(errno);
-  return "";
-}
-
 void check_graph_spec(const std::string& what, const std::string& spec) {
   const graphs::SpecForm form = graphs::spec_form(spec);
   if (form.spec.empty()) throw std::invalid_argument(what + ": an empty graph spec");
@@ -203,7 +191,7 @@ void check_graph_spec(const std::string& what, const std::string& spec) {
   if (file_form && form.path.empty())
     why = "'file:' needs a path";
   else if (form.generator.empty() && (file_form || graphs::has_graph_file_extension(form.spec)))
-    why = graph_file_problem(form.path);
+    why = input_file_problem(form.path, "graph file", Folders::refused);
   if (!why.empty()) throw std::invalid_argument(what + " '" + spec + "': " + why);
   try {
     graphs::estimate_edges(form.spec);  // the generator's keys and values, a file's extension
@@ -216,7 +204,8 @@ void check_config_graphs(const Config& cfg) {
   for (const GraphEntry& g : cfg.graphs) {
     const graphs::SpecForm form = graphs::spec_form(g.spec);
     if (!form.generator.empty()) continue;  // load_config checked it
-    if (const std::string why = graph_file_problem(form.path); !why.empty())
+    if (const std::string why = input_file_problem(form.path, "graph file", Folders::refused);
+        !why.empty())
       throw std::invalid_argument(cfg.source + ": graph '" + g.name + "': " + why);
     try {  // its header (a banner, a size line), as bench --graph reads it
       graphs::estimate_edges(form.spec);

@@ -28,12 +28,8 @@ std::vector<std::string> split_list(const std::string& s);
 // not after the graphs before it were built and measured. Each throws std::invalid_argument
 // naming the command, the flag and the value.
 //
-// Why the graph file at `path` cannot be read ("" when it can): it does not exist, is a folder
-// (the readers would call it a corrupt gzip stream), is not a regular file (a pipe: the tools
-// read a graph file more than once, for its hash, its size and its edges) or does not open.
-std::string graph_file_problem(const std::string& path);
 // A graph spec: a generator's keys and values as make_graph takes them (graphs::estimate_edges),
-// or a file that graph_file_problem passes.
+// or a file that input_file_problem(path, "graph file", Folders::refused) passes.
 void check_graph_spec(const std::string& what, const std::string& spec);
 // A config's graph files (tuner run and check: a config may name files that another machine
 // has, so loading it does not ask; a run does, before it measures anything).
