@@ -209,10 +209,13 @@ TEST(ProfilerGpu, CeilingsAreMeasuredCachedAndPlausible) {
       info.name.c_str(), info.driver.c_str(), c.dram_copy_gbs, c.l2_copy_gbs, c.l2_gather_gbs,
       c.fp32_gflops, c.launch_us_plain, c.launch_us_graph, to_json(c).dump(2).c_str());
   EXPECT_GT(c.l2_copy_gbs, c.dram_copy_gbs);
-  // Random 256-byte rows from L2: below the streaming L2 copy, above what DRAM could deliver
-  // for a random gather of the same rows.
+  // Random 256-byte rows from L2: above what DRAM could deliver for a random gather of the same
+  // rows, and near the streaming L2 copy, which writes as many bytes as it reads (reads alone go
+  // a little faster: 1.10x the copy on the H200, 1.26x on an H100 in the forty-third session's
+  // GPU check, which failed the 1.2x bound this had). An L1 hit counted as an L2 read would put
+  // it several times over the copy.
   EXPECT_GT(c.l2_gather_gbs, 0.5 * c.dram_copy_gbs);
-  EXPECT_LT(c.l2_gather_gbs, 1.2 * c.l2_copy_gbs);
+  EXPECT_LT(c.l2_gather_gbs, 1.5 * c.l2_copy_gbs);
   EXPECT_GT(c.fp32_gflops, 0.0);
   EXPECT_LT(c.launch_us_graph, c.launch_us_plain);
   if (info.name.find("H200") != std::string::npos) {
