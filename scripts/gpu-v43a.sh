@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Forty-third session, one H200 call for what gpu-v41b.sh and gpu-v41a.sh did in two (two failed
+# starts had cost ~3 minutes of device time, and the whole GPU check ran on an H100 in the
+# session's call 3, docs/data/v43/call3-h100): the run of record on run 23's header
+# (scripts/gpu-v34e.sh, ~170 s), then run 24, a fresh tune of configs/h200.yaml
+# (scripts/gpu-v41a.sh: nothing reusable, the readers' and generators' hashes moved; stopped at
+# LIMIT s, default 370, so that the call fits its 600 s).
+set -uo pipefail
+D="$(dirname "${BASH_SOURCE[0]}")"
+nvidia-smi --query-gpu=name --format=csv,noheader
+bash "$D/gpu-v34e.sh"
+echo "=== run 24 at $SECONDS s"
+LIMIT="${LIMIT:-370}" bash "$D/gpu-v41a.sh"
+echo "all done at $SECONDS s"
