@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -246,18 +248,45 @@ std::string ceilings_cache_path(const std::string& cache_dir, const DeviceInfo& 
       .string();
 }
 
+std::string ceilings_cache_problem(const nlohmann::json& j) {
+  Ceilings c;
+  try {
+    c = ceilings_from_json(j);
+  } catch (const nlohmann::json::exception& e) {
+    return e.what();
+  }
+  const nlohmann::json fmt =
+      c.method.is_object() && c.method.contains("format") ? c.method["format"] : nlohmann::json();
+  if (!fmt.is_number_integer() || fmt.get<int>() != cache_format)
+    return "format " + fmt.dump() + ", not " + std::to_string(cache_format);
+  if (!j.contains("l2_gather_gbs")) return "no l2_gather_gbs";
+  const std::pair<const char*, double> roofs[] = {
+      {"dram_copy_gbs", c.dram_copy_gbs},     {"l2_copy_gbs", c.l2_copy_gbs},
+      {"l2_gather_gbs", c.l2_gather_gbs},     {"fp32_gflops", c.fp32_gflops},
+      {"launch_us_plain", c.launch_us_plain}, {"launch_us_graph", c.launch_us_graph}};
+  for (const auto& [name, v] : roofs)
+    if (!std::isfinite(v) || v <= 0) return std::string(name) + " " + std::to_string(v);
+  return "";
+}
+
 Ceilings load_or_measure_ceilings(int device, Timer& timer, const std::string& cache_dir) {
   const DeviceInfo info = device_info(device, timer.nvml());
   const std::string path = ceilings_cache_path(cache_dir, info);
   if (std::ifstream in(path); in) {
+    std::string why;
     try {
-      const Ceilings cached = ceilings_from_json(nlohmann::json::parse(in));
-      if (cached.device_uuid == info.uuid && cached.driver == info.driver &&
-          cached.method.value("format", 0) == cache_format)
-        return cached;
-    } catch (const nlohmann::json::exception&) {
-      // unreadable cache: measure again and overwrite it
+      const nlohmann::json j = nlohmann::json::parse(in);
+      why = ceilings_cache_problem(j);
+      if (why.empty()) {
+        const Ceilings cached = ceilings_from_json(j);
+        if (cached.device_uuid == info.uuid && cached.driver == info.driver) return cached;
+      }
+    } catch (const nlohmann::json::exception& e) {
+      why = e.what();  // unreadable cache: measure again and overwrite it
     }
+    if (!why.empty())
+      std::fprintf(stderr, "ceilings: cache %s not used (%s): measuring again\n", path.c_str(),
+                   why.c_str());
   }
   Ceilings c = measure_ceilings(device, timer);
   std::filesystem::create_directories(cache_dir);
@@ -266,7 +295,12 @@ Ceilings load_or_measure_ceilings(int device, Timer& timer, const std::string& c
     std::ofstream out(tmp);
     if (!out) throw std::runtime_error("cannot write " + tmp);
     out << to_json(c).dump(2) << "\n";
-    if (!out) throw std::runtime_error("cannot write " + tmp);
+    out.close();
+    if (!out) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      throw std::runtime_error("cannot write " + tmp);
+    }
   }
   std::filesystem::rename(tmp, path);  // atomic: concurrent workers never read half a file
   return c;

@@ -41,8 +41,13 @@ Ceilings measure_ceilings(int device, Timer& timer);
 // <cache_dir>/ceilings-<uuid>-<driver>.json, the driver string made file-name safe.
 std::string ceilings_cache_path(const std::string& cache_dir, const DeviceInfo& info);
 
+// Why a cache file's JSON cannot be used ("" when it can): a field missing or of the wrong type,
+// a format other than this build's, or a roof that is not a finite positive number (a
+// hand-edited or damaged file that still parses).
+std::string ceilings_cache_problem(const nlohmann::json& j);
 // Reads the cached ceilings of this device and driver; measures and writes them when the file
-// is absent, unreadable, of another format, or of another driver/device.
+// is absent, unreadable, fails ceilings_cache_problem (said on stderr), or is of another
+// driver/device.
 Ceilings load_or_measure_ceilings(int device, Timer& timer, const std::string& cache_dir);
 
 nlohmann::json to_json(const Ceilings& c);

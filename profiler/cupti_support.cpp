@@ -229,10 +229,10 @@ void CUPTIAPI ActivityTracer::buffer_completed(CUcontext ctx, uint32_t stream_id
     }
     got.push_back(r);
   }
+  // ctx is always NULL (global buffers since CUDA 6.0, cupti_activity.h): NULL asks the
+  // global queue, which is where records are dropped when buffer_requested has no buffer.
   size_t dropped = 0;
-  if (ctx != nullptr &&
-      cuptiActivityGetNumDroppedRecords(ctx, stream_id, &dropped) != CUPTI_SUCCESS)
-    dropped = 0;
+  if (cuptiActivityGetNumDroppedRecords(ctx, stream_id, &dropped) != CUPTI_SUCCESS) dropped = 0;
   {
     std::lock_guard<std::mutex> lock(self.pool_mu_);
     if (buffer != nullptr && self.pool_.size() < pool_max)
@@ -289,9 +289,12 @@ void ActivityTracer::flush_forced() {
 
 void ActivityTracer::discard() {
   flush_forced();
+  uint64_t now = 0;
+  CSRGAT_CUPTI_CHECK(cuptiGetTimestamp(&now));  // the records' own clock
   std::lock_guard<std::mutex> lock(records_mu_);
   records_.clear();
   dropped_ = 0;
+  since_ = now;
 }
 
 std::vector<ActivityRecord> ActivityTracer::take() {
@@ -299,6 +302,10 @@ std::vector<ActivityRecord> ActivityTracer::take() {
   std::vector<ActivityRecord> all;
   std::lock_guard<std::mutex> lock(records_mu_);
   all.swap(records_);
+  // A record of work that started before the last discard() (which follows a synchronisation)
+  // is an earlier sample's that CUPTI delivered late, not the current one's: counted here it
+  // would stretch the span back to that work and raise the launch's expected kernel count.
+  std::erase_if(all, [&](const ActivityRecord& r) { return r.start != 0 && r.start < since_; });
   return all;
 }
 

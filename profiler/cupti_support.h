@@ -66,10 +66,12 @@ class ActivityTracer {
 
   // True when tracing is on; otherwise false with the reason (remembered: no retries).
   bool ensure_enabled(std::string& why);
-  // Forces CUPTI to deliver its buffers and forgets every record so far. Synchronise first.
+  // Forces CUPTI to deliver its buffers and forgets every record so far, and every record of
+  // work started before now that arrives later. Synchronise first.
   void discard();
   // Forces delivery and returns (and forgets) the records gathered since the last discard()
-  // or take(), of every device. Throws ApiError when CUPTI cannot flush.
+  // or take(), of every device, less those of work started before the last discard(). Throws
+  // ApiError when CUPTI cannot flush.
   std::vector<ActivityRecord> take();
   // Records CUPTI reported as dropped since the last discard().
   uint64_t dropped();
@@ -106,6 +108,7 @@ class ActivityTracer {
 
   std::mutex records_mu_;
   std::vector<ActivityRecord> records_;
+  uint64_t since_ = 0;  // CUPTI's timestamp at the last discard()
   uint64_t dropped_ = 0;
 
   // Every forced flush hands CUPTI's current buffer back, so each sample makes CUPTI ask for a

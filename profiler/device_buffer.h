@@ -14,7 +14,13 @@ struct DeviceBuffer {
   void* ptr = nullptr;
   explicit DeviceBuffer(size_t bytes, bool zeroed = false) {
     CSRGAT_CUDA_CHECK(cudaMalloc(&ptr, bytes));
-    if (zeroed) CSRGAT_CUDA_CHECK(cudaMemset(ptr, 0, bytes));
+    if (!zeroed) return;
+    if (const cudaError_t e = cudaMemset(ptr, 0, bytes); e != cudaSuccess) {
+      cudaFree(ptr);  // the destructor of an object whose constructor throws never runs
+      ptr = nullptr;
+      detail::throw_api_error("cudaMemset(ptr, 0, bytes)", detail::cuda_error_text(e), __FILE__,
+                              __LINE__);
+    }
   }
   ~DeviceBuffer() { cudaFree(ptr); }
   DeviceBuffer(const DeviceBuffer&) = delete;

@@ -102,7 +102,7 @@ Model byte_model(int64_t nodes, int64_t edges, int feat, int heads, int index_by
   m.flops = e * h * (2 * f + kSoftmaxFlops);
   if (roofs.dram_gbs > 0) {
     m.floor_us = m.compulsory_bytes / (roofs.dram_gbs * 1e3);
-    if (!m.values_fit_l2) m.gather_floor_us = m.traffic_bytes / (roofs.dram_gbs * 1e3);
+    if (!m.values_fit_l2) m.gather_estimate_us = m.traffic_bytes / (roofs.dram_gbs * 1e3);
   }
   // Values in L2: every gather is an L2 access, at best at the measured random-row rate.
   if (m.values_fit_l2 && roofs.l2_gather_gbs > 0)
@@ -120,8 +120,10 @@ std::string model_text() {
          "otherwise from DRAM: traffic = (N+1)*index_bytes + E*index_bytes + E*H*4 + N*H*F*4 + "
          "max(N*H*F*value_bytes, E*H*F*value_bytes*(1 - hit)); the gather bytes through L2 are "
          "(N+1)*index_bytes + E*index_bytes + E*H*4 + E*H*F*value_bytes + N*H*F*4. The floor "
-         "time is compulsory bytes / the measured DRAM copy ceiling (and, beyond L2, the traffic "
-         "/ the same ceiling); each winner's time is reported against it. FLOP model: per edge "
+         "time, a lower bound, is compulsory bytes / the measured DRAM copy ceiling; beyond L2 "
+         "the gather estimate is the traffic / the same ceiling, an estimate that skewed graphs "
+         "and feature-sliced kernels can beat. Each winner's time is reported against both. FLOP "
+         "model: per edge "
          "and head F multiply-adds (2F flops) plus " +
          std::to_string(kSoftmaxFlops) +
          " for the softmax (max, subtract and exponent, sum, scale): E*H*(2F+" +
@@ -129,7 +131,9 @@ std::string model_text() {
          "). Where hardware counters are missing, DRAM bytes "
          "are the model's traffic (beyond L2 as above, else compulsory), L2 bytes the gather "
          "bytes (every load passes through L2), and flops the FLOP model; such numbers are "
-         "marked \"(model)\".";
+         "marked \"(model)\", and a model's percentage of the roof above 100 says its traffic "
+         "was too high for that graph. The DRAM roof is the copy ceiling, which writes as much as "
+         "it reads: a kernel that mostly reads can pass it by a few percent on its counters.";
 }
 
 Counters counters_of(const nlohmann::json& j) {
@@ -194,11 +198,12 @@ Achieved achieved(double time_us, const Counters& c, const Model& m, const Roofs
   a.flops = c.has_flops ? c.flops : m.flops;
   a.known = usable(time_us) && usable(a.dram_bytes) && usable(a.flops);
   if (!usable(time_us)) return a;
-  a.dram_gbs = a.dram_bytes / time_us * 1e-3;  // bytes/us * 1e-3 = GB/s
-  a.l2_gbs = a.l2_bytes / time_us * 1e-3;
-  a.gflops = a.flops / time_us * 1e-3;
-  if (usable(a.dram_bytes)) a.ai = a.flops / a.dram_bytes;
-  if (r.known() && a.ai > 0) {
+  // Zero bytes or flops here mean "unknown" (a model without the graph's size), not zero.
+  if (usable(a.dram_bytes)) a.dram_gbs = a.dram_bytes / time_us * 1e-3;  // bytes/us * 1e-3 = GB/s
+  if (usable(a.l2_bytes)) a.l2_gbs = a.l2_bytes / time_us * 1e-3;
+  if (usable(a.flops)) a.gflops = a.flops / time_us * 1e-3;
+  if (usable(a.dram_bytes) && usable(a.flops)) a.ai = a.flops / a.dram_bytes;
+  if (r.known() && usable(a.ai)) {
     a.roof_gflops = std::min(r.dram_gbs * a.ai, r.fp32_gflops);
     a.pct_roof = 100.0 * a.gflops / a.roof_gflops;
   }

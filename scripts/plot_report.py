@@ -42,9 +42,10 @@ KIND_STYLE = {
     "winner": dict(marker="*", s=260, alpha=1.0, zorder=6, edgecolors="black", linewidths=0.9),
     "seed": dict(marker="^", s=70, alpha=0.95, zorder=5, edgecolors="black", linewidths=0.6),
     "cusparse": dict(marker="s", s=60, alpha=0.95, zorder=5, edgecolors="black", linewidths=0.6),
+    "colblock": dict(marker="D", s=55, alpha=0.95, zorder=5, edgecolors="black", linewidths=0.6),
 }
 KIND_LABEL = {"fused": "fused variant", "winner": "winner (tuned choice)", "seed": "seed baseline",
-              "cusparse": "softmax + cuSPARSE baseline"}
+              "cusparse": "softmax + cuSPARSE baseline", "colblock": "column-blocked sweep"}
 
 
 def save(fig, out_dir, stem):
@@ -88,7 +89,7 @@ def roofline(data, out_dir):
     problems = sorted({p["problem"] for p in pts})
     cmap = plt.get_cmap("tab10" if len(problems) <= 10 else "tab20")
     color = {pr: cmap(i % cmap.N) for i, pr in enumerate(problems)}
-    for kind in ("fused", "seed", "cusparse", "winner"):
+    for kind in ("fused", "seed", "cusparse", "colblock", "winner"):
         for measured in (True, False):
             sel = [p for p in pts if p.get("kind") == kind and bool(p.get("model")) != measured]
             if not sel:
@@ -117,7 +118,7 @@ def roofline(data, out_dir):
     ax.add_artist(roof_legend)
     handles = [Line2D([], [], ls="", color="grey", markeredgecolor="black" if k != "fused" else "grey",
                       marker=KIND_STYLE[k]["marker"], markersize=12 if k == "winner" else 7, label=KIND_LABEL[k])
-               for k in ("winner", "fused", "seed", "cusparse")]
+               for k in ("winner", "fused", "seed", "cusparse", "colblock")]
     handles.append(Line2D([], [], ls="", marker="o", markerfacecolor="none", markeredgecolor="grey",
                           label="hollow: from the model (no counters)"))
     if len(problems) <= 20:

@@ -192,7 +192,8 @@ TEST(ProfilerNvml, UuidFormatMatchesNvml) {
   EXPECT_EQ(format_gpu_uuid(bytes), "GPU-01234567-89ab-cdef-0011-223344556677");
 }
 
-TEST(ProfilerCeilings, JsonRoundTripAndCachePath) {
+// Ceilings as a cache file holds them (this build's format).
+Ceilings sample_ceilings() {
   Ceilings c;
   c.dram_copy_gbs = 3950.5;
   c.l2_copy_gbs = 9800.0;
@@ -202,7 +203,12 @@ TEST(ProfilerCeilings, JsonRoundTripAndCachePath) {
   c.launch_us_graph = 0.8;
   c.device_uuid = "GPU-01234567-89ab-cdef-0011-223344556677";
   c.driver = "580.95.05 (CUDA 13.0)";
-  c.method = {{"format", 1}, {"dram_copy", {{"grid", 2112}}}};
+  c.method = {{"format", 2}, {"dram_copy", {{"grid", 2112}}}};
+  return c;
+}
+
+TEST(ProfilerCeilings, JsonRoundTripAndCachePath) {
+  const Ceilings c = sample_ceilings();
   const Ceilings back = ceilings_from_json(nlohmann::json::parse(to_json(c).dump()));
   EXPECT_DOUBLE_EQ(back.dram_copy_gbs, c.dram_copy_gbs);
   EXPECT_DOUBLE_EQ(back.launch_us_graph, c.launch_us_graph);
@@ -223,6 +229,29 @@ TEST(ProfilerCeilings, JsonRoundTripAndCachePath) {
   EXPECT_EQ(
       ceilings_cache_path("/tmp/cache", info),
       "/tmp/cache/ceilings-GPU-01234567-89ab-cdef-0011-223344556677-580.95.05__CUDA_13.0_.json");
+}
+
+// A cache file that parses is used only when every roof is a finite positive number of this
+// build's format: a hand-edited DRAM ceiling in TB/s would otherwise set every floor of the run
+// a thousand times too high, and a zero FP32 roof would leave its report without ceilings.
+TEST(ProfilerCeilings, ACacheIsUsedOnlyWithPlausibleRoofs) {
+  const nlohmann::json good = to_json(sample_ceilings());
+  EXPECT_EQ(ceilings_cache_problem(good), "");
+  auto with = [&](const char* key, const nlohmann::json& v) {
+    nlohmann::json j = good;
+    j[key] = v;
+    return ceilings_cache_problem(j);
+  };
+  EXPECT_NE(with("dram_copy_gbs", -4043.7).find("dram_copy_gbs"), std::string::npos);
+  EXPECT_NE(with("fp32_gflops", 0.0).find("fp32_gflops"), std::string::npos);
+  EXPECT_NE(with("launch_us_graph", nullptr), "");  // null: not a number
+  EXPECT_NE(with("method", {{"format", 2.7}}).find("format 2.7"), std::string::npos);
+  EXPECT_NE(with("method", {{"format", 1}}).find("not 2"), std::string::npos);
+  EXPECT_NE(with("method", "hand-edited"), "");
+  nlohmann::json old = good;
+  old.erase("l2_gather_gbs");
+  EXPECT_EQ(ceilings_cache_problem(old), "no l2_gather_gbs");
+  EXPECT_NE(ceilings_cache_problem(nlohmann::json::array()), "");
 }
 
 bool has_gpu() {

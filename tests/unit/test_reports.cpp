@@ -219,6 +219,24 @@ int64_t fill_run(tuner::Store& s, const tuner::RunInfo& info, double slow = 1.0,
   return run;
 }
 
+// A result of the peers file with a field of the wrong type is named in that file, not blamed on
+// the run being reported; a failed peer run (no median) is skipped as before.
+TEST(ReportPeers, AMistypedResultNamesThePeersFile) {
+  TempDir dir("peers_mistyped");
+  const fs::path p = dir / "peers.json";
+  std::ofstream(p) << R"({"results": [{"graph": "cora", "impl": "pyg", "median_us": 180.0,
+    "feat": 64, "heads": 1}, {"graph": "cora", "impl": "pyg"}, {"graph": "citeseer",
+    "impl": "pyg", "median_us": 181.0, "feat": "64", "heads": 1}]})";
+  try {
+    load_peers(p.string());
+    ADD_FAILURE() << "a string feat was read";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("peers file '" + p.string() + "': results[2]: "), std::string::npos)
+        << what;
+  }
+}
+
 TEST(ReportModel, ByteModelMatchesHandCount) {
   Roofs r;
   r.dram_gbs = 4000;
@@ -243,7 +261,7 @@ TEST(ReportModel, ByteModelMatchesHandCount) {
   const double traffic =
       1000001.0 * 4 + 16e6 * 4 + 16e6 * 4 + 1e6 * 64 * 4 + 16e6 * 64 * 2 * (1 - hit);
   EXPECT_DOUBLE_EQ(big.traffic_bytes, traffic);
-  EXPECT_DOUBLE_EQ(big.gather_floor_us, traffic / 4000e3);
+  EXPECT_DOUBLE_EQ(big.gather_estimate_us, traffic / 4000e3);
 }
 
 TEST(ReportModel, CountersReadBothShapesAndReasons) {
@@ -275,7 +293,17 @@ TEST(ReportModel, AchievedUsesCountersElseModel) {
   EXPECT_DOUBLE_EQ(a.dram_gbs, 4e6 / 10.0 * 1e-3);  // 400 GB/s
   EXPECT_DOUBLE_EQ(a.l2_gbs, 8e6 / 10.0 * 1e-3);
   EXPECT_DOUBLE_EQ(a.ai, (2e6 + 1500) / 4e6);
-  EXPECT_NEAR(a.pct_roof, 100.0 * a.gflops / std::min(4000 * a.ai, 60000.0), 1e-9);
+  // Hand values, not the formula again: 2,001,500 flops in 10 us, 400 GB/s against a 4000 GB/s
+  // roof at AI 0.500375 (below the ridge), so 10% of it.
+  EXPECT_DOUBLE_EQ(a.gflops, 200.15);
+  EXPECT_NEAR(a.pct_roof, 10.0, 1e-9);
+  // No ceilings: the percentage is unknown (n/a, JSON null), never 0.
+  EXPECT_TRUE(
+      std::isnan(achieved(10.0, counters_of(counters(4e6, 8e6, 1e6)), m, Roofs{}).pct_roof));
+  // No graph size and no counters: nothing is known, so no rate is 0 either.
+  const Achieved none = achieved(10.0, Counters{}, Model{}, r);
+  EXPECT_FALSE(none.known);
+  EXPECT_TRUE(std::isnan(none.dram_gbs) && std::isnan(none.ai) && std::isnan(none.pct_roof));
   const Achieved b = achieved(10.0, Counters{}, m, r);
   EXPECT_TRUE(b.dram_model && b.l2_model && b.flops_model);
   EXPECT_DOUBLE_EQ(b.dram_bytes, m.compulsory_bytes);
@@ -314,7 +342,7 @@ TEST(Report, WritesMarkdownHtmlWithWinnersSpeedupsAndModel) {
   EXPECT_TRUE(contains(md, "Compulsory bytes, every array once"));
   EXPECT_TRUE(contains(md, "E*H*F*value_bytes"));
   EXPECT_TRUE(contains(md, "x the floor"));
-  EXPECT_TRUE(contains(md, "gather floor"));
+  EXPECT_TRUE(contains(md, "gather estimate"));
   // A variant without counters is marked, the wrong one is out, the screening-only one is in.
   EXPECT_TRUE(contains(md, "(model)"));
   EXPECT_TRUE(contains(md, "Disqualified"));
