@@ -33,9 +33,21 @@ std::string json_string(const std::string& s) {
 }  // namespace
 
 template <class Index>
+std::string csr_hash(const Csr<Index>& g) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const std::vector<Index>* a : {&g.row_ptr, &g.col})
+    for (const Index v : *a)
+      h = (h ^ static_cast<uint64_t>(static_cast<int64_t>(v))) * 0x100000001b3ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+template <class Index>
 ShapeFeatures describe(const Csr<Index>& g, int64_t long_row_threshold) {
   ShapeFeatures f;
   const int64_t n = g.num_nodes;
+  f.csr_hash = csr_hash(g);
   f.num_nodes = n;
   f.num_edges = g.num_edges();
   f.long_row_threshold = long_row_threshold;
@@ -80,7 +92,8 @@ std::string to_json(const ShapeFeatures& f) {
      << ",\"mean_degree\":" << f.mean_degree << ",\"max_degree\":" << f.max_degree
      << ",\"cv_degree\":" << f.cv_degree << ",\"empty_rows\":" << f.empty_rows
      << ",\"long_row_threshold\":" << f.long_row_threshold
-     << ",\"long_row_edge_share\":" << f.long_row_edge_share << "}";
+     << ",\"long_row_edge_share\":" << f.long_row_edge_share
+     << ",\"csr_hash\":" << json_string(f.csr_hash) << "}";
   return os.str();
 }
 
@@ -92,6 +105,8 @@ std::string graph_info_json(const std::string& spec) {
          ",\"source_hash\":" + json_string(graph_source_hash(spec)) + "," + features.substr(1);
 }
 
+template std::string csr_hash(const Csr32&);
+template std::string csr_hash(const Csr64&);
 template ShapeFeatures describe(const Csr32&, int64_t);
 template ShapeFeatures describe(const Csr64&, int64_t);
 

@@ -664,12 +664,26 @@ TEST(GraphFeatures, DescribeAndJson) {
   EXPECT_EQ(to_json(f),
             "{\"num_nodes\":4,\"num_edges\":8,\"min_degree\":0,\"median_degree\":1.5,"
             "\"mean_degree\":2,\"max_degree\":5,\"cv_degree\":0.935414346693,\"empty_rows\":1,"
-            "\"long_row_threshold\":2,\"long_row_edge_share\":0.625}");
+            "\"long_row_threshold\":2,\"long_row_edge_share\":0.625,"
+            "\"csr_hash\":\"05d96673e28f93bb\"}");
   const ShapeFeatures z = describe(make_csr(0, {0}, {}));
   EXPECT_EQ(z.cv_degree, 0);
   EXPECT_EQ(z.median_degree, 0);
   EXPECT_EQ(describe(make_csr(3, {0, 0, 0, 0}, {})).cv_degree, 0);
   EXPECT_EQ(describe(make_csr(3, {0, 1, 3, 6}, {0, 0, 1, 0, 1, 2})).median_degree, 2);
+}
+
+// The CSR's own hash: a hand value, the same at either index width, another for the same
+// degrees over relabelled sources.
+TEST(GraphFeatures, CsrHashIsTheEdgesWhateverTheIndexWidth) {
+  const Csr64 g = make_csr(3, {0, 1, 3, 6}, {0, 0, 1, 0, 1, 2});
+  EXPECT_EQ(csr_hash(g), "a21b9e71cee17f0d");  // FNV-1a steps over 0,1,3,6, 0,0,1,0,1,2
+  EXPECT_EQ(describe(g).csr_hash, "a21b9e71cee17f0d");
+  EXPECT_EQ(csr_hash(to_int32(g)), csr_hash(g));
+  const Csr64 relabelled = make_csr(3, {0, 1, 3, 6}, {1, 0, 1, 0, 1, 2});
+  EXPECT_NE(csr_hash(relabelled), csr_hash(g));
+  EXPECT_EQ(describe(relabelled).cv_degree, describe(g).cv_degree);
+  EXPECT_NE(to_json(describe(g)).find("\"csr_hash\":\"a21b9e71cee17f0d\"}"), std::string::npos);
 }
 
 TEST(GraphFeatures, GraphInfoJson) {

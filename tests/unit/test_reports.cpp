@@ -752,6 +752,26 @@ TEST(Compare, OnlyTheSourceHashChangedIsComparedAndNamed) {
                 "u", &note),
             "");
   EXPECT_EQ(note, "generator code changed between the runs");
+  // With the CSR's hash stored on both sides: the same edges say the code alone moved, other
+  // edges under the same statistics (a relabelled file) are another graph; one side without it
+  // (a run before it was stored) says nothing.
+  const nlohmann::json f1 = {{"num_nodes", 5},
+                             {"num_edges", 9},
+                             {"source_hash", "file:1"},
+                             {"csr_hash", "00000000000000aa"}};
+  nlohmann::json f2 = f1;
+  f2["source_hash"] = "file:2";
+  EXPECT_EQ(graph_difference(f1, "g.mtx", f2, "g.mtx", &note), "");
+  EXPECT_EQ(note,
+            "the reader code or the file's encoding changed between the runs; the same CSR "
+            "(csr_hash)");
+  f2["csr_hash"] = "00000000000000bb";
+  EXPECT_EQ(graph_difference(f1, "g.mtx", f2, "g.mtx", &note),
+            "the same size and degree statistics over other edges (csr_hash 00000000000000aa -> "
+            "00000000000000bb: a relabelled or edited graph)");
+  f2.erase("csr_hash");
+  EXPECT_EQ(graph_difference(f1, "g.mtx", f2, "g.mtx", &note), "");
+  EXPECT_EQ(note, "the file's bytes or the reader code changed between the runs");
 }
 
 // With nothing comparable (every graph another, or no problem in common) the comparison is
