@@ -40,15 +40,23 @@ std::string comment_safe(std::string s) {
   return s;
 }
 
+// A C string literal: quotes and backslashes escaped, and every control character as a
+// three-digit octal escape (a raw CR ends the #define's line as a newline does: the rest of the
+// store's name or GPU name became a directive of its own).
 std::string c_string(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u == 0x7f) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\%03o", u);
+      out += esc;
+    } else {
+      out += c;
     }
-    out += c;
   }
   return out + "\"";
 }

@@ -127,6 +127,7 @@ constexpr const char* kClosingLine = "}  // namespace csrgat::tuned";
 struct HeaderFacts {
   std::string arch;
   bool unfinished = false;
+  std::string text;  // the bytes checked: what promote copies
 };
 HeaderFacts read_generated_header(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -167,6 +168,7 @@ HeaderFacts read_generated_header(const fs::path& path) {
         where + " is not a whole generated header: it does not end with '" + kClosingLine +
         "' (and its kernels and rules), as tuner emit writes it; it was cut short? "
         "emit it again");
+  facts.text = text;
   if (facts.arch.empty())
     throw std::runtime_error(where + " does not say its architecture (its second line, '" +
                              arch_tag + "sm_NN, ...'); emit it again");
@@ -216,9 +218,9 @@ int run_promote(const std::string& header, const std::string& to, bool allow_unf
                              ", so it goes to " + facts.arch + ".h, not '" +
                              target.filename().string() +
                              "'; give --to a folder, or a path ending in " + facts.arch + ".h");
-  std::ifstream in(header, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  write_header_file(text, target.string());
+  // The text that was checked, not a second read (a file replaced or gone since would be copied
+  // unchecked, or as nothing over the tree's header).
+  write_header_file(facts.text, target.string());
   if (facts.unfinished)
     std::fprintf(stderr, "tuner promote: warning: %s is the header of a run that did not finish\n",
                  header.c_str());

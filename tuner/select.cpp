@@ -73,10 +73,10 @@ Analysis analyse(const Store& store, int64_t run_id) {
     if (p.fault != 0 || p.delay_ns != 0) continue;
     ProblemKey key{t.graph, t.feat, t.heads, p.value, p.index};
     // A sweep is also out on a problem where it could not be timed: the library would run it
-    // there all the same.
-    const bool failed = t.status == "wrong" || t.status == "crashed" ||
-                        (p.family == Family::colblock &&
-                         (t.status == "timeout" || t.status == "launch_failed"));
+    // there all the same. A fused variant that hung (timeout: no reply, after the retry without
+    // counters) is out as one that crashed: its other stages' times do not make it safe.
+    const bool failed = t.status == "wrong" || t.status == "crashed" || t.status == "timeout" ||
+                        (p.family == Family::colblock && t.status == "launch_failed");
     if ((p.family == Family::fused || p.family == Family::colblock) && failed) {
       a.problems[key].disqualified.insert(t.variant);
       continue;
@@ -224,14 +224,16 @@ struct Tuned {
 struct Score {
   std::string variant;
   int covered = 0;
+  int wins = 0;                 // problems of the set whose winner (pick_winner) it is
   double clamped = 1, raw = 1;  // geometric means of max(ratio, 1) and of ratio
 };
 
 // Each variant's geometric-mean slowdown over the problems where it was measured.
 std::vector<Score> score(const std::vector<const Tuned*>& ps) {
   std::map<std::string, std::pair<double, double>> logs;  // sum log clamped, sum log raw
-  std::map<std::string, int> count;
+  std::map<std::string, int> count, wins;
   for (const Tuned* p : ps) {
+    ++wins[p->winner.variant];
     for (const auto& [id, m] : p->data->fused) {
       const double ratio = m.t->median_us / p->winner.median_us;
       logs[id].first += std::log(std::max(ratio, 1.0));
@@ -242,14 +244,20 @@ std::vector<Score> score(const std::vector<const Tuned*>& ps) {
   std::vector<Score> out;
   for (const auto& [id, l] : logs) {
     const int n = count[id];
-    out.push_back({id, n, std::exp(l.first / n), std::exp(l.second / n)});
+    const auto w = wins.find(id);
+    out.push_back(
+        {id, n, w == wins.end() ? 0 : w->second, std::exp(l.first / n), std::exp(l.second / n)});
   }
   return out;
 }
 
+// Equal clamped slowdowns (a variant at least as fast as a problem's winner clamps to 1 there)
+// go to the variant that won more of the problems: pick_winner chose each winner over a faster
+// median only inside the noise, by stage and q3, and the raw median must not undo that (a
+// 5-sample screening time 1% below a stage-2 final would otherwise take the rule).
 bool better(const Score& a, const Score& b) {
-  return std::make_tuple(a.clamped, -a.covered, a.raw, a.variant) <
-         std::make_tuple(b.clamped, -b.covered, b.raw, b.variant);
+  return std::make_tuple(a.clamped, -a.covered, -a.wins, a.raw, a.variant) <
+         std::make_tuple(b.clamped, -b.covered, -b.wins, b.raw, b.variant);
 }
 
 RuleChoice make_rule(const Bucket& bucket, const std::string& variant,

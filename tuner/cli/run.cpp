@@ -177,10 +177,21 @@ class Runner {
         if (t.status == "ok") ranked.emplace_back(t.median_us, p);
       }
       std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      const auto plan = halving_plan(static_cast<int>(job.fused.size()), cfg_.strategy.budget, cfg_.strategy.eta);
-      const size_t keep = std::max<size_t>(3, plan.keep_counts.size() > 1 ? plan.keep_counts[1] : ranked.size() / cfg_.strategy.eta);
+      // Per value and index type: selection makes each type a problem of its own, so the bf16
+      // candidates (half the bytes) must not take every finalist's place from the f32 ones.
+      std::map<std::pair<int, int>, size_t> of_type, kept;
+      for (const auto& p : job.fused)
+        ++of_type[{static_cast<int>(p.value), static_cast<int>(p.index)}];
       finalists.clear();
-      for (size_t i = 0; i < ranked.size() && i < keep; ++i) finalists.push_back(ranked[i].second);
+      for (const auto& [us, p] : ranked) {
+        const std::pair<int, int> type{static_cast<int>(p.value), static_cast<int>(p.index)};
+        const auto plan =
+            halving_plan(static_cast<int>(of_type[type]), cfg_.strategy.budget, cfg_.strategy.eta);
+        const size_t keep =
+            std::max<size_t>(3, plan.keep_counts.size() > 1 ? plan.keep_counts[1]
+                                                            : of_type[type] / cfg_.strategy.eta);
+        if (kept[type]++ < keep) finalists.push_back(p);
+      }
     }
     // Full measurement for the finalists and the baselines; hardware counters (a replayed,
     // untimed pass) for the screening leaders (without a screening: the first three finalists
@@ -216,8 +227,12 @@ class Runner {
     // problem is not finished: a rerun (or a continuation) measures it again.
     bool complete = true;
     if (full.size() >= 2) {
+      // The three fastest of each value and index type (each type is its own problem).
       std::vector<std::string> leaders;
-      for (size_t i = 0; i < full.size() && i < 3; ++i) leaders.push_back(full[i].second.id());
+      std::map<std::pair<int, int>, int> led;
+      for (const auto& [us, p] : full)
+        if (led[{static_cast<int>(p.value), static_cast<int>(p.index)}]++ < 3)
+          leaders.push_back(p.id());
       bool have = true;
       for (const auto& id : leaders) have = have && store_.has_trial(run_.id, pr.graph_name, pr.feat, pr.heads, id, 2);
       if (!have) {
