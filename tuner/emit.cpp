@@ -152,7 +152,11 @@ std::string default_arch(const RunInfo& run) {
 
 std::string emit_header(const Store& store, int64_t run_id, const std::string& arch) {
   const auto run = store.run(run_id);
-  const std::string name = fs::path(store.path()).filename().string();
+  // The store's name however its path was spelled ("h200", "h200/", "h200/.", "."): the same
+  // run emits the same header.
+  fs::path named = fs::absolute(store.path()).lexically_normal();
+  if (named.filename().empty()) named = named.parent_path();
+  const std::string name = named.filename().string();
   if (!run)
     throw std::runtime_error("results store '" + store.path() + "' has no run " +
                              std::to_string(run_id));
