@@ -195,11 +195,23 @@ class Runner {
     }
     // Full measurement for the finalists and the baselines; hardware counters (a replayed,
     // untimed pass) for the screening leaders (without a screening: the first three finalists
-    // in the config's order) and the baselines only: they cost passes. Those
+    // of each type in the config's order) and the baselines only: they cost passes. Those
     // are measured first, with no other kernel loaded in the worker (keep_kernels): a counter
     // pass slowed down with every module the worker held, to ~2 s per kernel with a screening's
     // ~350 modules loaded (fourteenth session). The other finalists' kernels load again on demand.
-    const size_t counted = std::min<size_t>(3, finalists.size());
+    // The three first of each value and index type are counted (each type is its own problem,
+    // and its winner's roofline figures come from these counters): moved to the front, in order.
+    size_t counted = 0;
+    {
+      std::map<std::pair<int, int>, int> seen;
+      std::vector<VariantParams> front, rest;
+      for (const auto& p : finalists)
+        (seen[{static_cast<int>(p.value), static_cast<int>(p.index)}]++ < 3 ? front : rest)
+            .push_back(p);
+      counted = front.size();
+      front.insert(front.end(), rest.begin(), rest.end());
+      finalists = std::move(front);
+    }
     {
       nlohmann::json req = base;
       req["op"] = "keep_kernels";
