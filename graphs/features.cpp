@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "graphs/generate.h"
+#include "graphs/hash.h"
 #include "graphs/source.h"
 
 namespace csrgat::graphs {
@@ -34,13 +35,10 @@ std::string json_string(const std::string& s) {
 
 template <class Index>
 std::string csr_hash(const Csr<Index>& g) {
-  uint64_t h = 0xcbf29ce484222325ull;
+  Fnv1a f;
   for (const std::vector<Index>* a : {&g.row_ptr, &g.col})
-    for (const Index v : *a)
-      h = (h ^ static_cast<uint64_t>(static_cast<int64_t>(v))) * 0x100000001b3ull;
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+    for (const Index v : *a) f.add_value(static_cast<uint64_t>(static_cast<int64_t>(v)));
+  return f.hex();
 }
 
 template <class Index>

@@ -16,6 +16,9 @@ struct Fnv1a {
     for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(p[i])) * 0x100000001b3ull;
   }
   void add(const std::string& s) { add(s.data(), s.size()); }
+  // One step for a whole 64-bit value (FNV-1a-style, not FNV-1a over its bytes): ~8x faster
+  // over large arrays (graphs::csr_hash).
+  void add_value(uint64_t v) { h = (h ^ v) * 0x100000001b3ull; }
   // As 16 lower-case hex digits.
   std::string hex() const {
     char buf[17];

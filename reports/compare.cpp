@@ -117,12 +117,12 @@ std::string graph_difference(const nlohmann::json& fb, const std::string& sb,
   if (note) note->clear();
   // A run that stored no features (stores from before they were kept) cannot tell.
   if (!fb.is_object() || !fn.is_object()) return "";
-  const auto hash = [](const nlohmann::json& f) {
-    const auto it = f.find("source_hash");
+  const auto text = [](const nlohmann::json& f, const char* key) {
+    const auto it = f.find(key);
     return it != f.end() && it->is_string() ? it->get<std::string>() : std::string();
   };
   const auto kind = [](const std::string& h) { return h.substr(0, h.find(':')); };
-  const std::string hb = hash(fb), hn = hash(fn);
+  const std::string hb = text(fb, "source_hash"), hn = text(fn, "source_hash");
   // What the graph is: its size and degree statistics. A feature one side lacks (a later tuner
   // keeps more) says nothing.
   for (const auto& [k, vb] : fb.items()) {
@@ -132,11 +132,7 @@ std::string graph_difference(const nlohmann::json& fb, const std::string& sb,
   }
   // The edges themselves (runs since the forty-third session store a hash of the CSR): the same
   // statistics over other edges are another graph, a relabelled or edited file say.
-  const auto csr = [](const nlohmann::json& f) {
-    const auto it = f.find("csr_hash");
-    return it != f.end() && it->is_string() ? it->get<std::string>() : std::string();
-  };
-  const std::string cb = csr(fb), cn = csr(fn);
+  const std::string cb = text(fb, "csr_hash"), cn = text(fn, "csr_hash");
   if (!cb.empty() && !cn.empty() && cb != cn)
     return "the same size and degree statistics over other edges (csr_hash " + cb + " -> " + cn +
            ": a relabelled or edited graph)";

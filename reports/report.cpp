@@ -75,6 +75,14 @@ std::string jstr(const nlohmann::json& j, const char* key) {
 }
 
 // A number, with " (model)" when it rests on the model rather than on counters.
+// The run's ceilings' "method" object; {} when a hand-edited or foreign store holds anything
+// else there (the report never throws on it).
+nlohmann::json ceilings_method(const nlohmann::json& ceilings) {
+  return ceilings.is_object() && ceilings.contains("method") && ceilings["method"].is_object()
+             ? ceilings["method"]
+             : nlohmann::json::object();
+}
+
 std::string marked(double v, int decimals, bool model) {
   const std::string s = fmt(v, decimals);
   return model && s != "n/a" ? s + " (model)" : s;
@@ -304,11 +312,8 @@ void device_section(Doc& doc, const RunData& d) {
         "n/a.");
     return;
   }
-  const nlohmann::json method =
-      c.contains("method") && c["method"].is_object() ? c["method"] : nlohmann::json::object();
-  auto m = [&](const char* k) {
-    return method.is_object() && method.contains(k) ? method[k] : nlohmann::json();
-  };
+  const nlohmann::json method = ceilings_method(c);
+  auto m = [&](const char* k) { return method.contains(k) ? method[k] : nlohmann::json(); };
   std::vector<std::vector<std::string>> rows{
       {"DRAM copy", fmt(d.roofs.dram_gbs, 1) + " GB/s",
        with_unit(jnum(m("dram_copy"), "median_gbs"), 1, " GB/s"), method_text(m("dram_copy"))},
@@ -428,11 +433,7 @@ void problem_section(Doc& doc, const RunData& d, const ProblemResults& pr, const
            " us (the gather bytes at the L2 gather ceiling: every gather an L2 access)";
       // The ceiling's rows against this problem's (a head's F values): shorter rows gather
       // slower than the ceiling's, so the floor is optimistic for them.
-      // A hand-edited or foreign store may hold any JSON under "method": never throw on it.
-      const nlohmann::json& c = d.run.ceilings;
-      const nlohmann::json gm = c.is_object() && c.contains("method") && c["method"].is_object()
-                                    ? c["method"]
-                                    : nlohmann::json::object();
+      const nlohmann::json gm = ceilings_method(d.run.ceilings);
       const double ceiling_row =
           jnum(gm.contains("l2_gather") ? gm["l2_gather"] : nlohmann::json(), "row_bytes");
       const int row = pr.key.feat * value_bytes(pr.key.value);
@@ -704,10 +705,10 @@ nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutc
 }  // namespace
 
 Peers load_peers(const std::string& path) {
-  if (std::filesystem::is_directory(path))
-    throw std::runtime_error("peers file '" + path + "' is a folder; give the JSON file in it");
   // A FIFO would block the report forever (and tuner run reads it twice: checked, then read).
-  if (const std::string why = tuner::input_file_problem(path, "peers file"); !why.empty())
+  if (const std::string why =
+          tuner::input_file_problem(path, "peers file", tuner::Folders::refused);
+      !why.empty())
     throw std::runtime_error(why);
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read peers file '" + path + "'");

@@ -126,6 +126,12 @@ bool worker_restarted(const WorkerProcess::Reply& rep) {
   return !rep.json || rep.json->value("fatal", false);
 }
 
+// A candidate's value and index type: selection makes each type of a (graph, F, H) a problem of
+// its own, so screening, counters and the final round keep their places per type.
+std::pair<int, int> type_of(const VariantParams& p) {
+  return {static_cast<int>(p.value), static_cast<int>(p.index)};
+}
+
 struct ProblemJob {
   Problem problem;
   std::vector<VariantParams> fused;     // after constraints, resources and strategy
@@ -179,19 +185,18 @@ class Runner {
       std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       // Per value and index type: selection makes each type a problem of its own, so the bf16
       // candidates (half the bytes) must not take every finalist's place from the f32 ones.
-      std::map<std::pair<int, int>, size_t> of_type, kept;
-      for (const auto& p : job.fused)
-        ++of_type[{static_cast<int>(p.value), static_cast<int>(p.index)}];
-      finalists.clear();
-      for (const auto& [us, p] : ranked) {
-        const std::pair<int, int> type{static_cast<int>(p.value), static_cast<int>(p.index)};
+      std::map<std::pair<int, int>, size_t> keep;  // a type's candidates, then how many it keeps
+      for (const auto& p : job.fused) ++keep[type_of(p)];
+      for (auto& [type, k] : keep) {
         const auto plan =
-            halving_plan(static_cast<int>(of_type[type]), cfg_.strategy.budget, cfg_.strategy.eta);
-        const size_t keep =
-            std::max<size_t>(3, plan.keep_counts.size() > 1 ? plan.keep_counts[1]
-                                                            : of_type[type] / cfg_.strategy.eta);
-        if (kept[type]++ < keep) finalists.push_back(p);
+            halving_plan(static_cast<int>(k), cfg_.strategy.budget, cfg_.strategy.eta);
+        k = std::max<size_t>(
+            3, plan.keep_counts.size() > 1 ? plan.keep_counts[1] : k / cfg_.strategy.eta);
       }
+      std::map<std::pair<int, int>, size_t> kept;
+      finalists.clear();
+      for (const auto& [us, p] : ranked)
+        if (kept[type_of(p)]++ < keep[type_of(p)]) finalists.push_back(p);
     }
     // Full measurement for the finalists and the baselines; hardware counters (a replayed,
     // untimed pass) for the screening leaders (without a screening: the first three finalists
@@ -205,9 +210,7 @@ class Runner {
     {
       std::map<std::pair<int, int>, int> seen;
       std::vector<VariantParams> front, rest;
-      for (const auto& p : finalists)
-        (seen[{static_cast<int>(p.value), static_cast<int>(p.index)}]++ < 3 ? front : rest)
-            .push_back(p);
+      for (const auto& p : finalists) (seen[type_of(p)]++ < 3 ? front : rest).push_back(p);
       counted = front.size();
       front.insert(front.end(), rest.begin(), rest.end());
       finalists = std::move(front);
@@ -243,8 +246,7 @@ class Runner {
       std::vector<std::string> leaders;
       std::map<std::pair<int, int>, int> led;
       for (const auto& [us, p] : full)
-        if (led[{static_cast<int>(p.value), static_cast<int>(p.index)}]++ < 3)
-          leaders.push_back(p.id());
+        if (led[type_of(p)]++ < 3) leaders.push_back(p.id());
       bool have = true;
       for (const auto& id : leaders) have = have && store_.has_trial(run_.id, pr.graph_name, pr.feat, pr.heads, id, 2);
       if (!have) {
