@@ -96,8 +96,10 @@ std::string type_name(int value, int index) {
 std::string evidence_text(const Evidence& e, const char* against = "winner") {
   return e.graph + " F" + std::to_string(e.feat) + " H" + std::to_string(e.heads) + ": " +
          fmt("%.2f", e.median_us) + " us (q1..q3 " + fmt("%.2f", e.q1_us) + ".." +
-         fmt("%.2f", e.q3_us) + " us, noise " + fmt("%.2f", 100 * e.rel_noise) + "%, stage " +
-         std::to_string(e.stage) + "; " + against + " " + fmt("%.2f", e.winner_us) + " us)";
+         fmt("%.2f", e.q3_us) + " us, noise " + fmt("%.2f", 100 * e.rel_noise) + "%" +
+         (e.noisy ? " over the run's target" : "") + ", stage " + std::to_string(e.stage) +
+         (e.throttled ? ", throttled" : "") + "; " + against + " " + fmt("%.2f", e.winner_us) +
+         " us)";
 }
 
 std::string join(const std::vector<std::string>& v, const char* sep) {

@@ -48,11 +48,14 @@ bool usable_time(double us) {
   return std::isfinite(us) && us > 0;
 }
 
-// Higher stage is better evidence; within a stage keep the first seen (trials come sorted).
+// Higher stage is better evidence; within a stage a trial timed at full clocks beats one NVML
+// saw throttled, else the first seen stays (trials come sorted).
 void keep_best(std::map<std::string, Measure>& m, const std::string& key, const TrialRecord& t,
                const VariantParams& p) {
   auto it = m.find(key);
-  if (it == m.end() || t.stage > it->second.t->stage) m[key] = Measure{&t, p};
+  if (it == m.end() || t.stage > it->second.t->stage ||
+      (t.stage == it->second.t->stage && it->second.t->throttled && !t.throttled))
+    m[key] = Measure{&t, p};
 }
 
 Analysis analyse(const Store& store, int64_t run_id) {
@@ -120,8 +123,11 @@ const Measure* pick_winner(const std::vector<const Measure*>& r) {
   const Measure* best = fastest;
   for (const Measure* m : r) {
     if (m == fastest || !within_noise(*m->t, *fastest->t)) continue;
+    // Inside the noise: full clocks first (a throttled trial's time is not the kernel's
+    // alone), then the later stage, the lower q3, the lower median, the id.
     const auto key = [](const Measure* x) {
-      return std::make_tuple(-x->t->stage, x->t->q3_us, x->t->median_us, x->t->variant);
+      return std::make_tuple(x->t->throttled, -x->t->stage, x->t->q3_us, x->t->median_us,
+                             x->t->variant);
     };
     if (key(m) < key(best)) best = m;
   }
@@ -147,6 +153,7 @@ Winner make_winner(const Store& store, int64_t run_id, const ProblemKey& key,
   out.rel_noise = w->t->rel_noise;
   out.samples = w->t->samples;
   out.timer = w->t->timer;
+  out.throttled = w->t->throttled;
   for (const Measure* m : r) {
     if (m == w) continue;
     if (out.runners_up.size() == 4) break;
@@ -260,9 +267,32 @@ bool better(const Score& a, const Score& b) {
          std::make_tuple(b.clamped, -b.covered, -b.wins, b.raw, b.variant);
 }
 
+// The run's noise target (its config's timing.max_rel_noise; 0, none, in a store without it).
+double noise_target(const RunInfo& run) {
+  const auto& c = run.config;
+  if (!c.is_object() || !c.contains("timing") || !c["timing"].is_object()) return 0;
+  const auto& v = c["timing"].value("max_rel_noise", nlohmann::json());
+  return v.is_number() ? v.get<double>() : 0;
+}
+
+Evidence evidence_of(const Tuned* p, const TrialRecord& t, double against, double target) {
+  return {p->key.graph,
+          p->key.feat,
+          p->key.heads,
+          t.stage,
+          t.median_us,
+          t.q1_us,
+          t.q3_us,
+          t.rel_noise,
+          against,
+          t.throttled,
+          target > 0 && t.rel_noise > target};
+}
+
 RuleChoice make_rule(const Bucket& bucket, const std::string& variant,
                      const std::vector<const Tuned*>& ps, const std::string& how,
                      const RunInfo& run) {
+  const double target = noise_target(run);
   RuleChoice r;
   r.bucket = bucket;
   r.variant = variant;
@@ -273,8 +303,7 @@ RuleChoice make_rule(const Bucket& bucket, const std::string& variant,
     auto it = p->data->fused.find(variant);
     if (it == p->data->fused.end()) continue;
     const TrialRecord& t = *it->second.t;
-    r.evidence.push_back({p->key.graph, p->key.feat, p->key.heads, t.stage, t.median_us, t.q1_us,
-                          t.q3_us, t.rel_noise, p->winner.median_us});
+    r.evidence.push_back(evidence_of(p, t, p->winner.median_us, target));
     graphs.insert(p->key.graph);
     log_sum += std::log(std::max(t.median_us / p->winner.median_us, 1.0));
   }
@@ -299,7 +328,7 @@ bool sweep_takes(const VariantParams& c, const Tuned* p) {
 // The column-blocked sweep for a bucket rule (RuleChoice::colblock), if one qualifies: measured
 // (correct) on every problem of the bucket the library would run it on, and faster there than
 // the rule's kernel.
-void attach_colblock(RuleChoice& r, const std::vector<const Tuned*>& ps) {
+void attach_colblock(RuleChoice& r, const std::vector<const Tuned*>& ps, double target) {
   std::set<std::string> ids, wrong;
   for (const Tuned* p : ps) {
     for (const auto& [id, m] : p->data->colblock) ids.insert(id);
@@ -324,8 +353,7 @@ void attach_colblock(RuleChoice& r, const std::vector<const Tuned*>& ps) {
       const double ratio = t.median_us / v->second.t->median_us;
       slower = slower || ratio >= 1;
       log_sum += std::log(ratio);
-      ev.push_back({p->key.graph, p->key.feat, p->key.heads, t.stage, t.median_us, t.q1_us, t.q3_us,
-                    t.rel_noise, v->second.t->median_us});
+      ev.push_back(evidence_of(p, t, v->second.t->median_us, target));
     }
     const double g = std::exp(log_sum / static_cast<double>(ps.size()));
     if (slower || ev.empty() || !(g < r.colblock_ratio)) continue;
@@ -552,7 +580,7 @@ std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id) {
     if (const Score* best = best_covering(scores, ps.size())) {
       rules.push_back(
           make_rule(bucket, best->variant, ps, "best on every problem of the bucket", a.run));
-      attach_colblock(rules.back(), ps);
+      attach_colblock(rules.back(), ps, noise_target(a.run));
       continue;
     }
     const Tuned* largest =
@@ -566,7 +594,7 @@ std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id) {
                                   std::to_string(largest->key.feat) + " H" +
                                   std::to_string(largest->key.heads) + ")",
                               a.run));
-    attach_colblock(rules.back(), ps);
+    attach_colblock(rules.back(), ps, noise_target(a.run));
   }
 
   for (const auto& [type, ps] : by_type) {

@@ -57,6 +57,7 @@ struct Winner {
   double median_us = 0, q1_us = 0, q3_us = 0, rel_noise = 0;
   int samples = 0;
   std::string timer;
+  bool throttled = false;  // the winning trial was timed while NVML saw a throttling clock event
   std::vector<std::pair<std::string, double>> runners_up;  // next best (variant, median_us), <= 4
   double seed_us = 0, cusparse_us = 0;  // baseline medians for the same problem; NaN if none ok
   nlohmann::json features;              // the graphs table's shape features (null if absent)
@@ -98,6 +99,8 @@ struct Evidence {
   int stage = 0;
   double median_us = 0, q1_us = 0, q3_us = 0, rel_noise = 0;
   double winner_us = 0;  // that problem's winner
+  bool throttled = false;  // NVML saw a throttling clock event while it was timed
+  bool noisy = false;      // rel_noise above the run's timing.max_rel_noise: the samples ran out
 };
 
 struct RuleChoice {

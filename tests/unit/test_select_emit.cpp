@@ -77,7 +77,7 @@ struct Adder {
   // q1/q3 default to the median -/+ its noise.
   void operator()(const std::string& graph, int feat, int heads, const std::string& variant,
                   int stage, const std::string& status, double median, double noise = 0.005,
-                  double q3 = 0) const {
+                  double q3 = 0, bool throttled = false) const {
     TrialRecord t;
     t.run_id = run_id;
     t.graph = graph;
@@ -99,6 +99,7 @@ struct Adder {
       t.event_median_us = median + 2;
       t.samples = stage == 0 ? 10 : 100;
       t.timer = "cupti";
+      t.throttled = throttled;
     }
     t.counters = nlohmann::json::object();
     t.raw = nlohmann::json::object();
@@ -587,6 +588,49 @@ TEST(Select, ARuleKeepsItsProblemsNoiseTieWinner) {
   const auto rules = select_rules(s, run);
   ASSERT_EQ(rules.size(), 2u);  // the bucket's, then the catch-all
   for (const auto& r : rules) EXPECT_EQ(r.variant, A) << r.bucket.describe();
+}
+
+// NVML's throttle flag: inside the noise a full-clock trial beats a throttled one whatever the
+// stages, a variant's full-clock trial of a stage replaces its throttled one, and the rule's
+// evidence in the header says which times were throttled or missed the run's noise target.
+TEST(Select, AFullClockTrialWinsANoiseTieAndTheHeaderSaysWhichWereThrottled) {
+  const fs::path dir = test_dir();
+  Store s((dir / "throttle.sqlite").string());
+  RunInfo info = synthetic_run();
+  info.config = {{"timing", {{"max_rel_noise", 0.005}}}};
+  const int64_t run = s.open_run(info).id;
+  put_features(s, run, "g", 20000, 160000, 40);
+  const Adder add{s, run};
+  add("g", 64, 1, A, 2, "ok", 10.0, 0.004, 0, true);  // the final stage, but throttled
+  add("g", 64, 1, B, 1, "ok", 10.02, 0.004);
+  add("g", 64, 1, B, 0, "ok", 9.0, 0.02, 0, true);   // B's screening: throttled, then
+  add("g", 64, 1, B, 0, "ok", 11.0, 0.02);           // at full clocks (below stage 1 anyway)
+  add("g", 32, 1, A, 0, "ok", 5.0, 0.002, 0, true);  // A's screening: throttled, then at
+  add("g", 32, 1, A, 0, "ok", 6.0, 0.02);            // full clocks, short of the noise target
+  add("g", 32, 1, B, 0, "ok", 7.0, 0.002);
+  const auto ws = select_winners(s, run);
+  ASSERT_EQ(ws.size(), 2u);
+  const Winner& w64 = find_winner(ws, "g", 64);
+  EXPECT_EQ(w64.variant, B);
+  EXPECT_FALSE(w64.throttled);
+  // g F32: A's full-clock screening trial replaces its throttled one; 6.0 still beats B's 7.0
+  // beyond the noise, so A wins at full clocks.
+  const Winner& w32 = find_winner(ws, "g", 32);
+  EXPECT_EQ(w32.variant, A);
+  EXPECT_EQ(w32.median_us, 6.0);
+  EXPECT_FALSE(w32.throttled);
+
+  // The f32 catch-all is A (no slower than either winner): its evidence is its throttled final
+  // on F64 and its full-clock screening on F32 (2% noise against the run's 0.5% target).
+  const std::string h = emit_header(s, run, "sm_90");
+  EXPECT_NE(h.find("g F64 H1: 10.00 us (q1..q3 9.96..10.04 us, noise 0.40%, stage 2, throttled;"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(h.find("g F32 H1: 6.00 us (q1..q3 5.88..6.12 us, noise 2.00% over the run's target, "
+                   "stage 0;"),
+            std::string::npos)
+      << h;
+  EXPECT_EQ(h.find("noise 0.40% over"), std::string::npos) << h;
 }
 
 TEST(Select, CatchAllFallsBackToMostFrequentWinner) {

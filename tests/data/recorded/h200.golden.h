@@ -28,15 +28,15 @@
   X(k2, 8, 8, 16, 4, 2, 1, 2, 0, 0, 1, 1, 0, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g2.smem0.online.split16.lpt.pf.bm.i32.f32: pubmed F64 H1: 8.16 us (q1..q3 8.13..8.22 us, noise 0.15%, stage 2; winner 8.16 us); rules 2; NVIDIA H200, 2026-12-05, run 24; graphs pubmed */ \
   X(k3, 8, 8, 16, 4, 2, 1, 4, 7, 0, 1, 1, 0, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb7.smem0.online.split64.lpt.pf.bm.i32.f32: soc-slashdot0902 F64 H1: 42.98 us (q1..q3 42.85..43.19 us, noise 0.12%, stage 2; winner 42.98 us); rules 3; NVIDIA H200, 2026-12-05, run 24; graphs soc-slashdot0902 */ \
   X(k4, 32, 8, 4, 4, 2, 1, 4, 0, 0, 1, 1, 0, int, float) /* csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split128.lpt.pf.bm.i32.f32: wiki-vote F64 H1: 7.65 us (q1..q3 7.58..7.71 us, noise 0.22%, stage 2; winner 7.65 us); rules 4; NVIDIA H200, 2026-12-05, run 24; graphs wiki-vote */ \
-  X(k5, 32, 8, 4, 4, 2, 1, 8, 0, 0, 1, 0, 0, int, float) /* csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split128.pf.i32.f32: seed_384 F64 H1: 2.59 us (q1..q3 2.53..2.69 us, noise 0.65%, stage 2; winner 2.59 us); rules 5; NVIDIA H200, 2026-12-05, run 24; graphs seed_384 */ \
+  X(k5, 32, 8, 4, 4, 2, 1, 8, 0, 0, 1, 0, 0, int, float) /* csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split128.pf.i32.f32: seed_384 F64 H1: 2.59 us (q1..q3 2.53..2.69 us, noise 0.65% over the run's target, stage 2; winner 2.59 us); rules 5; NVIDIA H200, 2026-12-05, run 24; graphs seed_384 */ \
   X(k6, 8, 8, 16, 4, 2, 1, 4, 6, 0, 1, 1, 0, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split64.lpt.pf.bm.i32.f32: cit-hepph F64 H1: 19.14 us (q1..q3 18.93..19.28 us, noise 0.22%, stage 2; winner 19.14 us); rules 6, 7, 15; NVIDIA H200, 2026-12-05, run 24; graphs ca-astroph, cit-hepph, citeseer, cora, pubmed, seed_384, soc-slashdot0902, wiki-vote */ \
   X(k7, 8, 8, 16, 4, 1, 1, 4, 8, 3, 1, 0, 1, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t1.g4.mb8.smem3.online.split0.fs2.i32.f32: uniform_1m_d16 F64 H1: 878.64 us (q1..q3 878.44..878.95 us, noise 0.02%, stage 1; winner 878.64 us); rules 8; NVIDIA H200, 2026-12-05, run 24; graphs uniform_1m_d16 */ \
   X(k8, 8, 8, 16, 4, 2, 1, 2, 8, 3, 1, 1, 0, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem3.online.split1024.lpt.i32.f32: powerlaw_1m_d16 F64 H1: 967.46 us (q1..q3 966.22..967.61 us, noise 0.03%, stage 1; winner 962.04 us) +1 more; rules 9; NVIDIA H200, 2026-12-05, run 24; graphs powerlaw_1m_d16, rmat_s20_ef16 */ \
   X(k9, 8, 8, 16, 4, 2, 1, 2, 8, 0, 1, 1, 0, int, float) /* csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split64.lpt.pf.i32.f32: pubmed F64 H8: 43.39 us (q1..q3 43.11..43.61 us, noise 0.16%, stage 2; winner 43.39 us); rules 10; NVIDIA H200, 2026-12-05, run 24; graphs pubmed */ \
-  X(k10, 16, 16, 8, 4, 1, 1, 4, 8, 3, 1, 0, 1, int, float) /* csrgat.tpr16.fl16.rpb8.vec4.t1.g4.mb8.smem3.online.split0.fs2.i32.f32: uniform_2m_d32 F128 H1: 7626.34 us (q1..q3 7625.54..7627.49 us, noise 0.01%, stage 0; winner 7626.34 us); rules 11; NVIDIA H200, 2026-12-05, run 24; graphs uniform_2m_d32 */ \
+  X(k10, 16, 16, 8, 4, 1, 1, 4, 8, 3, 1, 0, 1, int, float) /* csrgat.tpr16.fl16.rpb8.vec4.t1.g4.mb8.smem3.online.split0.fs2.i32.f32: uniform_2m_d32 F128 H1: 7626.34 us (q1..q3 7625.54..7627.49 us, noise 0.01%, stage 0, throttled; winner 7626.34 us); rules 11; NVIDIA H200, 2026-12-05, run 24; graphs uniform_2m_d32 */ \
   X(k11, 8, 8, 16, 8, 1, 2, 4, 8, 3, 1, 0, 0, int, __nv_bfloat16) /* csrgat.tpr8.fl8.rpb16.vec8.t1.e2.g4.mb8.smem3.online.split0.i32.bf16: uniform_1m_d16 F64 H1: 464.74 us (q1..q3 463.66..465.08 us, noise 0.03%, stage 2; winner 464.74 us); rules 12; NVIDIA H200, 2026-12-05, run 24; graphs uniform_1m_d16 */ \
   X(k12, 8, 8, 16, 8, 1, 1, 4, 8, 3, 1, 1, 0, int, __nv_bfloat16) /* csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16: powerlaw_1m_d16 F64 H1: 599.40 us (q1..q3 598.96..599.65 us, noise 0.01%, stage 2; winner 595.43 us) +1 more; rules 13, 16; NVIDIA H200, 2026-12-05, run 24; graphs powerlaw_1m_d16, rmat_s20_ef16, uniform_1m_d16 */ \
-  X(k13, 16, 16, 8, 8, 1, 2, 4, 8, 3, 1, 0, 0, int, __nv_bfloat16) /* csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16: uniform_2m_d32 F128 H1: 3889.01 us (q1..q3 3886.66..3951.69 us, noise 0.03%, stage 2; winner 3889.01 us); rules 14; NVIDIA H200, 2026-12-05, run 24; graphs uniform_2m_d32 */
+  X(k13, 16, 16, 8, 8, 1, 2, 4, 8, 3, 1, 0, 0, int, __nv_bfloat16) /* csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16: uniform_2m_d32 F128 H1: 3889.01 us (q1..q3 3886.66..3951.69 us, noise 0.03%, stage 2, throttled; winner 3889.01 us); rules 14; NVIDIA H200, 2026-12-05, run 24; graphs uniform_2m_d32 */
 
 namespace csrgat::tuned {
 // {value, index, feat_min, feat_max, heads_min, heads_max, mean_degree_min,
@@ -71,7 +71,7 @@ inline constexpr Rule kRules[] = {
     {0, 0, 49, 96, 1, 1, 12, 16.192759847985833, 0, 1024, 0, 11287, 4, 128, "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split128.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 5 (f32 i32): F 49-96, H 1, mean degree [16.1928, 32), max degree [0, 1024), nodes [0, 11287)
     //   csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split128.pf.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-05, run 24
-    //   seed_384 F64 H1: 2.59 us (q1..q3 2.53..2.69 us, noise 0.65%, stage 2; winner 2.59 us)
+    //   seed_384 F64 H1: 2.59 us (q1..q3 2.53..2.69 us, noise 0.65% over the run's target, stage 2; winner 2.59 us)
     //   graphs: seed_384
     {0, 0, 49, 96, 1, 1, 16.192759847985833, 32, 0, 1024, 0, 11287, 5, 128, "csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split128.pf.i32.f32", 1, 0, 1},
     // rule 6 (f32 i32): F 49-96, H 1, mean degree [12, 16.388), max degree [0, 1024), nodes [11287, 50000)
@@ -102,7 +102,7 @@ inline constexpr Rule kRules[] = {
     {0, 0, 49, 96, 2, 1 << 30, 4, 12, 0, 1024, 0, 50000, 9, 64, "csrgat.tpr8.fl8.rpb16.vec4.t2.g2.mb8.smem0.online.split64.lpt.pf.i32.f32", 1, 0, 1},
     // rule 11 (f32 i32): F 97-192, H 1, mean degree [32, inf), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr16.fl16.rpb8.vec4.t1.g4.mb8.smem3.online.split0.fs2.i32.f32: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-05, run 24
-    //   uniform_2m_d32 F128 H1: 7626.34 us (q1..q3 7625.54..7627.49 us, noise 0.01%, stage 0; winner 7626.34 us)
+    //   uniform_2m_d32 F128 H1: 7626.34 us (q1..q3 7625.54..7627.49 us, noise 0.01%, stage 0, throttled; winner 7626.34 us)
     //   graphs: uniform_2m_d32
     //   with a Shape from the graph's device arrays: colblock.r19.ps16.lag8.i32.f32, 0.897x the rule's kernel (geometric mean over the bucket)
     //     uniform_2m_d32 F128 H1: 6841.96 us (q1..q3 6836.16..6845.11 us, noise 0.04%, stage 1; the rule's kernel 7626.34 us)
@@ -120,20 +120,20 @@ inline constexpr Rule kRules[] = {
     {1, 0, 49, 96, 1, 1, 12, 32, 16384, INT64_MAX, 500000, INT64_MAX, 12, 1024, "csrgat.tpr8.fl8.rpb16.vec8.t1.g4.mb8.smem3.online.split1024.lpt.i32.bf16", 0, 0, 1},
     // rule 14 (bf16 i32): F 97-192, H 1, mean degree [32, inf), max degree [0, 1024), nodes [500000, inf)
     //   csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16: best on every problem of the bucket; geomean slowdown 1.000 over 1 of 1 problem; NVIDIA H200, 2026-12-05, run 24
-    //   uniform_2m_d32 F128 H1: 3889.01 us (q1..q3 3886.66..3951.69 us, noise 0.03%, stage 2; winner 3889.01 us)
+    //   uniform_2m_d32 F128 H1: 3889.01 us (q1..q3 3886.66..3951.69 us, noise 0.03%, stage 2, throttled; winner 3889.01 us)
     //   graphs: uniform_2m_d32
     {1, 0, 97, 192, 1, 1, 32, 1e300, 0, 1024, 500000, INT64_MAX, 13, 512, "csrgat.tpr16.fl16.rpb8.vec8.t1.e2.g4.mb8.smem3.online.split512.i32.bf16", 0, 0, 1},
     // rule 15 (f32 i32): catch-all, F 1-inf, H 1-inf, mean degree [0, inf), max degree [0, inf), nodes [0, inf)
     //   csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split24.lpt.pf.bm.i32.f32: catch-all: best measured on at least half the problems; geomean slowdown 1.353 over 9 of 13 problems; NVIDIA H200, 2026-12-05, run 24
     //   ca-astroph F64 H1: 17.44 us (q1..q3 17.41..17.50 us, noise 0.21%, stage 1; winner 15.92 us)
     //   cit-hepph F64 H1: 20.83 us (q1..q3 20.71..20.86 us, noise 0.18%, stage 1; winner 19.14 us)
-    //   citeseer F64 H1: 6.56 us (q1..q3 6.53..6.66 us, noise 0.81%, stage 0; winner 4.22 us)
+    //   citeseer F64 H1: 6.56 us (q1..q3 6.53..6.66 us, noise 0.81% over the run's target, stage 0; winner 4.22 us)
     //   cora F64 H1: 6.51 us (q1..q3 6.50..6.53 us, noise 0.15%, stage 1; winner 4.27 us)
     //   pubmed F64 H1: 8.53 us (q1..q3 8.42..8.61 us, noise 0.30%, stage 2; winner 8.16 us)
     //   pubmed F64 H8: 52.11 us (q1..q3 51.62..52.54 us, noise 0.47%, stage 1; winner 43.39 us)
     //   seed_384 F64 H1: 5.95 us (q1..q3 5.92..5.95 us, noise 0.45%, stage 0; winner 2.59 us)
     //   soc-slashdot0902 F64 H1: 47.55 us (q1..q3 47.34..47.93 us, noise 0.34%, stage 1; winner 42.98 us)
-    //   wiki-vote F64 H1: 12.93 us (q1..q3 12.83..12.99 us, noise 0.62%, stage 0; winner 7.65 us)
+    //   wiki-vote F64 H1: 12.93 us (q1..q3 12.83..12.99 us, noise 0.62% over the run's target, stage 0; winner 7.65 us)
     //   graphs: ca-astroph, cit-hepph, citeseer, cora, pubmed, seed_384, soc-slashdot0902, wiki-vote
     {0, 0, 1, 1 << 30, 1, 1 << 30, 0, 1e300, 0, INT64_MAX, 0, INT64_MAX, 6, 24, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.mb6.smem0.online.split24.lpt.pf.bm.i32.f32", 1, 1, 1},
     // rule 16 (bf16 i32): catch-all, F 1-inf, H 1-inf, mean degree [0, inf), max degree [0, inf), nodes [0, inf)
