@@ -248,8 +248,11 @@ std::string ceilings_cache_path(const std::string& cache_dir, const DeviceInfo& 
       .string();
 }
 
-std::string ceilings_cache_problem(const nlohmann::json& j) {
-  Ceilings c;
+namespace {
+
+// ceilings_cache_problem's check, leaving the converted ceilings in c for a caller that uses
+// them (the JSON is converted once).
+std::string cache_problem(const nlohmann::json& j, Ceilings& c) {
   try {
     c = ceilings_from_json(j);
   } catch (const nlohmann::json::exception& e) {
@@ -269,6 +272,13 @@ std::string ceilings_cache_problem(const nlohmann::json& j) {
   return "";
 }
 
+}  // namespace
+
+std::string ceilings_cache_problem(const nlohmann::json& j) {
+  Ceilings c;
+  return cache_problem(j, c);
+}
+
 Ceilings load_or_measure_ceilings(int device, Timer& timer, const std::string& cache_dir) {
   const DeviceInfo info = device_info(device, timer.nvml());
   const std::string path = ceilings_cache_path(cache_dir, info);
@@ -276,11 +286,10 @@ Ceilings load_or_measure_ceilings(int device, Timer& timer, const std::string& c
     std::string why;
     try {
       const nlohmann::json j = nlohmann::json::parse(in);
-      why = ceilings_cache_problem(j);
-      if (why.empty()) {
-        const Ceilings cached = ceilings_from_json(j);
-        if (cached.device_uuid == info.uuid && cached.driver == info.driver) return cached;
-      }
+      Ceilings cached;
+      why = cache_problem(j, cached);
+      if (why.empty() && cached.device_uuid == info.uuid && cached.driver == info.driver)
+        return cached;
     } catch (const nlohmann::json::exception& e) {
       why = e.what();  // unreadable cache: measure again and overwrite it
     }
