@@ -367,7 +367,7 @@ void summary_section(Doc& doc, const RunData& d, const Peers& peers) {
                                format_us(w.median_us),
                                format_us(w.q1_us) + "–" + format_us(w.q3_us),
                                format_pct(w.rel_noise),
-                               w.timer,
+                               w.timer + (w.throttled ? ", throttled" : ""),
                                pr.model.floor_us > 0 ? format_us(floor) : "n/a",
                                pr.model.floor_us > 0 ? fmt(w.median_us / floor, 2) : "n/a",
                                marked(a.dram_gbs, 1, a.dram_model),
@@ -652,6 +652,7 @@ nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutc
                      {"q3_us", w.q3_us},
                      {"rel_noise", finite(w.rel_noise)},
                      {"timer", w.timer},
+                     {"throttled", w.throttled},
                      {"dram_gbs", finite(a.dram_gbs)},
                      {"dram_from_model", a.dram_model},
                      {"l2_gbs", finite(a.l2_gbs)},
@@ -870,7 +871,7 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
   doc.heading(2, "Per problem");
   doc.para(
       "The winner is select_winners' choice (lowest median; medians within the combined noise tie "
-      "and go to "
+      "and go to a trial timed at full clocks over one NVML saw throttled, then "
       "the higher stage, then the lower q3), then up to 4 runners-up, the baselines and any peers. "
       "Each "
       "variant's numbers are its best evidence (highest stage: 2 interleaved final, 1 full, 0 "
