@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Forty-fourth session, one H200 call for the forty-third session's first and third pending
 # steps: run 25, a fresh tune of configs/h200.yaml with no --reuse (scripts/gpu-v41a.sh,
-# stopped at LIMIT s, default 355, so the call fits its 600 s), then the run of record on the
-# committed header (run 24's, re-promoted after the select review; scripts/gpu-v34e.sh, ~200 s):
-# the first run of tuner run's per-type finalists and the first store whose graph features
-# carry csr_hash. The whole GPU check (scripts/gpu-v28c.sh) goes in the next call, on the header
+# stopped at LIMIT s, default 355, so the call fits its 600 s; the first run of tuner run's
+# per-type finalists and the first store whose graph features carry csr_hash), then the run of
+# record on the committed header (run 24's, re-promoted after the select review;
+# scripts/gpu-v34e.sh, ~200 s). The whole GPU check (scripts/gpu-v28c.sh) goes in the next call, on the header
 # run 25 leaves if it is adopted.
 set -uo pipefail
 D="$(dirname "${BASH_SOURCE[0]}")"
