@@ -468,4 +468,10 @@ def main():
              (f"from {copy_from}, " + ("same call" if same_call else "another call")) if copy_from else "same call")
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except FileNotFoundError as e:
+        # A run of record without one of its files: PEERS=0 (scripts/gpu-final.sh) writes no
+        # peers.json, and target 6 and the PyG column need it.
+        sys.exit(f"issue7_table: {e.filename}: no such file (the folder needs bench-events.json "
+                 "and peers.json; a PEERS=0 run has no peers.json)")
