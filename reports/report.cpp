@@ -74,7 +74,6 @@ std::string jstr(const nlohmann::json& j, const char* key) {
   return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
 }
 
-// A number, with " (model)" when it rests on the model rather than on counters.
 // The run's ceilings' "method" object; {} when a hand-edited or foreign store holds anything
 // else there (the report never throws on it).
 nlohmann::json ceilings_method(const nlohmann::json& ceilings) {
@@ -83,6 +82,7 @@ nlohmann::json ceilings_method(const nlohmann::json& ceilings) {
              : nlohmann::json::object();
 }
 
+// A number, with " (model)" when it rests on the model rather than on counters.
 std::string marked(double v, int decimals, bool model) {
   const std::string s = fmt(v, decimals);
   return model && s != "n/a" ? s + " (model)" : s;

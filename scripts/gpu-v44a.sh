@@ -4,8 +4,8 @@
 # stopped at LIMIT s, default 355, so the call fits its 600 s; the first run of tuner run's
 # per-type finalists and the first store whose graph features carry csr_hash), then the run of
 # record on the committed header (run 24's, re-promoted after the select review;
-# scripts/gpu-v34e.sh, ~200 s). The whole GPU check (scripts/gpu-v28c.sh) goes in the next call, on the header
-# run 25 leaves if it is adopted.
+# scripts/gpu-v34e.sh, ~200 s). The whole GPU check (scripts/gpu-v28c.sh) goes in the next
+# call, on the header run 25 leaves if it is adopted.
 set -uo pipefail
 D="$(dirname "${BASH_SOURCE[0]}")"
 nvidia-smi --query-gpu=name --format=csv,noheader

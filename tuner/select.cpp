@@ -40,6 +40,7 @@ struct ProblemData {
 
 struct Analysis {
   RunInfo run;
+  double noise_target = 0;          // the run's timing.max_rel_noise (0: none stored)
   std::vector<TrialRecord> trials;  // owns what Measure points at
   std::map<ProblemKey, ProblemData> problems;
 };
@@ -58,6 +59,14 @@ void keep_best(std::map<std::string, Measure>& m, const std::string& key, const 
     m[key] = Measure{&t, p};
 }
 
+// The run's noise target (its config's timing.max_rel_noise; 0, none, in a store without it).
+double noise_target(const RunInfo& run) {
+  const auto& c = run.config;
+  if (!c.is_object() || !c.contains("timing") || !c["timing"].is_object()) return 0;
+  const auto& v = c["timing"].value("max_rel_noise", nlohmann::json());
+  return v.is_number() ? v.get<double>() : 0;
+}
+
 Analysis analyse(const Store& store, int64_t run_id) {
   Analysis a;
   auto run = store.run(run_id);
@@ -65,6 +74,7 @@ Analysis analyse(const Store& store, int64_t run_id) {
     throw std::runtime_error("results store '" + store.path() + "' has no run " +
                              std::to_string(run_id));
   a.run = *run;
+  a.noise_target = noise_target(a.run);
   a.trials = store.trials(run_id);
   for (const TrialRecord& t : a.trials) {
     VariantParams p;
@@ -267,14 +277,6 @@ bool better(const Score& a, const Score& b) {
          std::make_tuple(b.clamped, -b.covered, -b.wins, b.raw, b.variant);
 }
 
-// The run's noise target (its config's timing.max_rel_noise; 0, none, in a store without it).
-double noise_target(const RunInfo& run) {
-  const auto& c = run.config;
-  if (!c.is_object() || !c.contains("timing") || !c["timing"].is_object()) return 0;
-  const auto& v = c["timing"].value("max_rel_noise", nlohmann::json());
-  return v.is_number() ? v.get<double>() : 0;
-}
-
 Evidence evidence_of(const Tuned* p, const TrialRecord& t, double against, double target) {
   return {p->key.graph,
           p->key.feat,
@@ -291,8 +293,8 @@ Evidence evidence_of(const Tuned* p, const TrialRecord& t, double against, doubl
 
 RuleChoice make_rule(const Bucket& bucket, const std::string& variant,
                      const std::vector<const Tuned*>& ps, const std::string& how,
-                     const RunInfo& run) {
-  const double target = noise_target(run);
+                     const Analysis& a) {
+  const RunInfo& run = a.run;
   RuleChoice r;
   r.bucket = bucket;
   r.variant = variant;
@@ -303,7 +305,7 @@ RuleChoice make_rule(const Bucket& bucket, const std::string& variant,
     auto it = p->data->fused.find(variant);
     if (it == p->data->fused.end()) continue;
     const TrialRecord& t = *it->second.t;
-    r.evidence.push_back(evidence_of(p, t, p->winner.median_us, target));
+    r.evidence.push_back(evidence_of(p, t, p->winner.median_us, a.noise_target));
     graphs.insert(p->key.graph);
     log_sum += std::log(std::max(t.median_us / p->winner.median_us, 1.0));
   }
@@ -579,8 +581,8 @@ std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id) {
     const auto scores = score(ps);
     if (const Score* best = best_covering(scores, ps.size())) {
       rules.push_back(
-          make_rule(bucket, best->variant, ps, "best on every problem of the bucket", a.run));
-      attach_colblock(rules.back(), ps, noise_target(a.run));
+          make_rule(bucket, best->variant, ps, "best on every problem of the bucket", a));
+      attach_colblock(rules.back(), ps, a.noise_target);
       continue;
     }
     const Tuned* largest =
@@ -593,8 +595,8 @@ std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id) {
                                   ": winner of the largest (" + largest->key.graph + " F" +
                                   std::to_string(largest->key.feat) + " H" +
                                   std::to_string(largest->key.heads) + ")",
-                              a.run));
-    attach_colblock(rules.back(), ps, noise_target(a.run));
+                              a));
+    attach_colblock(rules.back(), ps, a.noise_target);
   }
 
   for (const auto& [type, ps] : by_type) {
@@ -607,7 +609,7 @@ std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id) {
       if (2 * s.covered >= n && (!best || better(s, *best))) best = &s;
     if (best) {
       rules.push_back(make_rule(bucket, best->variant, ps,
-                                "catch-all: best measured on at least half the problems", a.run));
+                                "catch-all: best measured on at least half the problems", a));
       continue;
     }
     std::map<std::string, int> wins;
@@ -618,7 +620,7 @@ std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id) {
     rules.push_back(make_rule(bucket, most->first, ps,
                               "catch-all: most frequent winner (" + std::to_string(most->second) +
                                   " of " + problems_text(n) + ")",
-                              a.run));
+                              a));
   }
   return rules;
 }

@@ -132,6 +132,15 @@ std::pair<int, int> type_of(const VariantParams& p) {
   return {static_cast<int>(p.value), static_cast<int>(p.index)};
 }
 
+// Candidates counted per value and index type: take(p, n) holds for the first n of p's type.
+class PerType {
+ public:
+  bool take(const VariantParams& p, size_t n) { return seen_[type_of(p)]++ < n; }
+
+ private:
+  std::map<std::pair<int, int>, size_t> seen_;
+};
+
 struct ProblemJob {
   Problem problem;
   std::vector<VariantParams> fused;     // after constraints, resources and strategy
@@ -193,10 +202,10 @@ class Runner {
         k = std::max<size_t>(
             3, plan.keep_counts.size() > 1 ? plan.keep_counts[1] : k / cfg_.strategy.eta);
       }
-      std::map<std::pair<int, int>, size_t> kept;
+      PerType kept;
       finalists.clear();
       for (const auto& [us, p] : ranked)
-        if (kept[type_of(p)]++ < keep[type_of(p)]) finalists.push_back(p);
+        if (kept.take(p, keep[type_of(p)])) finalists.push_back(p);
     }
     // Full measurement for the finalists and the baselines; hardware counters (a replayed,
     // untimed pass) for the screening leaders (without a screening: the first three finalists
@@ -208,9 +217,9 @@ class Runner {
     // and its winner's roofline figures come from these counters): moved to the front, in order.
     size_t counted = 0;
     {
-      std::map<std::pair<int, int>, int> seen;
+      PerType seen;
       std::vector<VariantParams> front, rest;
-      for (const auto& p : finalists) (seen[type_of(p)]++ < 3 ? front : rest).push_back(p);
+      for (const auto& p : finalists) (seen.take(p, 3) ? front : rest).push_back(p);
       counted = front.size();
       front.insert(front.end(), rest.begin(), rest.end());
       finalists = std::move(front);
@@ -244,9 +253,9 @@ class Runner {
     if (full.size() >= 2) {
       // The three fastest of each value and index type (each type is its own problem).
       std::vector<std::string> leaders;
-      std::map<std::pair<int, int>, int> led;
+      PerType led;
       for (const auto& [us, p] : full)
-        if (led[type_of(p)]++ < 3) leaders.push_back(p.id());
+        if (led.take(p, 3)) leaders.push_back(p.id());
       bool have = true;
       for (const auto& id : leaders) have = have && store_.has_trial(run_.id, pr.graph_name, pr.feat, pr.heads, id, 2);
       if (!have) {

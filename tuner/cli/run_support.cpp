@@ -26,13 +26,13 @@ void finish_outputs(const Config& cfg, const Store& store, int64_t run_id) {
   const auto winners = select_winners(store, run_id);
   std::printf("\n%-24s %5s %2s %-5s %10s %10s %10s  %s\n", "graph", "F", "H", "type", "best us", "seed us",
               "cusparse", "winner");
-  for (const auto& w : winners)
+  std::string throttled;
+  for (const auto& w : winners) {
     std::printf("%-24s %5d %2d %-5s %10.2f %10.2f %10.2f  %s\n", w.graph.c_str(), w.feat, w.heads,
                 to_string(w.value), w.median_us, w.seed_us, w.cusparse_us, w.variant.c_str());
-  std::string throttled;
-  for (const auto& w : winners)
     if (w.throttled)
       throttled += " " + w.graph + " F" + std::to_string(w.feat) + " " + to_string(w.value) + ",";
+  }
   if (!throttled.empty())
     std::printf(
         "winners timed while NVML saw the GPU throttle (power or thermal; no full-clock "
