@@ -64,6 +64,8 @@ std::string_view to_string(StopReason reason) {
       return "samples";
     case StopReason::time:
       return "time";
+    case StopReason::cutoff:
+      return "cutoff";
     case StopReason::none:
       return "none";
   }
@@ -73,6 +75,9 @@ std::string_view to_string(StopReason reason) {
 StopReason should_stop(const std::vector<double>& samples, const StopRule& rule,
                        double elapsed_seconds) {
   const auto n = static_cast<int64_t>(samples.size());
+  if (rule.cutoff > 0.0 && n >= 1 &&
+      *std::min_element(samples.begin(), samples.end()) > rule.cutoff)
+    return StopReason::cutoff;
   if (n < std::max(rule.min_samples, 1)) return StopReason::none;
   if (summarize(samples).rel_noise <= rule.max_rel_noise) return StopReason::noise;
   if (n >= std::max(rule.max_samples, rule.min_samples)) return StopReason::samples;
@@ -93,10 +98,13 @@ nlohmann::json to_json(const Summary& s) {
 }
 
 nlohmann::json to_json(const StopRule& r) {
-  return {{"max_rel_noise", r.max_rel_noise},
-          {"min_samples", r.min_samples},
-          {"max_samples", r.max_samples},
-          {"max_seconds", r.max_seconds}};
+  nlohmann::json j{{"max_rel_noise", r.max_rel_noise},
+                   {"min_samples", r.min_samples},
+                   {"max_samples", r.max_samples},
+                   {"max_seconds", r.max_seconds}};
+  if (r.cutoff > 0.0)
+    j["cutoff"] = r.cutoff;  // only when on: measurements without it read as before
+  return j;
 }
 
 }  // namespace csrgat::profiler

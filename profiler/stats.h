@@ -37,13 +37,19 @@ struct StopRule {
   int min_samples = 10;          // never stop before this many samples, whatever the clock says
   int max_samples = 2000;        // stop at this many samples (at least min_samples)
   double max_seconds = 1.0;      // stop once measuring took this long (after min_samples)
+  // A screening's early exit (0: off): stop, whatever min_samples says, once even the fastest
+  // sample is over this many units (the samples' own, microseconds in the timers). The tuner
+  // sets it to a multiple of the best time its screening has seen, so a variant that cannot
+  // rank near the front is not measured to a precision nobody reads.
+  double cutoff = 0.0;
 };
 
-enum class StopReason { noise, samples, time, none };
+enum class StopReason { noise, samples, time, cutoff, none };
 
 std::string_view to_string(StopReason reason);
 
-// Checked in this order once min_samples is reached: noise, samples, time.
+// cutoff first (from the first sample on), then, once min_samples is reached: noise, samples,
+// time.
 StopReason should_stop(const std::vector<double>& samples, const StopRule& rule,
                        double elapsed_seconds);
 

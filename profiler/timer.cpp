@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <thread>
 
@@ -285,8 +286,19 @@ TimingResult Timer::measure(const LaunchFn& launch, const TimingOptions& opt) {
       if (cupti) {
         std::string why;
         int k = -1;
-        if (cupti_span_us(device_, aux_id, k, why)) {
+        if (const auto span = cupti_span_us(device_, aux_id, k, why)) {
           expected_kernels = std::max(expected_kernels, k);
+          // Past a screening's cutoff while warm: more warming changes nothing the first
+          // (cold) sample will not decide.
+          if (opt.stop.cutoff > 0.0 && *span > opt.stop.cutoff && w + 1 < opt.warmup) {
+            char buf[160];
+            std::snprintf(
+                buf, sizeof buf,
+                "warm-up stopped after %d of %d launches: %.1f us, over the cutoff of %.1f us",
+                w + 1, opt.warmup, *span, opt.stop.cutoff);
+            add_note(result, buf);
+            break;
+          }
         } else {
           cupti = false;
           add_note(result, "timing with CUDA events: " + why);

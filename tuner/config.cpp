@@ -693,7 +693,7 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
 
   if (f.count("strategy")) {
     const Item& at = f.at("strategy");
-    const auto s = r.fields(at, {"kind", "budget", "seed", "eta"});
+    const auto s = r.fields(at, {"kind", "budget", "seed", "eta", "cutoff"});
     if (s.count("kind"))
       c.strategy.kind = r.choice(s.at("kind"),
                                  std::vector<std::pair<std::string, StrategyKind>>{
@@ -705,6 +705,17 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
       c.strategy.budget = static_cast<int>(r.integer(s.at("budget"), 0, 1 << 24));
     if (s.count("seed")) c.strategy.seed = r.unsigned_integer(s.at("seed"));
     if (s.count("eta")) c.strategy.eta = static_cast<int>(r.integer(s.at("eta"), 2, 64));
+    if (s.count("cutoff")) {
+      const Item& cut = s.at("cutoff");
+      c.strategy.cutoff = r.positive(cut, 1000);
+      if (c.strategy.cutoff < 1.5)
+        r.fail(cut,
+               "a cutoff under 1.5 (times the screening's best) would cut variants within "
+               "its noise; leave the key out to screen every variant to the end");
+      if (c.strategy.kind != StrategyKind::halving)
+        r.fail(cut, "cutoff cuts short the halving strategy's screening; the " +
+                        std::string(to_string(c.strategy.kind)) + " strategy has none");
+    }
     if (c.strategy.kind == StrategyKind::random && c.strategy.budget <= 0) {
       Item where = s.count("budget") ? s.at("budget") : at;
       where.path = "strategy.budget";
@@ -917,8 +928,9 @@ nlohmann::json to_json(const Config& c) {
         {"delay_variants", ids(c.test_only.delay_variants)},
         {"slow_percent", c.test_only.slow_percent}}},
   };
-  // Only when on: configs without it keep their hash and their problems' fingerprints.
+  // Only when on: configs without them keep their hash and their problems' fingerprints.
   if (t.overlap_previous) out["timing"]["overlap_previous"] = true;
+  if (c.strategy.cutoff > 0) out["strategy"]["cutoff"] = c.strategy.cutoff;
   return out;
 }
 

@@ -135,6 +135,7 @@ profiler::TimingOptions timing_options(const nlohmann::json& t) {
   o.stop.min_samples = t.value("min_samples", 10);
   o.stop.max_samples = t.value("max_samples", 300);
   o.stop.max_seconds = t.value("max_seconds", 0.5);
+  o.stop.cutoff = t.value("cutoff_us", 0.0);  // a screening's early exit (tuner run); 0: off
   return o;
 }
 
@@ -230,6 +231,14 @@ nlohmann::json trial(const nlohmann::json& r) {
         const auto tr = st.timer->measure([&](cudaStream_t s, int) { res.device->launch(p, *k, s, ov); },
                                           timing_options(timing));
         fill_timing(t, tr);
+        if (tr.stop == profiler::StopReason::cutoff) {
+          char buf[200];
+          std::snprintf(buf, sizeof buf,
+                        "screening cut after %lld sample(s): %.2f us, over the cutoff of %.2f us",
+                        static_cast<long long>(tr.gpu.n), tr.gpu.min,
+                        timing.value("cutoff_us", 0.0));
+          t.detail += (t.detail.empty() ? "" : "; ") + std::string(buf);
+        }
         if (ov) {
           // Checked again on what the timed (overlapped) launches left in out, as tuner bench
           // does: races among the variant's own launches (the split rows' counters). A read

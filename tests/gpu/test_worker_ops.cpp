@@ -76,4 +76,37 @@ TEST(WorkerOps, PhaseTimesKeepKernelsAndAProblemSwitch) {
   EXPECT_EQ(k2["kept"], 0);
 }
 
+// A screening trial past its cutoff: one warm-up launch and one cold sample, then the trial is
+// kept, correct, with the cut in its detail and its timing; the same trial without it runs to
+// min_samples.
+TEST(WorkerOps, AScreeningTrialPastItsCutoffStopsAtOneSample) {
+  const std::string spec = "uniform:n=20000,deg=16,seed=2";
+  const std::string v = "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split0.i32.f32";
+  nlohmann::json r = request("trial", spec);
+  r["variant"] = v;
+  r["stage"] = 0;
+  r["rel_tol"] = 1e-5;
+  r["timing"]["warmup"] = 3;
+  r["timing"]["cutoff_us"] = 0.5;  // no kernel of 20k rows takes under half a microsecond
+  const auto cut = handle_request(0, r);
+  ASSERT_TRUE(cut.value("ok", false)) << cut.dump();
+  const auto& t = cut["trial"];
+  EXPECT_EQ(t["status"], "ok") << t.dump();
+  EXPECT_EQ(t["samples"], 1) << t.dump();
+  EXPECT_NE(t["detail"].get<std::string>().find("screening cut after 1 sample(s)"),
+            std::string::npos)
+      << t["detail"];
+  EXPECT_EQ(t["raw"]["stop"], "cutoff") << t["raw"].dump();
+  if (t["timer"] == "cupti") {  // the warm launch's span decided: no second or third warm-up
+    EXPECT_NE(t["raw"]["note"].get<std::string>().find("warm-up stopped after 1 of 3 launches"),
+              std::string::npos)
+        << t["raw"]["note"];
+  }
+  r["timing"].erase("cutoff_us");
+  const auto full = handle_request(0, r);
+  ASSERT_TRUE(full.value("ok", false)) << full.dump();
+  EXPECT_GE(full["trial"]["samples"].get<int>(), 3) << full["trial"].dump();
+  EXPECT_EQ(full["trial"]["detail"].get<std::string>().find("screening cut"), std::string::npos);
+}
+
 }  // namespace

@@ -445,6 +445,31 @@ TEST(ConfigErrors, WrongTypes) {
   expect_error(replace(kGood, "tpr: [8, 32]", "tpr: [8, [32]]"), "space.tpr[1]", 6, "found a list");
 }
 
+// strategy.cutoff: the halving screening's early exit, at least 1.5 times the best, and only
+// for halving; stored (and hashed, and in each problem's fingerprint) only when given, so
+// configs and runs without it keep their hashes.
+TEST(Config, ScreeningCutoff) {
+  const std::string halving = kGood + "strategy: {kind: halving, eta: 3}\n";
+  const Config off = parse_config(halving, "/one/place/a.yaml");
+  EXPECT_EQ(off.strategy.cutoff, 0.0);
+  EXPECT_FALSE(to_json(off)["strategy"].contains("cutoff"));
+  const Config on =
+      parse_config(replace(halving, "eta: 3}", "eta: 3, cutoff: 4}"), "/one/place/a.yaml");
+  EXPECT_DOUBLE_EQ(on.strategy.cutoff, 4.0);
+  EXPECT_DOUBLE_EQ(to_json(on)["strategy"]["cutoff"].get<double>(), 4.0);
+  EXPECT_NE(config_hash(on), config_hash(off));
+  EXPECT_NE(problem_fingerprint(to_json(on), "g", 64, 1),
+            problem_fingerprint(to_json(off), "g", 64, 1));
+  expect_error(replace(halving, "eta: 3}", "eta: 3, cutoff: 1.2}"), "strategy.cutoff", 11,
+               "under 1.5");
+  expect_error(replace(halving, "eta: 3}", "eta: 3, cutoff: 0}"), "strategy.cutoff", 11,
+               "out of range");
+  expect_error(kGood + "strategy: {kind: exhaustive, cutoff: 3}\n", "strategy.cutoff", 11,
+               "the exhaustive strategy has none");
+  // The README's main config screens with it on.
+  EXPECT_GE(load_config(kConfigs + "h100.yaml").strategy.cutoff, 1.5);
+}
+
 // A column-blocked sweep's geometry: r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>], each in range, written as
 // its id.
 TEST(ConfigErrors, ColblockGeometries) {

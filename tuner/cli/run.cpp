@@ -185,11 +185,21 @@ class Runner {
 
     // Screening (halving): a short measurement for every fused candidate.
     std::vector<VariantParams> finalists = job.fused;
+    size_t cut = 0;  // screenings stopped at the cutoff
     if (cfg_.strategy.kind == StrategyKind::halving && job.fused.size() > 4) {
       std::vector<std::pair<double, VariantParams>> ranked;
+      std::map<std::pair<int, int>, double> best;  // fastest screening time per type so far
       for (const auto& p : job.fused) {
-        const TrialRecord t = trial(w, base, p, 0, progress);
-        if (t.status == "ok") ranked.emplace_back(t.median_us, p);
+        const auto fastest = best.find(type_of(p));
+        const double cutoff_us = cfg_.strategy.cutoff > 0 && fastest != best.end()
+                                     ? cfg_.strategy.cutoff * fastest->second
+                                     : 0.0;
+        const TrialRecord t = trial(w, base, p, 0, progress, true, cutoff_us);
+        if (t.status != "ok") continue;
+        cut += t.raw.is_object() && t.raw.value("stop", std::string()) == "cutoff";
+        ranked.emplace_back(t.median_us, p);
+        if (!p.fault && !p.delay_ns && (fastest == best.end() || t.median_us < fastest->second))
+          best[type_of(p)] = t.median_us;
       }
       std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       // Per value and index type: selection makes each type a problem of its own, so the bf16
@@ -312,14 +322,18 @@ class Runner {
     } else {
       line += ": no correct fused variant";
     }
+    if (cut > 0)
+      line += "; " + std::to_string(cut) + " of " + std::to_string(job.fused.size()) +
+              " screenings cut at one sample (strategy.cutoff)";
     progress.line(line);
     if (complete) store_.finish_problem(run_.id, pr.graph_name, pr.feat, pr.heads, w.known_gpu_uuid(), prepare_s);
   }
 
   std::atomic<int> resumed{0}, measured{0};
 
+  // cutoff_us > 0: a screening measurement stops early past it (strategy.cutoff).
   TrialRecord trial(WorkerProcess& w, const nlohmann::json& base, const VariantParams& p, int stage,
-                    Progress& progress, bool counters = true) {
+                    Progress& progress, bool counters = true, double cutoff_us = 0.0) {
     const Problem pr = problem_of(base);
     TrialRecord t;
     if (store_.has_trial(run_.id, pr.graph_name, pr.feat, pr.heads, p.id(), stage)) {
@@ -341,6 +355,7 @@ class Runner {
     req["stage"] = stage;
     req["rel_tol"] = tolerance(cfg_, p);
     req["timing"] = timing_json(cfg_.timing, stage == 0);
+    if (cutoff_us > 0) req["timing"]["cutoff_us"] = cutoff_us;
     req["counters"] = cfg_.counters && counters && stage >= 1;
     auto rep = w.call(req, cfg_.timing.timeout_seconds);
     std::string counters_lost;  // why the counters are missing when a retry without them timed it
