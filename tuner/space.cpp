@@ -361,6 +361,22 @@ std::vector<VariantParams> apply_strategy(const Config& c, std::vector<VariantPa
   return out;
 }
 
+std::vector<size_t> screening_order(size_t n, size_t probes) {
+  std::vector<size_t> order;
+  order.reserve(n);
+  std::vector<bool> taken(n, false);
+  if (probes > 0 && n > 0) {
+    const size_t stride = std::max<size_t>(1, n / probes);
+    for (size_t i = 0; i < n && order.size() < probes; i += stride) {
+      order.push_back(i);
+      taken[i] = true;
+    }
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (!taken[i]) order.push_back(i);
+  return order;
+}
+
 double HalvingPlan::cost() const {
   double s = 0;
   for (size_t r = 0; r < keep_counts.size(); ++r) s += keep_counts[r] * time_budget_scale[r];

@@ -59,6 +59,20 @@ class CopiedRun(unittest.TestCase):
         self.tmp.cleanup()
 
 
+class WithoutPeers(CopiedRun):
+    """A run of record without PyG (PEERS=0): the table stands, its PyG column and target 6 n/a."""
+
+    def test_no_peers_file(self):
+        os.remove(os.path.join(self.dir, "peers.json"))
+        t = table(self.dir, prof_path())
+        self.assertIn("No peers.json in this folder", t)
+        self.assertNotIn("PyG's calls", t)
+        self.assertIn("| citeseer | 10.14 | 19.23 | 32.93 | n/a | 1.90x | n/a |", t)
+        self.assertEqual(row(t, "| 6 | >= 25x PyG on the median graph"),
+                         "| 6 | >= 25x PyG on the median graph | not measured (no peers.json) | n/a |")
+        self.assertIn("| 4 | power-law 1M <= 1.5x uniform (GPU time) | 966.3 / 910.2 us = 1.06x | met |", t)
+
+
 class PygRounds(CopiedRun):
     """Round medians as peers_pyg.py --rounds writes them, for the graphs whose inputs fit in L2."""
 

@@ -435,6 +435,22 @@ TEST(Space, HalvingPlanShapes) {
     EXPECT_DOUBLE_EQ(tight.time_budget_scale[r], 1e-3);
 }
 
+// A screening with a cutoff measures a spread of probes first, then the rest in order; every
+// candidate once.
+TEST(Space, ScreeningOrderProbesFirst) {
+  EXPECT_EQ(screening_order(10, 3), (std::vector<size_t>{0, 3, 6, 1, 2, 4, 5, 7, 8, 9}));
+  EXPECT_EQ(screening_order(4, 16), (std::vector<size_t>{0, 1, 2, 3}));    // fewer than the probes
+  EXPECT_EQ(screening_order(5, 0), (std::vector<size_t>{0, 1, 2, 3, 4}));  // none: config order
+  EXPECT_TRUE(screening_order(0, 16).empty());
+  std::vector<size_t> o = screening_order(402, 16);
+  ASSERT_EQ(o.size(), 402u);
+  EXPECT_EQ(o[1], 25u);  // stride 402 / 16 = 25
+  EXPECT_EQ(o[15], 375u);
+  EXPECT_EQ(o[16], 1u);  // then the rest from the start
+  std::sort(o.begin(), o.end());
+  for (size_t i = 0; i < o.size(); ++i) ASSERT_EQ(o[i], i);
+}
+
 // The L2 prefetch (.pf): a launch-time option, so the same kernel as its twin.
 TEST(Space, PrefetchInTheIdAndTheSpace) {
   const std::string plain = "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.lpt.i32.f32";
