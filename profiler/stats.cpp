@@ -75,7 +75,7 @@ std::string_view to_string(StopReason reason) {
 StopReason should_stop(const std::vector<double>& samples, const StopRule& rule,
                        double elapsed_seconds) {
   const auto n = static_cast<int64_t>(samples.size());
-  if (rule.cutoff > 0.0 && n >= 1 &&
+  if (rule.cutoff > 0.0 && n >= 2 &&
       *std::min_element(samples.begin(), samples.end()) > rule.cutoff)
     return StopReason::cutoff;
   if (n < std::max(rule.min_samples, 1)) return StopReason::none;

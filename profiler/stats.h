@@ -37,10 +37,11 @@ struct StopRule {
   int min_samples = 10;          // never stop before this many samples, whatever the clock says
   int max_samples = 2000;        // stop at this many samples (at least min_samples)
   double max_seconds = 1.0;      // stop once measuring took this long (after min_samples)
-  // A screening's early exit (0: off): stop, whatever min_samples says, once even the fastest
-  // sample is over this many units (the samples' own, microseconds in the timers). The tuner
-  // sets it to a multiple of the best time its screening has seen, so a variant that cannot
-  // rank near the front is not measured to a precision nobody reads.
+  // A screening's early exit (0: off): stop, whatever min_samples says, once two samples are in
+  // and even the faster is over this many units (the samples' own, microseconds in the
+  // timers). The tuner sets it to a multiple of the best time its screening has seen, so a
+  // variant that cannot rank near the front is not measured to a precision nobody reads. Two,
+  // not one: a single launch slowed by a passing clock dip must not decide.
   double cutoff = 0.0;
 };
 
@@ -48,7 +49,7 @@ enum class StopReason { noise, samples, time, cutoff, none };
 
 std::string_view to_string(StopReason reason);
 
-// cutoff first (from the first sample on), then, once min_samples is reached: noise, samples,
+// cutoff first (from the second sample on), then, once min_samples is reached: noise, samples,
 // time.
 StopReason should_stop(const std::vector<double>& samples, const StopRule& rule,
                        double elapsed_seconds);

@@ -245,6 +245,11 @@ TimingResult Timer::measure(const LaunchFn& launch, const TimingOptions& opt) {
   if (opt.graph_replay && measure_graph(launch, opt, cold, result)) {
     // stride stays 1 in graph mode: a replay is long enough by construction
   } else {
+    // A screening's cutoff is a multiple of a time the same timer took of another variant: a
+    // measurement that falls back to another timer (graph replay to single launches, CUPTI to
+    // events, whose spans carry the launch) is not cut.
+    StopRule stop = opt.stop;
+    if (opt.graph_replay) stop.cutoff = 0.0;
     auto& tracer = detail::ActivityTracer::instance();
     std::optional<detail::ActivityTracer::Pause> no_tracing;
     if (!opt.use_cupti) no_tracing.emplace();  // events without CUPTI's per-launch overhead
@@ -288,19 +293,22 @@ TimingResult Timer::measure(const LaunchFn& launch, const TimingOptions& opt) {
         int k = -1;
         if (const auto span = cupti_span_us(device_, aux_id, k, why)) {
           expected_kernels = std::max(expected_kernels, k);
-          // Past a screening's cutoff while warm: more warming changes nothing the first
-          // (cold) sample will not decide.
-          if (opt.stop.cutoff > 0.0 && *span > opt.stop.cutoff && w + 1 < opt.warmup) {
+          // Past a screening's cutoff while warm: more warming changes nothing the cold samples
+          // will not decide. The kernel count then rests on one launch; a sample that shows
+          // more kernels raises it, and one short for a record still on its way is only the
+          // faster of the two a cut needs.
+          if (stop.cutoff > 0.0 && *span > stop.cutoff && w + 1 < opt.warmup) {
             char buf[160];
             std::snprintf(
                 buf, sizeof buf,
                 "warm-up stopped after %d of %d launches: %.1f us, over the cutoff of %.1f us",
-                w + 1, opt.warmup, *span, opt.stop.cutoff);
+                w + 1, opt.warmup, *span, stop.cutoff);
             add_note(result, buf);
             break;
           }
         } else {
           cupti = false;
+          stop.cutoff = 0.0;
           add_note(result, "timing with CUDA events: " + why);
         }
       }
@@ -332,6 +340,7 @@ TimingResult Timer::measure(const LaunchFn& launch, const TimingOptions& opt) {
       } else if (cupti) {  // switch the whole measurement to events so one timer produced every
                            // sample
         cupti = false;
+        stop.cutoff = 0.0;
         result.timer = "events";
         add_note(result, "timing with CUDA events (all samples) after sample " + std::to_string(i) +
                              (why.empty() ? std::string() : ": " + why));
@@ -350,7 +359,7 @@ TimingResult Timer::measure(const LaunchFn& launch, const TimingOptions& opt) {
       }
       result.samples.push_back(s);
       gpu.push_back(s.gpu_us);
-      result.stop = should_stop(gpu, opt.stop, seconds_since(t0));
+      result.stop = should_stop(gpu, stop, seconds_since(t0));
       if (result.stop != StopReason::none) break;
     }
     result.kernels_per_sample = result.timer == "cupti" ? std::max(expected_kernels, 0) : 0;

@@ -238,14 +238,21 @@ class Reader {
     return v;
   }
 
-  // lo < v <= hi (exclusive below: tolerances and times must be positive).
-  double positive(const Item& at, double hi) const {
+  // A finite number.
+  double number(const Item& at) const {
     const std::string s = scalar(at, "a number");
     if (is_string(at.node)) fail(at, "expected a number, found the string \"" + s + "\"");
     char* end = nullptr;
     const double v = std::strtod(s.c_str(), &end);
     if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
       fail(at, "expected a number, found '" + s + "'");
+    return v;
+  }
+
+  // lo < v <= hi (exclusive below: tolerances and times must be positive).
+  double positive(const Item& at, double hi) const {
+    const double v = number(at);
+    const std::string s = at.node.Scalar();
     if (!(v > 0) || v > hi) {
       std::ostringstream os;
       os << s << " is out of range (0, " << hi << "]";
@@ -707,11 +714,14 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
     if (s.count("eta")) c.strategy.eta = static_cast<int>(r.integer(s.at("eta"), 2, 64));
     if (s.count("cutoff")) {
       const Item& cut = s.at("cutoff");
-      c.strategy.cutoff = r.positive(cut, 1000);
-      if (c.strategy.cutoff < 1.5)
+      // One message for the whole range: 0 is not "off" here (leave the key out for that).
+      c.strategy.cutoff = r.number(cut);
+      if (!(c.strategy.cutoff >= 1.5 && c.strategy.cutoff <= 1000))
         r.fail(cut,
-               "a cutoff under 1.5 (times the screening's best) would cut variants within "
-               "its noise; leave the key out to screen every variant to the end");
+               r.scalar(cut, "a number") +
+                   " is out of range [1.5, 1000] (times the screening's best so far: under 1.5 "
+                   "would cut variants within its noise); leave the key out to screen every "
+                   "variant to the end");
       if (c.strategy.kind != StrategyKind::halving)
         r.fail(cut, "cutoff cuts short the halving strategy's screening; the " +
                         std::string(to_string(c.strategy.kind)) + " strategy has none");

@@ -128,10 +128,11 @@ struct StrategySpec {
   int budget = 0;
   uint64_t seed = 1;
   int eta = 3;  // halving: keep 1/eta of the variants each round
-  // halving: a screening measurement stops at its first sample (and its warm-up as soon as a
-  // warm launch shows it) when that is over cutoff times the fastest screening time of the
-  // problem's value and index type so far; 0: off. The cut variant keeps its trial (one cold
-  // sample, ranked with the rest; "screening cut" in its detail). A variant that slow cannot
+  // halving: a screening measurement stops at its second sample (and its warm-up as soon as a
+  // warm launch shows it) when both are over cutoff times the fastest screening time of the
+  // problem's value and index type so far; 0: off. The cut variant keeps its trial (two cold
+  // samples, ranked with the rest; "screening cut" in its detail). A measurement that fell
+  // back to another timer is not cut. A variant that slow cannot
   // be among the finalists unless most of its type are slower still. With it on, the screening
   // measures a spread of 16 probes first (screening_order).
   double cutoff = 0;

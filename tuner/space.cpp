@@ -365,12 +365,11 @@ std::vector<size_t> screening_order(size_t n, size_t probes) {
   std::vector<size_t> order;
   order.reserve(n);
   std::vector<bool> taken(n, false);
-  if (probes > 0 && n > 0) {
-    const size_t stride = std::max<size_t>(1, n / probes);
-    for (size_t i = 0; i < n && order.size() < probes; i += stride) {
-      order.push_back(i);
-      taken[i] = true;
-    }
+  const size_t k = std::min(probes, n);
+  for (size_t j = 0; j < k; ++j) {  // i = j n / k: strictly increasing, spread over [0, n)
+    const size_t i = j * n / k;
+    order.push_back(i);
+    taken[i] = true;
   }
   for (size_t i = 0; i < n; ++i)
     if (!taken[i]) order.push_back(i);

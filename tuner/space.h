@@ -119,9 +119,9 @@ struct HalvingPlan {
 };
 HalvingPlan halving_plan(int n, int budget, int eta);
 
-// The order a screening with a cutoff (strategy.cutoff) measures n candidates in: first up to
-// `probes` of them spread evenly over the config's order (indices 0, s, 2s, ... with
-// s = max(1, n / probes)), then the rest in order. The cutoff is a multiple of the best time
+// The order a screening with a cutoff (strategy.cutoff) measures n candidates in: first
+// k = min(probes, n) of them spread evenly over the config's order (indices j n / k for
+// j = 0 .. k-1), then the rest in order. The cutoff is a multiple of the best time
 // seen so far, so it should meet a fast candidate early: in config order a graph with a hub
 // row met 100-odd variants that do not split rows (170-190 ms a launch on an H100's power-law
 // graph, against 1.55 ms for the best) before its first one that does. Every index once.

@@ -233,10 +233,10 @@ nlohmann::json trial(const nlohmann::json& r) {
         fill_timing(t, tr);
         if (tr.stop == profiler::StopReason::cutoff) {
           char buf[200];
-          std::snprintf(buf, sizeof buf,
-                        "screening cut after %lld sample(s): %.2f us, over the cutoff of %.2f us",
-                        static_cast<long long>(tr.gpu.n), tr.gpu.min,
-                        timing.value("cutoff_us", 0.0));
+          std::snprintf(
+              buf, sizeof buf,
+              "screening cut after %lld samples: the faster %.2f us, over the cutoff of %.2f us",
+              static_cast<long long>(tr.gpu.n), tr.gpu.min, timing.value("cutoff_us", 0.0));
           t.detail += (t.detail.empty() ? "" : "; ") + std::string(buf);
         }
         if (ov) {

@@ -76,10 +76,10 @@ TEST(WorkerOps, PhaseTimesKeepKernelsAndAProblemSwitch) {
   EXPECT_EQ(k2["kept"], 0);
 }
 
-// A screening trial past its cutoff: one warm-up launch and one cold sample, then the trial is
+// A screening trial past its cutoff: one warm-up launch and two cold samples, then the trial is
 // kept, correct, with the cut in its detail and its timing; the same trial without it runs to
 // min_samples.
-TEST(WorkerOps, AScreeningTrialPastItsCutoffStopsAtOneSample) {
+TEST(WorkerOps, AScreeningTrialPastItsCutoffStopsAtTwoSamples) {
   const std::string spec = "uniform:n=20000,deg=16,seed=2";
   const std::string v = "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split0.i32.f32";
   nlohmann::json r = request("trial", spec);
@@ -92,9 +92,8 @@ TEST(WorkerOps, AScreeningTrialPastItsCutoffStopsAtOneSample) {
   ASSERT_TRUE(cut.value("ok", false)) << cut.dump();
   const auto& t = cut["trial"];
   EXPECT_EQ(t["status"], "ok") << t.dump();
-  EXPECT_EQ(t["samples"], 1) << t.dump();
-  EXPECT_NE(t["detail"].get<std::string>().find("screening cut after 1 sample(s)"),
-            std::string::npos)
+  EXPECT_EQ(t["samples"], 2) << t.dump();
+  EXPECT_NE(t["detail"].get<std::string>().find("screening cut after 2 samples"), std::string::npos)
       << t["detail"];
   EXPECT_EQ(t["raw"]["stop"], "cutoff") << t["raw"].dump();
   if (t["timer"] == "cupti") {  // the warm launch's span decided: no second or third warm-up

@@ -461,9 +461,13 @@ TEST(Config, ScreeningCutoff) {
   EXPECT_NE(problem_fingerprint(to_json(on), "g", 64, 1),
             problem_fingerprint(to_json(off), "g", 64, 1));
   expect_error(replace(halving, "eta: 3}", "eta: 3, cutoff: 1.2}"), "strategy.cutoff", 11,
-               "under 1.5");
+               "1.2 is out of range [1.5, 1000]");
   expect_error(replace(halving, "eta: 3}", "eta: 3, cutoff: 0}"), "strategy.cutoff", 11,
-               "out of range");
+               "0 is out of range [1.5, 1000]");
+  expect_error(replace(halving, "eta: 3}", "eta: 3, cutoff: 2000}"), "strategy.cutoff", 11,
+               "leave the key out");
+  expect_error(replace(halving, "eta: 3}", "eta: 3, cutoff: x}"), "strategy.cutoff", 11,
+               "expected a number");
   expect_error(kGood + "strategy: {kind: exhaustive, cutoff: 3}\n", "strategy.cutoff", 11,
                "the exhaustive strategy has none");
   // The README's main config screens with it on.

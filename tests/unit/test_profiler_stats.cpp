@@ -110,17 +110,19 @@ TEST(ProfilerStopRule, NoisySamplesRunToTheSampleOrTimeLimit) {
   EXPECT_EQ(should_stop(noisy, rule, 0.2), StopReason::samples);
 }
 
-// A screening's cutoff: the first sample over it ends the measurement, before min_samples; a
-// later one over it does not end a measurement whose fastest sample is under it; off at 0.
-TEST(ProfilerStopRule, CutoffStopsAtTheFirstSampleOverIt) {
+// A screening's cutoff: two samples over it end the measurement, before min_samples; one is
+// not enough (a clock dip), nor two whose faster is under it; off at 0.
+TEST(ProfilerStopRule, CutoffStopsAtTheSecondSampleOverIt) {
   StopRule rule{0.005, 10, 2000, 1.0};
   rule.cutoff = 300.0;
-  EXPECT_EQ(should_stop({301.0}, rule, 0.0), StopReason::cutoff);
-  EXPECT_EQ(should_stop({300.0}, rule, 0.0), StopReason::none);  // at it: measured on
-  EXPECT_EQ(should_stop({250.0, 900.0}, rule, 0.0), StopReason::none);
+  EXPECT_EQ(should_stop({301.0}, rule, 0.0), StopReason::none);
+  EXPECT_EQ(should_stop({301.0, 900.0}, rule, 0.0), StopReason::cutoff);
+  EXPECT_EQ(should_stop({300.0, 900.0}, rule, 0.0), StopReason::none);  // at it: measured on
+  EXPECT_EQ(should_stop({900.0, 250.0}, rule, 0.0), StopReason::none);
+  EXPECT_EQ(should_stop({900.0, 250.0, 900.0}, rule, 0.0), StopReason::none);
   EXPECT_EQ(should_stop({}, rule, 100.0), StopReason::none);
   rule.cutoff = 0.0;
-  EXPECT_EQ(should_stop({1e9}, rule, 0.0), StopReason::none);
+  EXPECT_EQ(should_stop({1e9, 1e9}, rule, 0.0), StopReason::none);
   EXPECT_EQ(to_string(StopReason::cutoff), "cutoff");
   // In the stored rule only when on, so measurements without it read as before.
   EXPECT_FALSE(to_json(rule).contains("cutoff"));

@@ -439,13 +439,17 @@ TEST(Space, HalvingPlanShapes) {
 // candidate once.
 TEST(Space, ScreeningOrderProbesFirst) {
   EXPECT_EQ(screening_order(10, 3), (std::vector<size_t>{0, 3, 6, 1, 2, 4, 5, 7, 8, 9}));
+  // Spread over the whole list also where n / probes rounds down far (31 / 16 -> 1).
+  const std::vector<size_t> mid = screening_order(31, 16);
+  EXPECT_EQ(std::vector<size_t>(mid.begin(), mid.begin() + 4), (std::vector<size_t>{0, 1, 3, 5}));
+  EXPECT_EQ(mid[15], 29u);
   EXPECT_EQ(screening_order(4, 16), (std::vector<size_t>{0, 1, 2, 3}));    // fewer than the probes
   EXPECT_EQ(screening_order(5, 0), (std::vector<size_t>{0, 1, 2, 3, 4}));  // none: config order
   EXPECT_TRUE(screening_order(0, 16).empty());
   std::vector<size_t> o = screening_order(402, 16);
   ASSERT_EQ(o.size(), 402u);
-  EXPECT_EQ(o[1], 25u);  // stride 402 / 16 = 25
-  EXPECT_EQ(o[15], 375u);
+  EXPECT_EQ(o[1], 25u);    // 402 / 16 = 25.1
+  EXPECT_EQ(o[15], 376u);  // 15 * 402 / 16
   EXPECT_EQ(o[16], 1u);  // then the rest from the start
   std::sort(o.begin(), o.end());
   for (size_t i = 0; i < o.size(); ++i) ASSERT_EQ(o[i], i);

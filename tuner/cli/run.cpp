@@ -326,7 +326,7 @@ class Runner {
     }
     if (cut > 0)
       line += "; " + std::to_string(cut) + " of " + std::to_string(job.fused.size()) +
-              " screenings cut at one sample (strategy.cutoff)";
+              " screenings cut at two samples (strategy.cutoff)";
     progress.line(line);
     if (complete) store_.finish_problem(run_.id, pr.graph_name, pr.feat, pr.heads, w.known_gpu_uuid(), prepare_s);
   }
