@@ -376,6 +376,23 @@ std::vector<size_t> screening_order(size_t n, size_t probes) {
   return order;
 }
 
+namespace {
+std::pair<int, int> type_key(const VariantParams& p) {
+  return {static_cast<int>(p.value), static_cast<int>(p.index)};
+}
+}  // namespace
+
+double ScreeningCutoff::cutoff_us(const VariantParams& p) const {
+  const auto it = best_.find(type_key(p));
+  return factor_ > 0 && it != best_.end() ? factor_ * it->second : 0.0;
+}
+
+void ScreeningCutoff::record(const VariantParams& p, double median_us) {
+  if (p.fault || p.delay_ns || !(median_us > 0)) return;
+  const auto [it, fresh] = best_.try_emplace(type_key(p), median_us);
+  if (!fresh) it->second = std::min(it->second, median_us);
+}
+
 double HalvingPlan::cost() const {
   double s = 0;
   for (size_t r = 0; r < keep_counts.size(); ++r) s += keep_counts[r] * time_budget_scale[r];

@@ -127,6 +127,21 @@ HalvingPlan halving_plan(int n, int budget, int eta);
 // graph, against 1.55 ms for the best) before its first one that does. Every index once.
 std::vector<size_t> screening_order(size_t n, size_t probes);
 
+// The screening's cutoff (strategy.cutoff) per value and index type, the types selection
+// tunes apart: factor times the fastest screening time of the candidate's type so far, or 0
+// (no cut) while the type has none or the factor is 0. Fault and delay variants (test knobs)
+// never set the pace.
+class ScreeningCutoff {
+ public:
+  explicit ScreeningCutoff(double factor) : factor_(factor) {}
+  double cutoff_us(const VariantParams& p) const;
+  void record(const VariantParams& p, double median_us);  // a correct trial's screening time
+
+ private:
+  double factor_;
+  std::map<std::pair<int, int>, double> best_;  // (value, index): fastest so far
+};
+
 // splitmix64: a portable, seedable generator (std:: distributions differ between libraries).
 uint64_t splitmix64(uint64_t& state);
 

@@ -455,6 +455,37 @@ TEST(Space, ScreeningOrderProbesFirst) {
   for (size_t i = 0; i < o.size(); ++i) ASSERT_EQ(o[i], i);
 }
 
+// The cutoff follows each value and index type's fastest screening time; none before a type
+// has one, none when off; a fault or delay variant (a test knob) never sets it.
+TEST(Space, ScreeningCutoffPerType) {
+  const auto v = [](const std::string& id) { return VariantParams::parse(id); };
+  const VariantParams f32 = v("csrgat.tpr32.fl8.rpb4.vec4.t2.smem0.online.split0.i32.f32");
+  const VariantParams f32b = v("csrgat.tpr16.fl8.rpb8.vec4.t2.smem0.online.split0.i32.f32");
+  const VariantParams bf16 = v("csrgat.tpr32.fl8.rpb4.vec8.t1.smem0.online.split0.i32.bf16");
+  ScreeningCutoff c(3.0);
+  EXPECT_EQ(c.cutoff_us(f32), 0.0);
+  c.record(f32, 10.0);
+  EXPECT_DOUBLE_EQ(c.cutoff_us(f32b), 30.0);
+  EXPECT_EQ(c.cutoff_us(bf16), 0.0);  // another type: its own pace
+  c.record(f32b, 40.0);               // slower: the pace stays
+  EXPECT_DOUBLE_EQ(c.cutoff_us(f32), 30.0);
+  c.record(f32b, 4.0);
+  EXPECT_DOUBLE_EQ(c.cutoff_us(f32), 12.0);
+  c.record(bf16, 5.0);
+  EXPECT_DOUBLE_EQ(c.cutoff_us(bf16), 15.0);
+  VariantParams faulty = f32;
+  faulty.fault = 1;
+  VariantParams delayed = f32;
+  delayed.delay_ns = 100;
+  c.record(faulty, 0.5);
+  c.record(delayed, 0.5);
+  c.record(f32, 0.0);  // no time: ignored
+  EXPECT_DOUBLE_EQ(c.cutoff_us(f32), 12.0);
+  ScreeningCutoff off(0.0);
+  off.record(f32, 10.0);
+  EXPECT_EQ(off.cutoff_us(f32), 0.0);
+}
+
 // The L2 prefetch (.pf): a launch-time option, so the same kernel as its twin.
 TEST(Space, PrefetchInTheIdAndTheSpace) {
   const std::string plain = "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split32.lpt.i32.f32";

@@ -188,20 +188,15 @@ class Runner {
     size_t cut = 0;  // screenings stopped at the cutoff
     if (cfg_.strategy.kind == StrategyKind::halving && job.fused.size() > 4) {
       std::vector<std::pair<double, VariantParams>> ranked;
-      std::map<std::pair<int, int>, double> best;  // fastest screening time per type so far
+      ScreeningCutoff cutoff(cfg_.strategy.cutoff);
       // With a cutoff, a spread of probes first, so that it soon rests on a fast time.
       for (const size_t i : screening_order(job.fused.size(), cfg_.strategy.cutoff > 0 ? 16 : 0)) {
         const VariantParams& p = job.fused[i];
-        const auto fastest = best.find(type_of(p));
-        const double cutoff_us = cfg_.strategy.cutoff > 0 && fastest != best.end()
-                                     ? cfg_.strategy.cutoff * fastest->second
-                                     : 0.0;
-        const TrialRecord t = trial(w, base, p, 0, progress, true, cutoff_us);
+        const TrialRecord t = trial(w, base, p, 0, progress, true, cutoff.cutoff_us(p));
         if (t.status != "ok") continue;
         cut += t.raw.is_object() && t.raw.value("stop", std::string()) == "cutoff";
         ranked.emplace_back(t.median_us, p);
-        if (!p.fault && !p.delay_ns && (fastest == best.end() || t.median_us < fastest->second))
-          best[type_of(p)] = t.median_us;
+        cutoff.record(p, t.median_us);
       }
       std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       // Per value and index type: selection makes each type a problem of its own, so the bf16
