@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Forty-fifth session's plan for the next device call, whichever GPU the `nvidia-h200` kind
+# hands out (it handed H100s to every call that started this session):
+# - on an H200: scripts/gpu-v44a.sh, run 25 (a fresh tune of configs/h200.yaml, LIMIT 355 s)
+#   and then the run of record on the committed header (~560 s in all);
+# - on any other GPU (an H100): configs/h100.yaml, the README's main job, with the reviewed
+#   screening cutoff and its probes-first order (predicted 335-360 s on an H100, against 367 s
+#   for call 5's one-sample cut in config order and 473 s without a cutoff: perf-notes), then
+#   the worker's tests, the cutoff's among them. H100_LIMIT (default 420) stops the tune.
+set -uo pipefail
+D="$(dirname "${BASH_SOURCE[0]}")"
+gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
+echo "GPU: $gpu"
+if [[ "$gpu" == *H200* ]]; then
+  bash "$D/gpu-v44a.sh"
+  exit $?
+fi
+echo "not an H200: configs/h100.yaml with the screening cutoff"
+CFG=configs/h100.yaml LIMIT="${H100_LIMIT:-420}" bash "$D/gpu-multi.sh"
+(
+  source "$D/gpu-env.sh"
+  CSRGAT_SOURCE_DIR="$ROOT" timeout 60 "$BIN/gpu_tests" --gtest_filter='WorkerOps.*' > "${OUT:-$ROOT/.gpu/out}/worker_ops.log" 2>&1
+  echo "worker_ops: exit $?"
+  grep -E "^\[ +(OK|FAILED|PASSED) " "${OUT:-$ROOT/.gpu/out}/worker_ops.log"
+)
+echo "all done at $SECONDS s"
