@@ -3,10 +3,11 @@
 # hands out (it handed H100s to every call that started this session):
 # - on an H200: scripts/gpu-v44a.sh, run 25 (a fresh tune of configs/h200.yaml, LIMIT 355 s)
 #   and then the run of record on the committed header (~560 s in all);
-# - on any other GPU (an H100): configs/h100.yaml, the README's main job, with the reviewed
-#   screening cutoff and its probes-first order (predicted 335-360 s on an H100, against 367 s
-#   for call 5's one-sample cut in config order and 473 s without a cutoff: perf-notes), then
-#   the worker's tests, the cutoff's among them. H100_LIMIT (default 420) stops the tune.
+# - on any other GPU (an H100): configs/h100.yaml, the README's main job, now h200.yaml's space
+#   (`base:`) with the reviewed screening cutoff and its probes-first order (predicted 330-430 s
+#   on an H100, every winner within ~3% of the H200 header's kernel there: perf-notes), then the
+#   worker's tests, the cutoff's among them. H100_LIMIT (default 520) stops the tune; a stopped
+#   run goes on in the next call with FROM=<its run folder> scripts/gpu-multi.sh.
 set -uo pipefail
 D="$(dirname "${BASH_SOURCE[0]}")"
 gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
@@ -16,7 +17,7 @@ if [[ "$gpu" == *H200* ]]; then
   exit $?
 fi
 echo "not an H200: configs/h100.yaml with the screening cutoff"
-CFG=configs/h100.yaml LIMIT="${H100_LIMIT:-420}" bash "$D/gpu-multi.sh"
+CFG=configs/h100.yaml LIMIT="${H100_LIMIT:-520}" bash "$D/gpu-multi.sh"
 (
   source "$D/gpu-env.sh"
   CSRGAT_SOURCE_DIR="$ROOT" timeout 60 "$BIN/gpu_tests" --gtest_filter='WorkerOps.*' > "${OUT:-$ROOT/.gpu/out}/worker_ops.log" 2>&1

@@ -134,7 +134,14 @@ class Reader {
   explicit Reader(std::string file) : file_(std::move(file)) {}
   const std::string& file() const { return file_; }
 
+  // A top-level key this config took from its base (`base:`): errors under it name that file.
+  void inherit(const std::string& key, const std::string& file) { inherited_[key] = file; }
+
   [[noreturn]] void fail(const Item& at, const std::string& msg) const {
+    const auto it = inherited_.find(at.path.substr(0, at.path.find_first_of(".[")));
+    if (it != inherited_.end())
+      throw ConfigError(it->second, at.path, at.line, at.column,
+                        msg + " (inherited by " + file_ + ")");
     throw ConfigError(file_, at.path, at.line, at.column, msg);
   }
 
@@ -296,6 +303,7 @@ class Reader {
     return m;
   }
   std::string file_;
+  std::map<std::string, std::string> inherited_;  // top-level key -> the base file
 };
 
 const std::vector<std::pair<std::string, Softmax>> kSoftmaxNames{{"twopass", Softmax::two_pass},
@@ -631,6 +639,10 @@ std::vector<VariantParams> read_test_variants(const Reader& r, const Item& at, b
   return out;
 }
 
+const std::vector<std::string> kTopKeys{
+    "name",      "arch",     "allow_other_arch", "output", "graphs",   "space",    "constraints",
+    "baselines", "strategy", "timing",           "verify", "counters", "test_only"};
+
 Config read_config(const Reader& r, const YAML::Node& root, const std::string& source) {
   Config c;
   c.source = source;
@@ -644,9 +656,7 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
   const Item top = r.item(root, "", YAML::Mark());
   if (!root.IsMap())
     r.fail(top, std::string("the config must be a map of keys, found ") + type_name(root));
-  const auto f =
-      r.fields(top, {"name", "arch", "allow_other_arch", "output", "graphs", "space", "constraints",
-                     "baselines", "strategy", "timing", "verify", "counters", "test_only"});
+  const auto f = r.fields(top, kTopKeys);
   for (const char* k : {"arch", "graphs", "space"}) {
     if (!f.count(k)) {
       Item at = top;
@@ -801,8 +811,10 @@ nlohmann::json ids(const std::vector<VariantParams>& v) {
 
 }  // namespace
 
-Config parse_config(const std::string& yaml_text, const std::string& source_name) {
-  const Reader r(source_name);
+namespace {
+
+// One document's root; ConfigError on a syntax error or a second document.
+YAML::Node load_root(const std::string& yaml_text, const std::string& source_name) {
   YAML::Node root;
   try {
     // One document: a second one (after `---`) would otherwise be dropped without a word.
@@ -815,7 +827,56 @@ Config parse_config(const std::string& yaml_text, const std::string& source_name
   } catch (const YAML::ParserException& e) {
     throw ConfigError(source_name, "", e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + e.msg);
   }
+  return root;
+}
+
+std::string read_text(const std::string& path);
+
+// `base: FILE` (a config in the same folder): the base's top-level keys, each replaced whole by
+// this config's own (a map is not merged key by key: `strategy: {...}` here is the whole
+// strategy). The base must be a valid config by itself and name no base of its own. Errors
+// under a key taken from the base name the base file.
+YAML::Node with_base(Reader& r, const YAML::Node& root, const std::string& source_name) {
+  if (!root.IsMap() || !root["base"]) return root;
+  const Item top = r.item(root, "", YAML::Mark());
+  std::vector<std::string> keys = kTopKeys;
+  keys.push_back("base");
+  const auto f = r.fields(top, keys);  // unknown and duplicate keys, with this file's lines
+  const Item& at = f.at("base");
+  const std::string name = r.string(at);
+  if (name.find('/') != std::string::npos || name == "." || name == "..")
+    r.fail(at, "base names a config file in this config's folder (a file name, not a path): '" +
+                   name + "'");
+  const fs::path dir = fs::path(source_name).parent_path();
+  const fs::path path = dir / name;
+  std::error_code ec;
+  if (fs::equivalent(path, fs::path(source_name), ec))
+    r.fail(at, "a config cannot be its own base");
+  if (!fs::is_regular_file(path, ec))
+    r.fail(at, "base config '" + path.string() + "' does not exist");
+  const std::string text = read_text(path.string());
+  const YAML::Node base = load_root(text, path.string());
+  if (base.IsMap() && base["base"])
+    r.fail(at, "base config '" + path.string() + "' names a base of its own; one level only");
+  parse_config(text, path.string());  // valid by itself (its errors name its own file)
+  YAML::Node merged(YAML::NodeType::Map);
+  for (const auto& [key, item] : f)
+    if (key != "base") merged[key] = item.node;
+  const Item base_top = r.item(base, "", YAML::Mark());
+  for (const auto& [key, item] : Reader(path.string()).fields(base_top, kTopKeys))
+    if (!f.count(key)) {
+      merged[key] = item.node;
+      r.inherit(key, path.string());
+    }
+  return merged;
+}
+
+}  // namespace
+
+Config parse_config(const std::string& yaml_text, const std::string& source_name) {
+  Reader r(source_name);
   try {
+    const YAML::Node root = with_base(r, load_root(yaml_text, source_name), source_name);
     return read_config(r, root, source_name);
   } catch (const YAML::Exception& e) {
     // Checks above should leave nothing to yaml-cpp; still report it as a config error.
@@ -829,6 +890,11 @@ std::string store_path(const Config& c) {
 }
 
 Config load_config(const std::string& path) {
+  return parse_config(read_text(path), path);
+}
+
+namespace {
+std::string read_text(const std::string& path) {
   if (std::filesystem::is_directory(path))
     throw ConfigError(path, "", 0, 0, "is a folder, not a config file");
   std::ifstream in(path, std::ios::binary);
@@ -843,8 +909,9 @@ Config load_config(const std::string& path) {
     if (text.size() > kMaxBytes)
       throw ConfigError(path, "", 0, 0, "is larger than 16 MiB: not a config file");
   }
-  return parse_config(text, path);
+  return text;
 }
+}  // namespace
 
 namespace {
 

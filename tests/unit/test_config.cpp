@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+
+#include <unistd.h>
 #include <map>
 #include <sstream>
 #include <string>
@@ -472,6 +474,63 @@ TEST(Config, ScreeningCutoff) {
                "the exhaustive strategy has none");
   // The README's main config screens with it on.
   EXPECT_GE(load_config(kConfigs + "h100.yaml").strategy.cutoff, 1.5);
+}
+
+// The README's main job searches what the H200's config searches: h100.yaml takes h200.yaml as
+// its base and differs only in its name, its output and its screening cutoff.
+TEST(Config, H100SearchesTheH200Space) {
+  const nlohmann::json h100 = to_json(load_config(kConfigs + "h100.yaml"));
+  const nlohmann::json h200 = to_json(load_config(kConfigs + "h200.yaml"));
+  EXPECT_EQ(h100["name"], "h100");
+  EXPECT_DOUBLE_EQ(h100["strategy"]["cutoff"].get<double>(), 3.0);
+  for (const char* key : {"arch", "graphs", "space", "constraints", "baselines", "timing", "verify",
+                          "counters", "test_only"})
+    EXPECT_EQ(h100[key], h200[key]) << key;
+  nlohmann::json strategy = h100["strategy"];
+  strategy.erase("cutoff");
+  EXPECT_EQ(strategy, h200["strategy"]);
+  EXPECT_NE(h100["output"], h200["output"]);
+}
+
+// `base:` a config of the same folder, each top-level key replaced whole; its errors name the
+// file they are in.
+TEST(Config, BaseConfig) {
+  const fs::path dir = fs::temp_directory_path() / ("csrgat-base-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  write("base.yaml", kGood + "strategy: {kind: halving, eta: 3}\n");
+  const Config c = load_config(write(
+      "child.yaml", "base: base.yaml\nname: child\nspace:\n  tpr: [32]\n  fl: [8]\n  rpb: [4]\n"));
+  EXPECT_EQ(c.name, "child");
+  EXPECT_EQ(c.space.tpr, (std::vector<int>{32}));     // the child's space, whole
+  EXPECT_EQ(c.strategy.kind, StrategyKind::halving);  // the base's strategy
+  ASSERT_EQ(c.graphs.size(), 1u);
+  EXPECT_EQ(c.constraints.size(), 1u);
+  EXPECT_EQ(c.source, (dir / "child.yaml").string());
+  const auto error_of = [&](const std::string& text) {
+    try {
+      load_config(write("bad.yaml", text));
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of("base: ../base.yaml\n").find("a file name, not a path"), std::string::npos);
+  EXPECT_NE(error_of("base: nope.yaml\n").find("does not exist"), std::string::npos);
+  EXPECT_NE(error_of("base: bad.yaml\n").find("its own base"), std::string::npos);
+  EXPECT_NE(error_of("base: base.yaml\nspcae: {}\n").find("did you mean 'space'"),
+            std::string::npos);
+  write("nested.yaml", "base: base.yaml\n");
+  EXPECT_NE(error_of("base: nested.yaml\n").find("names a base of its own"), std::string::npos);
+  // An invalid base is named as itself, whoever loads it.
+  write("broken.yaml", kGood + "timing: {warmpu: 3}\n");
+  const std::string broken = error_of("base: broken.yaml\n");
+  EXPECT_NE(broken.find("broken.yaml"), std::string::npos) << broken;
+  EXPECT_NE(broken.find("timing.warmpu"), std::string::npos) << broken;
+  fs::remove_all(dir);
 }
 
 // A column-blocked sweep's geometry: r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>], each in range, written as
