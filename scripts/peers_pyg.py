@@ -223,6 +223,10 @@ def make_graph(spec, base_dir=".", graphs_dir=None):
 
 def load_config_graphs(path):
     text = open(path).read()
+    # `base: FILE` (configs/README.md): a config without graphs of its own takes its base's.
+    base = re.search(r"^base:\s*([^\s#]+)", text, re.M)
+    if base and not re.search(r"^graphs:", text, re.M):
+        return load_config_graphs(os.path.join(os.path.dirname(path), base.group(1)))
     try:
         import yaml  # noqa: PLC0415
 
