@@ -221,12 +221,15 @@ def make_graph(spec, base_dir=".", graphs_dir=None):
 # Which problems: from a config (PyYAML, or the flow-style lines the lab's configs use) or args.
 
 
-def load_config_graphs(path):
+def load_config_graphs(path, _from_child=False):
     text = open(path).read()
-    # `base: FILE` (configs/README.md): a config without graphs of its own takes its base's.
-    base = re.search(r"^base:\s*([^\s#]+)", text, re.M)
+    # `base: FILE` (configs/README.md): a config without graphs of its own takes its base's
+    # (one level, as the tuner reads it).
+    base = re.search(r"^base:\s*[\"']?([^\s#\"']+)", text, re.M)
     if base and not re.search(r"^graphs:", text, re.M):
-        return load_config_graphs(os.path.join(os.path.dirname(path), base.group(1)))
+        if not _from_child:
+            return load_config_graphs(os.path.join(os.path.dirname(path), base.group(1)), True)
+        sys.exit(f"{path}: a base config names a base of its own; one level only")
     try:
         import yaml  # noqa: PLC0415
 

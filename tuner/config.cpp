@@ -1,6 +1,12 @@
 #include "tuner/config.h"
 
+// GCC 12 warns that yaml-cpp's map iterators may read an uninitialised node where they are
+// inlined into with_base below (a false positive of -Wmaybe-uninitialized on yaml-cpp's
+// iterator proxy); the warning's location is yaml-cpp's header, so the pragma wraps it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <yaml-cpp/yaml.h>
+#pragma GCC diagnostic pop
 
 #include <algorithm>
 #include <charconv>
@@ -136,6 +142,7 @@ class Reader {
 
   // A top-level key this config took from its base (`base:`): errors under it name that file.
   void inherit(const std::string& key, const std::string& file) { inherited_[key] = file; }
+  const std::map<std::string, std::string>& inherited() const { return inherited_; }
 
   [[noreturn]] void fail(const Item& at, const std::string& msg) const {
     const auto it = inherited_.find(at.path.substr(0, at.path.find_first_of(".[")));
@@ -639,9 +646,10 @@ std::vector<VariantParams> read_test_variants(const Reader& r, const Item& at, b
   return out;
 }
 
+// "base" is read (and dropped) before the rest: with_base.
 const std::vector<std::string> kTopKeys{
-    "name",      "arch",     "allow_other_arch", "output", "graphs",   "space",    "constraints",
-    "baselines", "strategy", "timing",           "verify", "counters", "test_only"};
+    "base",        "name",      "arch",     "allow_other_arch", "output", "graphs",   "space",
+    "constraints", "baselines", "strategy", "timing",           "verify", "counters", "test_only"};
 
 Config read_config(const Reader& r, const YAML::Node& root, const std::string& source) {
   Config c;
@@ -839,9 +847,7 @@ std::string read_text(const std::string& path);
 YAML::Node with_base(Reader& r, const YAML::Node& root, const std::string& source_name) {
   if (!root.IsMap() || !root["base"]) return root;
   const Item top = r.item(root, "", YAML::Mark());
-  std::vector<std::string> keys = kTopKeys;
-  keys.push_back("base");
-  const auto f = r.fields(top, keys);  // unknown and duplicate keys, with this file's lines
+  const auto f = r.fields(top, kTopKeys);  // unknown and duplicate keys, with this file's lines
   const Item& at = f.at("base");
   const std::string name = r.string(at);
   if (name.find('/') != std::string::npos || name == "." || name == "..")
@@ -859,15 +865,21 @@ YAML::Node with_base(Reader& r, const YAML::Node& root, const std::string& sourc
   if (base.IsMap() && base["base"])
     r.fail(at, "base config '" + path.string() + "' names a base of its own; one level only");
   parse_config(text, path.string());  // valid by itself (its errors name its own file)
+  // force_insert keeps each key node, and with it the line later errors report (a key made
+  // anew by operator[] has none). The base's name and output are not taken: a run of this
+  // config must not write into the base's store.
   YAML::Node merged(YAML::NodeType::Map);
-  for (const auto& [key, item] : f)
-    if (key != "base") merged[key] = item.node;
-  const Item base_top = r.item(base, "", YAML::Mark());
-  for (const auto& [key, item] : Reader(path.string()).fields(base_top, kTopKeys))
-    if (!f.count(key)) {
-      merged[key] = item.node;
-      r.inherit(key, path.string());
-    }
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    const YAML::Node& k = it->first;
+    if (k.Scalar() != "base") merged.force_insert(k, it->second);
+  }
+  for (auto it = base.begin(); it != base.end(); ++it) {
+    const YAML::Node& k = it->first;
+    const std::string key = k.Scalar();
+    if (f.count(key) || key == "name" || key == "output") continue;
+    merged.force_insert(k, it->second);
+    r.inherit(key, path.string());
+  }
   return merged;
 }
 
@@ -877,12 +889,19 @@ Config parse_config(const std::string& yaml_text, const std::string& source_name
   Reader r(source_name);
   try {
     const YAML::Node root = with_base(r, load_root(yaml_text, source_name), source_name);
-    return read_config(r, root, source_name);
+    Config c = read_config(r, root, source_name);
+    c.inherited = r.inherited();
+    return c;
   } catch (const YAML::Exception& e) {
     // Checks above should leave nothing to yaml-cpp; still report it as a config error.
     throw ConfigError(source_name, "", e.mark.is_null() ? 0 : e.mark.line + 1,
                       e.mark.is_null() ? 0 : e.mark.column + 1, e.msg);
   }
+}
+
+std::string file_of(const Config& c, const std::string& key_path) {
+  const auto it = c.inherited.find(key_path.substr(0, key_path.find_first_of(".[")));
+  return it != c.inherited.end() ? it->second : c.source;
 }
 
 std::string store_path(const Config& c) {

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -172,6 +173,9 @@ struct TestOnlySpec {
 
 struct Config {
   std::string source;    // the file it was read from (or the source name given)
+  // Top-level keys taken from a base config (`base:`) -> that file: errors found later under
+  // them (constraints, graphs) name it, as their lines are its.
+  std::map<std::string, std::string> inherited;
   std::string base_dir;  // absolute; relative paths are resolved against it
   std::string name;
   std::string arch;
@@ -200,6 +204,10 @@ Config load_config(const std::string& path);
 
 // The results store of a config's run (tuner run writes it; a run may resume from it).
 std::string store_path(const Config& c);
+
+// The file whose lines the location of a key path of c gives: the base's for a top-level key
+// taken from it (`base:`), else c.source.
+std::string file_of(const Config& c, const std::string& key_path);
 // The same from text; source_name names it in errors and its folder is the base for
 // relative paths (the current directory when it has none).
 Config parse_config(const std::string& yaml_text, const std::string& source_name);

@@ -63,10 +63,6 @@ std::vector<double> variables(const VariantParams& v, const Problem& p) {
           static_cast<double>(v.slices)};
 }
 
-std::string file_of(const Config& c) {
-  return c.source;
-}
-
 // The problem's graph entry, or nullptr for a problem built without a config graph.
 const GraphEntry* graph_of(const Config& c, const Problem& p) {
   return p.graph_index >= 0 && static_cast<size_t>(p.graph_index) < c.graphs.size() ? &c.graphs[p.graph_index]
@@ -117,7 +113,8 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
     try {
       bound.push_back(k.expr.bind(kConstraintVariables));
     } catch (const ExprError& e) {
-      throw ConfigError(file_of(c), ks.path + "[" + std::to_string(i) + "]", k.at.line, k.at.column, e.what());
+      throw ConfigError(file_of(c, ks.path), ks.path + "[" + std::to_string(i) + "]", k.at.line,
+                        k.at.column, e.what());
     }
     reasons.push_back("constraint '" + k.text + "' false");
   }
@@ -133,14 +130,14 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
         try {
           value = bound[i].eval(vars.data());
         } catch (const ExprError& e) {
-          throw ConfigError(file_of(c), ks.path + "[" + std::to_string(i) + "]", k.at.line,
+          throw ConfigError(file_of(c, ks.path), ks.path + "[" + std::to_string(i) + "]", k.at.line,
                             k.at.column,
                             "cannot evaluate for " + v.id() + " on " + p.key() + ": " + e.what());
         }
         // NaN (1e999 - 1e999) is neither true nor false: named, as a division by zero is.
         if (std::isnan(value))
           throw ConfigError(
-              file_of(c), ks.path + "[" + std::to_string(i) + "]", k.at.line, k.at.column,
+              file_of(c, ks.path), ks.path + "[" + std::to_string(i) + "]", k.at.line, k.at.column,
               "evaluates to NaN for " + v.id() + " on " + p.key() + ": neither true nor false");
         if (value == 0.0) cand.pruned = reasons[i];
       }
@@ -164,10 +161,11 @@ std::vector<Candidate> enumerate(const Config& c, const Problem& p) {
   if (product > static_cast<double>(kMaxCombinations)) {
     const GraphEntry* g = graph_of(c, p);
     const bool own = g && g->space;
-    throw ConfigError(file_of(c), own ? "graphs[" + std::to_string(p.graph_index) + "].space" : "space",
+    throw ConfigError(file_of(c, own ? "graphs" : "space"),
+                      own ? "graphs[" + std::to_string(p.graph_index) + "].space" : "space",
                       own ? g->at.line : c.space_at.line, own ? g->at.column : c.space_at.column,
-                      "the space has " + fmt_count(product) + " combinations of its keys for " + p.key() +
-                          ", over the " + std::to_string(kMaxCombinations) +
+                      "the space has " + fmt_count(product) + " combinations of its keys for " +
+                          p.key() + ", over the " + std::to_string(kMaxCombinations) +
                           " a problem may enumerate: give its keys fewer values");
   }
   for (std::array<size_t, 17> i{}; !empty;) {
@@ -259,7 +257,7 @@ void check_problem_space(const Config& c, const Problem& p, const std::vector<Ca
   if (reasons.size() > 3) os << "; " << reasons.size() - 3 << " more reasons";
   os << ")";
   const GraphConstraints ks = constraints_for(c, p);
-  throw ConfigError(file_of(c), ks.path, ks.at.line, ks.at.column, os.str());
+  throw ConfigError(file_of(c, ks.path), ks.path, ks.at.line, ks.at.column, os.str());
 }
 
 std::vector<VariantParams> baseline_variants(const Config& c, const Problem& p) {

@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-
-#include <unistd.h>
 #include <map>
 #include <sstream>
 #include <string>
+
+#include <unistd.h>
 
 #include "graphs/hash.h"
 #include "graphs/source.h"
@@ -525,6 +525,23 @@ TEST(Config, BaseConfig) {
             std::string::npos);
   write("nested.yaml", "base: base.yaml\n");
   EXPECT_NE(error_of("base: nested.yaml\n").find("names a base of its own"), std::string::npos);
+  // The child's own keys keep their lines; its name and output are its own, not the base's.
+  const std::string budget = error_of("base: base.yaml\nname: c\nstrategy: {kind: random}\n");
+  EXPECT_NE(budget.find("bad.yaml: line 3"), std::string::npos) << budget;
+  const Config unnamed = load_config(write("unnamed.yaml", "base: base.yaml\n"));
+  EXPECT_EQ(unnamed.name, "unnamed");
+  EXPECT_EQ(unnamed.output_text, "runs/unnamed");  // the default, not the base's
+  // An inherited key's error found after parsing (the child's space leaves the base's
+  // constraint no variant) names the base, whose line it gives.
+  const Config narrow = load_config(
+      write("narrow.yaml", "base: base.yaml\nspace:\n  tpr: [8]\n  fl: [16]\n  rpb: [1]\n"));
+  try {
+    check_space(narrow);
+    ADD_FAILURE() << "no error for a space the constraints empty";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.file(), (dir / "base.yaml").string()) << e.what();
+    EXPECT_EQ(e.line(), 9) << e.what();  // kGood's constraints
+  }
   // An invalid base is named as itself, whoever loads it.
   write("broken.yaml", kGood + "timing: {warmpu: 3}\n");
   const std::string broken = error_of("base: broken.yaml\n");

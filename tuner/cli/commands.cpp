@@ -206,11 +206,11 @@ void check_config_graphs(const Config& cfg) {
     if (!form.generator.empty()) continue;  // load_config checked it
     if (const std::string why = input_file_problem(form.path, "graph file", Folders::refused);
         !why.empty())
-      throw std::invalid_argument(cfg.source + ": graph '" + g.name + "': " + why);
+      throw std::invalid_argument(file_of(cfg, "graphs") + ": graph '" + g.name + "': " + why);
     try {  // its header (a banner, a size line), as bench --graph reads it
       graphs::estimate_edges(form.spec);
     } catch (const std::exception& e) {
-      throw std::invalid_argument(cfg.source + ": graph '" + g.name + "': " + e.what());
+      throw std::invalid_argument(file_of(cfg, "graphs") + ": graph '" + g.name + "': " + e.what());
     }
   }
 }
