@@ -135,6 +135,13 @@ std::string child(const std::string& path, const std::string& key) {
   return path.empty() ? key : path + "." + key;
 }
 
+// The file a key path's lines are in: the base's for a top-level key taken from it (`base:`).
+std::string file_of_path(const std::map<std::string, std::string>& inherited,
+                         const std::string& path, const std::string& own) {
+  const auto it = inherited.find(path.substr(0, path.find_first_of(".[")));
+  return it != inherited.end() ? it->second : own;
+}
+
 class Reader {
  public:
   explicit Reader(std::string file) : file_(std::move(file)) {}
@@ -145,11 +152,9 @@ class Reader {
   const std::map<std::string, std::string>& inherited() const { return inherited_; }
 
   [[noreturn]] void fail(const Item& at, const std::string& msg) const {
-    const auto it = inherited_.find(at.path.substr(0, at.path.find_first_of(".[")));
-    if (it != inherited_.end())
-      throw ConfigError(it->second, at.path, at.line, at.column,
-                        msg + " (inherited by " + file_ + ")");
-    throw ConfigError(file_, at.path, at.line, at.column, msg);
+    const std::string file = file_of_path(inherited_, at.path, file_);
+    throw ConfigError(file, at.path, at.line, at.column,
+                      file == file_ ? msg : msg + " (inherited by " + file_ + ")");
   }
 
   // yaml-cpp puts a null value's mark on the next token; the key's mark is the honest one.
@@ -838,7 +843,36 @@ YAML::Node load_root(const std::string& yaml_text, const std::string& source_nam
   return root;
 }
 
-std::string read_text(const std::string& path);
+// f(), with a yaml-cpp exception it lets through reported as a config error of `file`.
+template <class F>
+auto yaml_errors_named(const std::string& file, F&& f) {
+  try {
+    return f();
+  } catch (const YAML::Exception& e) {
+    // The checks should leave nothing to yaml-cpp; still report it as a config error.
+    throw ConfigError(file, "", e.mark.is_null() ? 0 : e.mark.line + 1,
+                      e.mark.is_null() ? 0 : e.mark.column + 1, e.msg);
+  }
+}
+
+// A config file's text (refused: a folder, an unreadable file, one over 16 MiB).
+std::string read_text(const std::string& path) {
+  if (std::filesystem::is_directory(path))
+    throw ConfigError(path, "", 0, 0, "is a folder, not a config file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, "", 0, 0, "cannot open the config file");
+  // At most 16 MiB (a config is a few KB): /dev/zero or a wrong file is named, not read until
+  // memory runs out.
+  constexpr size_t kMaxBytes = size_t{16} << 20;
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<size_t>(in.gcount()));
+    if (text.size() > kMaxBytes)
+      throw ConfigError(path, "", 0, 0, "is larger than 16 MiB: not a config file");
+  }
+  return text;
+}
 
 // `base: FILE` (a config in the same folder): the base's top-level keys, each replaced whole by
 // this config's own (a map is not merged key by key: `strategy: {...}` here is the whole
@@ -864,7 +898,9 @@ YAML::Node with_base(Reader& r, const YAML::Node& root, const std::string& sourc
   const YAML::Node base = load_root(text, path.string());
   if (base.IsMap() && base["base"])
     r.fail(at, "base config '" + path.string() + "' names a base of its own; one level only");
-  parse_config(text, path.string());  // valid by itself (its errors name its own file)
+  // Valid by itself, its errors naming its own file (its YAML parsed once, above).
+  yaml_errors_named(path.string(),
+                    [&] { return read_config(Reader(path.string()), base, path.string()); });
   // force_insert keeps each key node, and with it the line later errors report (a key made
   // anew by operator[] has none). The base's name and output are not taken: a run of this
   // config must not write into the base's store.
@@ -887,21 +923,16 @@ YAML::Node with_base(Reader& r, const YAML::Node& root, const std::string& sourc
 
 Config parse_config(const std::string& yaml_text, const std::string& source_name) {
   Reader r(source_name);
-  try {
+  return yaml_errors_named(source_name, [&] {
     const YAML::Node root = with_base(r, load_root(yaml_text, source_name), source_name);
     Config c = read_config(r, root, source_name);
     c.inherited = r.inherited();
     return c;
-  } catch (const YAML::Exception& e) {
-    // Checks above should leave nothing to yaml-cpp; still report it as a config error.
-    throw ConfigError(source_name, "", e.mark.is_null() ? 0 : e.mark.line + 1,
-                      e.mark.is_null() ? 0 : e.mark.column + 1, e.msg);
-  }
+  });
 }
 
 std::string file_of(const Config& c, const std::string& key_path) {
-  const auto it = c.inherited.find(key_path.substr(0, key_path.find_first_of(".[")));
-  return it != c.inherited.end() ? it->second : c.source;
+  return file_of_path(c.inherited, key_path, c.source);
 }
 
 std::string store_path(const Config& c) {
@@ -911,26 +942,6 @@ std::string store_path(const Config& c) {
 Config load_config(const std::string& path) {
   return parse_config(read_text(path), path);
 }
-
-namespace {
-std::string read_text(const std::string& path) {
-  if (std::filesystem::is_directory(path))
-    throw ConfigError(path, "", 0, 0, "is a folder, not a config file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path, "", 0, 0, "cannot open the config file");
-  // At most 16 MiB (a config is a few KB): /dev/zero or a wrong file is named, not read until
-  // memory runs out.
-  constexpr size_t kMaxBytes = size_t{16} << 20;
-  std::string text;
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<size_t>(in.gcount()));
-    if (text.size() > kMaxBytes)
-      throw ConfigError(path, "", 0, 0, "is larger than 16 MiB: not a config file");
-  }
-  return text;
-}
-}  // namespace
 
 namespace {
 

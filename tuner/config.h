@@ -133,9 +133,9 @@ struct StrategySpec {
   // warm launch shows it) when both are over cutoff times the fastest screening time of the
   // problem's value and index type so far; 0: off. The cut variant keeps its trial (two cold
   // samples, ranked with the rest; "screening cut" in its detail). A measurement that fell
-  // back to another timer is not cut. A variant that slow cannot
-  // be among the finalists unless most of its type are slower still. With it on, the screening
-  // measures a spread of 16 probes first (screening_order).
+  // back to another timer is not cut. A variant that slow cannot be among the finalists unless
+  // most of its type are slower still. With it on, the screening measures a spread of 16
+  // probes first (screening_order).
   double cutoff = 0;
 };
 

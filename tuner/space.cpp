@@ -374,20 +374,18 @@ std::vector<size_t> screening_order(size_t n, size_t probes) {
   return order;
 }
 
-namespace {
-std::pair<int, int> type_key(const VariantParams& p) {
+std::pair<int, int> type_of(const VariantParams& p) {
   return {static_cast<int>(p.value), static_cast<int>(p.index)};
 }
-}  // namespace
 
 double ScreeningCutoff::cutoff_us(const VariantParams& p) const {
-  const auto it = best_.find(type_key(p));
+  const auto it = best_.find(type_of(p));
   return factor_ > 0 && it != best_.end() ? factor_ * it->second : 0.0;
 }
 
 void ScreeningCutoff::record(const VariantParams& p, double median_us) {
   if (p.fault || p.delay_ns || !(median_us > 0)) return;
-  const auto [it, fresh] = best_.try_emplace(type_key(p), median_us);
+  const auto [it, fresh] = best_.try_emplace(type_of(p), median_us);
   if (!fresh) it->second = std::min(it->second, median_us);
 }
 

@@ -127,6 +127,10 @@ HalvingPlan halving_plan(int n, int budget, int eta);
 // graph, against 1.55 ms for the best) before its first one that does. Every index once.
 std::vector<size_t> screening_order(size_t n, size_t probes);
 
+// A candidate's value and index type as codes: selection makes each type of a (graph, F, H) a
+// problem of its own, so screening, counters and finalists keep their places per type.
+std::pair<int, int> type_of(const VariantParams& p);
+
 // The screening's cutoff (strategy.cutoff) per value and index type, the types selection
 // tunes apart: factor times the fastest screening time of the candidate's type so far, or 0
 // (no cut) while the type has none or the factor is 0. Fault and delay variants (test knobs)

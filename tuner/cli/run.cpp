@@ -126,12 +126,6 @@ bool worker_restarted(const WorkerProcess::Reply& rep) {
   return !rep.json || rep.json->value("fatal", false);
 }
 
-// A candidate's value and index type: selection makes each type of a (graph, F, H) a problem of
-// its own, so screening, counters and the final round keep their places per type.
-std::pair<int, int> type_of(const VariantParams& p) {
-  return {static_cast<int>(p.value), static_cast<int>(p.index)};
-}
-
 // Candidates counted per value and index type: take(p, n) holds for the first n of p's type.
 class PerType {
  public:
