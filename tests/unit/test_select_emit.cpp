@@ -1275,6 +1275,23 @@ TEST(Golden, RecordedStoresReproduceTheirHeaders) {
         << "tests/data/recorded/" << required << " and " << required << ".golden.h must both exist";
 }
 
+// The production header is the recorded H200 run's emission, byte for byte (through its golden,
+// which the test above holds to what the store emits now). The GPU test that routes every tuned
+// graph through the library (Dispatch.TunedHeaderRoutesEveryTunedGraphToItsRule) runs only when
+// they agree, and skipped on every GPU of the forty-fourth and forty-fifth sessions because the
+// committed header still had comments an emission no longer writes; a drift now fails here.
+TEST(Golden, TheCommittedHeaderIsTheRecordedRunsEmission) {
+  const fs::path committed =
+      fs::path(CSRGAT_SOURCE_DIR) / "include" / "csrgat" / "tuned" / "sm_90.h";
+  const fs::path golden = kRecorded / "h200.golden.h";
+  ASSERT_TRUE(fs::exists(committed)) << committed;
+  ASSERT_TRUE(fs::exists(golden)) << golden;
+  EXPECT_TRUE(read_text(committed) == read_text(golden))
+      << committed << " is not " << golden
+      << " (re-promote it: tuner emit the h200 store's latest run and tuner promote the header, as "
+         "scripts/adopt-run.sh does)";
+}
+
 // The header names its store the same however the store's path is spelled.
 TEST(Emit, TheStoresNameIsTheSameHoweverItsPathIsSpelled) {
   const fs::path dir = test_dir() / "named";
