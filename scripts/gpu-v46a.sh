@@ -8,7 +8,12 @@
 #   table measured on the README's main-job GPU (not the issue's H200 figures).
 set -uo pipefail
 D="$(dirname "${BASH_SOURCE[0]}")"
-nvidia-smi --query-gpu=name --format=csv,noheader | tee /dev/stderr | grep -q H200 && exec bash "$D/gpu-v44a.sh"
+# (Call 4 ran it with `nvidia-smi ... | tee /dev/stderr | grep -q H200`: a stderr that is a file
+# reopened and truncated by tee, a socket it cannot open, or grep closing the pipe early would
+# each have sent an H200 down the other branch; the name is now read once, and a failure said.)
+gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" || { echo "nvidia-smi failed"; exit 1; }
+echo "GPU: $gpu"
+[[ "$gpu" == *H200* ]] && exec bash "$D/gpu-v44a.sh"
 echo "not an H200: the run of record alone"
 bash "$D/gpu-v34e.sh"
 echo "all done at $SECONDS s"
