@@ -76,7 +76,9 @@ struct GraphView {
 // statistics for dispatch and, for graphs with long rows, the device-side split plan and its
 // workspace, and the row order of a longest-rows-first (`.lpt`) variant. Without a Shape,
 // aggregate() still computes the right answer but cannot split long rows or reorder them
-// (the chosen kernel then takes rows in index order).
+// (the chosen kernel then takes rows in index order), and its dispatch sees only N and the mean
+// degree: a skewed graph (a power-law graph of a million nodes) takes the first rule of its
+// size and mean degree, which may be a uniform graph's. Use a Shape for graphs with long rows.
 //
 // A Shape belongs to
 // - one graph: its plan names that row_ptr's rows (aggregate() checks N, E, H, F and the
