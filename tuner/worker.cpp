@@ -228,15 +228,16 @@ nlohmann::json trial(const nlohmann::json& r) {
       try {
         profiler::ScopedRange range(t.graph, t.variant, profiler::Phase::measure);
         const bool ov = overlapped(timing, p);
-        const auto tr = st.timer->measure([&](cudaStream_t s, int) { res.device->launch(p, *k, s, ov); },
-                                          timing_options(timing));
+        const profiler::TimingOptions opts = timing_options(timing);
+        const auto tr =
+            st.timer->measure([&](cudaStream_t s, int) { res.device->launch(p, *k, s, ov); }, opts);
         fill_timing(t, tr);
         if (tr.stop == profiler::StopReason::cutoff) {
           char buf[200];
           std::snprintf(
               buf, sizeof buf,
               "screening cut after %lld samples: the faster %.2f us, over the cutoff of %.2f us",
-              static_cast<long long>(tr.gpu.n), tr.gpu.min, timing.value("cutoff_us", 0.0));
+              static_cast<long long>(tr.gpu.n), tr.gpu.min, opts.stop.cutoff);
           t.detail += (t.detail.empty() ? "" : "; ") + std::string(buf);
         }
         if (ov) {

@@ -1233,6 +1233,29 @@ TEST(Store, FolderOfStoresReadsAsOneAndNamesItsFaults) {
 
 // ---- golden headers ----------------------------------------------------------------------
 
+namespace {
+
+// Where two texts first differ: "first at line N:" and that line of each, under its label.
+std::string first_difference(const std::string& a_text, const char* a_label,
+                             const std::string& b_text, const char* b_label) {
+  std::istringstream a(a_text), b(b_text);
+  std::string la, lb;
+  int n = 0;
+  while (true) {
+    ++n;
+    const bool ga = static_cast<bool>(std::getline(a, la));
+    const bool gb = static_cast<bool>(std::getline(b, lb));
+    if (!ga && !gb) break;
+    if (la != lb || ga != gb) break;
+  }
+  std::ostringstream os;
+  os << "first at line " << n << ":\n  " << a_label << ": " << la << "\n  " << b_label << ": "
+     << lb;
+  return os.str();
+}
+
+}  // namespace
+
 // Every tests/data/recorded/<name>.sqlite[.gz] or <name>/ with a <name>.golden.h must emit exactly
 // the golden.
 // After an intended format change: scripts/regen-golden.sh.
@@ -1248,22 +1271,10 @@ TEST(Golden, RecordedStoresReproduceTheirHeaders) {
     }
     const std::string got = emit_recorded(path, tmp);
     const std::string want = read_text(golden);
-    if (got != want) {
-      std::istringstream a(got), b(want);
-      std::string la, lb;
-      int n = 0;
-      while (true) {
-        ++n;
-        const bool ga = static_cast<bool>(std::getline(a, la));
-        const bool gb = static_cast<bool>(std::getline(b, lb));
-        if (!ga && !gb) break;
-        if (la != lb || ga != gb) break;
-      }
-      ADD_FAILURE() << golden << " differs from what " << path.filename()
-                    << " emits now, first at line " << n << ":\n  emitted: " << la
-                    << "\n  golden:  " << lb
+    if (got != want)
+      ADD_FAILURE() << golden << " differs from what " << path.filename() << " emits now, "
+                    << first_difference(got, "emitted", want, "golden")
                     << "\n(after an intended format change run scripts/regen-golden.sh)";
-    }
     compared.push_back(name);
   }
   if (compared.empty())
@@ -1286,10 +1297,12 @@ TEST(Golden, TheCommittedHeaderIsTheRecordedRunsEmission) {
   const fs::path golden = kRecorded / "h200.golden.h";
   ASSERT_TRUE(fs::exists(committed)) << committed;
   ASSERT_TRUE(fs::exists(golden)) << golden;
-  EXPECT_TRUE(read_text(committed) == read_text(golden))
-      << committed << " is not " << golden
-      << " (re-promote it: tuner emit the h200 store's latest run and tuner promote the header, as "
-         "scripts/adopt-run.sh does)";
+  const std::string have = read_text(committed), want = read_text(golden);
+  if (have != want)
+    ADD_FAILURE() << committed << " is not " << golden << ", "
+                  << first_difference(have, "committed", want, "golden")
+                  << "\n(re-promote it: tuner emit the h200 store's latest run and tuner promote "
+                     "the header, as scripts/adopt-run.sh does)";
 }
 
 // The header names its store the same however the store's path is spelled.
