@@ -16,7 +16,7 @@ step bench-large-f32 timeout 200 "$T" bench --graph "uniform:n=1000000,deg=16,se
 step bench-2m-f128 timeout 120 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --impl tuned,seed,cusparse --counters "${B[@]}" --json "$O/bench-2m.json"
 step bench-bf16 timeout 150 "$T" bench --graph "uniform:n=1000000,deg=16,seed=1" --graph "powerlaw:n=1000000,deg=16,alpha=2.1,maxdeg=200000,seed=1" --graph "rmat:scale=20,ef=16,seed=1" --feat 64 --value bf16 --impl tuned --counters "${B[@]}" --json "$O/bench-bf16.json"
 step bench-warm-seed timeout 60 "$T" bench --graph "seed:n=384,deg=18,seed=1" --feat 64 --impl tuned,seed --cache warm --graph-replay "${B[@]}" --json "$O/bench-warm.json"
-step peers timeout 240 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" -o "$O/peers.json"
+step peers timeout 240 python3 scripts/peers_pyg.py --config configs/h200.yaml --tuner "$T" --graphs-dir "$G" -o "$O/peers.json"
 step regress bash -c "'$T' run configs/regress.yaml >runs-regressA.log 2>&1; '$T' run configs/regress.yaml >runs-regressB.log 2>&1; '$T' run configs/regress-slow.yaml >runs-regressS.log 2>&1; echo runs done"
 step compare-same "$T" compare runs/regress/results.sqlite:1 runs/regress/results.sqlite:2 -o runs/compare-same
 step compare-slow "$T" compare runs/regress/results.sqlite:2 runs/regress-slow/results.sqlite -o runs/compare-slow

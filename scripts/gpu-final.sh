@@ -56,7 +56,7 @@ step ladder timeout 60 "$BIN/lat_ladder" "$W/ladder.json"
 # PEERS=0 skips it (~90 s), when a call's device time is short: the table's target 6 lines then
 # need a peers.json from elsewhere, named as such.
 if [ "${PEERS:-1}" = 1 ]; then
-  step peers timeout 300 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" --samples 30 --rounds 3 \
+  step peers timeout 300 python3 scripts/peers_pyg.py --config configs/h200.yaml --tuner "$T" --graphs-dir "$G" --samples 30 --rounds 3 \
     --csrgat-lib "$BIN/libcsrgat_c.so" -o "$W/peers.json"
 fi
 # The flush of the runs before the twenty-eighth session (--flush-op write: it wrote its buffer,
@@ -65,7 +65,7 @@ fi
 # WRITE_FLUSH=0 skips it (the run of record's targets do not read it).
 if [ "${WRITE_FLUSH:-1}" = 1 ]; then
   small=(); for g in seed_384 cora citeseer pubmed wiki-vote ca-astroph cit-hepph soc-slashdot0902; do small+=(--only "$g"); done
-  step peers-write-flush timeout 150 python3 scripts/peers_pyg.py --config configs/h200.yaml --graphs-dir "$G" "${small[@]}" \
+  step peers-write-flush timeout 150 python3 scripts/peers_pyg.py --config configs/h200.yaml --tuner "$T" --graphs-dir "$G" "${small[@]}" \
     --samples 30 --flush-op write --csrgat-lib "$BIN/libcsrgat_c.so" -o "$W/peers-write-flush.json"
 fi
 cp "$W"/bench-events.json "$W"/bench-large.json "$W"/peers.json "$O/" 2>/dev/null

@@ -53,20 +53,26 @@ random sources. Matrix Market files (.mtx, .mtx.gz) are read exactly as the tune
 Values are float32 only (bf16 problems of a config are compared with the f32 peers).
 
 Degrades gracefully: without torch_geometric it runs torch_scatter and torch_sparse_csr;
-without PyYAML pass --graph; a graph or implementation that fails (out of memory, say) is
+without a tuner to read --config pass --graph; a graph or implementation that fails (out of memory, say) is
 recorded with its error and the rest still run. Needs PyTorch with a CUDA device.
 """
 import argparse
 import ctypes
 import datetime
+import glob
 import gzip
 import json
 import os
 import re
+import shutil
+import subprocess
 import sys
 import time
 
-import numpy as np
+try:  # not needed to list a config's problems (--list)
+    import numpy as np
+except ImportError:
+    np = None
 
 # --------------------------------------------------------------------------------------------
 # Graphs: (row_ptr, col) in CSR with row = destination, col = source, int64 numpy arrays.
@@ -218,45 +224,50 @@ def make_graph(spec, base_dir=".", graphs_dir=None):
 
 
 # --------------------------------------------------------------------------------------------
-# Which problems: from a config (PyYAML, or the flow-style lines the lab's configs use) or args.
+# Which problems: a config's graphs, read by the tuner itself (`tuner list --graphs`: its
+# `base:`, anchors, paths and errors as a run reads them), or --graph arguments.
 
 
-def load_config_graphs(path, _from_child=False):
-    text = open(path).read()
-    # `base: FILE` (configs/README.md): a config without graphs of its own takes its base's
-    # (one level, as the tuner reads it).
-    base = re.search(r"^base:\s*[\"']?([^\s#\"']+)", text, re.M)
-    if base and not re.search(r"^graphs:", text, re.M):
-        if not _from_child:
-            return load_config_graphs(os.path.join(os.path.dirname(path), base.group(1)), True)
-        sys.exit(f"{path}: a base config names a base of its own; one level only")
+def find_tuner(given=None):
+    """The tuner executable: --tuner, else $CSRGAT_TUNER, else the staged one (.gpu/bin/tuner, the
+    GPU machine's), a build's (build/tuner/tuner, build-*/tuner/tuner), else `tuner` on PATH."""
+    if given:
+        return given
+    if os.environ.get("CSRGAT_TUNER"):
+        return os.environ["CSRGAT_TUNER"]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for rel in [".gpu/bin/tuner", "build/tuner/tuner"] + sorted(
+            os.path.relpath(os.path.join(d, "tuner", "tuner"), root)
+            for d in glob.glob(os.path.join(root, "build-*"))):
+        path = os.path.join(root, rel)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return shutil.which("tuner")
+
+
+def load_config_graphs(path, tuner):
+    """[{name, spec, read, feat, heads}] of a config's graphs, as `tuner list --graphs` gives them:
+    spec as the config writes it (what peers.json records), read the same with a file's path made
+    absolute against the config's folder (what is read)."""
+    if not tuner:
+        sys.exit(f"--config {path}: the config is read by the tuner (`tuner list --graphs`) and none "
+                 "was found: pass --tuner PATH or set CSRGAT_TUNER (or pass --graph)")
     try:
-        import yaml  # noqa: PLC0415
-
-        cfg = yaml.safe_load(text)
-        entries = cfg.get("graphs", [])
-    except ImportError:
-        # Without PyYAML: the lab's configs list graphs as one flow mapping per line.
-        entries = []
-        for m in re.finditer(r"^\s*-\s*\{(.*)\}\s*(#.*)?$", text, re.M):
-            body = m.group(1)
-            e = {}
-            for key, val in re.findall(r"(\w+)\s*:\s*(\"[^\"]*\"|\[[^\]]*\]|[^,\[]+)", body):
-                val = val.strip()
-                if val.startswith("["):
-                    e[key] = [v.strip() for v in val[1:-1].split(",") if v.strip()]
-                else:
-                    e[key] = val.strip('"')
-            if "name" in e and "spec" in e:
-                entries.append(e)
-        if not entries:
-            sys.exit(f"{path}: cannot read the graphs without PyYAML (pip install pyyaml) or pass --graph")
-    out = []
-    for e in entries:
-        feats = [int(x) for x in e.get("feat", [64])]
-        heads = [int(x) for x in e.get("heads", [1])]
-        out.append({"name": e["name"], "spec": str(e["spec"]), "feat": feats, "heads": heads})
-    return out
+        done = subprocess.run([tuner, "list", "--graphs", path], capture_output=True, text=True, timeout=60)
+    except OSError as e:
+        sys.exit(f"the tuner {tuner}: cannot run it: {e}")
+    except subprocess.TimeoutExpired:
+        sys.exit(f"the tuner {tuner}: `tuner list --graphs {path}` did not finish in 60 s")
+    if done.returncode != 0:
+        sys.exit(f"--config {path}: {tuner} list --graphs: exit {done.returncode}: "
+                 + (done.stderr.strip() or done.stdout.strip()))
+    try:
+        graphs = json.loads(done.stdout)["graphs"]
+        return [{"name": g["name"], "spec": g["spec_text"], "read": g["spec"], "feat": [int(f) for f in g["feat"]],
+                 "heads": [int(h) for h in g["heads"]]} for g in graphs]
+    except (ValueError, KeyError, TypeError) as e:
+        sys.exit(f"--config {path}: {tuner} list --graphs wrote what is not its graph list "
+                 f"({type(e).__name__}: {e}): {done.stdout[:200]!r}")
 
 
 def graph_name_of(spec):
@@ -523,7 +534,12 @@ def main():
     head, _, rest = __doc__.partition("\n\n")
     ap = argparse.ArgumentParser(description=head, epilog=rest,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--config", help="tuner config YAML: its graphs, feat and heads")
+    ap.add_argument("--config", help="tuner config YAML: its graphs, feat and heads (read by `tuner list --graphs`)")
+    ap.add_argument("--tuner", help="the tuner executable that reads --config (default: $CSRGAT_TUNER, "
+                                    ".gpu/bin/tuner, build/tuner/tuner, build-*/tuner/tuner, tuner on PATH)")
+    ap.add_argument("--list", action="store_true",
+                    help="print the problems (graph, spec as written, the spec read, feat, heads) as JSON and exit: "
+                         "no GPU, PyTorch or numpy needed")
     ap.add_argument("--graphs-dir", help="folder to look up graph files in by name (e.g. ../shared/graphs)")
     ap.add_argument("--graph", action="append", default=[],
                     help="NAME=SPEC or SPEC (a .mtx/.mtx.gz path or seed:/uniform:/powerlaw:/rmat: spec); repeatable")
@@ -554,7 +570,7 @@ def main():
     problems = []
     if args.config:
         base = os.path.dirname(os.path.abspath(args.config))
-        for e in load_config_graphs(args.config):
+        for e in load_config_graphs(args.config, find_tuner(args.tuner)):
             problems.append({**e, "base": base})
     for g in args.graph:
         name, spec = g.split("=", 1) if re.match(r"^[A-Za-z0-9_.-]+=", g) and ":" not in g.split("=", 1)[0] else (None, g)
@@ -564,6 +580,13 @@ def main():
         problems = [p for p in problems if p["name"] in args.only]
     if not problems:
         ap.error("no graphs: pass --config or --graph")
+    if args.list:
+        json.dump([{"name": p["name"], "spec": p["spec"], "read": p.get("read", p["spec"]), "feat": p["feat"],
+                    "heads": p["heads"]} for p in problems], sys.stdout, indent=1)
+        print()
+        return
+    if np is None:
+        sys.exit("peers_pyg.py needs numpy (pip install numpy)")
 
     try:
         import torch  # noqa: PLC0415
@@ -621,7 +644,7 @@ def main():
     again = []  # (row, fn, samples of each round, host times) for rounds 2..R; fn keeps its inputs alive
     for p in problems:
         try:
-            row_ptr, col, gnote = make_graph(p["spec"], p["base"], args.graphs_dir)
+            row_ptr, col, gnote = make_graph(p.get("read", p["spec"]), p["base"], args.graphs_dir)
         except Exception as e:  # one bad graph must not cost the others
             print(f"{p['name']}: {e}", file=sys.stderr)
             results.append({"graph": p["name"], "spec": p["spec"], "error": str(e)})

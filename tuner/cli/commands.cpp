@@ -46,15 +46,46 @@ void add_graph_info(CLI::App& app) {
   });
 }
 
+// The graphs of a config as `tuner list --graphs` prints them: each entry's name, its spec (a
+// file's path made absolute, as a run reads it; the text as written in `spec_text`), its feature
+// widths and head counts, and the value types its problems take (the graph's own, else the
+// space's).
+nlohmann::json config_graphs_json(const Config& cfg) {
+  nlohmann::json graphs = nlohmann::json::array();
+  for (const auto& g : cfg.graphs) {
+    nlohmann::json values = nlohmann::json::array();
+    for (const ValueType v : g.value.empty() ? space_of(cfg, g).value : g.value)
+      values.push_back(to_string(v));
+    graphs.push_back({{"name", g.name},
+                      {"spec", g.spec},
+                      {"spec_text", g.spec_text},
+                      {"feat", g.feat},
+                      {"heads", g.heads},
+                      {"value", values}});
+  }
+  return {{"config", cfg.name}, {"graphs", graphs}};
+}
+
 void add_list(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "Variants that survive the constraints per problem, and why the others were pruned");
   static std::string path;
   static bool show_pruned = false;
+  static bool graphs_only = false;
   cmd->add_option("config", path, "config YAML")->required();
   cmd->add_flag("--pruned", show_pruned, "also list every pruned variant with its reason");
+  cmd->add_flag(
+         "--graphs", graphs_only,
+         "print only the config's graphs, as JSON (name, spec with a file made absolute, feat, "
+         "heads, value types; a `base:` config's inherited ones too): what scripts/peers_pyg.py "
+         "times, read as the tuner reads it")
+      ->excludes("--pruned");
   cmd->callback([] {
     guarded("list", [] {
       const Config cfg = load_config(path);
+      if (graphs_only) {
+        std::cout << config_graphs_json(cfg).dump(2) << "\n";
+        return 0;
+      }
       try {  // listing needs no graph file, but a run would refuse the config
         check_config_graphs(cfg);
       } catch (const std::exception& e) {
