@@ -9,7 +9,9 @@ gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" || { echo
 echo "GPU: $gpu"
 [[ "$gpu" == *H200* ]] && exec bash "$ROOT/scripts/gpu-v34e.sh"
 O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O"
-step list python3 scripts/peers_pyg.py --config configs/h200.yaml --tuner "$T" --list > "$O/peers-list.json"
+# (Call 6 ran this line inside `step`, whose header and exit lines then went into the JSON file too:
+# the list itself came out whole, exit 0, and the check below failed to parse the file.)
+python3 scripts/peers_pyg.py --config configs/h200.yaml --tuner "$T" --list > "$O/peers-list.json"; echo "list: exit $?"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(len(d), "problems:", [p["name"] for p in d]); print(d[0])' "$O/peers-list.json"
 step peers timeout 120 python3 scripts/peers_pyg.py --config configs/h200.yaml --tuner "$T" --graphs-dir "$G" \
   --only cora --only pubmed --only uniform_1m_d16 --samples 5 -o "$O/peers-check.json"
