@@ -22,7 +22,7 @@ namespace csrgat::profiler {
 
 namespace {
 
-constexpr int cache_format = 2;  // 2: l2_gather_gbs
+constexpr int cache_format = 3;  // 2: l2_gather_gbs; 3: dram_read_gbs
 
 // Statistics of one ceiling's timing for `method`.
 nlohmann::json timing_method(const TimingResult& r) {
@@ -109,6 +109,26 @@ Ceilings measure_ceilings(int device, Timer& timer) {
                                   {"cache", "cold"},
                                   {"value", "bytes_moved / best_us"},
                                   {"median_gbs", moved / r.gpu.median * 1e-3}});
+
+    // The same source read alone, as many blocks as the copy.
+    DeviceBuffer sink(sizeof(float) * grid);
+    const TimingResult rd = timer.measure(
+        [&](cudaStream_t st, int) {
+          detail::launch_read_f4(src.as<float4>(), n4, sink.as<float>(), grid, block, st);
+        },
+        o);
+    const double read = static_cast<double>(bytes);
+    c.dram_read_gbs = read / rd.gpu.min * 1e-3;
+    c.method["dram_read"] = timing_method(rd);
+    c.method["dram_read"].update(
+        {{"kernel", "float4 grid-stride read, summed (" + std::to_string(detail::read_unroll) +
+                        " loads in flight a thread; a block writes only an impossible sum)"},
+         {"bytes_read", read},
+         {"grid", grid},
+         {"block", block},
+         {"cache", "cold"},
+         {"value", "bytes_read / best_us"},
+         {"median_gbs", read / rd.gpu.median * 1e-3}});
   }
 
   // L2: two buffers of at most 8 MiB and at most L2/4 each, so both sit in L2 with room to spare.
@@ -262,11 +282,13 @@ std::string cache_problem(const nlohmann::json& j, Ceilings& c) {
       c.method.is_object() && c.method.contains("format") ? c.method["format"] : nlohmann::json();
   if (!fmt.is_number_integer() || fmt.get<int>() != cache_format)
     return "format " + fmt.dump() + ", not " + std::to_string(cache_format);
-  if (!j.contains("l2_gather_gbs")) return "no l2_gather_gbs";
+  for (const char* k : {"l2_gather_gbs", "dram_read_gbs"})
+    if (!j.contains(k)) return std::string("no ") + k;
   const std::pair<const char*, double> roofs[] = {
-      {"dram_copy_gbs", c.dram_copy_gbs},     {"l2_copy_gbs", c.l2_copy_gbs},
-      {"l2_gather_gbs", c.l2_gather_gbs},     {"fp32_gflops", c.fp32_gflops},
-      {"launch_us_plain", c.launch_us_plain}, {"launch_us_graph", c.launch_us_graph}};
+      {"dram_copy_gbs", c.dram_copy_gbs},    {"dram_read_gbs", c.dram_read_gbs},
+      {"l2_copy_gbs", c.l2_copy_gbs},        {"l2_gather_gbs", c.l2_gather_gbs},
+      {"fp32_gflops", c.fp32_gflops},        {"launch_us_plain", c.launch_us_plain},
+      {"launch_us_graph", c.launch_us_graph}};
   for (const auto& [name, v] : roofs)
     if (!std::isfinite(v) || v <= 0) return std::string(name) + " " + std::to_string(v);
   return "";
@@ -317,6 +339,7 @@ Ceilings load_or_measure_ceilings(int device, Timer& timer, const std::string& c
 
 nlohmann::json to_json(const Ceilings& c) {
   return {{"dram_copy_gbs", c.dram_copy_gbs},
+          {"dram_read_gbs", c.dram_read_gbs},
           {"l2_copy_gbs", c.l2_copy_gbs},
           {"l2_gather_gbs", c.l2_gather_gbs},
           {"fp32_gflops", c.fp32_gflops},
@@ -330,6 +353,7 @@ nlohmann::json to_json(const Ceilings& c) {
 Ceilings ceilings_from_json(const nlohmann::json& j) {
   Ceilings c;
   c.dram_copy_gbs = j.at("dram_copy_gbs").get<double>();
+  c.dram_read_gbs = j.value("dram_read_gbs", 0.0);  // absent before cache format 3
   c.l2_copy_gbs = j.at("l2_copy_gbs").get<double>();
   c.l2_gather_gbs = j.value("l2_gather_gbs", 0.0);  // absent before cache format 2
   c.fp32_gflops = j.at("fp32_gflops").get<double>();

@@ -16,6 +16,22 @@ __global__ void copy_f4_kernel(const float4* __restrict__ src, float4* __restric
     dst[i] = src[i];
 }
 
+__global__ void read_f4_kernel(const float4* __restrict__ src, size_t n4, float* sink) {
+  constexpr int U = read_unroll;
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  float acc = 0.0f;
+  for (; i + (U - 1) * stride < n4; i += U * stride) {
+    float4 v[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) v[u] = src[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < U; ++u) acc += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+  }
+  for (; i < n4; i += stride) acc += (src[i].x + src[i].y) + (src[i].z + src[i].w);
+  if (acc == -1.0f) sink[blockIdx.x] = acc;
+}
+
 // a, b: (n4) float4, both L2-resident. Passes alternate direction so each pass reads what the
 // previous one wrote; without grid-wide sync the values race, which a bandwidth test ignores.
 __global__ void copy_l2_kernel(float4* a, float4* b, size_t n4, int reps) {
@@ -90,6 +106,12 @@ __global__ void empty_overlapped_kernel() {
 void launch_copy_f4(const float4* src, float4* dst, size_t n4, int grid, int block,
                     cudaStream_t stream) {
   copy_f4_kernel<<<grid, block, 0, stream>>>(src, dst, n4);
+  CSRGAT_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_read_f4(const float4* src, size_t n4, float* sink, int grid, int block,
+                    cudaStream_t stream) {
+  read_f4_kernel<<<grid, block, 0, stream>>>(src, n4, sink);
   CSRGAT_CUDA_CHECK(cudaGetLastError());
 }
 

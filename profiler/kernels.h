@@ -17,6 +17,13 @@ void launch_l2_flush(const void* buffer, size_t bytes, int sm_count, cudaStream_
 void launch_copy_f4(const float4* src, float4* dst, size_t n4, int grid, int block,
                     cudaStream_t stream);
 
+// Sums the n4 float4 of src, grid-stride, read_unroll loads in flight a thread: a read-only
+// stream with one write a block at most (`sink`, written only if the sum is impossible, which
+// keeps the loads alive).
+inline constexpr int read_unroll = 4;
+void launch_read_f4(const float4* src, size_t n4, float* sink, int grid, int block,
+                    cudaStream_t stream);
+
 // `reps` copies a -> b, b -> a, ... of n4 float4 each with L1-bypassing loads and stores
 // (ld/st.global.cg), so repeated passes hit L2, not L1.
 void launch_copy_l2(float4* a, float4* b, size_t n4, int reps, int grid, int block,

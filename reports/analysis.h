@@ -38,8 +38,14 @@ std::string family_of(const std::string& variant);
 struct Roofs {
   double dram_gbs = 0, l2_gbs = 0, fp32_gflops = 0, launch_us_plain = 0, launch_us_graph = 0;
   double l2_gather_gbs = 0;  // 0 when the run's ceilings predate it
+  double dram_read_gbs = 0;  // 0 when the run's ceilings predate it
   double l2_bytes = 0;
   bool known() const { return dram_gbs > 0 && fp32_gflops > 0; }
+  // The DRAM roof of the floors and the roofline: the read ceiling where the run measured it
+  // (this operation's DRAM bytes are 90%+ reads, and its kernels pass the copy's roof, which
+  // writes as much as it reads, by a few percent on their counters), else the copy ceiling.
+  double dram_roof_gbs() const { return dram_read_gbs > 0 ? dram_read_gbs : dram_gbs; }
+  const char* dram_roof_name() const { return dram_read_gbs > 0 ? "DRAM read" : "DRAM copy"; }
 };
 Roofs roofs_of(const tuner::RunInfo& run);
 
@@ -55,8 +61,8 @@ struct Model {
   double traffic_bytes = 0;    // the model's DRAM traffic (beyond L2: structure + output +
                                // max(values once, gathers that miss L2))
   double flops = 0;            // E*H*(2F + kSoftmaxFlops)
-  double floor_us = 0;         // compulsory_bytes / DRAM copy ceiling
-  // traffic_bytes / DRAM copy ceiling (values beyond L2 only): an estimate, not a bound. It
+  double floor_us = 0;         // compulsory_bytes / the DRAM roof (Roofs::dram_roof_gbs)
+  // traffic_bytes / the DRAM roof (values beyond L2 only): an estimate, not a bound. It
   // assumes uniformly random sources; a skewed graph's hot rows hit L2 more often and a
   // feature-sliced kernel shrinks the working set, so a kernel can beat it (R-MAT scale 20 at
   // 0.68x of it in run 23).

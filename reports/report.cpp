@@ -254,7 +254,8 @@ nlohmann::json chart_data(const RunData& d) {
   return {{"title", "csrgat roofline: run " + std::to_string(d.run.id) + " " + d.run.name},
           {"device", device},
           {"ceilings",
-           {{"dram_gbs", d.roofs.dram_gbs},
+           {{"dram_gbs", d.roofs.dram_roof_gbs()},
+            {"dram_roof", d.roofs.dram_roof_name()},
             {"l2_gbs", d.roofs.l2_gbs},
             {"l2_gather_gbs", d.roofs.l2_gather_gbs},
             {"fp32_gflops", d.roofs.fp32_gflops}}},
@@ -319,6 +320,10 @@ void device_section(Doc& doc, const RunData& d) {
        with_unit(jnum(m("dram_copy"), "median_gbs"), 1, " GB/s"), method_text(m("dram_copy"))},
       {"L2 copy", fmt(d.roofs.l2_gbs, 1) + " GB/s",
        with_unit(jnum(m("l2_copy"), "median_gbs"), 1, " GB/s"), method_text(m("l2_copy"))}};
+  if (d.roofs.dram_read_gbs > 0)  // measured since the forty-seventh session: the DRAM roof
+    rows.insert(rows.begin() + 1, {"DRAM read", fmt(d.roofs.dram_read_gbs, 1) + " GB/s",
+                                   with_unit(jnum(m("dram_read"), "median_gbs"), 1, " GB/s"),
+                                   method_text(m("dram_read"))});
   if (d.roofs.l2_gather_gbs > 0)  // measured since the sixteenth session
     rows.push_back({"L2 gather", fmt(d.roofs.l2_gather_gbs, 1) + " GB/s",
                     with_unit(jnum(m("l2_gather"), "median_gbs"), 1, " GB/s"),
@@ -384,7 +389,7 @@ void summary_section(Doc& doc, const RunData& d, const Peers& peers) {
   doc.para(
       "Times are GPU medians in microseconds with cold L2 unless the run's timing said otherwise; "
       "`x floor` is "
-      "the winner's median over the model's floor (compulsory bytes at the DRAM copy ceiling: a "
+      "the winner's median over the model's floor (compulsory bytes at the DRAM roof: a "
       "lower bound); `vs X` "
       "is X's "
       "median over the winner's (higher is better for the tuned kernel). " +
@@ -414,7 +419,8 @@ void problem_section(Doc& doc, const RunData& d, const ProblemResults& pr, const
     if (!m.values_fit_l2) t += ", gather bytes " + format_bytes(m.gather_bytes);
     t += "; " + fmt(m.flops / 1e6, 3) + " MFLOP.";
     if (m.floor_us > 0) {
-      t += " Floor " + format_us(m.floor_us) + " us (compulsory bytes at the DRAM copy ceiling)";
+      t += " Floor " + format_us(m.floor_us) + " us (compulsory bytes at the " +
+           d.roofs.dram_roof_name() + " ceiling)";
       if (m.gather_estimate_us > 0)
         t += ", gather estimate " + format_us(m.gather_estimate_us) +
              " us (the model's traffic at the same ceiling: uniformly random sources; a skewed "
@@ -692,6 +698,7 @@ nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutc
         {"driver", d.run.driver}}},
       {"ceilings",
        {{"dram_gbs", d.roofs.dram_gbs},
+        {"dram_read_gbs", d.roofs.dram_read_gbs},
         {"l2_gbs", d.roofs.l2_gbs},
         {"l2_gather_gbs", d.roofs.l2_gather_gbs},
         {"fp32_gflops", d.roofs.fp32_gflops}}},

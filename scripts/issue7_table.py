@@ -284,10 +284,15 @@ def main():
     copy_from = arg("--copy-from")
     ceilings = (read_json(copy_from) if copy_from else load(folder, "prof_check.json"))["ceilings"]
     copy = ceilings["dram_copy_gbs"]
+    # The DRAM read ceiling (prof_check since the forty-seventh session): the roof of a kernel that
+    # mostly reads, which passes the copy's; the DRAM table gives each kernel's share of it too.
+    read = ceilings.get("dram_read_gbs") or 0
     same_call = "--same-call" in sys.argv
     where = "the same device call, before the benchmarks" if same_call else "another call"
     copy_note = (f"copy bandwidth from {copy_from}: {copy:.0f} GB/s, measured in {where}"
                  if copy_from else f"copy bandwidth measured in the same call: {copy:.0f} GB/s")
+    if read:
+        copy_note += f"; read-only stream {read:.0f} GB/s ({read / copy:.3f}x the copy), the same way"
     pyg = {(p["graph"], p["feat"], p["heads"]): p["median_us"] for p in peers if p["impl"] == "pyg"}
     # PyG's per-round medians where scripts/peers_pyg.py ran --rounds (the graphs whose inputs
     # fit in L2, whose PyG calls are host-side launches and move between rounds).
@@ -353,8 +358,11 @@ def main():
 
     print(f"\nDRAM-bound graphs, cold, GPU time (CUPTI) and DRAM bandwidth from the counters "
           f"({copy_note}):\n")
-    print("| graph | tuned us | GB/s | % of copy | seed us | tuned / seed | bf16 us | bf16 GB/s | f32 / bf16 | bf16 rel. error |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| graph | tuned us | GB/s | % of copy | " + ("% of read | " if read else "")
+          + "seed us | tuned / seed | bf16 us | bf16 GB/s | " + ("bf16 % of read | " if read else "")
+          + "f32 / bf16 | bf16 rel. error |")
+    print("|---|---:|---:|---:|" + ("---:|" if read else "") + "---:|---:|---:|---:|"
+          + ("---:|" if read else "") + "---:|---:|")
     dram = {}
     out16 = {}  # label: (bf16-out result, its DRAM GB/s, its DRAM bytes)
     for label, _, spec, _ in LARGE:
@@ -368,10 +376,12 @@ def main():
         o = find(bf_results, spec, "tuned", "bf16")  # bf16 out (tuner bench --out f32,bf16)
         if o:
             out16[label] = (o, dram_gbs(o)[0], dram_gbs(o)[1])
-        print(f"| {label} | {tus:.1f} | {gbs:.0f} | {100 * gbs / copy:.1f}% | {fmt(sus)} | "
+        of_read = f"{100 * gbs / read:.1f}% | " if read else ""
+        b_of_read = ((f"{100 * bgbs / read:.1f}% | " if b else "n/a | ") if read else "")
+        print(f"| {label} | {tus:.1f} | {gbs:.0f} | {100 * gbs / copy:.1f}% | {of_read}{fmt(sus)} | "
               + (f"{tus / sus:.2f}x" if sus else "n/a") + " | "
-              + (f"{b['gpu_median_us']:.1f} | {bgbs:.0f} | {tus / b['gpu_median_us']:.2f}x | "
-                 f"{b['rel_error']:.1e}" if b else "n/a | n/a | n/a | n/a") + " |")
+              + (f"{b['gpu_median_us']:.1f} | {bgbs:.0f} | {b_of_read}{tus / b['gpu_median_us']:.2f}x | "
+                 f"{b['rel_error']:.1e}" if b else "n/a | n/a | " + b_of_read + "n/a | n/a") + " |")
 
     if out16:
         print("\nbf16 values with bf16 out (`tuner bench --out f32,bf16`: the dispatch's kernel as its `.o16` "

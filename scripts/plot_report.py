@@ -8,7 +8,8 @@ copy of this script that is compiled into the binary, so an installed tuner plot
 folder; editing this file changes the charts at the next build. Input:
 
     {"title": str, "device": str,
-     "ceilings": {"dram_gbs": float, "l2_gbs": float, "l2_gather_gbs": float (0: not measured),
+     "ceilings": {"dram_gbs": float (the DRAM roof), "dram_roof": "DRAM read" or "DRAM copy" (which
+                  ceiling it is; absent: copy), "l2_gbs": float, "l2_gather_gbs": float (0: not measured),
                   "fp32_gflops": float},
      "points": [{"problem": str, "variant": str, "kind": "fused"|"winner"|"seed"|"cusparse",
                  "ai": FLOP/byte, "gflops": GFLOP/s, "model": bool}],
@@ -75,7 +76,7 @@ def roofline(data, out_dir):
     xs = [lo * (hi / lo) ** (i / (n - 1)) for i in range(n)]
     if positive(dram):
         ys = [min(dram * x, peak) if positive(peak) else dram * x for x in xs]
-        ax.plot(xs, ys, color="#1f4e79", lw=2, label=f"DRAM roof {dram:,.0f} GB/s")
+        ax.plot(xs, ys, color="#1f4e79", lw=2, label=f"{c.get('dram_roof', 'DRAM copy')} roof {dram:,.0f} GB/s")
     if positive(l2):
         ys = [min(l2 * x, peak) if positive(peak) else l2 * x for x in xs]
         ax.plot(xs, ys, color="#2e8b57", lw=1.6, ls="--", label=f"L2 roof {l2:,.0f} GB/s")

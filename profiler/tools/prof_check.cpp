@@ -281,11 +281,12 @@ int run(const std::string& out_path, int device, bool skip_ceilings, bool counte
     std::printf("\nceilings\n");
     const prof::Ceilings c = prof::measure_ceilings(device, timer);
     std::printf(
-        "  dram_copy_gbs   %10.1f\n  l2_copy_gbs     %10.1f\n  l2_gather_gbs   %10.1f\n"
+        "  dram_copy_gbs   %10.1f\n  dram_read_gbs   %10.1f (%.3fx the copy)\n"
+        "  l2_copy_gbs     %10.1f\n  l2_gather_gbs   %10.1f\n"
         "  fp32_gflops     %10.1f\n"
         "  launch_us_plain %10.3f\n  launch_us_graph %10.3f\n",
-        c.dram_copy_gbs, c.l2_copy_gbs, c.l2_gather_gbs, c.fp32_gflops, c.launch_us_plain,
-        c.launch_us_graph);
+        c.dram_copy_gbs, c.dram_read_gbs, c.dram_read_gbs / c.dram_copy_gbs, c.l2_copy_gbs,
+        c.l2_gather_gbs, c.fp32_gflops, c.launch_us_plain, c.launch_us_graph);
     j["ceilings"] = prof::to_json(c);
     if (info.name.find("H200") == std::string::npos) {
       checks.push_back({"ceilings: DRAM copy in [3000, 5000] GB/s on H200", "SKIP",

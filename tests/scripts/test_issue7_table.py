@@ -44,6 +44,31 @@ class RecordedRun(unittest.TestCase):
         self.assertIn("| 4 | power-law 1M <= 1.5x uniform (GPU time) | 966.3 / 910.2 us = 1.06x | met |", t)
 
 
+class WithTheReadCeiling(unittest.TestCase):
+    """prof_check.json with the DRAM read ceiling (since the forty-seventh session): the DRAM table
+    gives each kernel's share of it beside the copy's; without it (every call before) it does not."""
+
+    def test_percent_of_read(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            opener = gzip.open if prof_path().endswith(".gz") else open
+            with opener(prof_path(), "rt") as f:
+                prof = json.load(f)
+            prof["ceilings"]["dram_read_gbs"] = 4400.0
+            path = os.path.join(tmp, "prof_check.json")
+            with open(path, "w") as f:
+                json.dump(prof, f)
+            t = table(os.path.join(CALL, "final"), path)
+        self.assertIn("read-only stream 4400 GB/s", t)
+        self.assertIn("| graph | tuned us | GB/s | % of copy | % of read | seed us | tuned / seed | bf16 us | "
+                      "bf16 GB/s | bf16 % of read | f32 / bf16 | bf16 rel. error |", t)
+        # 4282 GB/s on the counters: 105.9% of the copy (4043), 97.3% of 4400; bf16 4115: 93.5%.
+        self.assertIn("| uniform 1M, d16 | 910.2 | 4282 | 105.9% | 97.3% | 1383.4 | 0.66x | 465.4 | 4115 | "
+                      "93.5% | 1.96x | 1.7e-03 |", t)
+        old = table(os.path.join(CALL, "final"), prof_path())
+        self.assertNotIn("% of read", old)
+        self.assertIn("| uniform 1M, d16 | 910.2 | 4282 | 105.9% | 1383.4 | 0.66x |", old)
+
+
 class CopiedRun(unittest.TestCase):
     """A copy of the run of record's files, for a test to write into."""
 

@@ -216,6 +216,7 @@ TEST(ProfilerNvml, UuidFormatMatchesNvml) {
 Ceilings sample_ceilings() {
   Ceilings c;
   c.dram_copy_gbs = 3950.5;
+  c.dram_read_gbs = 4210.0;
   c.l2_copy_gbs = 9800.0;
   c.l2_gather_gbs = 5100.0;
   c.fp32_gflops = 61000.0;
@@ -223,7 +224,7 @@ Ceilings sample_ceilings() {
   c.launch_us_graph = 0.8;
   c.device_uuid = "GPU-01234567-89ab-cdef-0011-223344556677";
   c.driver = "580.95.05 (CUDA 13.0)";
-  c.method = {{"format", 2}, {"dram_copy", {{"grid", 2112}}}};
+  c.method = {{"format", 3}, {"dram_copy", {{"grid", 2112}}}};
   return c;
 }
 
@@ -233,11 +234,15 @@ TEST(ProfilerCeilings, JsonRoundTripAndCachePath) {
   EXPECT_DOUBLE_EQ(back.dram_copy_gbs, c.dram_copy_gbs);
   EXPECT_DOUBLE_EQ(back.launch_us_graph, c.launch_us_graph);
   EXPECT_DOUBLE_EQ(back.l2_gather_gbs, c.l2_gather_gbs);
+  EXPECT_DOUBLE_EQ(back.dram_read_gbs, c.dram_read_gbs);
   EXPECT_EQ(back.driver, c.driver);
-  // Ceilings cached before the L2 gather ceiling existed read it as not measured.
+  // Ceilings recorded before the L2 gather or the DRAM read ceiling existed (a run's stored
+  // ceilings) read them as not measured.
   nlohmann::json old = to_json(c);
   old.erase("l2_gather_gbs");
+  old.erase("dram_read_gbs");
   EXPECT_DOUBLE_EQ(ceilings_from_json(old).l2_gather_gbs, 0.0);
+  EXPECT_DOUBLE_EQ(ceilings_from_json(old).dram_read_gbs, 0.0);
   EXPECT_EQ(back.method, c.method);
   const nlohmann::json j = c;  // ADL hooks
   EXPECT_EQ(j.get<Ceilings>().device_uuid, c.device_uuid);
@@ -263,14 +268,18 @@ TEST(ProfilerCeilings, ACacheIsUsedOnlyWithPlausibleRoofs) {
     return ceilings_cache_problem(j);
   };
   EXPECT_NE(with("dram_copy_gbs", -4043.7).find("dram_copy_gbs"), std::string::npos);
+  EXPECT_NE(with("dram_read_gbs", 0.0).find("dram_read_gbs"), std::string::npos);
   EXPECT_NE(with("fp32_gflops", 0.0).find("fp32_gflops"), std::string::npos);
   EXPECT_NE(with("launch_us_graph", nullptr), "");  // null: not a number
   EXPECT_NE(with("method", {{"format", 2.7}}).find("format 2.7"), std::string::npos);
-  EXPECT_NE(with("method", {{"format", 1}}).find("not 2"), std::string::npos);
+  EXPECT_NE(with("method", {{"format", 2}}).find("not 3"), std::string::npos);
   EXPECT_NE(with("method", "hand-edited"), "");
   nlohmann::json old = good;
   old.erase("l2_gather_gbs");
   EXPECT_EQ(ceilings_cache_problem(old), "no l2_gather_gbs");
+  old = good;
+  old.erase("dram_read_gbs");  // a format-3 file without it: measured again
+  EXPECT_EQ(ceilings_cache_problem(old), "no dram_read_gbs");
   EXPECT_NE(ceilings_cache_problem(nlohmann::json::array()), "");
 }
 

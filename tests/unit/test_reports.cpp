@@ -371,6 +371,67 @@ TEST(Report, WritesMarkdownHtmlWithWinnersSpeedupsAndModel) {
 // The L2 gather ceiling (measured since the sixteenth session): a row of the ceilings table and,
 // for a problem whose values fit in L2, its floor at that rate. Runs measured before it have
 // neither (the test above: no such row).
+// report.md of fill_run's run with run_info()'s ceilings alone (DRAM and L2 copy, FP32, launch:
+// a run recorded before the L2 gather and DRAM read ceilings), in a folder named `name`.
+std::string report_md_of_a_plain_run(const std::string& name) {
+  const TempDir dir(name);
+  tuner::Store s((dir / "results.sqlite").string());
+  write_report(s, fill_run(s, run_info()), (dir / "report").string(), "");
+  return slurp(dir / "report" / "report.md");
+}
+
+// Where the run measured the DRAM read ceiling it is the roof of the floors and the roofline
+// (the kernels here read 90%+ of their DRAM bytes and pass the copy's roof on their counters);
+// runs recorded before it keep the copy's.
+TEST(ReportModel, TheDramRoofIsTheReadCeilingWhenMeasured) {
+  Roofs r;
+  r.dram_gbs = 4000;
+  r.fp32_gflops = 60000;
+  r.l2_bytes = kL2;
+  EXPECT_DOUBLE_EQ(r.dram_roof_gbs(), 4000.0);
+  EXPECT_STREQ(r.dram_roof_name(), "DRAM copy");
+  const Model copy_model = byte_model(1000000, 16000000, 64, 1, 4, 4, r);
+  r.dram_read_gbs = 5000;
+  EXPECT_DOUBLE_EQ(r.dram_roof_gbs(), 5000.0);
+  EXPECT_STREQ(r.dram_roof_name(), "DRAM read");
+  const Model m = byte_model(1000000, 16000000, 64, 1, 4, 4, r);
+  // Hand values: compulsory 4,000,004 + 64,000,000 + 64,000,000 + 256,000,000 + 256,000,000
+  // bytes = 644,000,004, at 5000 GB/s = 5e6 bytes a microsecond.
+  EXPECT_DOUBLE_EQ(m.compulsory_bytes, 644000004.0);
+  EXPECT_DOUBLE_EQ(m.floor_us, 644000004.0 / 5e6);
+  EXPECT_DOUBLE_EQ(copy_model.floor_us, 644000004.0 / 4e6);
+  EXPECT_DOUBLE_EQ(m.gather_estimate_us, copy_model.gather_estimate_us * 0.8);
+  // 4e6 bytes in 1 us = 4000 GB/s: 100% of the copy's roof, 80% of the read roof.
+  const Achieved a = achieved(1.0, counters_of(counters(4e6, 8e6, 1e6)), m, r);
+  EXPECT_NEAR(a.pct_roof, 80.0, 1e-9);
+}
+
+TEST(Report, TheDramReadCeilingIsListedAndIsTheFloorsRoof) {
+  NoCharts no_charts;
+  const TempDir dir("report-dram-read");
+  tuner::Store s((dir / "results.sqlite").string());
+  tuner::RunInfo info = run_info();
+  info.ceilings["dram_read_gbs"] = 4400.0;
+  info.ceilings["method"]["dram_read"] = {{"timer", "cupti"},
+                                          {"samples", 10},
+                                          {"kernel", "float4 grid-stride read, summed"},
+                                          {"median_gbs", 4350.0}};
+  write_report(s, fill_run(s, info), (dir / "report").string(), "");
+  const std::string md = slurp(dir / "report" / "report.md");
+  EXPECT_TRUE(contains(md, "| DRAM copy | 4000.0 GB/s |")) << md;
+  EXPECT_TRUE(
+      contains(md, "| DRAM read | 4400.0 GB/s | 4350.0 GB/s | float4 grid-stride read, summed"))
+      << md;
+  EXPECT_TRUE(contains(md, "us (compulsory bytes at the DRAM read ceiling)")) << md;
+  const auto j = nlohmann::json::parse(slurp(dir / "report" / "report.json"));
+  EXPECT_DOUBLE_EQ(j["ceilings"]["dram_gbs"].get<double>(), 4000.0);
+  EXPECT_DOUBLE_EQ(j["ceilings"]["dram_read_gbs"].get<double>(), 4400.0);
+
+  const std::string old_md = report_md_of_a_plain_run("report-dram-read-old");
+  EXPECT_FALSE(contains(old_md, "DRAM read")) << old_md;
+  EXPECT_TRUE(contains(old_md, "us (compulsory bytes at the DRAM copy ceiling)")) << old_md;
+}
+
 TEST(Report, L2GatherCeilingAndFloorWhenMeasured) {
   NoCharts no_charts;
   const TempDir dir("report-l2-gather");
@@ -399,10 +460,7 @@ TEST(Report, L2GatherCeilingAndFloorWhenMeasured) {
   const auto j = nlohmann::json::parse(slurp(dir / "report" / "report.json"));
   EXPECT_DOUBLE_EQ(j["ceilings"]["l2_gather_gbs"].get<double>(), 5000.0);
 
-  const TempDir old_dir("report-l2-gather-old");
-  tuner::Store old((old_dir / "results.sqlite").string());
-  write_report(old, fill_run(old, run_info()), (old_dir / "report").string(), "");
-  const std::string old_md = slurp(old_dir / "report" / "report.md");
+  const std::string old_md = report_md_of_a_plain_run("report-l2-gather-old");
   EXPECT_FALSE(contains(old_md, "L2 gather")) << old_md;
   EXPECT_FALSE(contains(old_md, "L2 floor")) << old_md;
 }
