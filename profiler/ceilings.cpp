@@ -122,7 +122,7 @@ Ceilings measure_ceilings(int device, Timer& timer) {
     c.method["dram_read"] = timing_method(rd);
     c.method["dram_read"].update(
         {{"kernel", "float4 grid-stride read, summed (" + std::to_string(detail::read_unroll) +
-                        " loads in flight a thread; a block writes only an impossible sum)"},
+                        " loads in flight a thread; a thread writes only an impossible sum)"},
          {"bytes_read", read},
          {"grid", grid},
          {"block", block},

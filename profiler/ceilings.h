@@ -2,10 +2,11 @@
 // actually reach, not the datasheet.
 //   dram_copy_gbs   float4 grid-stride copy of 1 GiB -> 1 GiB (less when memory is short), cold
 //                   L2, (bytes read + bytes written) / CUPTI time of the best sample
-//   dram_read_gbs   float4 grid-stride read of the same 1 GiB (summed, one write a block at
-//                   most), cold L2, bytes read / CUPTI time of the best sample: the roof of a
-//                   read-mostly kernel such as the aggregation (90%+ of its DRAM bytes are
-//                   reads), which passes the copy's roof (half writes) by a few percent
+//   dram_read_gbs   float4 grid-stride read of the same 1 GiB (summed; a thread writes only an
+//                   impossible sum, so nothing), cold L2, bytes read / CUPTI time of the best
+//                   sample: the roof of a read-mostly kernel such as the aggregation (90%+ of its
+//                   DRAM bytes are reads), which passes the copy's roof (half writes) by a few
+//                   percent
 //   l2_copy_gbs     ping-pong copy between two buffers that fit well inside L2 (2 x 8 MiB on
 //                   large L2s), L1 bypassed, warm, many passes per launch, best sample
 //   l2_gather_gbs   random 256-byte rows (16 lanes x float4, ld.global.cg, 4 rows in flight

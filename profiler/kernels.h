@@ -18,8 +18,8 @@ void launch_copy_f4(const float4* src, float4* dst, size_t n4, int grid, int blo
                     cudaStream_t stream);
 
 // Sums the n4 float4 of src, grid-stride, read_unroll loads in flight a thread: a read-only
-// stream with one write a block at most (`sink`, written only if the sum is impossible, which
-// keeps the loads alive).
+// stream (a thread writes its block's slot of `sink` only if its sum is impossible, which keeps
+// the loads alive and, on a zeroed source, writes nothing).
 inline constexpr int read_unroll = 4;
 void launch_read_f4(const float4* src, size_t n4, float* sink, int grid, int block,
                     cudaStream_t stream);

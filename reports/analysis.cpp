@@ -134,8 +134,9 @@ std::string model_text() {
          "bytes (every load passes through L2), and flops the FLOP model; such numbers are "
          "marked \"(model)\", and a model's percentage of the roof above 100 says its traffic "
          "was too high for that graph. The DRAM roof is the read ceiling (a float4 stream read "
-         "alone, cold) where the run measured it: this operation's DRAM bytes are 90% reads or "
-         "more. Runs recorded before it (before the forty-seventh session) have only the copy "
+         "alone, cold) where the run measured it above the copy's: this operation's DRAM bytes "
+         "are 90% reads or more. Runs recorded before it (before the forty-seventh session) have "
+         "only the copy "
          "ceiling, which writes as much as it reads, and a kernel that mostly reads can pass "
          "that roof by a few percent on its counters.";
 }

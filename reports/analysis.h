@@ -41,11 +41,14 @@ struct Roofs {
   double dram_read_gbs = 0;  // 0 when the run's ceilings predate it
   double l2_bytes = 0;
   bool known() const { return dram_gbs > 0 && fp32_gflops > 0; }
-  // The DRAM roof of the floors and the roofline: the read ceiling where the run measured it
-  // (this operation's DRAM bytes are 90%+ reads, and its kernels pass the copy's roof, which
-  // writes as much as it reads, by a few percent on their counters), else the copy ceiling.
-  double dram_roof_gbs() const { return dram_read_gbs > 0 ? dram_read_gbs : dram_gbs; }
-  const char* dram_roof_name() const { return dram_read_gbs > 0 ? "DRAM read" : "DRAM copy"; }
+  // The DRAM roof of the floors and the roofline: the higher of the read and copy ceilings (this
+  // operation's DRAM bytes are 90%+ reads, and its kernels pass the copy's roof, which writes as
+  // much as it reads, by a few percent on their counters; a read measured below the copy, noise
+  // or an odd device, must not raise every floor the report calls a lower bound); the copy's
+  // alone where the run's ceilings predate the read.
+  bool read_is_roof() const { return dram_read_gbs > dram_gbs; }
+  double dram_roof_gbs() const { return read_is_roof() ? dram_read_gbs : dram_gbs; }
+  const char* dram_roof_name() const { return read_is_roof() ? "DRAM read" : "DRAM copy"; }
 };
 Roofs roofs_of(const tuner::RunInfo& run);
 

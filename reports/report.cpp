@@ -699,6 +699,8 @@ nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutc
       {"ceilings",
        {{"dram_gbs", d.roofs.dram_gbs},
         {"dram_read_gbs", d.roofs.dram_read_gbs},
+        {"dram_roof_gbs", d.roofs.dram_roof_gbs()},
+        {"dram_roof", d.roofs.dram_roof_name()},
         {"l2_gbs", d.roofs.l2_gbs},
         {"l2_gather_gbs", d.roofs.l2_gather_gbs},
         {"fp32_gflops", d.roofs.fp32_gflops}}},

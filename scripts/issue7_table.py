@@ -8,7 +8,8 @@ JSON, scripts/peers_pyg.py's peers.json, prof_check.json), as Markdown on stdout
 With bench-small-counters.json in FOLDER (gpu-final.sh from the sixteenth session on), a last
 table sets each graph of target 1 against the L2 gather ceiling (prof_check's l2_gather_gbs).
 
---copy-from: the ceilings (copy bandwidth, L2 gather) from a prof_check.json outside FOLDER, for a run of
+--copy-from: the ceilings (copy bandwidth, L2 gather, and since the forty-seventh session the DRAM read
+ceiling, which adds each DRAM-bound kernel's share of it) from a prof_check.json outside FOLDER, for a run of
 record that did not run the profiler check itself (named in the table); with --same-call, that file came from
 the same device call (scripts/gpu-v15c.sh runs prof_check before gpu-final.sh), else from another. --variants DIR: a second table from DIR's
 smem3-*.json (`tuner bench` of variant ids beside `tuned` in the same call, scripts/gpu-v8c.sh):

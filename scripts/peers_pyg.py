@@ -261,6 +261,8 @@ def load_config_graphs(path, tuner):
     if done.returncode != 0:
         sys.exit(f"--config {path}: {tuner} list --graphs: exit {done.returncode}: "
                  + (done.stderr.strip() or done.stdout.strip()))
+    if done.stderr.strip():  # the tuner's warnings, which a run would print too
+        print(done.stderr.rstrip(), file=sys.stderr)
     try:
         graphs = json.loads(done.stdout)["graphs"]
         return [{"name": g["name"], "spec": g["spec_text"], "read": g["spec"], "feat": [int(f) for f in g["feat"]],
@@ -570,7 +572,10 @@ def main():
     problems = []
     if args.config:
         base = os.path.dirname(os.path.abspath(args.config))
-        for e in load_config_graphs(args.config, find_tuner(args.tuner)):
+        tuner = find_tuner(args.tuner)
+        if tuner and not args.tuner:
+            print(f"peers_pyg.py: {args.config} read by {tuner}", file=sys.stderr)
+        for e in load_config_graphs(args.config, tuner):
             problems.append({**e, "base": base})
     for g in args.graph:
         name, spec = g.split("=", 1) if re.match(r"^[A-Za-z0-9_.-]+=", g) and ":" not in g.split("=", 1)[0] else (None, g)
@@ -581,9 +586,13 @@ def main():
     if not problems:
         ap.error("no graphs: pass --config or --graph")
     if args.list:
-        json.dump([{"name": p["name"], "spec": p["spec"], "read": p.get("read", p["spec"]), "feat": p["feat"],
-                    "heads": p["heads"]} for p in problems], sys.stdout, indent=1)
-        print()
+        try:
+            json.dump([{"name": p["name"], "spec": p["spec"], "read": p.get("read", p["spec"]), "feat": p["feat"],
+                        "heads": p["heads"]} for p in problems], sys.stdout, indent=1)
+            print()
+            sys.stdout.flush()
+        except BrokenPipeError:  # `--list | head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return
     if np is None:
         sys.exit("peers_pyg.py needs numpy (pip install numpy)")

@@ -3,9 +3,12 @@
 come from the tuner's own reading of it (`tuner list --graphs`), so a `base:` config, YAML
 anchors and paths relative to the config's folder mean what they mean to `tuner run` (the script
 used to parse the YAML itself and follow `base:` one level by a regular expression). The tuner is
-$CSRGAT_TUNER, which ctest sets; run by hand without it, these tests are skipped, saying so."""
+$CSRGAT_TUNER, which ctest sets, else the one peers_pyg.py's own search finds (a staged or built
+tuner of this checkout); with neither, the tests that need a real tuner are skipped, saying so."""
 import json
 import os
+import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -13,12 +16,19 @@ import unittest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 PEERS = os.path.join(ROOT, "scripts", "peers_pyg.py")
-TUNER = os.environ.get("CSRGAT_TUNER")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import peers_pyg  # noqa: E402  (numpy is not needed to import it)
+
+TUNER = peers_pyg.find_tuner()
 
 
-def peers(*args, tuner=TUNER):
+def peers(*args, tuner=TUNER, script=PEERS, env_tuner=None, path=None):
     env = {k: v for k, v in os.environ.items() if k != "CSRGAT_TUNER"}
-    return subprocess.run([sys.executable, PEERS, *args] + (["--tuner", tuner] if tuner else []),
+    if env_tuner:
+        env["CSRGAT_TUNER"] = env_tuner
+    if path is not None:
+        env["PATH"] = path
+    return subprocess.run([sys.executable, script, *args] + (["--tuner", tuner] if tuner else []),
                           capture_output=True, text=True, env=env, timeout=120)
 
 
@@ -29,7 +39,7 @@ def listed(*args):
     return json.loads(done.stdout)
 
 
-@unittest.skipUnless(TUNER, "CSRGAT_TUNER is not set (ctest sets it to the built tuner)")
+@unittest.skipUnless(TUNER, "no tuner: CSRGAT_TUNER is not set (ctest sets it) and none is built or staged")
 class ConfigProblems(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -93,6 +103,77 @@ space: {}
         self.assertNotEqual(done.returncode, 0)
         self.assertIn("no-tuner", done.stderr)
         self.assertIn("cannot run it", done.stderr)
+
+
+class TunerSearch(unittest.TestCase):
+    """Which tuner reads --config: --tuner, else $CSRGAT_TUNER, else the checkout's staged one
+    (.gpu/bin/tuner), a build's, else `tuner` on PATH; none at all is an error that says how to
+    give one. The script runs from a copy in a folder of its own, with fake tuners that name
+    themselves in the graph they list."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = self.tmp.name
+        os.makedirs(os.path.join(self.root, "scripts"))
+        self.script = os.path.join(self.root, "scripts", "peers_pyg.py")
+        shutil.copy(PEERS, self.script)
+        self.config = os.path.join(self.root, "c.yaml")
+        with open(self.config, "w") as f:
+            f.write("name: c\n")
+        self.empty_path = os.path.join(self.root, "empty-bin")
+        os.makedirs(self.empty_path)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def fake(self, rel, who):
+        path = os.path.join(self.root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        graph = {"name": who, "spec": "seed:n=8,deg=2", "spec_text": "seed:n=8,deg=2", "feat": [64],
+                 "heads": [1], "value": ["f32"]}
+        with open(path, "w") as f:
+            # Shell built-ins only: PATH is an empty folder here.
+            f.write("#!/bin/sh\necho 'a warning from %s' >&2\necho '%s'\n"
+                    % (who, json.dumps({"config": "c", "graphs": [graph]})))
+        os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+        return path
+
+    def who(self, **kw):
+        done = peers("--config", self.config, "--list", script=self.script, path=self.empty_path, **kw)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return json.loads(done.stdout)[0]["name"], done.stderr
+
+    def test_the_order(self):
+        given = self.fake("given/tuner", "given")
+        env = self.fake("env/tuner", "env")
+        self.fake(".gpu/bin/tuner", "staged")
+        self.fake("build-b/tuner/tuner", "build-b")
+        self.assertEqual(self.who(tuner=given, env_tuner=env)[0], "given")
+        name, err = self.who(tuner=None, env_tuner=env)
+        self.assertEqual(name, "env")
+        self.assertIn("read by " + env, err)  # a tuner it found is named
+        self.assertIn("a warning from env", err)  # and its warnings are passed on
+        self.assertEqual(self.who(tuner=None)[0], "staged")
+        os.remove(os.path.join(self.root, ".gpu", "bin", "tuner"))
+        self.assertEqual(self.who(tuner=None)[0], "build-b")
+        self.fake("build/tuner/tuner", "build")
+        self.assertEqual(self.who(tuner=None)[0], "build")
+
+    def test_none_found_says_how_to_give_one(self):
+        done = peers("--config", self.config, "--list", tuner=None, script=self.script, path=self.empty_path)
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("pass --tuner PATH or set CSRGAT_TUNER", done.stderr)
+        self.assertEqual(done.stdout, "")
+
+    def test_stray_output_before_the_json_is_named(self):
+        bad = os.path.join(self.root, "bad-tuner")
+        with open(bad, "w") as f:
+            f.write("#!/bin/sh\necho 'NVML: something'\necho '{}'\n")
+        os.chmod(bad, os.stat(bad).st_mode | stat.S_IXUSR)
+        done = peers("--config", self.config, "--list", tuner=bad, script=self.script)
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("wrote what is not its graph list", done.stderr)
+        self.assertIn("NVML: something", done.stderr)
 
 
 if __name__ == "__main__":

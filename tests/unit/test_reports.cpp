@@ -368,9 +368,6 @@ TEST(Report, WritesMarkdownHtmlWithWinnersSpeedupsAndModel) {
   }
 }
 
-// The L2 gather ceiling (measured since the sixteenth session): a row of the ceilings table and,
-// for a problem whose values fit in L2, its floor at that rate. Runs measured before it have
-// neither (the test above: no such row).
 // report.md of fill_run's run with run_info()'s ceilings alone (DRAM and L2 copy, FP32, launch:
 // a run recorded before the L2 gather and DRAM read ceilings), in a folder named `name`.
 std::string report_md_of_a_plain_run(const std::string& name) {
@@ -404,6 +401,12 @@ TEST(ReportModel, TheDramRoofIsTheReadCeilingWhenMeasured) {
   // 4e6 bytes in 1 us = 4000 GB/s: 100% of the copy's roof, 80% of the read roof.
   const Achieved a = achieved(1.0, counters_of(counters(4e6, 8e6, 1e6)), m, r);
   EXPECT_NEAR(a.pct_roof, 80.0, 1e-9);
+  // A read measured below the copy (noise, or a device whose reads are slower) is not the roof:
+  // it would raise every floor the report calls a lower bound.
+  r.dram_read_gbs = 3500;
+  EXPECT_DOUBLE_EQ(r.dram_roof_gbs(), 4000.0);
+  EXPECT_STREQ(r.dram_roof_name(), "DRAM copy");
+  EXPECT_DOUBLE_EQ(byte_model(1000000, 16000000, 64, 1, 4, 4, r).floor_us, copy_model.floor_us);
 }
 
 TEST(Report, TheDramReadCeilingIsListedAndIsTheFloorsRoof) {
@@ -426,12 +429,21 @@ TEST(Report, TheDramReadCeilingIsListedAndIsTheFloorsRoof) {
   const auto j = nlohmann::json::parse(slurp(dir / "report" / "report.json"));
   EXPECT_DOUBLE_EQ(j["ceilings"]["dram_gbs"].get<double>(), 4000.0);
   EXPECT_DOUBLE_EQ(j["ceilings"]["dram_read_gbs"].get<double>(), 4400.0);
+  EXPECT_DOUBLE_EQ(j["ceilings"]["dram_roof_gbs"].get<double>(), 4400.0);
+  EXPECT_EQ(j["ceilings"]["dram_roof"], "DRAM read");
+  // The charts' input: the roof they draw, and its name for the legend (scripts/plot_report.py).
+  const auto chart = nlohmann::json::parse(slurp(dir / "report" / "chart_data.json"));
+  EXPECT_DOUBLE_EQ(chart["ceilings"]["dram_gbs"].get<double>(), 4400.0);
+  EXPECT_EQ(chart["ceilings"]["dram_roof"], "DRAM read");
 
   const std::string old_md = report_md_of_a_plain_run("report-dram-read-old");
   EXPECT_FALSE(contains(old_md, "DRAM read")) << old_md;
   EXPECT_TRUE(contains(old_md, "us (compulsory bytes at the DRAM copy ceiling)")) << old_md;
 }
 
+// The L2 gather ceiling (measured since the sixteenth session): a row of the ceilings table and,
+// for a problem whose values fit in L2, its floor at that rate. Runs measured before it have
+// neither (a plain run: no such row).
 TEST(Report, L2GatherCeilingAndFloorWhenMeasured) {
   NoCharts no_charts;
   const TempDir dir("report-l2-gather");
