@@ -90,6 +90,62 @@ std::string pct_change(double ratio) {
   return (p >= 0 ? "+" : "") + fmt(p, 1) + "%";
 }
 
+// The two runs' measured ceilings side by side (profiler/ceilings.h: each run measures its own
+// GPU's at its start): where the GPUs differ, or the same GPU's state moved, a DRAM-bound
+// problem's time follows the DRAM roofs and a launch-bound one's the launch, which tells a
+// board's difference from the code's. Rows either run lacks (a ceiling older runs did not
+// measure) read n/a on that side.
+struct CeilingRow {
+  const char* name;
+  const char* unit;
+  double base, fresh;
+};
+std::vector<CeilingRow> ceiling_rows(const Roofs& b, const Roofs& n) {
+  return {{"DRAM copy", "GB/s", b.dram_gbs, n.dram_gbs},
+          {"DRAM read", "GB/s", b.dram_read_gbs, n.dram_read_gbs},
+          {"L2 copy", "GB/s", b.l2_gbs, n.l2_gbs},
+          {"L2 gather", "GB/s", b.l2_gather_gbs, n.l2_gather_gbs},
+          {"FP32", "GFLOP/s", b.fp32_gflops, n.fp32_gflops},
+          {"launch (plain)", "us", b.launch_us_plain, n.launch_us_plain},
+          {"launch (CUDA graph)", "us", b.launch_us_graph, n.launch_us_graph}};
+}
+
+nlohmann::json positive_or_null(double v) {
+  return std::isfinite(v) && v > 0 ? nlohmann::json(v) : nlohmann::json();
+}
+
+void ceilings_table(std::ostringstream& md, const std::vector<CeilingRow>& rows) {
+  bool any = false;
+  for (const auto& c : rows) any = any || c.base > 0 || c.fresh > 0;
+  if (!any) return;
+  auto cell = [](double v, int digits) {
+    return v > 0 && std::isfinite(v) ? fmt(v, digits) : std::string("n/a");
+  };
+  md << "### Measured ceilings\n\n"
+        "Each run's own, measured on its GPU at its start: a DRAM-bound problem's time follows the "
+        "DRAM roofs, a launch-bound one's the launch, so a move here is the machine's, not the "
+        "code's.\n\n"
+        "| ceiling | base | new | new/base |\n|---|---:|---:|---:|\n";
+  for (const auto& c : rows) {
+    if (!(c.base > 0) && !(c.fresh > 0)) continue;
+    const int digits = std::string(c.unit) == "us" ? 2 : 1;
+    const double ratio = c.base > 0 && c.fresh > 0 ? c.fresh / c.base : NAN;
+    md << "| " << c.name << " (" << c.unit << ") | " << cell(c.base, digits) << " | "
+       << cell(c.fresh, digits) << " | " << pct_change(ratio) << " |\n";
+  }
+  md << "\n";
+}
+
+nlohmann::json ceilings_json(const std::vector<CeilingRow>& rows) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& c : rows)
+    j.push_back({{"ceiling", c.name},
+                 {"unit", c.unit},
+                 {"base", positive_or_null(c.base)},
+                 {"new", positive_or_null(c.fresh)}});
+  return j;
+}
+
 int rank(Change c) {
   return c == Change::slower ? 0 : c == Change::faster ? 1 : 2;
 }
@@ -225,6 +281,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   std::vector<std::string> why;
   const RunData b = load_side(base, "base");
   const RunData n = load_side(fresh, "new");
+  const std::vector<CeilingRow> ceilings = ceiling_rows(b.roofs, n.roofs);
   if (base.run.gpu_uuid != fresh.run.gpu_uuid) {
     why.push_back("the runs are on different GPUs: base " + base.run.gpu_name + " (" +
                   base.run.gpu_uuid + "), new " + fresh.run.gpu_name + " (" + fresh.run.gpu_uuid +
@@ -350,11 +407,19 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
       for (size_t i = 0; i < changed_graphs.size(); ++i) md += (i ? ", " : "") + changed_graphs[i];
       md += ".\n\n";
     }
-    r.markdown = md + "- base: " + run_line(base) + "\n- new: " + run_line(fresh) + "\n";
-    r.json = {
-        {"meta", meta},         {"base", run_json(base)},    {"new", run_json(fresh)},
-        {"refused", r.refusal}, {"problems", problems_json}, {"graph_changed", changed_graphs},
-        {"exit_code", 2}};
+    // The ceilings too: how far apart two boards (or one board's two states) are.
+    std::ostringstream ceilings_md;
+    ceilings_table(ceilings_md, ceilings);
+    r.markdown = md + "- base: " + run_line(base) + "\n- new: " + run_line(fresh) + "\n\n" +
+                 ceilings_md.str();
+    r.json = {{"meta", meta},
+              {"base", run_json(base)},
+              {"new", run_json(fresh)},
+              {"refused", r.refusal},
+              {"problems", problems_json},
+              {"graph_changed", changed_graphs},
+              {"ceilings", ceilings_json(ceilings)},
+              {"exit_code", 2}};
     return r;
   }
   if (!why.empty())
@@ -482,6 +547,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     md << ".\n\n";
   }
   md << "- base: " << run_line(base) << "\n- new: " << run_line(fresh) << "\n\n";
+  ceilings_table(md, ceilings);
 
   // Slower first, then faster, then choices that kept their time with another variant.
   std::vector<const TunedRow*> moved;
@@ -606,6 +672,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
               {"broken", broken},
               {"only_in_base", only_base},
               {"only_in_new", only_new}}},
+            {"ceilings", ceilings_json(ceilings)},
             {"tuned", tj},
             {"variants", vj},
             {"exit_code", r.exit_code}};

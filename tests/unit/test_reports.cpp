@@ -921,6 +921,41 @@ TEST(Compare, DifferentGpuOrDriverIsRefused) {
   EXPECT_TRUE(contains(ok.markdown, "Warning"));
 }
 
+// Each run's measured ceilings side by side, refused or compared: a board 5% slower on DRAM
+// reads as a 5% slower DRAM-bound problem, and the table says so; a ceiling one run did not
+// measure (the DRAM read, before the forty-seventh session) is n/a on that side.
+TEST(Compare, TheRunsCeilingsAreSideBySide) {
+  const TempDir dir("cmp_ceilings");
+  {
+    tuner::Store a((dir / "a.sqlite").string()), b((dir / "b.sqlite").string());
+    fill_run(a, run_info());
+    tuner::RunInfo other = run_info("GPU-99999999-0000");
+    other.ceilings["dram_copy_gbs"] = 3800.0;
+    other.ceilings["dram_read_gbs"] = 4100.0;
+    other.ceilings["launch_us_plain"] = 3.0;
+    fill_run(b, other);
+  }
+  const auto a = load_run_source((dir / "a.sqlite").string());
+  const auto b = load_run_source((dir / "b.sqlite").string());
+  CompareOptions allow;
+  allow.allow_different_gpu = true;
+  for (const auto& r : {compare_runs(a, b, {}), compare_runs(a, b, allow)}) {
+    EXPECT_TRUE(contains(r.markdown, "### Measured ceilings")) << r.markdown;
+    EXPECT_TRUE(contains(r.markdown, "| DRAM copy (GB/s) | 4000.0 | 3800.0 | -5.0% |"))
+        << r.markdown;
+    EXPECT_TRUE(contains(r.markdown, "| DRAM read (GB/s) | n/a | 4100.0 | n/a |")) << r.markdown;
+    EXPECT_TRUE(contains(r.markdown, "| launch (plain) (us) | 2.50 | 3.00 | +20.0% |"))
+        << r.markdown;
+    EXPECT_FALSE(contains(r.markdown, "L2 gather")) << r.markdown;  // neither run measured it
+    const auto& c = r.json.at("ceilings");
+    ASSERT_EQ(c.size(), 7u);
+    EXPECT_EQ(c[0]["ceiling"], "DRAM copy");
+    EXPECT_DOUBLE_EQ(c[0]["new"].get<double>(), 3800.0);
+    EXPECT_TRUE(c[1]["base"].is_null());
+    EXPECT_DOUBLE_EQ(c[1]["new"].get<double>(), 4100.0);
+  }
+}
+
 TEST(Compare, ExportRoundTripsAndRunSuffixSelectsRun) {
   const TempDir dir("export");
   int64_t first = 0;
