@@ -406,12 +406,14 @@ def main():
               "only), launched directly beside the dispatch"
               + ("; the dispatch runs it too (its rule attaches it)" if any(map(dispatched, colblock))
                  else ", which does not run it") + ":\n")
-        print("| graph | colblock us | GB/s | % of copy | colblock / seed | colblock / tuned | DRAM GB |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
+        print("| graph | colblock us | GB/s | % of copy | " + ("% of read | " if read else "")
+              + "colblock / seed | colblock / tuned | DRAM GB |")
+        print("|---|---:|---:|---:|" + ("---:|" if read else "") + "---:|---:|---:|")
         for label, c in colblock.items():
             gbs, b = dram_gbs(c)
             tus, _, sus, _, _ = dram[label]
-            print(f"| {label} | {c['gpu_median_us']:.1f} | {gbs:.0f} | {100 * gbs / copy:.1f}% | "
+            of_read = f"{100 * gbs / read:.1f}% | " if read else ""
+            print(f"| {label} | {c['gpu_median_us']:.1f} | {gbs:.0f} | {100 * gbs / copy:.1f}% | {of_read}"
                   + (f"{c['gpu_median_us'] / sus:.2f}x" if sus else "n/a")
                   + f" | {c['gpu_median_us'] / tus:.2f}x | {b / 1e9:.2f} |")
 

@@ -69,6 +69,19 @@ class WithTheReadCeiling(unittest.TestCase):
         self.assertIn("| uniform 1M, d16 | 910.2 | 4282 | 105.9% | 1383.4 | 0.66x |", old)
 
 
+class ReadCeilingMeasured(unittest.TestCase):
+    """The forty-seventh session's call 7 (an H100), whose prof_check measured the read ceiling
+    (3203 GB/s against a copy of 2939): every DRAM table gives the share of it."""
+
+    def test_call7(self):
+        call = os.path.join(ROOT, "docs", "data", "v47", "call7-h100")
+        t = table(os.path.join(call, "final"), os.path.join(call, "prof_check.json.gz"))
+        self.assertIn("read-only stream 3203 GB/s (1.090x the copy)", t)
+        self.assertIn("| uniform 2M, d32, F=128 | 9021.9 | 3027 | 103.0% | 94.5% | 11596.2 | 0.78x | 5579.8 | "
+                      "3029 | 94.6% | 1.62x | 1.7e-03 |", t)
+        self.assertIn("| uniform 2M, d32, F=128 | 9053.4 | 3018 | 102.7% | 94.2% | 0.78x | 1.00x | 27.35 |", t)
+
+
 class CopiedRun(unittest.TestCase):
     """A copy of the run of record's files, for a test to write into."""
 
