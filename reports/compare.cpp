@@ -110,16 +110,16 @@ std::vector<CeilingRow> ceiling_rows(const Roofs& b, const Roofs& n) {
           {"launch (CUDA graph)", "us", b.launch_us_graph, n.launch_us_graph}};
 }
 
-nlohmann::json positive_or_null(double v) {
-  return std::isfinite(v) && v > 0 ? nlohmann::json(v) : nlohmann::json();
+// A ceiling the run measured (a run's missing ceiling reads 0).
+bool measured(double v) {
+  return std::isfinite(v) && v > 0;
 }
 
 void ceilings_table(std::ostringstream& md, const std::vector<CeilingRow>& rows) {
-  bool any = false;
-  for (const auto& c : rows) any = any || c.base > 0 || c.fresh > 0;
-  if (!any) return;
+  const auto shown = [](const CeilingRow& c) { return measured(c.base) || measured(c.fresh); };
+  if (std::none_of(rows.begin(), rows.end(), shown)) return;
   auto cell = [](double v, int digits) {
-    return v > 0 && std::isfinite(v) ? fmt(v, digits) : std::string("n/a");
+    return measured(v) ? fmt(v, digits) : std::string("n/a");
   };
   md << "### Measured ceilings\n\n"
         "Each run's own, measured on its GPU at its start: a DRAM-bound problem's time follows the "
@@ -127,9 +127,9 @@ void ceilings_table(std::ostringstream& md, const std::vector<CeilingRow>& rows)
         "code's.\n\n"
         "| ceiling | base | new | new/base |\n|---|---:|---:|---:|\n";
   for (const auto& c : rows) {
-    if (!(c.base > 0) && !(c.fresh > 0)) continue;
+    if (!shown(c)) continue;
     const int digits = std::string(c.unit) == "us" ? 2 : 1;
-    const double ratio = c.base > 0 && c.fresh > 0 ? c.fresh / c.base : NAN;
+    const double ratio = measured(c.base) && measured(c.fresh) ? c.fresh / c.base : NAN;
     md << "| " << c.name << " (" << c.unit << ") | " << cell(c.base, digits) << " | "
        << cell(c.fresh, digits) << " | " << pct_change(ratio) << " |\n";
   }
@@ -141,8 +141,8 @@ nlohmann::json ceilings_json(const std::vector<CeilingRow>& rows) {
   for (const auto& c : rows)
     j.push_back({{"ceiling", c.name},
                  {"unit", c.unit},
-                 {"base", positive_or_null(c.base)},
-                 {"new", positive_or_null(c.fresh)}});
+                 {"base", measured(c.base) ? nlohmann::json(c.base) : nlohmann::json()},
+                 {"new", measured(c.fresh) ? nlohmann::json(c.fresh) : nlohmann::json()}});
   return j;
 }
 

@@ -288,6 +288,13 @@ def main():
     # The DRAM read ceiling (prof_check since the forty-seventh session): the roof of a kernel that
     # mostly reads, which passes the copy's; the DRAM table gives each kernel's share of it too.
     read = ceilings.get("dram_read_gbs") or 0
+
+    def of_read(gbs):
+        """A table cell (with its separator) of gbs as a share of the read ceiling; none without it."""
+        return (f"{100 * gbs / read:.1f}% | " if gbs is not None else "n/a | ") if read else ""
+
+    read_head = "% of read | " if read else ""
+    read_rule = "---:|" if read else ""
     same_call = "--same-call" in sys.argv
     where = "the same device call, before the benchmarks" if same_call else "another call"
     copy_note = (f"copy bandwidth from {copy_from}: {copy:.0f} GB/s, measured in {where}"
@@ -359,11 +366,9 @@ def main():
 
     print(f"\nDRAM-bound graphs, cold, GPU time (CUPTI) and DRAM bandwidth from the counters "
           f"({copy_note}):\n")
-    print("| graph | tuned us | GB/s | % of copy | " + ("% of read | " if read else "")
-          + "seed us | tuned / seed | bf16 us | bf16 GB/s | " + ("bf16 % of read | " if read else "")
-          + "f32 / bf16 | bf16 rel. error |")
-    print("|---|---:|---:|---:|" + ("---:|" if read else "") + "---:|---:|---:|---:|"
-          + ("---:|" if read else "") + "---:|---:|")
+    print(f"| graph | tuned us | GB/s | % of copy | {read_head}seed us | tuned / seed | bf16 us | bf16 GB/s | "
+          + ("bf16 " + read_head if read else "") + "f32 / bf16 | bf16 rel. error |")
+    print(f"|---|---:|---:|---:|{read_rule}---:|---:|---:|---:|{read_rule}---:|---:|")
     dram = {}
     out16 = {}  # label: (bf16-out result, its DRAM GB/s, its DRAM bytes)
     for label, _, spec, _ in LARGE:
@@ -377,12 +382,10 @@ def main():
         o = find(bf_results, spec, "tuned", "bf16")  # bf16 out (tuner bench --out f32,bf16)
         if o:
             out16[label] = (o, dram_gbs(o)[0], dram_gbs(o)[1])
-        of_read = f"{100 * gbs / read:.1f}% | " if read else ""
-        b_of_read = ((f"{100 * bgbs / read:.1f}% | " if b else "n/a | ") if read else "")
-        print(f"| {label} | {tus:.1f} | {gbs:.0f} | {100 * gbs / copy:.1f}% | {of_read}{fmt(sus)} | "
+        print(f"| {label} | {tus:.1f} | {gbs:.0f} | {100 * gbs / copy:.1f}% | {of_read(gbs)}{fmt(sus)} | "
               + (f"{tus / sus:.2f}x" if sus else "n/a") + " | "
-              + (f"{b['gpu_median_us']:.1f} | {bgbs:.0f} | {b_of_read}{tus / b['gpu_median_us']:.2f}x | "
-                 f"{b['rel_error']:.1e}" if b else "n/a | n/a | " + b_of_read + "n/a | n/a") + " |")
+              + (f"{b['gpu_median_us']:.1f} | {bgbs:.0f} | {of_read(bgbs)}{tus / b['gpu_median_us']:.2f}x | "
+                 f"{b['rel_error']:.1e}" if b else "n/a | n/a | " + of_read(None) + "n/a | n/a") + " |")
 
     if out16:
         print("\nbf16 values with bf16 out (`tuner bench --out f32,bf16`: the dispatch's kernel as its `.o16` "
@@ -406,14 +409,12 @@ def main():
               "only), launched directly beside the dispatch"
               + ("; the dispatch runs it too (its rule attaches it)" if any(map(dispatched, colblock))
                  else ", which does not run it") + ":\n")
-        print("| graph | colblock us | GB/s | % of copy | " + ("% of read | " if read else "")
-              + "colblock / seed | colblock / tuned | DRAM GB |")
-        print("|---|---:|---:|---:|" + ("---:|" if read else "") + "---:|---:|---:|")
+        print(f"| graph | colblock us | GB/s | % of copy | {read_head}colblock / seed | colblock / tuned | DRAM GB |")
+        print(f"|---|---:|---:|---:|{read_rule}---:|---:|---:|")
         for label, c in colblock.items():
             gbs, b = dram_gbs(c)
             tus, _, sus, _, _ = dram[label]
-            of_read = f"{100 * gbs / read:.1f}% | " if read else ""
-            print(f"| {label} | {c['gpu_median_us']:.1f} | {gbs:.0f} | {100 * gbs / copy:.1f}% | {of_read}"
+            print(f"| {label} | {c['gpu_median_us']:.1f} | {gbs:.0f} | {100 * gbs / copy:.1f}% | {of_read(gbs)}"
                   + (f"{c['gpu_median_us'] / sus:.2f}x" if sus else "n/a")
                   + f" | {c['gpu_median_us'] / tus:.2f}x | {b / 1e9:.2f} |")
 

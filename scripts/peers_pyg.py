@@ -236,10 +236,8 @@ def find_tuner(given=None):
     if os.environ.get("CSRGAT_TUNER"):
         return os.environ["CSRGAT_TUNER"]
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for rel in [".gpu/bin/tuner", "build/tuner/tuner"] + sorted(
-            os.path.relpath(os.path.join(d, "tuner", "tuner"), root)
-            for d in glob.glob(os.path.join(root, "build-*"))):
-        path = os.path.join(root, rel)
+    for path in [os.path.join(root, ".gpu", "bin", "tuner"), os.path.join(root, "build", "tuner", "tuner")] + sorted(
+            glob.glob(os.path.join(root, "build-*", "tuner", "tuner"))):
         if os.path.isfile(path) and os.access(path, os.X_OK):
             return path
     return shutil.which("tuner")
@@ -579,7 +577,7 @@ def main():
             problems.append({**e, "base": base})
     for g in args.graph:
         name, spec = g.split("=", 1) if re.match(r"^[A-Za-z0-9_.-]+=", g) and ":" not in g.split("=", 1)[0] else (None, g)
-        problems.append({"name": name or graph_name_of(spec), "spec": spec, "feat": args.feat or [64],
+        problems.append({"name": name or graph_name_of(spec), "spec": spec, "read": spec, "feat": args.feat or [64],
                          "heads": args.heads or [1], "base": os.getcwd()})
     if args.only:
         problems = [p for p in problems if p["name"] in args.only]
@@ -587,8 +585,8 @@ def main():
         ap.error("no graphs: pass --config or --graph")
     if args.list:
         try:
-            json.dump([{"name": p["name"], "spec": p["spec"], "read": p.get("read", p["spec"]), "feat": p["feat"],
-                        "heads": p["heads"]} for p in problems], sys.stdout, indent=1)
+            json.dump([{k: p[k] for k in ("name", "spec", "read", "feat", "heads")} for p in problems],
+                      sys.stdout, indent=1)
             print()
             sys.stdout.flush()
         except BrokenPipeError:  # `--list | head`: the reader has what it wanted
@@ -653,7 +651,7 @@ def main():
     again = []  # (row, fn, samples of each round, host times) for rounds 2..R; fn keeps its inputs alive
     for p in problems:
         try:
-            row_ptr, col, gnote = make_graph(p.get("read", p["spec"]), p["base"], args.graphs_dir)
+            row_ptr, col, gnote = make_graph(p["read"], p["base"], args.graphs_dir)
         except Exception as e:  # one bad graph must not cost the others
             print(f"{p['name']}: {e}", file=sys.stderr)
             results.append({"graph": p["name"], "spec": p["spec"], "error": str(e)})
