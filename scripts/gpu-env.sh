@@ -23,6 +23,12 @@ export CSRGAT_SOURCE_DIR="$ROOT" CSRGAT_GRAPHS_DIR="$G" PATH="/usr/local/cuda/bi
 # path through a Shape; racecheck over masked and half-empty graphs and the bf16 ring.
 COLBLOCK_MEMCHECK_TESTS='Colblock.*:Dispatch.AColblock*:-Colblock.BarrierNeverGivesUp'
 COLBLOCK_RACECHECK_TESTS='Colblock.MaskedEdgesAndRows:Colblock.EmptyRowsMixedInBatches:Colblock.Bfloat16Values'
+# first_gpu: the machine's first GPU's name into GPU_NAME, read once and printed ("GPU: NAME");
+# a failing nvidia-smi ends the script.
+first_gpu() {
+  GPU_NAME="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" || { echo "nvidia-smi failed"; exit 1; }
+  echo "GPU: $GPU_NAME"
+}
 step() { local t0=$SECONDS; echo "=== $1 (at ${t0} s)"; shift; "$@"; echo "--- exit $? ($((SECONDS - t0)) s)"; }
 # out_dir NAME: logs and JSON go to $W ($OUT/NAME, or .gpu/out/NAME off the device tool), packed
 # into $O/NAME.tgz on exit (the device returns at most 8 files of at most 16 MiB: a larger pack

@@ -5,9 +5,8 @@
 # machine's staged tuner and graphs (--list, then three graphs timed with 5 samples, ~30 s).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
-gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" || { echo "nvidia-smi failed"; exit 1; }
-echo "GPU: $gpu"
-[[ "$gpu" == *H200* ]] && exec bash "$ROOT/scripts/gpu-v34e.sh"
+first_gpu
+[[ "$GPU_NAME" == *H200* ]] && exec bash "$ROOT/scripts/gpu-v34e.sh"
 O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O"
 # (Call 6 ran this line inside `step`, whose header and exit lines then went into the JSON file too:
 # the list itself came out whole, exit 0, and the check below failed to parse the file.)

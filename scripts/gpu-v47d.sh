@@ -9,9 +9,8 @@
 #   report lists the DRAM read ceiling and takes the higher of it and the copy's as its roof.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
-gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" || { echo "nvidia-smi failed"; exit 1; }
-echo "GPU: $gpu"
-[[ "$gpu" == *H200* ]] && exec bash "$ROOT/scripts/gpu-v34e.sh"
+first_gpu
+[[ "$GPU_NAME" == *H200* ]] && exec bash "$ROOT/scripts/gpu-v34e.sh"
 O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O"
 # GPU_TESTS=0 leaves the GPU tests out (when little device time is left).
 if [ "${GPU_TESTS:-1}" != 0 ]; then
