@@ -56,10 +56,12 @@ std::optional<size_t> JobQueue::take(int w) {
       holding_[w] = job;
       return job;
     }
-    // Nothing for w now; a busy worker may still give problems back.
+    // Nothing for w now; a busy worker may still give problems back: one taking problems that
+    // is preparing or measuring, or one retired while it held a problem still unprepared (its
+    // preparation may fail, and that problem is then w's to try).
     bool busy = false;
     for (int v = 0; v < static_cast<int>(pinned_.size()); ++v)
-      if (v != w && taking(v) && !waiting_[v]) busy = true;
+      if (v != w && ((taking(v) && !waiting_[v]) || holding_[v])) busy = true;
     if (!busy) {
       waiting_[w] = false;
       exited_[w] = true;

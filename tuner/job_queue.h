@@ -11,9 +11,10 @@
 // problems: the evidence that the GPU, not the problem, is at fault. Problems no GPU can
 // prepare (too large for any) retire nobody. The last GPU taking problems is never retired.
 //
-// take() returns nothing only when nothing is left for the caller and no other worker still
-// taking problems is busy (preparing or measuring), since a busy worker may yet give problems
-// back (a failed preparation, a worker that quits); until then it waits. Thread-safe.
+// take() returns nothing only when nothing is left for the caller and no other worker is busy
+// (one still taking problems that is preparing or measuring, or one retired while it held a
+// problem it had not yet prepared), since a busy worker may yet give problems back (a failed
+// preparation, a worker that quits); until then it waits. Thread-safe.
 #pragma once
 
 #include <condition_variable>

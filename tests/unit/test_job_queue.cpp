@@ -105,6 +105,28 @@ TEST(JobQueue, ABrokenGpuIsRetiredAndCannotDrainTheQueue) {
   EXPECT_TRUE(q.dropped().empty());
 }
 
+TEST(JobQueue, AGpuRetiredWhileItHoldsAProblemLeavesItToTheOthers) {
+  // Worker 1 fails three problems in a row and takes a fourth (14); while it prepares 14,
+  // worker 0 prepares one of the three, which retires worker 1. Worker 0, out of work, must
+  // wait: 14 is not prepared yet, and when worker 1 fails it, it is worker 0's to try (it was
+  // dropped, with worker 0 gone, as if no GPU could prepare it).
+  JobQueue q({{}, {}}, {10, 11, 12, 13, 14}, 3);
+  expect_takes(q, {{0, 10}}, true);
+  expect_takes(q, {{1, 11}, {1, 12}, {1, 13}}, false);
+  EXPECT_EQ(take_within(q, 1), 14u);
+  expect_takes(q, {{0, 11}}, true);
+  EXPECT_TRUE(q.retired(1));
+  expect_takes(q, {{0, 12}, {0, 13}}, true);
+  auto waiting = std::async(std::launch::async, [&] { return q.take(0); });
+  EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+  EXPECT_FALSE(q.failed(1));
+  ASSERT_EQ(waiting.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_EQ(waiting.get(), 14u);
+  q.prepared(0);
+  expect_all_leave(q, {0, 1});
+  EXPECT_TRUE(q.dropped().empty());
+}
+
 TEST(JobQueue, ProblemsNoGpuCanPrepareRetireNobody) {
   // The three largest problems fit no GPU: both GPUs fail them, they are dropped, and both
   // GPUs go on with the rest.
