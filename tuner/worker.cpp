@@ -6,6 +6,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cerrno>
 
 #include <algorithm>
 #include <chrono>
@@ -419,9 +420,22 @@ std::string slow_trial_note(const nlohmann::json& phase_s, double limit_s) {
   return out + ")";
 }
 
+void open_standard_descriptors() {
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    // open() takes the lowest free number, which is fd (those below it are open by now).
+    const int got = open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+    if (got >= 0 && got != fd) {
+      dup2(got, fd);
+      close(got);
+    }
+  }
+}
+
 WorkerProcess::WorkerProcess(int device, std::string executable)
-    : device_(device), executable_(std::move(executable)) {
-  if (executable_.empty()) {
+    : device_(device), executable_(std::move(executable)), self_(executable_.empty()) {
+  open_standard_descriptors();
+  if (self_) {
     char exe[4096];
     const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) throw std::runtime_error("cannot find this executable (/proc/self/exe)");
@@ -438,6 +452,7 @@ void WorkerProcess::start() {
   if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
     throw std::runtime_error("pipe2() failed for a worker");
   const char* exe = executable_.c_str();
+  const char* image = self_ ? "/proc/self/exe" : exe;
   const std::string dev = std::to_string(device_);
   const pid_t parent = getpid();
   pid_ = fork();
@@ -450,7 +465,7 @@ void WorkerProcess::start() {
     dup2(in[0], STDIN_FILENO);
     dup2(out[1], STDOUT_FILENO);
     close(in[0]); close(in[1]); close(out[0]); close(out[1]);
-    execl(exe, exe, "worker", "--device", dev.c_str(), static_cast<char*>(nullptr));
+    execl(image, exe, "worker", "--device", dev.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   close(in[0]);

@@ -36,9 +36,17 @@ std::vector<std::pair<double, std::string>> phases_longest_first(const nlohmann:
 // 40.3, measure 1.2, ...)", phases longest first; "" for a quicker trial or no phase times.
 std::string slow_trial_note(const nlohmann::json& phase_s, double limit_s);
 
+// Opens /dev/null on each of stdin, stdout and stderr that is closed (a tuner started with
+// `<&-` or `>&-`, or by a launcher that closes them): otherwise the next file or pipe opened
+// takes that number, and what the process prints would go into it (a worker's request pipe,
+// a store). WorkerProcess calls it before its first pipe; tuner's main() first of all.
+void open_standard_descriptors();
+
 class WorkerProcess {
  public:
-  // Spawns `<executable> worker --device N`; by default this process's own executable.
+  // Spawns `<executable> worker --device N`; by default this process's own executable, the
+  // image that is running (through /proc/self/exe, so a worker restarted after the tuner's file
+  // was rebuilt or removed still runs the build that started the run).
   explicit WorkerProcess(int device, std::string executable = "");
   ~WorkerProcess();
   WorkerProcess(const WorkerProcess&) = delete;
@@ -75,7 +83,8 @@ class WorkerProcess {
   // how it ended ("exited with code N", "killed by signal N"; "" when none was running).
   std::string stop(bool kill);
   int device_;
-  std::string executable_;
+  std::string executable_;  // the worker's argv[0]
+  bool self_ = false;       // executable_ is this process's own: exec /proc/self/exe
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1;
   std::string buffer_;

@@ -1,11 +1,14 @@
 // The worker protocol and its supervision, without a GPU: the tuner binary's worker answers
 // every request with one JSON line, reports a lost context as fatal (no driver here), and the
 // parent restarts a worker that dies or says fatal, so the next call is served again.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "tuner/worker.h"
 
@@ -21,6 +24,34 @@ TEST(Worker, AnswersAndIsRestartedAfterAFatalReply) {
     EXPECT_NE(r.json->value("error", std::string()).find("cudaSetDevice"), std::string::npos) << r.json->dump();
     EXPECT_TRUE(r.json->value("fatal", false));
   }
+}
+
+// A tuner started with stdin and stdout closed (`<&- >&-`, some launchers): the pipes to its
+// worker would take descriptors 0 and 1, so the worker lost its stdin and stdout and every call
+// failed ("worker died before the request"). The closed ones are opened on /dev/null first.
+TEST(Worker, AnswersWhenTheCallerStartedWithStdinAndStdoutClosed) {
+  std::fflush(stdout);
+  const int saved_in = dup(STDIN_FILENO), saved_out = dup(STDOUT_FILENO);
+  ASSERT_GE(saved_in, 0);
+  ASSERT_GE(saved_out, 0);
+  close(STDIN_FILENO);
+  close(STDOUT_FILENO);
+  std::optional<WorkerProcess::Reply> r;
+  bool std_open = false;
+  {
+    WorkerProcess w(0, CSRGAT_TUNER_EXE);
+    std_open = fcntl(STDIN_FILENO, F_GETFD) != -1 && fcntl(STDOUT_FILENO, F_GETFD) != -1;
+    r = w.call({{"op", "info"}}, 30);
+  }
+  // The test's own stdin and stdout back before anything is printed.
+  dup2(saved_in, STDIN_FILENO);
+  dup2(saved_out, STDOUT_FILENO);
+  close(saved_in);
+  close(saved_out);
+  EXPECT_TRUE(std_open);
+  ASSERT_TRUE(r->json.has_value()) << r->failure;
+  EXPECT_NE(r->json->value("error", std::string()).find("cudaSetDevice"), std::string::npos)
+      << r->json->dump();
 }
 
 TEST(Worker, GpuUuidIsEmptyWhileTheWorkerCannotAnswer) {

@@ -11,8 +11,10 @@
 
 #include "graphs/features.h"
 #include "tuner/cli/commands.h"
+#include "tuner/worker.h"
 
 int main(int argc, char** argv) {
+  csrgat::tuner::open_standard_descriptors();
   CLI::App app{"csrgat-lab tuner: autotune CSR graph-attention aggregation kernels"};
   app.require_subcommand(1);
   app.set_version_flag("--version", CSRGAT_VERSION);
