@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole GPU check, run on the GPU machine from the repo root with .gpu/ staged
 # (scripts/stage-gpu.sh): the gpu tests, compute-sanitizer memcheck and racecheck on the smoke
-# set and on tuner bench's colblock kernel, the production examples (C++ and C), the profiler check, a short tuning run and its continuation on
+# set and on tuner bench's colblock kernel, a GPU lost mid-problem (scripts/check-lost-gpu.sh),
+# the production examples (C++ and C), the profiler check, a short tuning run and its continuation on
 # "another GPU" (scripts/check-continue.sh). Prints a summary
 # table last. Logs go to $OUT (the device tool's output folder) or .gpu/logs.
 set -uo pipefail
@@ -32,6 +33,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
   step colblock_racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/gpu_tests" \
     --gtest_filter="$COLBLOCK_RACECHECK_TESTS"
 }
+# A GPU lost in the middle of a problem: the run stops measuring on it, blames no variant,
+# and the same config resumes and finishes the run (scripts/check-lost-gpu.sh, ~30-60 s).
+[ "${SKIP_LOST_GPU:-0}" = 1 ] || step lost_gpu 300 bash scripts/check-lost-gpu.sh
 step production_example 120 "$BIN/production_example"
 # The C interface from C, libcsrgat_c.so staged beside it.
 step production_c_example 120 env LD_LIBRARY_PATH="$BIN" "$BIN/production_c_example"

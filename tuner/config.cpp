@@ -797,14 +797,15 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
   if (f.count("counters")) c.counters = r.boolean(f.at("counters"));
 
   if (f.count("test_only")) {
-    const auto t =
-        r.fields(f.at("test_only"), {"fault_variants", "delay_variants", "slow_percent"});
+    const auto t = r.fields(f.at("test_only"),
+                            {"fault_variants", "delay_variants", "slow_percent", "fail_reprepare"});
     if (t.count("fault_variants"))
       c.test_only.fault_variants = read_test_variants(r, t.at("fault_variants"), true);
     if (t.count("delay_variants"))
       c.test_only.delay_variants = read_test_variants(r, t.at("delay_variants"), false);
     if (t.count("slow_percent"))
       c.test_only.slow_percent = static_cast<unsigned>(r.integer(t.at("slow_percent"), 0, 100));
+    if (t.count("fail_reprepare")) c.test_only.fail_reprepare = r.boolean(t.at("fail_reprepare"));
   }
   return c;
 }
@@ -1038,6 +1039,7 @@ nlohmann::json to_json(const Config& c) {
   // Only when on: configs without them keep their hash and their problems' fingerprints.
   if (t.overlap_previous) out["timing"]["overlap_previous"] = true;
   if (c.strategy.cutoff > 0) out["strategy"]["cutoff"] = c.strategy.cutoff;
+  if (c.test_only.fail_reprepare) out["test_only"]["fail_reprepare"] = true;
   return out;
 }
 
@@ -1048,6 +1050,9 @@ std::string config_hash(const Config& c) {
   j.erase("output");
   j.erase("output_text");  // where the results go is not what is measured
   for (auto& g : j["graphs"]) g.erase("spec");
+  // Nor is a simulated loss of the GPU (test_only.fail_reprepare): the run it stopped resumes
+  // without it (scripts/check-lost-gpu.sh).
+  j["test_only"].erase("fail_reprepare");
   // nlohmann::json keeps object keys sorted, so the dump is canonical.
   return fnv1a_hex(j.dump());
 }
@@ -1082,7 +1087,9 @@ std::string problem_fingerprint(const nlohmann::json& config, const std::string&
   if (space.contains("colblock") && space["colblock"] == json::array()) space.erase("colblock");
   const json value = entry->contains("value") ? (*entry)["value"] : space.value("value", json::array());
   space.erase("value");  // the problem's own value types below
-  const json test_only = config.value("test_only", json::object());
+  json test_only = config.value("test_only", json::object());
+  if (test_only.is_object())
+    test_only.erase("fail_reprepare");  // not what is measured (config_hash)
   const json j{{"arch", config.value("arch", std::string())},
                {"graph", entry->value("name", std::string())},
                {"spec", entry->value("spec_text", std::string())},

@@ -21,7 +21,7 @@
 //            max_seconds: 0.5, graph_replay: false, overlap_previous: false, timeout_seconds: 10}
 //   verify: {rel_tol_f32: 1.0e-5, rel_tol_16bit: 1.0e-2}
 //   counters: true
-//   test_only: {fault_variants: [], delay_variants: []}
+//   test_only: {fault_variants: [], delay_variants: [], slow_percent: 0, fail_reprepare: false}
 //
 // Constraints that no combination satisfies are found by the space step (check_space in
 // tuner/space.h), which needs the problems' feat and heads.
@@ -169,6 +169,10 @@ struct TestOnlySpec {
   // Every fused trial of the run recomputes this percentage of its rows: the run's times get
   // slower with unchanged variant ids, which is what a regression test needs.
   unsigned slow_percent = 0;
+  // The worker's problem is never built again after a restart (a crash or a timeout), as if
+  // the GPU had been lost then: the run must stop measuring on it and store nothing that
+  // blames the variant (scripts/check-lost-gpu.sh).
+  bool fail_reprepare = false;
 };
 
 struct Config {

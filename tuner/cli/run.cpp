@@ -18,6 +18,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <system_error>
 #include <thread>
 
 #include "graphs/features.h"
@@ -237,7 +238,7 @@ class Runner {
         progress.line("  " + label(pr) + ": keep_kernels: " +
                       (rep.json ? rep.json->value("error", std::string("?")) : rep.failure) +
                       " (the trials go on with every kernel loaded)");
-      if (worker_restarted(rep)) prepare(w, base);
+      if (worker_restarted(rep)) reprepare(w, base, "keep_kernels");
     }
     std::vector<std::pair<double, VariantParams>> full;
     const auto full_trial = [&](size_t i) {
@@ -364,7 +365,8 @@ class Runner {
       // without them, on a fresh worker, rather than lose a good measurement.
       counters_lost = std::string(rep.timed_out ? "timed out" : "crashed") +
                       " with counters (" + rep.failure.substr(0, 200) + "); timed again without them";
-      prepare(w, base);
+      reprepare(w, base,
+                p.id() + " (" + (rep.timed_out ? "timed out" : "crashed") + " with counters)");
       req["counters"] = false;
       rep = w.call(req, cfg_.timing.timeout_seconds);
     }
@@ -389,11 +391,13 @@ class Runner {
     t.run_id = run_.id;
     if (!t.raw.is_object()) t.raw = nlohmann::json::object();
     if (!t.raw.contains("gpu_uuid")) t.raw["gpu_uuid"] = w.known_gpu_uuid();  // no reply: the worker's GPU
+    // A killed or crashed worker comes back empty: rebuild its problem under the long limit,
+    // so the next trial's time limit is not spent on the graph and the reference. First: when
+    // it cannot be rebuilt, the GPU may be what failed, not this variant, whose trial is then
+    // not stored (a resumed run measures it again).
+    if (worker_restarted(rep)) reprepare(w, base, p.id() + " (" + t.status + ")");
     store_.put_trial(t);
     ++measured;
-    // A killed or crashed worker comes back empty: rebuild its problem under the long limit,
-    // so the next trial's time limit is not spent on the graph and the reference.
-    if (worker_restarted(rep)) prepare(w, base);
     if (t.status != "ok" && t.status != "unsupported")
       progress.line("  " + pr.graph_name + " F=" + std::to_string(pr.feat) + " " + p.id() + ": " + t.status +
                     ": " + t.detail.substr(0, 160));
@@ -404,6 +408,24 @@ class Runner {
                     " " + p.id() + ": " + slow);
     progress.tick();
     return t;
+  }
+
+  // After a worker restart (`after`: the trial or request whose crash or timeout caused it):
+  // builds the problem again, or throws. A worker that cannot build a problem it built before
+  // has lost its GPU (an Xid, a lost context, a broken device): the problem's later trials
+  // would each fail and be stored as the variants' crashes, so the run stops measuring on this
+  // GPU instead, and the problem stays unfinished (tuner run's thread hands the rest to the
+  // other GPUs; a rerun resumes it).
+  void reprepare(WorkerProcess& w, const nlohmann::json& base, const std::string& after) {
+    const std::string failed =
+        cfg_.test_only.fail_reprepare ? "test_only.fail_reprepare" : prepare(w, base);
+    if (failed.empty()) return;
+    const Problem pr = problem_of(base);
+    throw std::runtime_error("the worker was restarted after " + after + " on " + pr.graph_name +
+                             " F=" + std::to_string(pr.feat) + " H=" + std::to_string(pr.heads) +
+                             " and could not build that problem again (" + failed.substr(0, 300) +
+                             "): its GPU takes no more problems, that trial is not stored and the "
+                             "problem stays unfinished (run the same command again to resume it)");
   }
 
   // Builds the problem (graph, inputs, float64 reference, device copy) in the worker.
@@ -762,59 +784,81 @@ int run_tuning(const Config& cfg, bool continue_elsewhere, bool reuse) {
   std::vector<std::thread> pool;
   std::mutex err_mu;
   std::vector<std::string> errors;
-  for (int d = 0; d < workers; ++d) {
-    pool.emplace_back([&, d] {
-      try {
-        WorkerProcess& w = *procs[d];
-        while (const std::optional<size_t> job = queue.take(d)) {
-          const size_t i = *job;
-          const auto& pr = jobs[i].problem;
-          progress.line(head(i) + " on GPU " + std::to_string(d) + ": " + std::to_string(jobs[i].fused.size()) + " variants");
-          nlohmann::json features;
-          const auto t_prepare = std::chrono::steady_clock::now();
-          const std::string failed = runner.prepare(w, runner.base_request(pr), &features);
-          const double prepare_s =
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prepare).count();
-          if (!failed.empty()) {
-            const bool dropped = queue.failed(d);
-            progress.line("  cannot prepare " + pr.graph_name + " on GPU " + std::to_string(d) + ": " + failed +
-                          (dropped ? " (no other GPU left to try it: it stays unfinished)" : " (left to the other GPUs)"));
-            if (queue.retired(d))
-              progress.line("  GPU " + std::to_string(d) + " takes no more problems: its last preparations all "
-                            "failed, and another GPU prepared one of those problems");
-            continue;
-          }
-          queue.prepared(d);
-          // A problem is measured wholly on one GPU: what a stopped run measured of it on
-          // another (its GPU is not here, or could not prepare it) is measured again here.
-          const std::string before = runner.gpu_of(pr);
-          if (!before.empty() && before != w.known_gpu_uuid()) {
-            const size_t n = runner.stored_trials(pr);
-            runner.forget_trials(pr);
-            progress.line("  " + std::to_string(n) + " trials of it measured on GPU " + before +
-                          " are dropped: it is measured again here");
-          }
-          if (!features.is_null()) {
-            // What the run measured this graph from (a later --continue or --reuse compares it).
-            const auto src = sources.find(pr.graph_name);
-            if (src != sources.end() && !src->second.empty()) features["source_hash"] = src->second;
-            store.put_graph(run.id, pr.graph_name, pr.spec, features);
-          }
-          runner.run_problem(w, jobs[i], progress, prepare_s);
+  const auto measure_on = [&](int d) {
+    try {
+      WorkerProcess& w = *procs[d];
+      while (const std::optional<size_t> job = queue.take(d)) {
+        const size_t i = *job;
+        const auto& pr = jobs[i].problem;
+        progress.line(head(i) + " on GPU " + std::to_string(d) + ": " +
+                      std::to_string(jobs[i].fused.size()) + " variants");
+        nlohmann::json features;
+        const auto t_prepare = std::chrono::steady_clock::now();
+        const std::string failed = runner.prepare(w, runner.base_request(pr), &features);
+        const double prepare_s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prepare).count();
+        if (!failed.empty()) {
+          const bool dropped = queue.failed(d);
+          progress.line("  cannot prepare " + pr.graph_name + " on GPU " + std::to_string(d) +
+                        ": " + failed +
+                        (dropped ? " (no other GPU left to try it: it stays unfinished)"
+                                 : " (left to the other GPUs)"));
+          if (queue.retired(d))
+            progress.line("  GPU " + std::to_string(d) +
+                          " takes no more problems: its last preparations all "
+                          "failed, and another GPU prepared one of those problems");
+          continue;
         }
-      } catch (const std::exception& e) {
-        // What it held unprepared and its pinned problems go to the other GPUs; a problem it was
-        // measuring stays unfinished (its trials may be what failed).
-        queue.quit(d);
-        std::lock_guard<std::mutex> lock(err_mu);
-        errors.push_back("GPU " + std::to_string(d) + ": " + e.what());
+        queue.prepared(d);
+        // A problem is measured wholly on one GPU: what a stopped run measured of it on
+        // another (its GPU is not here, or could not prepare it) is measured again here.
+        const std::string before = runner.gpu_of(pr);
+        if (!before.empty() && before != w.known_gpu_uuid()) {
+          const size_t n = runner.stored_trials(pr);
+          runner.forget_trials(pr);
+          progress.line("  " + std::to_string(n) + " trials of it measured on GPU " + before +
+                        " are dropped: it is measured again here");
+        }
+        if (!features.is_null()) {
+          // What the run measured this graph from (a later --continue or --reuse compares it).
+          const auto src = sources.find(pr.graph_name);
+          if (src != sources.end() && !src->second.empty()) features["source_hash"] = src->second;
+          store.put_graph(run.id, pr.graph_name, pr.spec, features);
+        }
+        runner.run_problem(w, jobs[i], progress, prepare_s);
       }
-    });
+    } catch (const std::exception& e) {
+      // What it held unprepared and its pinned problems go to the other GPUs; a problem it was
+      // measuring stays unfinished (its trials may be what failed).
+      queue.quit(d);
+      std::lock_guard<std::mutex> lock(err_mu);
+      errors.push_back("GPU " + std::to_string(d) + ": " + e.what());
+    }
+  };
+  for (int d = 0; d < workers; ++d) {
+    try {
+      pool.emplace_back(measure_on, d);
+    } catch (const std::system_error& e) {
+      // No thread for GPUs d and later (the system's limit): their problems go to the GPUs that
+      // have one, or stay unfinished; the run goes on (an exception past the joinable threads
+      // would end the process through std::terminate).
+      for (int k = d; k < workers; ++k) {
+        queue.quit(k);
+        std::lock_guard<std::mutex> lock(err_mu);
+        errors.push_back("GPU " + std::to_string(k) +
+                         ": no thread could be started for its worker (" + e.what() + ")");
+      }
+      break;
+    }
   }
   for (auto& t : pool) t.join();
   for (const auto& e : errors) std::fprintf(stderr, "worker error: %s\n", e.c_str());
   for (const size_t i : queue.dropped())
-    std::fprintf(stderr, "%s: no GPU could prepare it (see above); it stays unfinished\n", label(jobs[i].problem).c_str());
+    std::fprintf(
+        stderr,
+        "%s: not measured: every GPU still measuring failed to prepare it, or none is left "
+        "(see above); it stays unfinished\n",
+        label(jobs[i].problem).c_str());
   // The run is finished when every problem is; otherwise it stays open to be resumed (or
   // continued elsewhere), and its outputs below are from the problems it has.
   load_finished();
