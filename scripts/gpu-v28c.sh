@@ -7,6 +7,9 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O/check"
+# Packed on any exit, a deadline's TERM included (the device returns at most 8 files).
+trap 'tar -C "$O" -czf "$O/check.tgz" check && rm -rf "$O/check"' EXIT
+trap 'exit 143' TERM INT
 lscpu 2>/dev/null | grep -E "^Model name" | tr -s " "
 # SKIP_BENCH=0 keeps the smoke tuning run and its --continue/--reuse checks (gpu-v30d.sh).
 GTEST_FILTER=-GpuCorrectness.OneRowOfAMillionEdges SKIP_BENCH="${SKIP_BENCH:-1}" SKIP_PROF=1 OUT="$O/check" \
@@ -20,5 +23,4 @@ timeout -k 5 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/gpu_
   > "$O/check/memcheck-library.log" 2>&1
 echo "memcheck-library: exit $?"
 grep -E "^\[ +(OK|FAILED|PASSED) |ERROR SUMMARY" "$O/check/memcheck-library.log"
-tar -C "$O" -czf "$O/check.tgz" check && rm -rf "$O/check"
 echo "done at $SECONDS s"
