@@ -1039,7 +1039,9 @@ nlohmann::json to_json(const Config& c) {
   // Only when on: configs without them keep their hash and their problems' fingerprints.
   if (t.overlap_previous) out["timing"]["overlap_previous"] = true;
   if (c.strategy.cutoff > 0) out["strategy"]["cutoff"] = c.strategy.cutoff;
-  if (c.test_only.fail_reprepare) out["test_only"]["fail_reprepare"] = true;
+  // Not test_only.fail_reprepare: a simulated loss of the GPU changes no measurement, and the
+  // run it stopped resumes without it (scripts/check-lost-gpu.sh), so it is neither part of the
+  // config's identity nor kept with a run whose later invocations may not have had it.
   return out;
 }
 
@@ -1050,9 +1052,6 @@ std::string config_hash(const Config& c) {
   j.erase("output");
   j.erase("output_text");  // where the results go is not what is measured
   for (auto& g : j["graphs"]) g.erase("spec");
-  // Nor is a simulated loss of the GPU (test_only.fail_reprepare): the run it stopped resumes
-  // without it (scripts/check-lost-gpu.sh).
-  j["test_only"].erase("fail_reprepare");
   // nlohmann::json keeps object keys sorted, so the dump is canonical.
   return fnv1a_hex(j.dump());
 }
@@ -1087,9 +1086,7 @@ std::string problem_fingerprint(const nlohmann::json& config, const std::string&
   if (space.contains("colblock") && space["colblock"] == json::array()) space.erase("colblock");
   const json value = entry->contains("value") ? (*entry)["value"] : space.value("value", json::array());
   space.erase("value");  // the problem's own value types below
-  json test_only = config.value("test_only", json::object());
-  if (test_only.is_object())
-    test_only.erase("fail_reprepare");  // not what is measured (config_hash)
+  const json test_only = config.value("test_only", json::object());
   const json j{{"arch", config.value("arch", std::string())},
                {"graph", entry->value("name", std::string())},
                {"spec", entry->value("spec_text", std::string())},

@@ -411,19 +411,27 @@ class Runner {
   }
 
   // After a worker restart (`after`: the trial or request whose crash or timeout caused it):
-  // builds the problem again, or throws. A worker that cannot build a problem it built before
-  // has lost its GPU (an Xid, a lost context, a broken device): the problem's later trials
-  // would each fail and be stored as the variants' crashes, so the run stops measuring on this
-  // GPU instead, and the problem stays unfinished (tuner run's thread hands the rest to the
-  // other GPUs; a rerun resumes it).
+  // builds the problem again, or throws. A worker that cannot build a problem it built before,
+  // twice, has lost its GPU (an Xid, a lost context, a broken device): the problem's later
+  // trials would each fail and be stored as the variants' crashes, so the run stops measuring
+  // on this GPU instead, and the problem stays unfinished (tuner run's thread hands the rest to
+  // the other GPUs; a rerun resumes it). A variant that leaves the GPU unusable every time it
+  // runs stops every rerun at itself: the log names it, and a constraint can leave it out.
   void reprepare(WorkerProcess& w, const nlohmann::json& base, const std::string& after) {
-    const std::string failed =
-        cfg_.test_only.fail_reprepare ? "test_only.fail_reprepare" : prepare(w, base);
-    if (failed.empty()) return;
+    if (cfg_.test_only.fail_reprepare) lost(base, after, "test_only.fail_reprepare");
+    if (prepare(w, base).empty()) return;
+    // Once more, after a pause: the killed worker's memory, or its context under an exclusive
+    // compute mode, may not have been released yet.
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    const std::string failed = prepare(w, base);
+    if (!failed.empty()) lost(base, after, failed.substr(0, 300) + " (twice, 5 s apart)");
+  }
+  [[noreturn]] static void lost(const nlohmann::json& base, const std::string& after,
+                                const std::string& failed) {
     const Problem pr = problem_of(base);
     throw std::runtime_error("the worker was restarted after " + after + " on " + pr.graph_name +
                              " F=" + std::to_string(pr.feat) + " H=" + std::to_string(pr.heads) +
-                             " and could not build that problem again (" + failed.substr(0, 300) +
+                             " and could not build that problem again (" + failed +
                              "): its GPU takes no more problems, that trial is not stored and the "
                              "problem stays unfinished (run the same command again to resume it)");
   }
