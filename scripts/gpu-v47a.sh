@@ -5,19 +5,32 @@
 # (scripts/gpu-v28c.sh, 263-347 s: gpu_tests with WorkerOps, whose worker now reads a trial's
 # cutoff once (9297690, not yet run on a GPU), the sanitizers, the library's memcheck). On an
 # H200 the run of record goes first (H200s come seldom; the issue's figures are the H200's); on
-# any other GPU the check goes first. Each part gets a deadline so that the call ends inside
-# 590 s and both parts pack what they measured (their EXIT traps run on the timeout's TERM).
+# any other GPU the check goes first. Each part gets a deadline inside 575 s, so that the KILL
+# 10 s after a part's deadline and the packing after it (part below) stay inside the 600 s call.
+# (Forty-eighth session: the check now has the lost-GPU step, ~30-60 s more.)
 set -uo pipefail
 D="$(dirname "${BASH_SOURCE[0]}")"
+ROOT="$(cd "$D/.." && pwd)"; O="${OUT:-$ROOT/.gpu/out}"
 gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" || { echo "nvidia-smi failed"; exit 1; }
 echo "GPU: $gpu"
-END="${END:-590}"
+END="${END:-575}"
 part() {  # part NAME SCRIPT: SCRIPT with what is left of END, less a margin for the other's packing
   local left=$((END - SECONDS - 5))
   [ "$left" -gt 60 ] || { echo "=== $1: skipped, ${left} s left"; return; }
   echo "=== $1 at $SECONDS s (at most $left s)"
   timeout -k 10 "$left" bash "$D/$2"
-  echo "--- $1: exit $? at $SECONDS s"
+  local rc=$?
+  echo "--- $1: exit $rc at $SECONDS s"
+  if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    # A step's own timeout is a process group of its own, which the deadline's TERM does not
+    # reach, and its script's EXIT trap waits for it (or dies with the KILL): end what is left
+    # of the staged binaries, then pack what the part left unpacked (at most 8 files come back).
+    pkill -KILL -f "$ROOT/.gpu/bin/"; sleep 1
+    for d in check final; do
+      [ -d "$O/$d" ] || continue
+      tar --warning=no-file-changed -C "$O" -czf "$O/$d.tgz" "$d"; [ $? -le 1 ] && rm -rf "$O/$d"
+    done
+  fi
 }
 if [[ "$gpu" == *H200* ]]; then
   part "run of record" gpu-v34e.sh
