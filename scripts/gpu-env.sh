@@ -29,6 +29,9 @@ first_gpu() {
   GPU_NAME="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" || { echo "nvidia-smi failed"; exit 1; }
   echo "GPU: $GPU_NAME"
 }
+# pack PARENT NAME: PARENT/NAME into PARENT/NAME.tgz, the folder removed once packed, also when
+# a step still writing to it makes tar exit 1 (what tar read is packed); kept when tar fails.
+pack() { tar --warning=no-file-changed -C "$1" -czf "$1/$2.tgz" "$2"; [ $? -le 1 ] && rm -rf "$1/$2"; }
 step() { local t0=$SECONDS; echo "=== $1 (at ${t0} s)"; shift; "$@"; echo "--- exit $? ($((SECONDS - t0)) s)"; }
 # out_dir NAME: logs and JSON go to $W ($OUT/NAME, or .gpu/out/NAME off the device tool), packed
 # into $O/NAME.tgz on exit (the device returns at most 8 files of at most 16 MiB: a larger pack

@@ -8,8 +8,7 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O/check"
 # Packed on any exit, a deadline's TERM included (the device returns at most 8 files).
-# (A step still writing makes tar exit 1: packed all the same.)
-trap 'tar --warning=no-file-changed -C "$O" -czf "$O/check.tgz" check; [ $? -le 1 ] && rm -rf "$O/check"' EXIT
+trap 'pack "$O" check' EXIT
 trap 'exit 143' TERM INT
 lscpu 2>/dev/null | grep -E "^Model name" | tr -s " "
 # SKIP_BENCH=0 keeps the smoke tuning run and its --continue/--reuse checks (gpu-v30d.sh).

@@ -9,10 +9,10 @@
 # 10 s after a part's deadline and the packing after it (part below) stay inside the 600 s call.
 # (Forty-eighth session: the check now has the lost-GPU step, ~30-60 s more.)
 set -uo pipefail
-D="$(dirname "${BASH_SOURCE[0]}")"
-ROOT="$(cd "$D/.." && pwd)"; O="${OUT:-$ROOT/.gpu/out}"
-gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" || { echo "nvidia-smi failed"; exit 1; }
-echo "GPU: $gpu"
+D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$D/gpu-env.sh"
+O="${OUT:-$ROOT/.gpu/out}"
+first_gpu
 END="${END:-575}"
 part() {  # part NAME SCRIPT: SCRIPT with what is left of END, less a margin for the other's packing
   local left=$((END - SECONDS - 5))
@@ -25,14 +25,11 @@ part() {  # part NAME SCRIPT: SCRIPT with what is left of END, less a margin for
     # A step's own timeout is a process group of its own, which the deadline's TERM does not
     # reach, and its script's EXIT trap waits for it (or dies with the KILL): end what is left
     # of the staged binaries, then pack what the part left unpacked (at most 8 files come back).
-    pkill -KILL -f "$ROOT/.gpu/bin/"; sleep 1
-    for d in check final; do
-      [ -d "$O/$d" ] || continue
-      tar --warning=no-file-changed -C "$O" -czf "$O/$d.tgz" "$d"; [ $? -le 1 ] && rm -rf "$O/$d"
-    done
+    pkill -KILL -f "$BIN/"; sleep 1
+    for d in check final; do [ -d "$O/$d" ] && pack "$O" "$d"; done
   fi
 }
-if [[ "$gpu" == *H200* ]]; then
+if [[ "$GPU_NAME" == *H200* ]]; then
   part "run of record" gpu-v34e.sh
   part "whole GPU check" gpu-v28c.sh
 else
