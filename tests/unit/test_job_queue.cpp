@@ -20,28 +20,43 @@ using csrgat::tuner::JobQueue;
 
 namespace {
 
-// take(w) on its own thread: its answer, or a failure if it is still blocked after 10 s.
-std::optional<size_t> take_within(JobQueue& q, int w) {
-  auto f = std::async(std::launch::async, [&] { return q.take(w); });
-  if (f.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
-    ADD_FAILURE() << "take(" << w << ") still blocked after 10 s";
-    std::abort();  // the thread would block the test binary's exit
+// take(w) on its own thread, started at construction: checked while it blocks, and for its
+// answer.
+class PendingTake {
+ public:
+  PendingTake(JobQueue& q, int w)
+      : w_(w), f_(std::async(std::launch::async, [&q, w] { return q.take(w); })) {}
+  // Still blocked 100 ms on.
+  void expect_blocked() {
+    EXPECT_EQ(f_.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout)
+        << "take(" << w_ << ") returned";
   }
-  return f.get();
+  // Its answer, or a failure if it is still blocked after 10 s.
+  std::optional<size_t> answer() {
+    if (f_.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+      ADD_FAILURE() << "take(" << w_ << ") still blocked after 10 s";
+      std::abort();  // the thread would block the test binary's exit
+    }
+    return f_.get();
+  }
+
+ private:
+  int w_;
+  std::future<std::optional<size_t>> f_;
+};
+
+std::optional<size_t> take_within(JobQueue& q, int w) {
+  return PendingTake(q, w).answer();
 }
 
 // Every worker named asks at once, as their threads would at the end of a run; all must get
 // nothing (a worker idle in take() is not busy, so together they leave).
 void expect_all_leave(JobQueue& q, const std::vector<int>& workers) {
-  std::vector<std::future<std::optional<size_t>>> asks;
-  for (const int w : workers) asks.push_back(std::async(std::launch::async, [&q, w] { return q.take(w); }));
-  for (size_t k = 0; k < asks.size(); ++k) {
-    if (asks[k].wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
-      ADD_FAILURE() << "take(" << workers[k] << ") still blocked after 10 s";
-      std::abort();
-    }
-    EXPECT_EQ(asks[k].get(), std::nullopt) << "worker " << workers[k];
-  }
+  std::vector<PendingTake> asks;
+  asks.reserve(workers.size());
+  for (const int w : workers) asks.emplace_back(q, w);
+  for (size_t k = 0; k < asks.size(); ++k)
+    EXPECT_EQ(asks[k].answer(), std::nullopt) << "worker " << workers[k];
 }
 
 // Worker w takes each (worker, expected problem) in turn and prepares it or fails it.
@@ -117,11 +132,10 @@ TEST(JobQueue, AGpuRetiredWhileItHoldsAProblemLeavesItToTheOthers) {
   expect_takes(q, {{0, 11}}, true);
   EXPECT_TRUE(q.retired(1));
   expect_takes(q, {{0, 12}, {0, 13}}, true);
-  auto waiting = std::async(std::launch::async, [&] { return q.take(0); });
-  EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+  PendingTake waiting(q, 0);
+  waiting.expect_blocked();
   EXPECT_FALSE(q.failed(1));
-  ASSERT_EQ(waiting.wait_for(std::chrono::seconds(10)), std::future_status::ready);
-  EXPECT_EQ(waiting.get(), 14u);
+  EXPECT_EQ(waiting.answer(), 14u);
   q.prepared(0);
   expect_all_leave(q, {0, 1});
   EXPECT_TRUE(q.dropped().empty());
@@ -160,11 +174,10 @@ TEST(JobQueue, TheLastGpuTakingProblemsIsNeverRetired) {
 TEST(JobQueue, TakeWaitsForAProblemAnotherGpuMayGiveBack) {
   JobQueue q({{}, {}}, {1});
   EXPECT_EQ(take_within(q, 0), 1u);
-  auto waiting = std::async(std::launch::async, [&] { return q.take(1); });
-  EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+  PendingTake waiting(q, 1);
+  waiting.expect_blocked();
   q.failed(0);  // worker 1 must now get it
-  ASSERT_EQ(waiting.wait_for(std::chrono::seconds(10)), std::future_status::ready);
-  EXPECT_EQ(waiting.get(), 1u);
+  EXPECT_EQ(waiting.answer(), 1u);
   q.prepared(1);
   expect_all_leave(q, {0, 1});
 }
@@ -174,12 +187,11 @@ TEST(JobQueue, AnIdleWorkerWaitsForOneStillMeasuring) {
   // but must not leave: 11 fails on worker 1 and is worker 0's to prepare.
   JobQueue q({{}, {10, 11}}, {1});
   expect_takes(q, {{0, 1}, {1, 10}}, true);
-  auto waiting = std::async(std::launch::async, [&] { return q.take(0); });
-  EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+  PendingTake waiting(q, 0);
+  waiting.expect_blocked();
   EXPECT_EQ(take_within(q, 1), 11u);
   EXPECT_FALSE(q.failed(1));
-  ASSERT_EQ(waiting.wait_for(std::chrono::seconds(10)), std::future_status::ready);
-  EXPECT_EQ(waiting.get(), 11u);
+  EXPECT_EQ(waiting.answer(), 11u);
   q.prepared(0);
   expect_all_leave(q, {0, 1});
   EXPECT_TRUE(q.dropped().empty());
@@ -188,13 +200,12 @@ TEST(JobQueue, AnIdleWorkerWaitsForOneStillMeasuring) {
 TEST(JobQueue, TakeReturnsNothingOnceTheOtherGpuIsIdleToo) {
   JobQueue q({{}, {}}, {1});
   EXPECT_EQ(take_within(q, 0), 1u);
-  auto waiting = std::async(std::launch::async, [&] { return q.take(1); });
-  EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+  PendingTake waiting(q, 1);
+  waiting.expect_blocked();
   q.prepared(0);  // worker 0 still measures: 1 waits on
-  EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+  waiting.expect_blocked();
   EXPECT_EQ(take_within(q, 0), std::nullopt);  // both idle: both leave
-  ASSERT_EQ(waiting.wait_for(std::chrono::seconds(10)), std::future_status::ready);
-  EXPECT_EQ(waiting.get(), std::nullopt);
+  EXPECT_EQ(waiting.answer(), std::nullopt);
 }
 
 TEST(JobQueue, AWorkerThatQuitsHandsOverWhatItHeldAndItsPinnedProblems) {
