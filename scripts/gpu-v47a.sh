@@ -31,22 +31,17 @@ part() {  # part NAME SCRIPT: SCRIPT with what is left of END, less a margin for
     for d in check final; do [ -d "$O/$d" ] && pack "$O" "$d"; done
   fi
 }
+# part_unless VAR NAME SCRIPT: part NAME SCRIPT, unless VAR is 0 (CHECK_PART=0: the record alone
+# on an H200, when the check has passed on the same build elsewhere and little device time is
+# left; RECORD_ELSEWHERE=0: the run of record on an H200 only, four H100 boards having run it).
+part_unless() {
+  if [ "${!1:-1}" = 1 ]; then part "$2" "$3"; else echo "=== $2: skipped on $GPU_NAME ($1=0)"; fi
+}
 if [[ "$GPU_NAME" == *H200* ]]; then
   part "run of record" gpu-v34e.sh
-  # CHECK_PART=0: the record alone (when the check has passed on the same build elsewhere and
-  # the device time left is short).
-  if [ "${CHECK_PART:-1}" = 1 ]; then
-    part "whole GPU check" gpu-v28c.sh
-  else
-    echo "=== whole GPU check: skipped (CHECK_PART=0)"
-  fi
+  part_unless CHECK_PART "whole GPU check" gpu-v28c.sh
 else
   part "whole GPU check" gpu-v28c.sh
-  # RECORD_ELSEWHERE=0: the run of record on an H200 only (four H100 boards have run it).
-  if [ "${RECORD_ELSEWHERE:-1}" = 1 ]; then
-    part "run of record" gpu-v34e.sh
-  else
-    echo "=== run of record: skipped on $GPU_NAME (RECORD_ELSEWHERE=0)"
-  fi
+  part_unless RECORD_ELSEWHERE "run of record" gpu-v34e.sh
 fi
 echo "all done at $SECONDS s"
