@@ -31,18 +31,23 @@ first_gpu() {
 }
 # pack PARENT NAME: PARENT/NAME into PARENT/NAME.tgz, the folder removed once packed, also when
 # a step still writing to it makes tar exit 1 (what tar read is packed); kept when tar fails.
-pack() { tar --warning=no-file-changed -C "$1" -czf "$1/$2.tgz" "$2"; [ $? -le 1 ] && rm -rf "$1/$2"; }
+# The device returns at most 8 files of at most 16 MiB: a larger pack is cut into NAME.tgz.aa,
+# .ab, ... of 15 MiB, `cat NAME.tgz.* | tar xz` here (the twenty-first session lost run 12's
+# first pack, 16+ MiB with the recorded store it had reused).
+pack() {
+  tar --warning=no-file-changed -C "$1" -czf "$1/$2.tgz" "$2"
+  [ $? -le 1 ] && rm -rf "${1:?}/$2" || return 1
+  if [ "$(stat -c %s "$1/$2.tgz")" -gt 15728640 ]; then
+    split -b 15M "$1/$2.tgz" "$1/$2.tgz." && rm -f "$1/$2.tgz"
+  fi
+}
 step() { local t0=$SECONDS; echo "=== $1 (at ${t0} s)"; shift; "$@"; echo "--- exit $? ($((SECONDS - t0)) s)"; }
 # out_dir NAME: logs and JSON go to $W ($OUT/NAME, or .gpu/out/NAME off the device tool), packed
-# into $O/NAME.tgz on exit (the device returns at most 8 files of at most 16 MiB: a larger pack
-# is cut into NAME.tgz.aa, .ab, ... of 15 MiB, `cat NAME.tgz.* | tar xz` here; the twenty-first
-# session lost run 12's first pack, 16+ MiB with the recorded store it had reused; the folder
-# stays when packing fails); prints the GPU and its clocks, and the host's CPU.
+# into $O/NAME.tgz on exit (pack: cut in pieces when large; the folder stays when packing
+# fails); prints the GPU and its clocks, and the host's CPU.
 out_dir() {
   O="${OUT:-$ROOT/.gpu/out}"; W="$O/$1"; mkdir -p "$W"
-  trap "tar -C '$O' -czf '$O/$1.tgz' '$1' 2>/dev/null && rm -rf '$W' &&
-        if [ \$(stat -c %s '$O/$1.tgz') -gt 15728640 ]; then
-          split -b 15M '$O/$1.tgz' '$O/$1.tgz.' && rm -f '$O/$1.tgz'; fi" EXIT
+  trap "pack '$O' '$1' 2>/dev/null" EXIT
   trap 'exit 143' TERM INT
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
   # The host too: a Python caller's time per call depends on its CPU (twenty-eighth session).
