@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cmath>
 #include <exception>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -28,6 +29,10 @@ namespace csrgat::graphs {
 namespace {
 
 using detail::fail;
+
+// What make_graph reads as a graph file (has_graph_file_extension), and its error lists.
+constexpr std::string_view kGraphFileExtensions[] = {".mtx",    ".mtx.gz", ".txt",
+                                                     ".txt.gz", ".el",     ".el.gz"};
 
 // Streams: one per use, so that e.g. the scores never share draws with the values.
 enum Stream : uint64_t {
@@ -540,14 +545,19 @@ ParsedSpec parse_spec(const std::string& spec_in) {
   if (colon != std::string::npos)
     fail("graph spec '", spec, "': unknown kind '", kind,
          "' (known: seed, uniform, powerlaw, rmat, file)");
-  fail("graph spec '", spec,
-       "' is neither kind:key=value,... nor a path ending in .mtx, .mtx.gz, .txt, .txt.gz or .el");
+  std::string endings;
+  for (size_t i = 0; i < std::size(kGraphFileExtensions); ++i)
+    endings += (i == 0                                     ? ""
+                : i + 1 == std::size(kGraphFileExtensions) ? " or "
+                                                           : ", ") +
+               std::string(kGraphFileExtensions[i]);
+  fail("graph spec '", spec, "' is neither kind:key=value,... nor a path ending in ", endings);
 }
 
 }  // namespace
 
 bool has_graph_file_extension(std::string_view spec) {
-  for (const std::string_view ext : {".mtx", ".mtx.gz", ".txt", ".txt.gz", ".el", ".el.gz"})
+  for (const std::string_view ext : kGraphFileExtensions)
     if (spec.size() > ext.size() && spec.substr(spec.size() - ext.size()) == ext) return true;
   return false;
 }
