@@ -545,11 +545,9 @@ ParsedSpec parse_spec(const std::string& spec_in) {
   if (colon != std::string::npos)
     fail("graph spec '", spec, "': unknown kind '", kind,
          "' (known: seed, uniform, powerlaw, rmat, file)");
-  std::string endings;
-  for (size_t i = 0; i < std::size(kGraphFileExtensions); ++i)
-    endings += (i == 0                                     ? ""
-                : i + 1 == std::size(kGraphFileExtensions) ? " or "
-                                                           : ", ") +
+  std::string endings(kGraphFileExtensions[0]);
+  for (size_t i = 1; i < std::size(kGraphFileExtensions); ++i)
+    endings += (i + 1 < std::size(kGraphFileExtensions) ? ", " : " or ") +
                std::string(kGraphFileExtensions[i]);
   fail("graph spec '", spec, "' is neither kind:key=value,... nor a path ending in ", endings);
 }

@@ -4,7 +4,7 @@
 //   uniform:n=1000000,deg=16     every row has degree deg, uniform sources
 //   powerlaw:n=1000000,deg=16,alpha=2.1[,maxdeg=200000]   Chung-Lu expected degrees (Pareto weights)
 //   rmat:scale=20,ef=16[,a=0.57,b=0.19,c=0.19]              R-MAT, Graph500 parameters
-//   file:PATH or a path ending in .mtx/.mtx.gz/.txt/.txt.gz/.el
+//   file:PATH or a path ending in .mtx/.mtx.gz/.txt/.txt.gz/.el/.el.gz
 // Every generator takes seed=S (default 1). Defaults: powerlaw alpha=2.1, maxdeg=n-1; rmat
 // ef=16 and the Graph500 a, b, c. Unknown kinds, unknown or repeated keys, missing keys and
 // unparsable values are GraphErrors that name them. "file:PATH" reads PATH whatever its
