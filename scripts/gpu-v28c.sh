@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Twenty-eighth session, call 3: the whole GPU check on the session's final tree (the library's
 # launch now goes through prepare/enqueue and csrgat::Call): gpu-check.sh without the smoke run
-# and prof_check (the million-edge row test by itself after it), then memcheck over the
-# library's own GPU tests (Production, CApi: aggregate() and a prepared call, in this process
-# and through libcsrgat_c.so), which the tuner's sanitizer config does not reach.
+# and prof_check, then scripts/gpu-check-tail.sh: the million-edge row test by itself and
+# memcheck over the library's own GPU tests, which the tuner's sanitizer config does not reach.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O/check"
@@ -14,13 +13,5 @@ lscpu 2>/dev/null | grep -E "^Model name" | tr -s " "
 # SKIP_BENCH=0 keeps the smoke tuning run and its --continue/--reuse checks (gpu-v30d.sh).
 GTEST_FILTER=-GpuCorrectness.OneRowOfAMillionEdges SKIP_BENCH="${SKIP_BENCH:-1}" SKIP_PROF=1 OUT="$O/check" \
   bash "$ROOT/scripts/gpu-check.sh" 2>&1 | tail -n 12
-"$BIN/gpu_tests" --gtest_filter=GpuCorrectness.OneRowOfAMillionEdges > "$O/check/million.log" 2>&1
-grep -E "^\[ +(OK|FAILED|PASSED) |Failure" "$O/check/million.log"
-# Not the overlap test: memcheck runs kernels one at a time, so the overlapped launch it asserts
-# cannot happen there (call 3 ran it: its only failure, 0 memcheck errors).
-timeout -k 5 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/gpu_tests" \
-  --gtest_filter='Production.*:CApi.*:-Production.OverlappedLaunchWaitsForThePreviousKernel' \
-  > "$O/check/memcheck-library.log" 2>&1
-echo "memcheck-library: exit $?"
-grep -E "^\[ +(OK|FAILED|PASSED) |ERROR SUMMARY" "$O/check/memcheck-library.log"
+bash "$ROOT/scripts/gpu-check-tail.sh"
 echo "done at $SECONDS s"
