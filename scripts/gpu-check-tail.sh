@@ -7,11 +7,10 @@
 # when run alone: PACK=1).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
-O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O/check"
 if [ "${PACK:-0}" = 1 ]; then
-  trap 'pack "$O" check' EXIT
-  trap 'exit 143' TERM INT
-  first_gpu
+  out_dir check  # $O/check, packed on exit; the GPU, its clocks and the host's CPU printed
+else
+  O="${OUT:-$ROOT/.gpu/out}"; mkdir -p "$O/check"
 fi
 "$BIN/gpu_tests" --gtest_filter=GpuCorrectness.OneRowOfAMillionEdges > "$O/check/million.log" 2>&1
 echo "million: exit $? at $SECONDS s"
