@@ -10,7 +10,7 @@
 #   size     what a call would carry now (stage-gpu.sh prints it after staging)
 #   trim     takes docs/data and docs/h200-report out of the working tree for a call (they stay
 #            in git), and cuts the recorded store (the folder tests/data/recorded/h200/, a file a
-#            run since run 24, runs 1-23 in one file of 52 MB) down to its latest run, all that
+#            run, ~3 MB each) down to its latest run, all that
 #            the GPU's readers take from it (the dispatch test's header and winners, gpu-multi.sh's
 #            REUSE, which then reuses the latest run's problems only: scripts/recorded_store.py
 #            latest-only); then `size`
