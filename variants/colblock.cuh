@@ -451,6 +451,30 @@ __device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w,
   }
 }
 
+// acc[r] += w v for a warp-uniform r in [0, N) by a switch (N at most 16). ptxas (CUDA 13, sm_90)
+// compiles it to a compare tree whose leaf is one block of 4 FFMA, where it if-converts
+// add_to_reg_row's last level into pairs of predicated FFMA that both issue.
+template <int N, int M>
+__device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, float w,
+                                                      const float4& v) {
+  static_assert(N <= 16 && N <= M, "at most 16 register rows");
+#define CSRGAT_REG_ROW_CASE(k)                                   \
+  case k:                                                        \
+    if constexpr (k < N) add_weighted(acc[k < M ? k : 0], w, v); \
+    break;
+  // clang-format off
+  switch (r) {
+    CSRGAT_REG_ROW_CASE(0) CSRGAT_REG_ROW_CASE(1) CSRGAT_REG_ROW_CASE(2) CSRGAT_REG_ROW_CASE(3)
+    CSRGAT_REG_ROW_CASE(4) CSRGAT_REG_ROW_CASE(5) CSRGAT_REG_ROW_CASE(6) CSRGAT_REG_ROW_CASE(7)
+    CSRGAT_REG_ROW_CASE(8) CSRGAT_REG_ROW_CASE(9) CSRGAT_REG_ROW_CASE(10) CSRGAT_REG_ROW_CASE(11)
+    CSRGAT_REG_ROW_CASE(12) CSRGAT_REG_ROW_CASE(13) CSRGAT_REG_ROW_CASE(14) CSRGAT_REG_ROW_CASE(15)
+    default:
+      break;
+  }
+  // clang-format on
+#undef CSRGAT_REG_ROW_CASE
+}
+
 // The ring's K slots form K / GS groups of GS: the warp waits once a group, adds its GS items,
 // and refills it with the items K ahead (call 2, a wait and a copy an item, unrolled over the
 // chunk: 72 instructions an item, 4.6 G in all, and instruction-fetch stalls from ~135 KB of code).
@@ -468,9 +492,11 @@ __device__ __forceinline__ void add_to_reg_row(float4 (&acc)[M], int r, float w,
 // upper half (__nv_bfloat16, or unsigned short standing for it): its rows are 256 bytes, copied
 // whole (bulk copies only) and widened as they are added; a.values points at them (typed float4
 // for the float32 rows the probe reads). L1P: the L1 policy of the items' and scores' loads
-// (kMaxL1Policy's comment).
+// (kMaxL1Policy's comment). kTrim (the fifty-second session's experiment, docs/perf-notes.md): 0
+// the group loop as shipped; bit 0 adds a whole group's items without a bound check an item; bit
+// 1 picks a register row by add_to_reg_row_switch.
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
-          class V = float, int L1P = 0>
+          class V = float, int L1P = 0, int kTrim = 0>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // bulk copies and mbarrier transaction counts are sm_90's (the host checks first)
@@ -575,20 +601,42 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
             mbar_wait(bars + g, (phase >> g) & 1u);
             phase ^= 1u << g;
           }
-#pragma unroll
-          for (int j = 0; j < GS; ++j) {
+          // Item t0 + j of the chunk (its ring slot g GS + j) into its row's accumulator.
+          auto add_item = [&](int j) {
             // (call 8: loading item j + 1's entry and row before adding item j gained nothing)
             const uint2 it = staged[t0 + j];
             const float4 v = ring_piece<V>(ring_bytes + (g * GS + j) * kRowBytes, lane);
-            if (t0 + j < in_chunk) {
-              const unsigned x = it.x;
-              const float wt = __uint_as_float(it.y);
-              const int r = static_cast<int>(x >> 24);
-              if (r < RG)
-                add_to_reg_row<0, kReg>(racc, r, wt, v);
-              else
-                add_weighted(acc[(r - RG) * 32 + lane], wt, v);
+            const float wt = __uint_as_float(it.y);
+            const int r = static_cast<int>(it.x >> 24);
+            if (r >= RG)
+              add_weighted(acc[(r - RG) * 32 + lane], wt, v);
+            else if constexpr ((kTrim & 2) != 0)
+              add_to_reg_row_switch<RG>(racc, r, wt, v);
+            else
+              add_to_reg_row<0, kReg>(racc, r, wt, v);
+          };
+          if constexpr (kTrim == 0) {  // the shipped code, as measured until the 52nd session
+#pragma unroll
+            for (int j = 0; j < GS; ++j) {
+              const uint2 it = staged[t0 + j];
+              const float4 v = ring_piece<V>(ring_bytes + (g * GS + j) * kRowBytes, lane);
+              if (t0 + j < in_chunk) {
+                const unsigned x = it.x;
+                const float wt = __uint_as_float(it.y);
+                const int r = static_cast<int>(x >> 24);
+                if (r < RG)
+                  add_to_reg_row<0, kReg>(racc, r, wt, v);
+                else
+                  add_weighted(acc[(r - RG) * 32 + lane], wt, v);
+              }
             }
+          } else if ((kTrim & 1) != 0 && t0 + GS <= in_chunk) {  // a whole group: no bound checked
+#pragma unroll
+            for (int j = 0; j < GS; ++j) add_item(j);
+          } else {
+#pragma unroll
+            for (int j = 0; j < GS; ++j)
+              if (t0 + j < in_chunk) add_item(j);
           }
           if (!kAsync) __syncwarp();  // every lane has read the group's slots
           refill(g, c, t0 + K);

@@ -2,7 +2,9 @@
 // warps sweep the sources in step? (Target 2 of issue 7 asks the uniform 2M graph, F = 128, for
 // 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
 //   colblock_probe <out.json> [--device N]
-//                  [--config R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][a][+stats]] [--once]]
+//                  [--config
+//                  R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][+stats]]
+//                  [--once]]
 // --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
 // untimed and without counters (for ncu).
 //
@@ -11,12 +13,12 @@
 // partition order (its edges bucketed by partition once per batch of rows), U a round. A soft
 // grid barrier (a warp gathers from partition p once every warp has finished partition p - lag;
 // it only orders the schedule, the results do not depend on it) keeps the resident warps within
-// lag + 1 partitions, a window that fits in L2. Then each batch of B = (resident warps) x R rows reads a
-// source row from DRAM once however many of its rows gather it: per batch N (1 - exp(-B d / N))
-// distinct rows instead of B d gathers, so the gathers' DRAM bytes fall by the factor
-// (1 - exp(-x)) / x, x = B d / N. Uniform 2M, d 32, F 128 with B ~ 34K rows (256 rows an SM):
-// x = 0.54, 0.77x the gather bytes (32.8 -> 25.3 GB). Without the barrier (lag < 0) the same
-// buckets give no reuse: the warps drift apart.
+// lag + 1 partitions, a window that fits in L2. Then each batch of B = (resident warps) x R rows
+// reads a source row from DRAM once however many of its rows gather it: per batch N (1 - exp(-B d /
+// N)) distinct rows instead of B d gathers, so the gathers' DRAM bytes fall by the factor (1 -
+// exp(-x)) / x, x = B d / N. Uniform 2M, d 32, F 128 with B ~ 34K rows (256 rows an SM): x = 0.54,
+// 0.77x the gather bytes (32.8 -> 25.3 GB). Without the barrier (lag < 0) the same buckets give no
+// reuse: the warps drift apart.
 //
 // The baseline is the probes' plain kernel (uniform_graph.cuh, one slice) on the same graph,
 // whose columns are sorted within each row here (the sweep needs no order; sorting only makes
@@ -448,20 +450,29 @@ std::pair<const void*, const void*> find_stream(int la, int min_blocks) {
   return {nullptr, nullptr};
 }
 
-
-template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF = 0>
+template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF = 0, int kTrim = 0>
 std::pair<const void*, const void*> tma_kernel() {
-  return {reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, false>),
-          reinterpret_cast<const void*>(&tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, true>)};
+  return {reinterpret_cast<const void*>(
+              &tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, false, float, 0, kTrim>),
+          reinterpret_cast<const void*>(
+              &tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, true, float, 0, kTrim>)};
 }
 
 // (ring slots, slots a group, register rows, blocks of 4 warps an SM, cp.async rather than bulk
-// copies, L2 prefetch distance): the timed and the profiling instance. The session's other
-// options, measured and removed (docs/perf-notes.md, thirty-third session): the next item's loads
-// ahead (call 8), the next batch's setup read early (call 10).
+// copies, L2 prefetch distance, the trims of the group loop's instructions: tma_gather's kTrim):
+// the timed and the profiling instance. The session's other options, measured and removed
+// (docs/perf-notes.md, thirty-third session): the next item's loads ahead (call 8), the next
+// batch's setup read early (call 10).
 std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_blocks, bool async,
-                                             int pf) {
+                                             int pf, int trim) {
   if (k != 8 || gs != 4) return {nullptr, nullptr};
+  if (trim != 0) {  // the fifty-second session's trims, on the shipped geometry only
+    if (async || rg != 10 || min_blocks != 5 || pf != 0) return {nullptr, nullptr};
+    if (trim == 1) return tma_kernel<8, 4, 10, 5, false, 0, 1>();
+    if (trim == 2) return tma_kernel<8, 4, 10, 5, false, 0, 2>();
+    if (trim == 3) return tma_kernel<8, 4, 10, 5, false, 0, 3>();
+    return {nullptr, nullptr};
+  }
   if (!async && rg == 4 && min_blocks == 6 && pf == 0) return tma_kernel<8, 4, 4, 6, false>();
   if (!async && rg == 10 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 10, 5, false>();
   if (!async && rg == 8 && min_blocks == 5 && pf == 0) return tma_kernel<8, 4, 8, 5, false>();
@@ -486,6 +497,7 @@ struct Config {
   bool async_copy = false;  // tma_gather: cp.async, 16 bytes a lane, rather than bulk copies
   int prefetch = 0;         // tma_gather: items beyond the ring prefetched into L2 (0: none)
   int pause_ns = 0;         // tma_gather: the barrier's first sleep after a failed poll (0: 64)
+  int trim = 0;             // tma_gather: its kTrim (bit 0: whole groups unchecked; bit 1: switch)
 };
 
 template <int G, int U>
@@ -585,11 +597,14 @@ int run(const std::string& out_path, const Options& o) {
   // After the thirty-fourth session (calls 3, 6, 11): bulk RG 10 at 5 blocks, R 20 at 16.8 MB
   // and lag 15 (the thirty-third session's best) beside R 19 at 33.6 MB and lag 8 (the shipped
   // colblock's), and R 19 at 16.8 MB.
-  auto bulk = [](int r, double mb, int lag, int pause) {
-    return Config{r, mb, lag, 8, true, false, 5, false, true, 10, 4, false, 0, pause};
+  // The fifty-second session: the shipped geometry (R 19, 33.6 MB, lag 8) with each trim of the
+  // group loop's instructions, the untrimmed kernel first and last (the drift between them).
+  auto bulk = [](int r, double mb, int lag, int pause, int trim = 0) {
+    return Config{r, mb, lag, 8, true, false, 5, false, true, 10, 4, false, 0, pause, trim};
   };
-  const std::vector<Config> configs_f128 = {bulk(20, 16, 15, 4096), bulk(19, 33, 8, 4096),
-                                            bulk(19, 16, 15, 4096)};
+  const std::vector<Config> configs_f128 = {bulk(19, 33, 8, 4096),    bulk(19, 33, 8, 4096, 1),
+                                            bulk(19, 33, 8, 4096, 2), bulk(19, 33, 8, 4096, 3),
+                                            bulk(19, 33, 8, 4096, 3), bulk(19, 33, 8, 4096)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -728,9 +743,10 @@ int run(const std::string& out_path, const Options& o) {
                     c.tma ? "tma" : "stream", c.rows_per_warp);
         continue;
       }
-      const auto [fn, fn_profile] = c.tma        ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy, c.prefetch)
-                                    : c.streamed ? find_stream(c.u, c.min_blocks)
-                                                 : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
+      const auto [fn, fn_profile] =
+          c.tma ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy, c.prefetch, c.trim)
+          : c.streamed ? find_stream(c.u, c.min_blocks)
+                       : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
         std::printf("no kernel instantiated for U=%d (blocks %d; tma: register rows %d, group %d, "
                     "%s, prefetch %d)\n",
@@ -850,11 +866,11 @@ int run(const std::string& out_path, const Options& o) {
       auto launch = [&go](cudaStream_t s) { go(s, nullptr); };
       const double x = static_cast<double>(rows_per_batch) * p.d / p.n;
       const std::string kind =
-          c.tma        ? std::string(c.async_copy ? "cpasync" : "tma") +
-                             (c.pre_stats ? "+stats" : "") + " RG=" +
-                             std::to_string(c.reg_rows) + " GS=" + std::to_string(c.group) +
-                             (c.prefetch ? " PF=" + std::to_string(c.prefetch) : "") +
-                             (c.pause_ns ? " sleep=" + std::to_string(c.pause_ns) : "")
+          c.tma ? std::string(c.async_copy ? "cpasync" : "tma") + (c.pre_stats ? "+stats" : "") +
+                      " RG=" + std::to_string(c.reg_rows) + " GS=" + std::to_string(c.group) +
+                      (c.prefetch ? " PF=" + std::to_string(c.prefetch) : "") +
+                      (c.pause_ns ? " sleep=" + std::to_string(c.pause_ns) : "") +
+                      (c.trim ? " trim=" + std::to_string(c.trim) : "")
           : c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
           : c.planned  ? "sweep+plan"
                        : "sweep";
@@ -884,6 +900,7 @@ int run(const std::string& out_path, const Options& o) {
         row["slots_a_group"] = c.group;
         row["l2_prefetch_items"] = c.prefetch;
         row["first_poll_sleep_ns"] = c.pause_ns ? c.pause_ns : 64;
+        row["trim"] = c.trim;
         row["copies"] = c.async_copy ? "cp.async, 16 bytes a lane" : "bulk (TMA), 512 bytes a lane";
       }
       row = measure(launch, graph.res, true, row);
@@ -936,7 +953,7 @@ int run(const std::string& out_path, const Options& o) {
 int main(int argc, char** argv) {
   const char* usage =
       "usage: colblock_probe <out.json> [--device N] [--config "
-      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][a][+stats]] [--once]]\n";
+      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][+stats]] [--once]]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -963,14 +980,17 @@ int main(int argc, char** argv) {
         const std::string rest = ok ? kind.substr(7 + digits) : std::string();
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
-      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][pPF][sNS][a][+stats]
+      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][pPF][sNS][tT][a][+stats]
         o.config.planned = o.config.tma = true;
         o.config.group = 4;  // the measured groups; g overrides
         int digits = 0;
         ok = ok && std::sscanf(kind.c_str() + 4, "%d%n", &o.config.min_blocks, &digits) == 1;
         std::string rest = ok ? kind.substr(4 + digits) : std::string();
-        for (auto [letter, field] : {std::pair{'r', &o.config.reg_rows}, {'g', &o.config.group},
-                                     {'p', &o.config.prefetch}, {'s', &o.config.pause_ns}})
+        for (auto [letter, field] : {std::pair{'r', &o.config.reg_rows},
+                                     {'g', &o.config.group},
+                                     {'p', &o.config.prefetch},
+                                     {'s', &o.config.pause_ns},
+                                     {'t', &o.config.trim}})
           if (ok && !rest.empty() && rest[0] == letter) {
             ok = std::sscanf(rest.c_str() + 1, "%d%n", field, &digits) == 1 && *field >= 0;
             rest = ok ? rest.substr(1 + digits) : std::string();
@@ -986,8 +1006,11 @@ int main(int argc, char** argv) {
       }
       if (!ok) {
         std::fprintf(stderr,
-                     "colblock_probe: --config wants R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][a][+stats]] "
-                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, PF items prefetched into L2, NS the barrier's first sleep, a: cp.async; letters in this order): %s\n",
+                     "colblock_probe: --config wants "
+                     "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][+stats]] "
+                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, "
+                     "PF items prefetched into L2, NS the barrier's first sleep, T the group "
+                     "loop's trim (0-3), a: cp.async; letters in this order): %s\n",
                      spec);
         return 64;
       }

@@ -113,8 +113,9 @@ TEST(Colblock, L1PoliciesGiveTheSameOutput) {
     o.l1_policy = policy;
     const auto d = expect_correct(u, graphs::make_inputs(u, 1, 128, 5), 2, o);
     EXPECT_EQ(d.at("l1_policy").get<int>(), policy);
-    // The instance launched is the policy's (tma_gather<..., float, L1P>, mangled "fLi<L1P>E").
-    EXPECT_NE(d.at("kernel").get<std::string>().find("EfLi" + std::to_string(policy) + "EE"),
+    // The instance launched is the policy's (tma_gather<..., float, L1P, kTrim>, mangled
+    // "EfLi<L1P>ELi<kTrim>EE").
+    EXPECT_NE(d.at("kernel").get<std::string>().find("EfLi" + std::to_string(policy) + "ELi"),
               std::string::npos)
         << d.at("kernel");
     EXPECT_GT(d.at("batches").get<int>(), 1);
