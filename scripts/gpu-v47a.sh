@@ -9,7 +9,7 @@
 # 10 s after a part's deadline and the packing after it (part below) stay inside the 600 s call.
 # (Forty-eighth session: the check now has the lost-GPU step, ~30-60 s more. Forty-ninth:
 # RECORD_ELSEWHERE=0 leaves the run of record out on a GPU that is not an H200, CHECK_PART=0
-# the check out on an H200.)
+# the check out on an H200. Fifty-second: RECORD_PART=0 leaves the run of record out on any GPU.)
 set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"
@@ -37,8 +37,9 @@ part() {  # part NAME SCRIPT: SCRIPT with what is left of END, less a margin for
 part_unless() {
   if [ "${!1:-1}" = 1 ]; then part "$2" "$3"; else echo "=== $2: skipped on $GPU_NAME ($1=0)"; fi
 }
+[ "${RECORD_PART:-1}" = 1 ] || RECORD_ELSEWHERE=0
 if [[ "$GPU_NAME" == *H200* ]]; then
-  part "run of record" gpu-v34e.sh
+  part_unless RECORD_PART "run of record" gpu-v34e.sh
   part_unless CHECK_PART "whole GPU check" gpu-v28c.sh
 else
   part "whole GPU check" gpu-v28c.sh
