@@ -3,7 +3,7 @@
 // 0.7x the seed's time; the tuned kernel reads nearly every gather from DRAM at the copy roof.)
 //   colblock_probe <out.json> [--device N]
 //                  [--config
-//                  R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][+stats]]
+//                  R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][h][+stats]]
 //                  [--once]]
 // --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
 // untimed and without counters (for ncu).
@@ -28,6 +28,8 @@
 // counters, the barrier's timeouts (a warp that waited spin_limit polls goes on), and its
 // largest difference from the baseline's output.
 // Exit: 0 done, 1 error, 3 no CUDA device, 64 usage.
+#include <cuda_bf16.h>
+
 #include "profiler/check.h"
 #include "profiler/counters.h"
 #include "profiler/timer.h"
@@ -458,6 +460,25 @@ std::pair<const void*, const void*> tma_kernel() {
               &tma_gather<K, GS, RG, kMinBlocks, kAsync, PF, true, float, 0, kTrim>)};
 }
 
+// The library's bfloat16 instance (csrgat/colblock.cu: a ring of 16 rows of 256 bytes, the bits
+// as unsigned short) with the trim of its group loop (0 or 3): the timed and the profiling one.
+template <int kTrim>
+std::pair<const void*, const void*> tma_bf16_kernel() {
+  return {reinterpret_cast<const void*>(
+              &tma_gather<16, 4, 10, 5, false, 0, false, unsigned short, 0, kTrim>),
+          reinterpret_cast<const void*>(
+              &tma_gather<16, 4, 10, 5, false, 0, true, unsigned short, 0, kTrim>)};
+}
+
+// float32 values to bfloat16 bits (round to nearest even), for the bfloat16 sweep.
+__global__ void to_bf16_bits(const float* x, unsigned short* y, long long n) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const __nv_bfloat16 b = __float2bfloat16_rn(x[i]);
+    y[i] = *reinterpret_cast<const unsigned short*>(&b);
+  }
+}
+
 // (ring slots, slots a group, register rows, blocks of 4 warps an SM, cp.async rather than bulk
 // copies, L2 prefetch distance, the trims of the group loop's instructions: tma_gather's kTrim):
 // the timed and the profiling instance. The session's other options, measured and removed
@@ -498,6 +519,7 @@ struct Config {
   int prefetch = 0;         // tma_gather: items beyond the ring prefetched into L2 (0: none)
   int pause_ns = 0;         // tma_gather: the barrier's first sleep after a failed poll (0: 64)
   int trim = 0;             // tma_gather: its kTrim (bit 0: whole groups unchecked; bit 1: switch)
+  bool bf16 = false;  // tma_gather: bfloat16 values (the library's instance: K 16; trims 0, 3)
 };
 
 template <int G, int U>
@@ -599,12 +621,17 @@ int run(const std::string& out_path, const Options& o) {
   // colblock's), and R 19 at 16.8 MB.
   // The fifty-second session: the shipped geometry (R 19, 33.6 MB, lag 8) with each trim of the
   // group loop's instructions, the untrimmed kernel first and last (the drift between them).
-  auto bulk = [](int r, double mb, int lag, int pause, int trim = 0) {
-    return Config{r, mb, lag, 8, true, false, 5, false, true, 10, 4, false, 0, pause, trim};
+  auto bulk = [](int r, double mb, int lag, int pause, int trim = 0, bool bf16 = false) {
+    return Config{r,    mb, lag, bf16 ? 16 : 8, true, false, 5,    false,
+                  true, 10, 4,   false,         0,    pause, trim, bf16};
   };
-  const std::vector<Config> configs_f128 = {bulk(19, 33, 8, 4096),    bulk(19, 33, 8, 4096, 1),
-                                            bulk(19, 33, 8, 4096, 2), bulk(19, 33, 8, 4096, 3),
-                                            bulk(19, 33, 8, 4096, 3), bulk(19, 33, 8, 4096)};
+  const std::vector<Config> configs_f128 = {
+      bulk(19, 33, 8, 4096), bulk(19, 33, 8, 4096, 1), bulk(19, 33, 8, 4096, 2),
+      bulk(19, 33, 8, 4096, 3), bulk(19, 33, 8, 4096, 3), bulk(19, 33, 8, 4096),
+      // bfloat16 values, where the sweep is bound by its
+      // items, not its bytes (thirty-sixth session)
+      bulk(19, 33, 8, 4096, 0, true), bulk(19, 33, 8, 4096, 3, true),
+      bulk(19, 33, 8, 4096, 3, true), bulk(19, 33, 8, 4096, 0, true)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -628,6 +655,8 @@ int run(const std::string& out_path, const Options& o) {
     CSRGAT_CUDA_CHECK(cudaMalloc(&warp_trace, static_cast<size_t>(1 << 16) * kWarpTraceWords *
                                                   sizeof(unsigned long long)));
     float2* row_stats = nullptr;  // row_stats_pass's output, for the configurations with pre_stats
+    unsigned short* values_bf16 =
+        nullptr;  // the values as bfloat16 bits, for `bf16` configurations
     CSRGAT_CUDA_CHECK(cudaMalloc(&row_stats, static_cast<size_t>(p.n) * sizeof(float2)));
     sort_rows<32><<<(p.n + 255) / 256, 256>>>(p.n, graph.row_ptr, graph.col, graph.scores);
     CSRGAT_CUDA_CHECK(cudaGetLastError());
@@ -744,7 +773,14 @@ int run(const std::string& out_path, const Options& o) {
         continue;
       }
       const auto [fn, fn_profile] =
-          c.tma ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy, c.prefetch, c.trim)
+          c.tma && c.bf16 ? (c.u != 16 || c.group != 4 || c.reg_rows != 10 || c.min_blocks != 5 ||
+                                     c.async_copy || c.prefetch != 0
+                                 ? std::pair<const void*, const void*>{nullptr, nullptr}
+                             : c.trim == 0 ? tma_bf16_kernel<0>()
+                             : c.trim == 3 ? tma_bf16_kernel<3>()
+                                           : std::pair<const void*, const void*>{nullptr, nullptr})
+          : c.tma
+              ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy, c.prefetch, c.trim)
           : c.streamed ? find_stream(c.u, c.min_blocks)
                        : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
@@ -759,6 +795,15 @@ int run(const std::string& out_path, const Options& o) {
       a.col = graph.col;
       a.scores = graph.scores;
       a.values = reinterpret_cast<const float4*>(graph.values);
+      if (c.bf16) {  // the bfloat16 copy of the values, made once a problem
+        if (!values_bf16) {
+          CSRGAT_CUDA_CHECK(cudaMalloc(&values_bf16, graph.elems * sizeof(unsigned short)));
+          to_bf16_bits<<<4 * info.sm_count, 256>>>(graph.values, values_bf16, graph.elems);
+          CSRGAT_CUDA_CHECK(cudaGetLastError());
+          CSRGAT_CUDA_CHECK(cudaDeviceSynchronize());
+        }
+        a.values = reinterpret_cast<const float4*>(values_bf16);  // the kernel reads its bytes
+      }
       a.out = reinterpret_cast<float4*>(graph.res);
       a.n = p.n;
       a.f4 = f4;
@@ -784,9 +829,10 @@ int run(const std::string& out_path, const Options& o) {
       int warps = 0, per_sm = 0;
       size_t smem = 0;
       for (int w : ringed ? std::vector<int>{4} : std::vector<int>{1, 2, 4}) {
-        const size_t bytes = c.tma        ? w * tma_warp_bytes(c.rows_per_warp, c.reg_rows, c.u)
-                             : c.streamed ? w * stream_warp_bytes(c.rows_per_warp)
-                                          : w * warp_smem_bytes(a, 32 / f4, f4);
+        const size_t bytes =
+            c.tma        ? w * tma_warp_bytes(c.rows_per_warp, c.reg_rows, c.u, c.bf16 ? 256 : 512)
+            : c.streamed ? w * stream_warp_bytes(c.rows_per_warp)
+                         : w * warp_smem_bytes(a, 32 / f4, f4);
         if (bytes > info.smem_per_block_optin) continue;
         CSRGAT_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                static_cast<int>(bytes)));
@@ -870,7 +916,7 @@ int run(const std::string& out_path, const Options& o) {
                       " RG=" + std::to_string(c.reg_rows) + " GS=" + std::to_string(c.group) +
                       (c.prefetch ? " PF=" + std::to_string(c.prefetch) : "") +
                       (c.pause_ns ? " sleep=" + std::to_string(c.pause_ns) : "") +
-                      (c.trim ? " trim=" + std::to_string(c.trim) : "")
+                      (c.trim ? " trim=" + std::to_string(c.trim) : "") + (c.bf16 ? " bf16" : "")
           : c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
           : c.planned  ? "sweep+plan"
                        : "sweep";
@@ -901,6 +947,7 @@ int run(const std::string& out_path, const Options& o) {
         row["l2_prefetch_items"] = c.prefetch;
         row["first_poll_sleep_ns"] = c.pause_ns ? c.pause_ns : 64;
         row["trim"] = c.trim;
+        row["values"] = c.bf16 ? "bf16" : "f32";
         row["copies"] = c.async_copy ? "cp.async, 16 bytes a lane" : "bulk (TMA), 512 bytes a lane";
       }
       row = measure(launch, graph.res, true, row);
@@ -933,7 +980,7 @@ int run(const std::string& out_path, const Options& o) {
                                {"waits_that_slept", double(pr[5]) / a.total_warps}};
       }
       // The model: the gathers' distinct rows per batch, plus the streams (col, scores, out).
-      const double row_bytes = p.feat * 4.0;
+      const double row_bytes = p.feat * (c.bf16 ? 2.0 : 4.0);
       row["model_gather_bytes"] =
           a.batches * p.n * (1.0 - std::exp(-x)) * row_bytes;
       pj["configs"].push_back(row);
@@ -942,7 +989,7 @@ int run(const std::string& out_path, const Options& o) {
     out["problems"].push_back(pj);
     for (void* ptr : {static_cast<void*>(steps), static_cast<void*>(timeouts),
                       static_cast<void*>(profile), static_cast<void*>(row_stats),
-                      static_cast<void*>(warp_trace)})
+                      static_cast<void*>(warp_trace), static_cast<void*>(values_bf16)})
       cudaFree(ptr);
   }
   return write_probe_json(out, out_path, "colblock_probe");
@@ -953,7 +1000,7 @@ int run(const std::string& out_path, const Options& o) {
 int main(int argc, char** argv) {
   const char* usage =
       "usage: colblock_probe <out.json> [--device N] [--config "
-      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][+stats]] [--once]]\n";
+      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][h][+stats]] [--once]]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -980,7 +1027,7 @@ int main(int argc, char** argv) {
         const std::string rest = ok ? kind.substr(7 + digits) : std::string();
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
-      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][pPF][sNS][tT][a][+stats]
+      } else if (kind.rfind(",tma", 0) == 0) {  // ,tmaB[rRG][gGS][pPF][sNS][tT][a][h][+stats]
         o.config.planned = o.config.tma = true;
         o.config.group = 4;  // the measured groups; g overrides
         int digits = 0;
@@ -999,19 +1046,24 @@ int main(int argc, char** argv) {
           o.config.async_copy = true;
           rest = rest.substr(1);
         }
+        if (ok && !rest.empty() && rest[0] == 'h') {  // bfloat16 values (U, the ring, 16)
+          o.config.bf16 = true;
+          rest = rest.substr(1);
+        }
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
       } else if (!kind.empty()) {
         ok = false;
       }
       if (!ok) {
-        std::fprintf(stderr,
-                     "colblock_probe: --config wants "
-                     "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][+stats]] "
-                     "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, "
-                     "PF items prefetched into L2, NS the barrier's first sleep, T the group "
-                     "loop's trim (0-3), a: cp.async; letters in this order): %s\n",
-                     spec);
+        std::fprintf(
+            stderr,
+            "colblock_probe: --config wants "
+            "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][h][+stats]] "
+            "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, "
+            "PF items prefetched into L2, NS the barrier's first sleep, T the group "
+            "loop's trim (0-3), a: cp.async; letters in this order): %s\n",
+            spec);
         return 64;
       }
       o.config.part_mb = mb;
