@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Fifty-second session (full staging), on the tree whose library runs the trimmed group loop
+# (tma_gather's kTrim 3): the trims side by side in colblock_probe, float32 and bfloat16
+# (scripts/gpu-v52c.sh, ~25 s), then the whole GPU check (scripts/gpu-v28c.sh through
+# gpu-v47a.sh's deadline, RECORD_PART=0: ~350 s on an H100).
+set -uo pipefail
+D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+bash "$D/gpu-v52c.sh" 2>&1 | grep -E "^(device|tma|seed|baseline U=4 |=== ncu|done)"
+RECORD_PART=0 END=$((585 - SECONDS)) exec bash "$D/gpu-v47a.sh"
