@@ -604,42 +604,45 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
             mbar_wait(bars + g, (phase >> g) & 1u);
             phase ^= 1u << g;
           }
-          // Item t0 + j of the chunk (its ring slot g GS + j) into its row's accumulator.
-          auto add_item = [&](int j) {
-            // (call 8: loading item j + 1's entry and row before adding item j gained nothing)
-            const uint2 it = staged[t0 + j];
-            const float4 v = ring_piece<V>(ring_bytes + (g * GS + j) * kRowBytes, lane);
+          // Item t0 + j of the chunk: its entry and its ring slot g GS + j's piece of the row.
+          // (call 8: loading item j + 1's entry and row before adding item j gained nothing)
+          auto entry = [&](int j) { return staged[t0 + j]; };
+          auto piece = [&](int j) {
+            return ring_piece<V>(ring_bytes + (g * GS + j) * kRowBytes, lane);
+          };
+          // An item's weighted row into its row's accumulator (trim 0 tests the register rows
+          // first, as measured: ptxas lays the branches out by the order they are written in).
+          auto add = [&](uint2 it, const float4& v) {
             const float wt = __uint_as_float(it.y);
             const int r = static_cast<int>(it.x >> 24);
-            if (r >= RG)
-              add_weighted(acc[(r - RG) * 32 + lane], wt, v);
-            else if constexpr ((kTrim & 2) != 0)
+            auto to_shared = [&] { add_weighted(acc[(r - RG) * 32 + lane], wt, v); };
+            if constexpr (kTrim == 0) {
+              if (r < RG)
+                add_to_reg_row<0, kReg>(racc, r, wt, v);
+              else
+                to_shared();
+            } else if (r >= RG) {
+              to_shared();
+            } else if constexpr ((kTrim & 2) != 0) {
               add_to_reg_row_switch<RG>(racc, r, wt, v);
-            else
+            } else {
               add_to_reg_row<0, kReg>(racc, r, wt, v);
+            }
           };
           if constexpr (kTrim == 0) {  // the loop as measured until the fifty-second session
 #pragma unroll
             for (int j = 0; j < GS; ++j) {
-              const uint2 it = staged[t0 + j];
-              const float4 v = ring_piece<V>(ring_bytes + (g * GS + j) * kRowBytes, lane);
-              if (t0 + j < in_chunk) {
-                const unsigned x = it.x;
-                const float wt = __uint_as_float(it.y);
-                const int r = static_cast<int>(x >> 24);
-                if (r < RG)
-                  add_to_reg_row<0, kReg>(racc, r, wt, v);
-                else
-                  add_weighted(acc[(r - RG) * 32 + lane], wt, v);
-              }
+              const uint2 it = entry(j);
+              const float4 v = piece(j);
+              if (t0 + j < in_chunk) add(it, v);
             }
           } else if ((kTrim & 1) != 0 && t0 + GS <= in_chunk) {  // a whole group: no bound checked
 #pragma unroll
-            for (int j = 0; j < GS; ++j) add_item(j);
+            for (int j = 0; j < GS; ++j) add(entry(j), piece(j));
           } else {
 #pragma unroll
             for (int j = 0; j < GS; ++j)
-              if (t0 + j < in_chunk) add_item(j);
+              if (t0 + j < in_chunk) add(entry(j), piece(j));
           }
           if (!kAsync) __syncwarp();  // every lane has read the group's slots
           refill(g, c, t0 + K);

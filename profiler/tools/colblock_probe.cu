@@ -480,12 +480,19 @@ __global__ void to_bf16_bits(const float* x, unsigned short* y, long long n) {
 }
 
 // (ring slots, slots a group, register rows, blocks of 4 warps an SM, cp.async rather than bulk
-// copies, L2 prefetch distance, the trims of the group loop's instructions: tma_gather's kTrim):
-// the timed and the profiling instance. The session's other options, measured and removed
-// (docs/perf-notes.md, thirty-third session): the next item's loads ahead (call 8), the next
-// batch's setup read early (call 10).
+// copies, L2 prefetch distance, the trims of the group loop's instructions: tma_gather's kTrim,
+// bfloat16 values): the timed and the profiling instance. The session's other options, measured and
+// removed (docs/perf-notes.md, thirty-third session): the next item's loads ahead (call 8), the
+// next batch's setup read early (call 10).
 std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_blocks, bool async,
-                                             int pf, int trim) {
+                                             int pf, int trim, bool bf16) {
+  if (bf16) {  // the library's instance, a ring of 16 rows
+    if (k != 16 || gs != 4 || rg != 10 || min_blocks != 5 || async || pf != 0)
+      return {nullptr, nullptr};
+    if (trim == 0) return tma_bf16_kernel<0>();
+    if (trim == 3) return tma_bf16_kernel<3>();
+    return {nullptr, nullptr};
+  }
   if (k != 8 || gs != 4) return {nullptr, nullptr};
   if (trim != 0) {  // the fifty-second session's trims, on the shipped geometry only
     if (async || rg != 10 || min_blocks != 5 || pf != 0) return {nullptr, nullptr};
@@ -628,8 +635,8 @@ int run(const std::string& out_path, const Options& o) {
   const std::vector<Config> configs_f128 = {
       bulk(19, 33, 8, 4096), bulk(19, 33, 8, 4096, 1), bulk(19, 33, 8, 4096, 2),
       bulk(19, 33, 8, 4096, 3), bulk(19, 33, 8, 4096, 3), bulk(19, 33, 8, 4096),
-      // bfloat16 values, where the sweep is bound by its
-      // items, not its bytes (thirty-sixth session)
+      // bfloat16 values, where the sweep is bound by its items, not its bytes (thirty-sixth
+      // session)
       bulk(19, 33, 8, 4096, 0, true), bulk(19, 33, 8, 4096, 3, true),
       bulk(19, 33, 8, 4096, 3, true), bulk(19, 33, 8, 4096, 0, true)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
@@ -655,8 +662,8 @@ int run(const std::string& out_path, const Options& o) {
     CSRGAT_CUDA_CHECK(cudaMalloc(&warp_trace, static_cast<size_t>(1 << 16) * kWarpTraceWords *
                                                   sizeof(unsigned long long)));
     float2* row_stats = nullptr;  // row_stats_pass's output, for the configurations with pre_stats
-    unsigned short* values_bf16 =
-        nullptr;  // the values as bfloat16 bits, for `bf16` configurations
+    // The values as bfloat16 bits, for the `bf16` configurations (made by the first).
+    unsigned short* values_bf16 = nullptr;
     CSRGAT_CUDA_CHECK(cudaMalloc(&row_stats, static_cast<size_t>(p.n) * sizeof(float2)));
     sort_rows<32><<<(p.n + 255) / 256, 256>>>(p.n, graph.row_ptr, graph.col, graph.scores);
     CSRGAT_CUDA_CHECK(cudaGetLastError());
@@ -772,22 +779,17 @@ int run(const std::string& out_path, const Options& o) {
                     c.tma ? "tma" : "stream", c.rows_per_warp);
         continue;
       }
-      const auto [fn, fn_profile] =
-          c.tma && c.bf16 ? (c.u != 16 || c.group != 4 || c.reg_rows != 10 || c.min_blocks != 5 ||
-                                     c.async_copy || c.prefetch != 0
-                                 ? std::pair<const void*, const void*>{nullptr, nullptr}
-                             : c.trim == 0 ? tma_bf16_kernel<0>()
-                             : c.trim == 3 ? tma_bf16_kernel<3>()
-                                           : std::pair<const void*, const void*>{nullptr, nullptr})
-          : c.tma
-              ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy, c.prefetch, c.trim)
-          : c.streamed ? find_stream(c.u, c.min_blocks)
-                       : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
+      const auto [fn, fn_profile] = c.tma ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks,
+                                                     c.async_copy, c.prefetch, c.trim, c.bf16)
+                                    : c.streamed
+                                        ? find_stream(c.u, c.min_blocks)
+                                        : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
-        std::printf("no kernel instantiated for U=%d (blocks %d; tma: register rows %d, group %d, "
-                    "%s, prefetch %d)\n",
-                    c.u, c.min_blocks, c.reg_rows, c.group, c.async_copy ? "cp.async" : "bulk",
-                    c.prefetch);
+        std::printf(
+            "no kernel instantiated for U=%d (blocks %d; tma: register rows %d, group %d, "
+            "%s, prefetch %d, trim %d, %s)\n",
+            c.u, c.min_blocks, c.reg_rows, c.group, c.async_copy ? "cp.async" : "bulk", c.prefetch,
+            c.trim, c.bf16 ? "bf16" : "f32");
         continue;
       }
       SweepArgs a{};
@@ -1062,7 +1064,8 @@ int main(int argc, char** argv) {
             "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][h][+stats]] "
             "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, "
             "PF items prefetched into L2, NS the barrier's first sleep, T the group "
-            "loop's trim (0-3), a: cp.async; letters in this order): %s\n",
+            "loop's trim (0-3), a: cp.async, h: bfloat16 values (U 16, trims 0 and 3); letters "
+            "in this order): %s\n",
             spec);
         return 64;
       }
