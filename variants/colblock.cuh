@@ -429,6 +429,20 @@ __device__ __forceinline__ bool mbar_try_wait(unsigned long long* bar, unsigned 
   return done != 0;
 }
 
+// By the whole warp (converged): true in one lane (elect.sync). ptxas knows that one lane runs
+// what it guards, so the bulk copies there move their operands to uniform registers once each
+// (R2UR), without the loop over the active lanes that a copy guarded by `lane < n` compiles to
+// (ELECT, four R2UR, UBLKCP and a branch, a lane).
+__device__ __forceinline__ bool elect_one() {
+  unsigned one;
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "elect.sync _|p, 0xffffffff;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(one));
+  return one != 0;
+}
+
 // By the whole warp: returns once `bar`'s phase with this parity has completed; traps after 2^26
 // polls (a copy that never arrives, an issue without its wait) rather than hang the run.
 __device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned parity) {
@@ -494,12 +508,16 @@ __device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, f
 // for the float32 rows the probe reads). L1P: the L1 policy of the items' and scores' loads
 // (kMaxL1Policy's comment). kTrim, the group loop's trims (the fifty-second session,
 // docs/perf-notes.md): bit 0 adds a whole group's items without a bound check an item, bit 1 picks
-// a register row by add_to_reg_row_switch; 3, both, is the default and what the library runs
-// (4.8-5.2% fewer instructions; on an H100 the bfloat16 sweep 2.4% faster, the float32 sweep,
-// DRAM-bound there, unchanged); 0 is the loop as measured until then, kept for colblock_probe's
-// side-by-side runs.
+// a register row by add_to_reg_row_switch (together, trim 3: 4.8-5.2% fewer instructions; on an
+// H100 the bfloat16 sweep 2.4% faster, the float32 sweep, DRAM-bound there, unchanged); 0 is the
+// loop as measured until then, kept for colblock_probe's side-by-side runs. Bit 2 (the
+// fifty-third session): one elected lane arrives on a group's mbarrier (count 1) and issues its
+// GS copies, ~37 instructions a group where GS lanes' copies took ~59 (each lane's copy a loop
+// over the active lanes: ELECT, R2UR, UBLKCP); trim 7, all three, is the default and what the
+// library runs (against trim 3 on an H100: 6.0-6.4% fewer instructions, float32 0.5% and
+// bfloat16 1.4% faster).
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
-          class V = float, int L1P = 0, int kTrim = 3>
+          class V = float, int L1P = 0, int kTrim = 7>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // bulk copies and mbarrier transaction counts are sm_90's (the host checks first)
@@ -523,7 +541,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   uint2* staged = reinterpret_cast<uint2*>(acc + (R - RG) * 32);  // chunk c's items, then c + 1's
   float2* stats = reinterpret_cast<float2*>(staged + 64);
   unsigned long long* bars = reinterpret_cast<unsigned long long*>(stats + R);
-  if (!kAsync && lane < kGroups) mbar_init(bars + lane, GS);
+  if (!kAsync && lane < kGroups) mbar_init(bars + lane, (kTrim & 4) != 0 ? 1 : GS);
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   __syncwarp();
   unsigned phase = 0;  // bit g: the parity of group g's next phase
@@ -567,6 +585,27 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         return;
       }
       if (c * 32 + t >= n_items) return;  // never waited for: its phase must not complete
+      if constexpr ((kTrim & 4) != 0) {   // one lane's arrival and copies
+        const int left = n_items - (c * 32 + t);
+        auto copy = [&](int j) {
+          bulk_copy(ring_bytes + (g * GS + j) * kRowBytes,
+                    vbytes + static_cast<size_t>(staged[t + j].x & 0xffffffu) * kRowBytes,
+                    kRowBytes, bars + g);
+        };
+        if (left >= GS) {  // a whole group
+          if (elect_one()) {
+            mbar_arrive_expect(bars + g, GS * kRowBytes);
+#pragma unroll
+            for (int j = 0; j < GS; ++j) copy(j);
+          }
+        } else if (elect_one()) {
+          mbar_arrive_expect(bars + g, static_cast<unsigned>(left) * kRowBytes);
+#pragma unroll
+          for (int j = 0; j < GS; ++j)
+            if (j < left) copy(j);
+        }
+        return;
+      }
       const int tl = t + lane;
       if (lane < GS) {
         const bool valid = c * 32 + tl < n_items;
