@@ -527,8 +527,7 @@ struct Config {
   bool async_copy = false;  // tma_gather: cp.async, 16 bytes a lane, rather than bulk copies
   int prefetch = 0;         // tma_gather: items beyond the ring prefetched into L2 (0: none)
   int pause_ns = 0;         // tma_gather: the barrier's first sleep after a failed poll (0: 64)
-  int trim =
-      0;  // tma_gather: its kTrim (bit 0: whole groups unchecked; 1: switch; 2: elected copies)
+  int trim = 0;  // tma_gather: kTrim (bit 0 whole groups unchecked, 1 switch, 2 elected copies)
   bool bf16 = false;  // tma_gather: bfloat16 values (the library's instance: K 16; trims 0, 3, 7)
 };
 
