@@ -515,7 +515,7 @@ __device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, f
 // GS copies, ~37 instructions a group where GS lanes' copies took ~59 (each lane's copy a loop
 // over the active lanes: ELECT, R2UR, UBLKCP); trim 7, all three, is the default and what the
 // library runs (against trim 3 on an H100: 6.0-6.4% fewer instructions, float32 0.5% and
-// bfloat16 1.4% faster).
+// bfloat16 1.4% faster). Bit 3: the copies' sources read before the first copy (probe only).
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
           class V = float, int L1P = 0, int kTrim = 7>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
@@ -587,10 +587,22 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
       if (c * 32 + t >= n_items) return;  // never waited for: its phase must not complete
       if constexpr ((kTrim & 4) != 0) {   // one lane's arrival and copies
         const int left = n_items - (c * 32 + t);
+        // Bit 3: the group's sources read before the first copy, not each between two copies
+        // (an asm with a memory clobber: ptxas keeps a load after the copy before it, so each
+        // copy waited for its own load, call 3's short-scoreboard stalls on R2UR).
+        unsigned src[GS];
+        if constexpr ((kTrim & 8) != 0) {
+#pragma unroll
+          for (int j = 0; j < GS; ++j) src[j] = staged[t + j].x & 0xffffffu;
+        }
         auto copy = [&](int j) {
+          unsigned x;
+          if constexpr ((kTrim & 8) != 0)
+            x = src[j];
+          else
+            x = staged[t + j].x & 0xffffffu;
           bulk_copy(ring_bytes + (g * GS + j) * kRowBytes,
-                    vbytes + static_cast<size_t>(staged[t + j].x & 0xffffffu) * kRowBytes,
-                    kRowBytes, bars + g);
+                    vbytes + static_cast<size_t>(x) * kRowBytes, kRowBytes, bars + g);
         };
         if (left >= GS) {  // a whole group
           if (elect_one()) {

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Fifty-third session (full staging), on the build that ships trim 7. On an H200: the run of
+# record (CHECK_PART=0 scripts/gpu-v47a.sh, ~215 s; END, default 330, bounds it) first. On any
+# GPU: colblock_probe's default list (trim 7 and trim 15, the copies' sources read before the
+# copies, float32 and bfloat16, ~25 s) and Nsight Compute's counts for float32 trims 7 and 15
+# (docs/perf-notes.md, "Fifty-third session: the sources before the copies (prediction)").
+set -uo pipefail
+D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$D/gpu-env.sh"
+first_gpu
+if [[ "$GPU_NAME" == *H200* ]]; then
+  CHECK_PART=0 END=${END:-330} bash "$D/gpu-v47a.sh"
+fi
+bash "$D/gpu-colblock.sh" v53d 19,33,8,8,tma5r10s4096t7 19,33,8,8,tma5r10s4096t15 2>&1 |
+  grep -E "^(device|tma|seed|baseline U=4 |done)"
