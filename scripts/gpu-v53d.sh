@@ -3,7 +3,9 @@
 # record (CHECK_PART=0 scripts/gpu-v47a.sh, ~215 s; END, default 330, bounds it) first. On any
 # GPU: colblock_probe's default list (trim 7 and trim 15, the copies' sources read before the
 # copies, float32 and bfloat16, ~25 s) and Nsight Compute's counts for float32 trims 7 and 15
-# (docs/perf-notes.md, "Fifty-third session: the sources before the copies (prediction)").
+# (docs/perf-notes.md, "Fifty-third session: the sources before the copies (prediction)"); on an
+# H200 last, the float32 sweep's per-instruction counts (as gpu-v53b.sh: how much of its issue is
+# the barrier's polling there).
 set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"
@@ -13,3 +15,14 @@ if [[ "$GPU_NAME" == *H200* ]]; then
 fi
 bash "$D/gpu-colblock.sh" v53d 19,33,8,8,tma5r10s4096t7 19,33,8,8,tma5r10s4096t15 2>&1 |
   grep -E "^(device|tma|seed|baseline U=4 |done)"
+if [[ "$GPU_NAME" == *H200* ]]; then  # where the float32 sweep's issue goes on the H200
+  (
+    out_dir v53d-src
+    c=19,33,8,8,tma5r10s4096t7
+    step "ncu source $c" timeout -k 5 150 ncu --clock-control none -k regex:tma_gather --launch-count 1 \
+      --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
+      "$BIN/colblock_probe" "$W/once.json" --config "$c" --once > "$W/src-t7.csv" 2> "$W/src-t7.err"
+    echo "source page: $(wc -l < "$W/src-t7.csv") lines"; head -c 300 "$W/src-t7.err"
+    gzip -9 "$W/src-t7.csv"
+  )
+fi
