@@ -13,16 +13,19 @@ first_gpu
 if [[ "$GPU_NAME" == *H200* ]]; then
   CHECK_PART=0 END=${END:-330} bash "$D/gpu-v47a.sh"
 fi
-bash "$D/gpu-colblock.sh" v53d 19,33,8,8,tma5r10s4096t7 19,33,8,8,tma5r10s4096t15 2>&1 |
+# NAME and TRIMS: the output folder and the float32 trims Nsight Compute counts (gpu-v53e.sh).
+trims=()
+for t in ${TRIMS:-7 15}; do trims+=("19,33,8,8,tma5r10s4096t$t"); done
+bash "$D/gpu-colblock.sh" "${NAME:-v53d}" "${trims[@]}" 2>&1 |
   grep -E "^(device|tma|seed|baseline U=4 |done)"
 if [[ "$GPU_NAME" == *H200* ]]; then  # where the float32 sweep's issue goes on the H200
   (
-    out_dir v53d-src
-    c=19,33,8,8,tma5r10s4096t7
+    out_dir "${NAME:-v53d}-src"
+    c=19,33,8,8,tma5r10s4096t${SRC_TRIM:-7}
     step "ncu source $c" timeout -k 5 150 ncu --clock-control none -k regex:tma_gather --launch-count 1 \
       --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
-      "$BIN/colblock_probe" "$W/once.json" --config "$c" --once > "$W/src-t7.csv" 2> "$W/src-t7.err"
-    echo "source page: $(wc -l < "$W/src-t7.csv") lines"; head -c 300 "$W/src-t7.err"
-    gzip -9 "$W/src-t7.csv"
+      "$BIN/colblock_probe" "$W/once.json" --config "$c" --once > "$W/src.csv" 2> "$W/src.err"
+    echo "source page: $(wc -l < "$W/src.csv") lines"; head -c 300 "$W/src.err"
+    gzip -9 "$W/src.csv"
   )
 fi

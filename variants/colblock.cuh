@@ -516,7 +516,8 @@ __device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, f
 // over the active lanes: ELECT, R2UR, UBLKCP; trim 7 against trim 3 on an H100: 6.0-6.4% fewer
 // instructions, float32 0.5% and bfloat16 1.4% faster). Bit 3: the copies' sources read before
 // the first copy (trim 15 against 7 on an H100: bfloat16 4.3% faster, float32 unchanged, DRAM-
-// bound there); trim 15, all four, is the default and what the library runs.
+// bound there); trim 15, all four, is the default and what the library runs. Bit 4 (probe only):
+// a group's refill sources read before its wait rather than after its adds.
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
           class V = float, int L1P = 0, int kTrim = 15>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
@@ -525,6 +526,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 #else
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
   static_assert(31 + K + PF < 64, "copied and prefetched items come from the staged two chunks");
+  static_assert((kTrim & 16) == 0 || (kTrim & 12) == 12, "bit 4 hands sources to bits 2 and 3");
   static_assert(sizeof(V) == 4 || (sizeof(V) == 2 && !kAsync && PF == 0),
                 "16-bit rows: bulk copies, no prefetch");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
@@ -567,7 +569,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     // below 64: past 31 the next chunk's), when item t exists; lane j < GS copies item t + j.
     // The items' sources come from `staged` (a broadcast load each: call 4's two shuffles an
     // item, each with its divergence check, ~4 instructions).
-    auto refill = [&](int g, int c, int t) {
+    // pre (bit 4): the group's GS sources, read by the caller ahead of time (nullptr: read here).
+    auto refill = [&](int g, int c, int t, const unsigned* pre = nullptr) {
       if constexpr (PF > 0) {  // the items PF further ahead, from DRAM into L2
 #pragma unroll
         for (int j = 0; j < GS; ++j)
@@ -594,7 +597,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         unsigned src[GS];
         if constexpr ((kTrim & 8) != 0) {
 #pragma unroll
-          for (int j = 0; j < GS; ++j) src[j] = staged[t + j].x & 0xffffffu;
+          for (int j = 0; j < GS; ++j)
+            src[j] = pre != nullptr ? pre[j] : staged[t + j].x & 0xffffffu;
         }
         auto copy = [&](int j) {
           unsigned x;
@@ -650,6 +654,13 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 #pragma unroll 1
         for (int t0 = 0; t0 < in_chunk; t0 += GS) {
           const int g = (t0 / GS) % kGroups;  // K divides 32: chunks start at group 0
+          // Bit 4: the sources of this group's refill (items t0 + K ..) read before its wait, so
+          // that their loads are done when the copies issue.
+          unsigned next_src[GS];
+          if constexpr ((kTrim & 16) != 0) {
+#pragma unroll
+            for (int j = 0; j < GS; ++j) next_src[j] = staged[t0 + K + j].x & 0xffffffu;
+          }
           if constexpr (kAsync) {
             async_wait<kGroups - 1>();  // group g's copies are the oldest of the lane's
           } else {
@@ -697,7 +708,10 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
               if (t0 + j < in_chunk) add(entry(j), piece(j));
           }
           if (!kAsync) __syncwarp();  // every lane has read the group's slots
-          refill(g, c, t0 + K);
+          if constexpr ((kTrim & 16) != 0)
+            refill(g, c, t0 + K, next_src);
+          else
+            refill(g, c, t0 + K);
         }
         w.report_after(c, m_next);
         m_cur = m_next;

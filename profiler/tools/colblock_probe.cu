@@ -461,8 +461,8 @@ std::pair<const void*, const void*> tma_kernel() {
 }
 
 // The library's bfloat16 instance (csrgat/colblock.cu: a ring of 16 rows of 256 bytes, the bits
-// as unsigned short) with the trim of its group loop (0, 3, 7 or 15): the timed and the profiling
-// one.
+// as unsigned short) with the trim of its group loop (0, 3, 7, 15 or 31): the timed and the
+// profiling one.
 template <int kTrim>
 std::pair<const void*, const void*> tma_bf16_kernel() {
   return {reinterpret_cast<const void*>(
@@ -494,16 +494,18 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
     if (trim == 3) return tma_bf16_kernel<3>();
     if (trim == 7) return tma_bf16_kernel<7>();
     if (trim == 15) return tma_bf16_kernel<15>();
+    if (trim == 31) return tma_bf16_kernel<31>();
     return {nullptr, nullptr};
   }
   if (k != 8 || gs != 4) return {nullptr, nullptr};
-  if (trim != 0) {  // the fifty-second (1-3) and third (7, 15) sessions' trims, shipped geometry
+  if (trim != 0) {  // the fifty-second (1-3) and third (7-31) sessions' trims, shipped geometry
     if (async || rg != 10 || min_blocks != 5 || pf != 0) return {nullptr, nullptr};
     if (trim == 1) return tma_kernel<8, 4, 10, 5, false, 0, 1>();
     if (trim == 2) return tma_kernel<8, 4, 10, 5, false, 0, 2>();
     if (trim == 3) return tma_kernel<8, 4, 10, 5, false, 0, 3>();
     if (trim == 7) return tma_kernel<8, 4, 10, 5, false, 0, 7>();
     if (trim == 15) return tma_kernel<8, 4, 10, 5, false, 0, 15>();
+    if (trim == 31) return tma_kernel<8, 4, 10, 5, false, 0, 31>();
     return {nullptr, nullptr};
   }
   if (!async && rg == 4 && min_blocks == 6 && pf == 0) return tma_kernel<8, 4, 4, 6, false>();
@@ -530,7 +532,7 @@ struct Config {
   bool async_copy = false;  // tma_gather: cp.async, 16 bytes a lane, rather than bulk copies
   int prefetch = 0;         // tma_gather: items beyond the ring prefetched into L2 (0: none)
   int pause_ns = 0;         // tma_gather: the barrier's first sleep after a failed poll (0: 64)
-  int trim = 0;  // tma_gather: kTrim (bits: whole groups, switch, elected copies, sources first)
+  int trim = 0;  // tma_gather: kTrim (whole groups, switch, elected copies, sources first, early)
   bool bf16 = false;  // tma_gather: bfloat16 values (the library's instance: K 16; trims 0-15)
 };
 
@@ -631,21 +633,21 @@ int run(const std::string& out_path, const Options& o) {
   // After the thirty-fourth session (calls 3, 6, 11): bulk RG 10 at 5 blocks, R 20 at 16.8 MB
   // and lag 15 (the thirty-third session's best) beside R 19 at 33.6 MB and lag 8 (the shipped
   // colblock's), and R 19 at 16.8 MB.
-  // The fifty-third session: the shipped geometry (R 19, 33.6 MB, lag 8) with the shipped trim (7:
-  // a group's copies by one elected lane) and trim 15 (its sources read before the copies), trim 7
-  // first and last (the drift between them); call 2's list ran trims 3 and 7, the fifty-second's
-  // each trim 0-3.
+  // The fifty-third session: the shipped geometry (R 19, 33.6 MB, lag 8) with the shipped trim
+  // (15: a group's copies by one elected lane, their sources read before them) and trim 31 (the
+  // sources read before the group's wait), trim 15 first and last (the drift between them); call
+  // 2's list ran trims 3 and 7, call 8's 7 and 15, the fifty-second session's each trim 0-3.
   auto bulk = [](int r, double mb, int lag, int pause, int trim = 0, bool bf16 = false) {
     return Config{r,    mb, lag, bf16 ? 16 : 8, true, false, 5,    false,
                   true, 10, 4,   false,         0,    pause, trim, bf16};
   };
   const std::vector<Config> configs_f128 = {
-      bulk(19, 33, 8, 4096, 7), bulk(19, 33, 8, 4096, 15), bulk(19, 33, 8, 4096, 15),
-      bulk(19, 33, 8, 4096, 7),
+      bulk(19, 33, 8, 4096, 15), bulk(19, 33, 8, 4096, 31), bulk(19, 33, 8, 4096, 31),
+      bulk(19, 33, 8, 4096, 15),
       // bfloat16 values, where the sweep is bound by its items, not its bytes (thirty-sixth
       // session)
-      bulk(19, 33, 8, 4096, 7, true), bulk(19, 33, 8, 4096, 15, true),
-      bulk(19, 33, 8, 4096, 15, true), bulk(19, 33, 8, 4096, 7, true)};
+      bulk(19, 33, 8, 4096, 15, true), bulk(19, 33, 8, 4096, 31, true),
+      bulk(19, 33, 8, 4096, 31, true), bulk(19, 33, 8, 4096, 15, true)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -1071,9 +1073,8 @@ int main(int argc, char** argv) {
             "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][h][+stats]] "
             "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, "
             "PF items prefetched into L2, NS the barrier's first sleep, T the group "
-            "loop's trim (0-3, 7, 15), a: cp.async, h: bfloat16 values (U 16, trims 0, 3, 7, 15); "
-            "letters "
-            "in this order): %s\n",
+            "loop's trim (0-3, 7, 15, 31), a: cp.async, h: bfloat16 values (U 16, trims 0, 3, "
+            "7, 15, 31); letters in this order): %s\n",
             spec);
         return 64;
       }
