@@ -461,14 +461,14 @@ std::pair<const void*, const void*> tma_kernel() {
 }
 
 // The library's bfloat16 instance (csrgat/colblock.cu: a ring of 16 rows of 256 bytes, the bits
-// as unsigned short) with the trim of its group loop (0, 3, 7, 15 or 31): the timed and the
-// profiling one.
-template <int kTrim>
+// as unsigned short) with the trim of its group loop (0, 3, 7, 15 or 31), or a deeper ring (K,
+// GS, blocks an SM): the timed and the profiling one.
+template <int kTrim, int K = 16, int GS = 4, int kMinBlocks = 5>
 std::pair<const void*, const void*> tma_bf16_kernel() {
   return {reinterpret_cast<const void*>(
-              &tma_gather<16, 4, 10, 5, false, 0, false, unsigned short, 0, kTrim>),
+              &tma_gather<K, GS, 10, kMinBlocks, false, 0, false, unsigned short, 0, kTrim>),
           reinterpret_cast<const void*>(
-              &tma_gather<16, 4, 10, 5, false, 0, true, unsigned short, 0, kTrim>)};
+              &tma_gather<K, GS, 10, kMinBlocks, false, 0, true, unsigned short, 0, kTrim>)};
 }
 
 // float32 values to bfloat16 bits (round to nearest even), for the bfloat16 sweep.
@@ -487,6 +487,14 @@ __global__ void to_bf16_bits(const float* x, unsigned short* y, long long n) {
 // next batch's setup read early (call 10).
 std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_blocks, bool async,
                                              int pf, int trim, bool bf16) {
+  // The fifty-third session's deeper rings at trim 15 (4 blocks of 4 warps an SM, so that twice
+  // the ring's bytes fit): float32 16 rows in groups of 4 or 8, bfloat16 32 rows in groups of 8.
+  if (trim == 15 && rg == 10 && min_blocks == 4 && !async && pf == 0) {
+    if (bf16 && k == 32 && gs == 8) return tma_bf16_kernel<15, 32, 8, 4>();
+    if (!bf16 && k == 16 && gs == 4) return tma_kernel<16, 4, 10, 4, false, 0, 15>();
+    if (!bf16 && k == 16 && gs == 8) return tma_kernel<16, 8, 10, 4, false, 0, 15>();
+    return {nullptr, nullptr};
+  }
   if (bf16) {  // the library's instance, a ring of 16 rows
     if (k != 16 || gs != 4 || rg != 10 || min_blocks != 5 || async || pf != 0)
       return {nullptr, nullptr};
@@ -636,18 +644,24 @@ int run(const std::string& out_path, const Options& o) {
   // The fifty-third session: the shipped geometry (R 19, 33.6 MB, lag 8) with the shipped trim
   // (15: a group's copies by one elected lane, their sources read before them) and trim 31 (the
   // sources read before the group's wait), trim 15 first and last (the drift between them); call
-  // 2's list ran trims 3 and 7, call 8's 7 and 15, the fifty-second session's each trim 0-3.
+  // 2's list ran trims 3 and 7, call 8's 7 and 15, the fifty-second session's each trim 0-3. Then
+  // trim 15 on a ring twice as deep at 16 warps an SM (deep: K rows, groups of GS): float32 K 16
+  // in groups of 4 and of 8, bfloat16 K 32 in groups of 8 (call 8: the sweep pays the copies'
+  // latency, which more rows in flight would hide).
   auto bulk = [](int r, double mb, int lag, int pause, int trim = 0, bool bf16 = false) {
     return Config{r,    mb, lag, bf16 ? 16 : 8, true, false, 5,    false,
                   true, 10, 4,   false,         0,    pause, trim, bf16};
   };
+  auto deep = [](int k, int gs, bool bf16 = false) {
+    return Config{19, 33, 8, k, true, false, 4, false, true, 10, gs, false, 0, 4096, 15, bf16};
+  };
   const std::vector<Config> configs_f128 = {
       bulk(19, 33, 8, 4096, 15), bulk(19, 33, 8, 4096, 31), bulk(19, 33, 8, 4096, 31),
-      bulk(19, 33, 8, 4096, 15),
+      bulk(19, 33, 8, 4096, 15), deep(16, 4), deep(16, 8),
       // bfloat16 values, where the sweep is bound by its items, not its bytes (thirty-sixth
       // session)
       bulk(19, 33, 8, 4096, 15, true), bulk(19, 33, 8, 4096, 31, true),
-      bulk(19, 33, 8, 4096, 31, true), bulk(19, 33, 8, 4096, 15, true)};
+      bulk(19, 33, 8, 4096, 31, true), bulk(19, 33, 8, 4096, 15, true), deep(32, 8, true)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
