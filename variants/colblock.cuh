@@ -569,21 +569,23 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     // below 64: past 31 the next chunk's), when item t exists; lane j < GS copies item t + j.
     // The items' sources come from `staged` (a broadcast load each: call 4's two shuffles an
     // item, each with its divergence check, ~4 instructions).
+    // Staged item t's source row (its column).
+    auto item_source = [&](int t) { return staged[t].x & 0xffffffu; };
     // pre (bit 4): the group's GS sources, read by the caller ahead of time (nullptr: read here).
     auto refill = [&](int g, int c, int t, const unsigned* pre = nullptr) {
       if constexpr (PF > 0) {  // the items PF further ahead, from DRAM into L2
 #pragma unroll
         for (int j = 0; j < GS; ++j)
           if (c * 32 + t + PF + j < n_items)
-            prefetch_l2(a.values + static_cast<size_t>(staged[t + PF + j].x & 0xffffffu) * 32 + lane);
+            prefetch_l2(a.values + static_cast<size_t>(item_source(t + PF + j)) * 32 + lane);
       }
       if constexpr (kAsync) {  // every group commits, copies or none: the waits count groups
 #pragma unroll
         for (int j = 0; j < GS; ++j) {
-          const unsigned x = staged[t + j].x;
+          const unsigned x = item_source(t + j);
           if (c * 32 + t + j < n_items)
             async_copy16(ring + (g * GS + j) * 32 + lane,
-                         a.values + static_cast<size_t>(x & 0xffffffu) * 32 + lane);
+                         a.values + static_cast<size_t>(x) * 32 + lane);
         }
         async_commit();
         return;
@@ -597,15 +599,14 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         unsigned src[GS];
         if constexpr ((kTrim & 8) != 0) {
 #pragma unroll
-          for (int j = 0; j < GS; ++j)
-            src[j] = pre != nullptr ? pre[j] : staged[t + j].x & 0xffffffu;
+          for (int j = 0; j < GS; ++j) src[j] = pre != nullptr ? pre[j] : item_source(t + j);
         }
         auto copy = [&](int j) {
-          unsigned x;
+          unsigned x;  // (a ?: on src warns of a read before its set where bit 3 is off)
           if constexpr ((kTrim & 8) != 0)
             x = src[j];
           else
-            x = staged[t + j].x & 0xffffffu;
+            x = item_source(t + j);
           bulk_copy(ring_bytes + (g * GS + j) * kRowBytes,
                     vbytes + static_cast<size_t>(x) * kRowBytes, kRowBytes, bars + g);
         };
@@ -629,8 +630,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         mbar_arrive_expect(bars + g, valid ? kRowBytes : 0u);
         if (valid)
           bulk_copy(ring_bytes + (g * GS + lane) * kRowBytes,
-                    vbytes + static_cast<size_t>(staged[tl].x & 0xffffffu) * kRowBytes, kRowBytes,
-                    bars + g);
+                    vbytes + static_cast<size_t>(item_source(tl)) * kRowBytes, kRowBytes, bars + g);
       }
     };
     if (n_items > 0) {
@@ -659,7 +659,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
           unsigned next_src[GS];
           if constexpr ((kTrim & 16) != 0) {
 #pragma unroll
-            for (int j = 0; j < GS; ++j) next_src[j] = staged[t0 + K + j].x & 0xffffffu;
+            for (int j = 0; j < GS; ++j) next_src[j] = item_source(t0 + K + j);
           }
           if constexpr (kAsync) {
             async_wait<kGroups - 1>();  // group g's copies are the oldest of the lane's
@@ -708,10 +708,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
               if (t0 + j < in_chunk) add(entry(j), piece(j));
           }
           if (!kAsync) __syncwarp();  // every lane has read the group's slots
-          if constexpr ((kTrim & 16) != 0)
-            refill(g, c, t0 + K, next_src);
-          else
-            refill(g, c, t0 + K);
+          refill(g, c, t0 + K, (kTrim & 16) != 0 ? next_src : nullptr);
         }
         w.report_after(c, m_next);
         m_cur = m_next;
