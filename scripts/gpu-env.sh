@@ -78,6 +78,18 @@ ncu_sass() {
       "$T" profile --graph "$2" --name "$1" --variant "$3" --iters 3 > "$W/ncu-$1-sass.csv" 2> "$W/ncu-$1.err"
   echo "--- $1: exit $?, $(wc -l < "$W/ncu-$1-sass.csv") lines"; head -c 300 "$W/ncu-$1.err"
 }
+# ncu_probe_source NAME CONFIG: Nsight Compute's instructions executed and stall samples a SASS
+# instruction (SourceCounters, WarpStateStats; CSV gzipped into $W/NAME.csv.gz, ncu's stderr in
+# $W/NAME.err) on one launch of colblock_probe's sweep CONFIG (--config syntax), uniform 2M
+# (fifty-third session: where the sweep's instructions and stalls go; scripts/sass_stalls.py
+# sums it).
+ncu_probe_source() {
+  step "ncu source $2" timeout -k 5 150 ncu --clock-control none -k regex:tma_gather --launch-count 1 \
+    --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
+    "$BIN/colblock_probe" "$W/once.json" --config "$2" --once > "$W/$1.csv" 2> "$W/$1.err"
+  echo "source page: $(wc -l < "$W/$1.csv") lines"; head -c 600 "$W/$1.err"
+  gzip -9 "$W/$1.csv"
+}
 # ab_tuned ROUNDS NEW OLD [MORE...]: the tuned dispatch of tuner builds ($BIN/NEW, $BIN/OLD,
 # $BIN/MORE...) side by side, cold GPU time, the seed shape and the seven real graphs: each
 # round runs every build once in turn into $W/ab-BUILD-i.json; then scripts/ab_table.py's

@@ -9,12 +9,7 @@ D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 (
   source "$D/gpu-env.sh"
   out_dir v53b
-  c=19,33,8,8,tma5r10s4096t7
-  step "ncu source $c" timeout -k 5 150 ncu --clock-control none -k regex:tma_gather --launch-count 1 \
-    --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
-    "$BIN/colblock_probe" "$W/once.json" --config "$c" --once > "$W/src-t7.csv" 2> "$W/src-t7.err"
-  echo "source page: $(wc -l < "$W/src-t7.csv") lines"; head -c 600 "$W/src-t7.err"
-  gzip -9 "$W/src-t7.csv"
+  ncu_probe_source src-t7 19,33,8,8,tma5r10s4096t7
   echo "done at $SECONDS s"
 )
 RECORD_ELSEWHERE=0 END=$((585 - SECONDS)) exec bash "$D/gpu-v47a.sh"

@@ -16,11 +16,7 @@ fi
 (
   out_dir v53c
   for c in 19,33,8,16,tma5r10s4096t7h 19,33,8,8,tma5r10s4096t7; do
-    step "ncu source $c" timeout -k 5 150 ncu --clock-control none -k regex:tma_gather --launch-count 1 \
-      --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
-      "$BIN/colblock_probe" "$W/once.json" --config "$c" --once > "$W/src-$c.csv" 2> "$W/src-$c.err"
-    echo "source page: $(wc -l < "$W/src-$c.csv") lines"; head -c 300 "$W/src-$c.err"
-    gzip -9 "$W/src-$c.csv"
+    ncu_probe_source "src-$c" "$c"
   done
   echo "done at $SECONDS s"
 )

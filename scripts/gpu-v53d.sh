@@ -21,11 +21,6 @@ bash "$D/gpu-colblock.sh" "${NAME:-v53d}" "${trims[@]}" 2>&1 |
 if [[ "$GPU_NAME" == *H200* ]]; then  # where the float32 sweep's issue goes on the H200
   (
     out_dir "${NAME:-v53d}-src"
-    c=19,33,8,8,tma5r10s4096t${SRC_TRIM:-7}
-    step "ncu source $c" timeout -k 5 150 ncu --clock-control none -k regex:tma_gather --launch-count 1 \
-      --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
-      "$BIN/colblock_probe" "$W/once.json" --config "$c" --once > "$W/src.csv" 2> "$W/src.err"
-    echo "source page: $(wc -l < "$W/src.csv") lines"; head -c 300 "$W/src.err"
-    gzip -9 "$W/src.csv"
+    ncu_probe_source src "19,33,8,8,tma5r10s4096t${SRC_TRIM:-7}"
   )
 fi

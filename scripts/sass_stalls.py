@@ -34,12 +34,12 @@ def main():
     n = lambda r, c: int(r.get(c) or 0)  # noqa: E731
     samples = lambda r: n(r, "Warp Stall Sampling (All Samples)")  # noqa: E731
     total = sum(samples(r) for r in rows) or 1
-    print(f"{path}: {total} samples, {sum(n(r, 'Instructions Executed') for r in rows)} warp instructions")
+    executed = sum(n(r, "Instructions Executed") for r in rows)
+    print(f"{path}: {total} samples, {executed} warp instructions")
     by_reason = collections.Counter({c: sum(n(r, c) for r in rows) for c in reasons})
     for c, v in by_reason.most_common(12):
         print(f"  {c[6:]:20s} {v / total:6.1%}")
     base = int(rows[0]["Address"], 16)
-    executed = sum(n(r, "Instructions Executed") for r in rows) or 1
     by_region, ex_region = collections.Counter(), collections.Counter()
     for r in rows:
         at = (int(r["Address"], 16) - base) // region * region
@@ -47,8 +47,9 @@ def main():
         ex_region[at] += n(r, "Instructions Executed")
     print(f"by region of {region:#x} bytes (>= 1% of the samples or of the instructions executed):")
     for a in sorted(by_region):
-        if by_region[a] / total >= 0.01 or ex_region[a] / executed >= 0.01:
-            print(f"  +{a:#07x} {by_region[a] / total:6.1%} of samples {ex_region[a] / executed:6.1%} of instructions")
+        if by_region[a] / total >= 0.01 or ex_region[a] / max(executed, 1) >= 0.01:
+            print(f"  +{a:#07x} {by_region[a] / total:6.1%} of samples "
+                  f"{ex_region[a] / max(executed, 1):6.1%} of instructions")
     print(f"top {top} instructions:")
     for r in sorted(rows, key=samples, reverse=True)[:top]:
         why = sorted(((n(r, c), c[6:]) for c in reasons), reverse=True)[:2]
