@@ -37,18 +37,24 @@ struct Buffer {
 };
 
 constexpr int kGroup = 4, kMinBlocks = 5;
+// The group loop's trims (tma_gather's kTrim): float32 at 15, bfloat16 at 31, whose refill
+// sources are read before a group's wait (the fifty-fourth session on an H100, side by side:
+// bfloat16 1.2% faster at 31, float32 0.5% slower there and DRAM-bound; docs/perf-notes.md).
+constexpr int kFloat32Trim = 15, kBfloat16Trim = 31;
 // The instance for a value storage and L1 policy (problem_unsupported() admits the pairs
 // compiled; others throw Unsupported): bfloat16 rows as unsigned short (their bits are all the
 // kernel needs: a float32's upper half), policy 0 only.
 template <int L1P>
 const void* float32_kernel() {
-  return reinterpret_cast<const void*>(&tma_gather<ring_slots(kFloat32), kGroup, kRegisterRows,
-                                                   kMinBlocks, false, 0, false, float, L1P>);
+  return reinterpret_cast<const void*>(
+      &tma_gather<ring_slots(kFloat32), kGroup, kRegisterRows, kMinBlocks, false, 0, false, float,
+                  L1P, kFloat32Trim>);
 }
 const void* kernel_fn(int value, int l1_policy) {
   if (value == kBfloat16 && l1_policy == 0)
-    return reinterpret_cast<const void*>(&tma_gather<ring_slots(kBfloat16), kGroup, kRegisterRows,
-                                                     kMinBlocks, false, 0, false, unsigned short>);
+    return reinterpret_cast<const void*>(
+        &tma_gather<ring_slots(kBfloat16), kGroup, kRegisterRows, kMinBlocks, false, 0, false,
+                    unsigned short, 0, kBfloat16Trim>);
   static_assert(kMaxL1Policy == 3, "an instance a policy");
   if (value == kFloat32) switch (l1_policy) {
       case 0:
