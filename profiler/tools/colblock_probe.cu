@@ -461,14 +461,14 @@ std::pair<const void*, const void*> tma_kernel() {
 }
 
 // The library's bfloat16 instance (csrgat/colblock.cu: a ring of 16 rows of 256 bytes, the bits
-// as unsigned short) with the trim of its group loop (0, 3, 7, 15 or 31), or a deeper ring (K,
-// GS, blocks an SM): the timed and the profiling one.
-template <int kTrim, int K = 16, int GS = 4, int kMinBlocks = 5>
+// as unsigned short) with the trim of its group loop (0, 3, 7, 15, 31 or 63): the timed and the
+// profiling one.
+template <int kTrim>
 std::pair<const void*, const void*> tma_bf16_kernel() {
   return {reinterpret_cast<const void*>(
-              &tma_gather<K, GS, 10, kMinBlocks, false, 0, false, unsigned short, 0, kTrim>),
+              &tma_gather<16, 4, 10, 5, false, 0, false, unsigned short, 0, kTrim>),
           reinterpret_cast<const void*>(
-              &tma_gather<K, GS, 10, kMinBlocks, false, 0, true, unsigned short, 0, kTrim>)};
+              &tma_gather<16, 4, 10, 5, false, 0, true, unsigned short, 0, kTrim>)};
 }
 
 // float32 values to bfloat16 bits (round to nearest even), for the bfloat16 sweep.
@@ -487,14 +487,8 @@ __global__ void to_bf16_bits(const float* x, unsigned short* y, long long n) {
 // next batch's setup read early (call 10).
 std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_blocks, bool async,
                                              int pf, int trim, bool bf16) {
-  // The fifty-third session's deeper rings at trim 15 (4 blocks of 4 warps an SM, so that twice
-  // the ring's bytes fit): float32 16 rows in groups of 4 or 8, bfloat16 32 rows in groups of 8.
-  if (trim == 15 && rg == 10 && min_blocks == 4 && !async && pf == 0) {
-    if (bf16 && k == 32 && gs == 8) return tma_bf16_kernel<15, 32, 8, 4>();
-    if (!bf16 && k == 16 && gs == 4) return tma_kernel<16, 4, 10, 4, false, 0, 15>();
-    if (!bf16 && k == 16 && gs == 8) return tma_kernel<16, 8, 10, 4, false, 0, 15>();
-    return {nullptr, nullptr};
-  }
+  // (The fifty-third session's deeper rings at trim 15, float32 K 16 and bfloat16 K 32 at 4
+  // blocks an SM, 11-13% slower: measured and removed, the fifty-fourth session's call 1.)
   if (bf16) {  // the library's instance, a ring of 16 rows
     if (k != 16 || gs != 4 || rg != 10 || min_blocks != 5 || async || pf != 0)
       return {nullptr, nullptr};
@@ -503,10 +497,11 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
     if (trim == 7) return tma_bf16_kernel<7>();
     if (trim == 15) return tma_bf16_kernel<15>();
     if (trim == 31) return tma_bf16_kernel<31>();
+    if (trim == 63) return tma_bf16_kernel<63>();
     return {nullptr, nullptr};
   }
   if (k != 8 || gs != 4) return {nullptr, nullptr};
-  if (trim != 0) {  // the fifty-second (1-3) and third (7-31) sessions' trims, shipped geometry
+  if (trim != 0) {  // the fifty-second (1-3), third (7-31) and fourth (47) sessions' trims
     if (async || rg != 10 || min_blocks != 5 || pf != 0) return {nullptr, nullptr};
     if (trim == 1) return tma_kernel<8, 4, 10, 5, false, 0, 1>();
     if (trim == 2) return tma_kernel<8, 4, 10, 5, false, 0, 2>();
@@ -514,6 +509,7 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
     if (trim == 7) return tma_kernel<8, 4, 10, 5, false, 0, 7>();
     if (trim == 15) return tma_kernel<8, 4, 10, 5, false, 0, 15>();
     if (trim == 31) return tma_kernel<8, 4, 10, 5, false, 0, 31>();
+    if (trim == 47) return tma_kernel<8, 4, 10, 5, false, 0, 47>();
     return {nullptr, nullptr};
   }
   if (!async && rg == 4 && min_blocks == 6 && pf == 0) return tma_kernel<8, 4, 4, 6, false>();
@@ -541,7 +537,7 @@ struct Config {
   int prefetch = 0;         // tma_gather: items beyond the ring prefetched into L2 (0: none)
   int pause_ns = 0;         // tma_gather: the barrier's first sleep after a failed poll (0: 64)
   int trim = 0;  // tma_gather: kTrim (whole groups, switch, elected copies, sources first, early)
-  bool bf16 = false;  // tma_gather: bfloat16 values (the library's instance: K 16; trims 0-15)
+  bool bf16 = false;  // tma_gather: bfloat16 values (the library's instance: K 16)
 };
 
 template <int G, int U>
@@ -641,27 +637,21 @@ int run(const std::string& out_path, const Options& o) {
   // After the thirty-fourth session (calls 3, 6, 11): bulk RG 10 at 5 blocks, R 20 at 16.8 MB
   // and lag 15 (the thirty-third session's best) beside R 19 at 33.6 MB and lag 8 (the shipped
   // colblock's), and R 19 at 16.8 MB.
-  // The fifty-third session: the shipped geometry (R 19, 33.6 MB, lag 8) with the shipped trim
-  // (15: a group's copies by one elected lane, their sources read before them) and trim 31 (the
-  // sources read before the group's wait), trim 15 first and last (the drift between them); call
-  // 2's list ran trims 3 and 7, call 8's 7 and 15, the fifty-second session's each trim 0-3. Then
-  // trim 15 on a ring twice as deep at 16 warps an SM (deep: K rows, groups of GS): float32 K 16
-  // in groups of 4 and of 8, bfloat16 K 32 in groups of 8 (call 8: the sweep pays the copies'
-  // latency, which more rows in flight would hide).
+  // The fifty-fourth session: the shipped geometry (R 19, 33.6 MB, lag 8) with the library's
+  // trims (float32 15, bfloat16 31) against the same plus bit 5 (47, 63: a chunk's items fetched
+  // a chunk ahead), the library's first and last (the drift between them). The fifty-third
+  // session's lists ran trims 3 and 7, 7 and 15, 15 and 31; the fifty-second's each trim 0-3.
   auto bulk = [](int r, double mb, int lag, int pause, int trim = 0, bool bf16 = false) {
     return Config{r,    mb, lag, bf16 ? 16 : 8, true, false, 5,    false,
                   true, 10, 4,   false,         0,    pause, trim, bf16};
   };
-  auto deep = [](int k, int gs, bool bf16 = false) {
-    return Config{19, 33, 8, k, true, false, 4, false, true, 10, gs, false, 0, 4096, 15, bf16};
-  };
   const std::vector<Config> configs_f128 = {
-      bulk(19, 33, 8, 4096, 15), bulk(19, 33, 8, 4096, 31), bulk(19, 33, 8, 4096, 31),
-      bulk(19, 33, 8, 4096, 15), deep(16, 4), deep(16, 8),
+      bulk(19, 33, 8, 4096, 15), bulk(19, 33, 8, 4096, 47), bulk(19, 33, 8, 4096, 47),
+      bulk(19, 33, 8, 4096, 15),
       // bfloat16 values, where the sweep is bound by its items, not its bytes (thirty-sixth
       // session)
-      bulk(19, 33, 8, 4096, 15, true), bulk(19, 33, 8, 4096, 31, true),
-      bulk(19, 33, 8, 4096, 31, true), bulk(19, 33, 8, 4096, 15, true), deep(32, 8, true)};
+      bulk(19, 33, 8, 4096, 31, true), bulk(19, 33, 8, 4096, 63, true),
+      bulk(19, 33, 8, 4096, 63, true), bulk(19, 33, 8, 4096, 31, true)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -1087,8 +1077,8 @@ int main(int argc, char** argv) {
             "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][h][+stats]] "
             "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, "
             "PF items prefetched into L2, NS the barrier's first sleep, T the group "
-            "loop's trim (0-3, 7, 15, 31), a: cp.async, h: bfloat16 values (U 16, trims 0, 3, "
-            "7, 15, 31); letters in this order): %s\n",
+            "loop's trim (0-3, 7, 15, 31, 47), a: cp.async, h: bfloat16 values (U 16, trims "
+            "0, 3, 7, 15, 31, 63); letters in this order): %s\n",
             spec);
         return 64;
       }
