@@ -520,7 +520,8 @@ __device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, f
 // group's refill sources read before its wait rather than after its adds (trim 31 against 15 on
 // an H100, the fifty-fourth session: bfloat16 1.2% faster, the library's bfloat16 sweep; float32
 // 0.5% slower, 0.65% more instructions). Bit 5 (probe only): a chunk's items fetched at its
-// start, a chunk before they are needed, not at its end (the bit's comment in the loop).
+// start, a chunk before they are needed, not at its end (the bit's comment in the loop). Bit 6
+// (probe only, with bit 5): the barrier's counters for the next chunk read at a chunk's start.
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
           class V = float, int L1P = 0, int kTrim = 15>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
@@ -530,6 +531,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
   static_assert(31 + K + PF < 64, "copied and prefetched items come from the staged two chunks");
   static_assert((kTrim & 16) == 0 || (kTrim & 12) == 12, "bit 4 hands sources to bits 2 and 3");
+  static_assert((kTrim & 64) == 0 || (kTrim & 32) != 0, "bit 6 reads the items bit 5 fetched");
   static_assert(sizeof(V) == 4 || (sizeof(V) == 2 && !kAsync && PF == 0),
                 "16-bit rows: bulk copies, no prefetch");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
@@ -641,9 +643,11 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
       uint2 m_next = w.weigh(1, w.fetch(1));
       uint2 raw = w.fetch(2);
       w.report_below(w.part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
+      int step_next = -1;  // bit 6: the step chunk c + 1 waits for, found during chunk c
       for (int c = 0; c * 32 < n_items; ++c) {
         if (kProfile) ++n_chunks;
-        if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
+        if (a.lag > 0)
+          bar.wait_for((kTrim & 64) != 0 && c > 0 ? step_next : w.needed_step(c, m_cur, m_next));
         __syncwarp();  // the last chunk's reads of `staged` are done
         staged[lane] = m_cur;
         staged[32 + lane] = m_next;
@@ -658,6 +662,16 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         // registers at once: a load's latency a chunk, 5.8% of call 3's stall samples).
         uint2 raw_ahead = make_uint2(0u, 0u);
         if constexpr ((kTrim & 32) != 0) raw_ahead = w.fetch(c + 3);
+        // Bit 6: the barrier's counters for chunk c + 1 read here, not at the chunk's end, whose
+        // load the next chunk's first wait then waited out (call 3's trim 63: 6.7% of the stall
+        // samples, on the chunk's first instruction that shares the load's scoreboard). Chunk
+        // c + 2's columns are raw's (bit 5: loaded a chunk ago), all that needed_step reads.
+        if constexpr ((kTrim & 64) != 0) {
+          if (a.lag > 0 && (c + 1) * 32 < n_items) {
+            step_next = w.needed_step(c + 1, m_next, raw);
+            bar.prefetch(step_next);
+          }
+        }
         const int in_chunk = min(32, n_items - c * 32);
 #pragma unroll 1
         for (int t0 = 0; t0 < in_chunk; t0 += GS) {
@@ -722,7 +736,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         m_cur = m_next;
         m_next = w.weigh_loaded(c, raw, s_raw);
         raw = (kTrim & 32) != 0 ? raw_ahead : w.fetch(c + 3);
-        if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
+        if ((kTrim & 64) == 0 && a.lag > 0 && (c + 1) * 32 < n_items)
+          bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
       }
     }
     w.report_below(a.parts);
