@@ -37,10 +37,12 @@ struct Buffer {
 };
 
 constexpr int kGroup = 4, kMinBlocks = 5;
-// The group loop's trims (tma_gather's kTrim): float32 at 15, bfloat16 at 31, whose refill
-// sources are read before a group's wait (the fifty-fourth session on an H100, side by side:
-// bfloat16 1.2% faster at 31, float32 0.5% slower there and DRAM-bound; docs/perf-notes.md).
-constexpr int kFloat32Trim = 15, kBfloat16Trim = 31;
+// The group loop's trims (tma_gather's kTrim): float32 at 15, bfloat16 at 63, whose refill
+// sources are read before a group's wait (bit 4) and whose chunks' items are fetched a chunk
+// ahead (bit 5). The fifty-fourth session on an H100, side by side: bfloat16 1.2% faster at 31
+// than at 15, 4.1% faster again at 63 (127 1.4% slower than 63); float32, DRAM-bound there, 0.5%
+// slower at 31, 0.8% at 47, 0.2-0.4% at 111, each with more DRAM bytes (docs/perf-notes.md).
+constexpr int kFloat32Trim = 15, kBfloat16Trim = 63;
 // The instance for a value storage and L1 policy (problem_unsupported() admits the pairs
 // compiled; others throw Unsupported): bfloat16 rows as unsigned short (their bits are all the
 // kernel needs: a float32's upper half), policy 0 only.
