@@ -203,6 +203,10 @@ __device__ __forceinline__ float ld_score(const float* p) {
   }
 }
 
+__device__ __forceinline__ void prefetch_l1(const void* p) {
+  asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+}
+
 // A row's softmax maximum and 1 / sum over scores[lo, hi), online, 16 loads in flight at a time.
 template <int L1P = 0>
 __device__ __forceinline__ float2 row_softmax_stats(const float* scores, int lo, int hi) {
@@ -287,6 +291,11 @@ struct WarpBatch {
   __device__ uint2 fetch(int c) const {
     const int i = c * 32 + lane;
     return i < n_items ? ld_item<L1P>(items + i) : make_uint2(0u, 0u);
+  }
+  // Chunk c's items into L1 (no register waits for them), for a fetch(c) a chunk later.
+  __device__ void prefetch_items(int c) const {
+    const int i = c * 32 + lane;
+    if (i < n_items) prefetch_l1(items + i);
   }
   __device__ uint2 weigh(int c, uint2 it) const {
     const int i = c * 32 + lane;
@@ -522,8 +531,9 @@ __device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, f
 // 0.5% slower, 0.65% more instructions). Bit 5: a chunk's items fetched at its start, a chunk
 // before they are needed, not at its end (the bit's comment in the loop; trim 63 against 31:
 // bfloat16 4.1% faster, the library's bfloat16 sweep; float32 47 against 15 0.8% slower). Bit 6
-// (probe only, with bit 5): the barrier's counters for the next chunk read at a chunk's start
-// (bfloat16 127 1.4% slower than 63; float32 111 0.2-0.4% slower than 15).
+// (probe only, with bit 5 or 7): the barrier's counters for the next chunk read at a chunk's
+// start (bfloat16 127 1.4% slower than 63; float32 111 0.2-0.4% slower than 15). Bit 7 (probe
+// only, in place of bit 5): a chunk's items prefetched into L1 at its start and loaded at its end.
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
           class V = float, int L1P = 0, int kTrim = 15>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
@@ -533,7 +543,9 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
   static_assert(31 + K + PF < 64, "copied and prefetched items come from the staged two chunks");
   static_assert((kTrim & 16) == 0 || (kTrim & 12) == 12, "bit 4 hands sources to bits 2 and 3");
-  static_assert((kTrim & 64) == 0 || (kTrim & 32) != 0, "bit 6 reads the items bit 5 fetched");
+  static_assert((kTrim & 64) == 0 || (kTrim & 160) != 0,
+                "bit 6 reads the items bit 5 or 7 fetched");
+  static_assert((kTrim & 160) != 160, "bits 5 and 7: two ways to fetch a chunk's items early");
   static_assert(sizeof(V) == 4 || (sizeof(V) == 2 && !kAsync && PF == 0),
                 "16-bit rows: bulk copies, no prefetch");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
@@ -664,10 +676,15 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         // registers at once: a load's latency a chunk, 5.8% of call 3's stall samples).
         uint2 raw_ahead = make_uint2(0u, 0u);
         if constexpr ((kTrim & 32) != 0) raw_ahead = w.fetch(c + 3);
+        // Bit 7, in place of bit 5: chunk c + 3's items only into L1 here, no register holding
+        // the load across the chunk (with bit 6, ptxas moved bit 5's result at once, waiting
+        // for it: call 6); the chunk's end then loads them from L1.
+        if constexpr ((kTrim & 128) != 0) w.prefetch_items(c + 3);
         // Bit 6: the barrier's counters for chunk c + 1 read here, not at the chunk's end, whose
         // load the next chunk's first wait then waited out (call 3's trim 63: 6.7% of the stall
         // samples, on the chunk's first instruction that shares the load's scoreboard). Chunk
-        // c + 2's columns are raw's (bit 5: loaded a chunk ago), all that needed_step reads.
+        // c + 2's columns are raw's (bits 5 and 7: loaded a chunk ago, or at the end of the last
+        // chunk from L1), all that needed_step reads.
         if constexpr ((kTrim & 64) != 0) {
           if (a.lag > 0 && (c + 1) * 32 < n_items) {
             step_next = w.needed_step(c + 1, m_next, raw);
