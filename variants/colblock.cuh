@@ -203,8 +203,13 @@ __device__ __forceinline__ float ld_score(const float* p) {
   }
 }
 
+// By each lane: the line holding `p` into L1 (from L2 or DRAM) or into L2 (from DRAM), nothing
+// into a register (no load for a later instruction to wait on).
 __device__ __forceinline__ void prefetch_l1(const void* p) {
   asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+}
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
 
 // A row's softmax maximum and 1 / sum over scores[lo, hi), online, 16 loads in flight at a time.
@@ -411,11 +416,6 @@ __device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned b
 // lane's current cp.async group.
 __device__ __forceinline__ void async_copy16(void* dst, const void* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_addr(dst)), "l"(src) : "memory");
-}
-
-// By each lane: brings the line holding `p` from DRAM into L2.
-__device__ __forceinline__ void prefetch_l2(const void* p) {
-  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
 
 __device__ __forceinline__ void async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
