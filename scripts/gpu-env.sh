@@ -29,6 +29,14 @@ first_gpu() {
   GPU_NAME="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" || { echo "nvidia-smi failed"; exit 1; }
   echo "GPU: $GPU_NAME"
 }
+# record_first_on_h200: on an H200 (first_gpu's GPU_NAME), the run of record before the caller's
+# own steps (CHECK_PART=0 scripts/gpu-v47a.sh; END, default 330, bounds it), and returns 0; on any
+# other GPU returns 1 at once (the issue's figures are the H200's, and H200s come seldom).
+record_first_on_h200() {
+  [[ "$GPU_NAME" == *H200* ]] || return 1
+  CHECK_PART=0 END=${END:-330} bash "$ROOT/scripts/gpu-v47a.sh"
+  return 0
+}
 # pack PARENT NAME: PARENT/NAME into PARENT/NAME.tgz, the folder removed once packed, also when
 # a step still writing to it makes tar exit 1 (what tar read is packed); kept when tar fails.
 # The device returns at most 8 files of at most 16 MiB: a larger pack is cut into NAME.tgz.aa,

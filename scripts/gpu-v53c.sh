@@ -9,8 +9,7 @@ set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"
 first_gpu
-if [[ "$GPU_NAME" == *H200* ]]; then
-  CHECK_PART=0 END=${END:-330} bash "$D/gpu-v47a.sh"
+if record_first_on_h200; then
   bash "$D/gpu-colblock.sh" v53c-probe 2>&1 | grep -E "^(device|tma|seed|baseline U=4 |done)"
 fi
 (

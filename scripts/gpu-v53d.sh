@@ -10,9 +10,7 @@ set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"
 first_gpu
-if [[ "$GPU_NAME" == *H200* ]]; then
-  CHECK_PART=0 END=${END:-330} bash "$D/gpu-v47a.sh"
-fi
+record_first_on_h200
 # NAME and TRIMS: the output folder and the float32 trims Nsight Compute counts (gpu-v53e.sh).
 trims=()
 for t in ${TRIMS:-7 15}; do trims+=("19,33,8,8,tma5r10s4096t$t"); done
