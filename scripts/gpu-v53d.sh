@@ -11,9 +11,13 @@ D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"
 first_gpu
 record_first_on_h200
-# NAME and TRIMS: the output folder and the float32 trims Nsight Compute counts (gpu-v53e.sh).
+# NAME and TRIMS: the output folder and the float32 trims Nsight Compute counts (gpu-v53e.sh); a
+# trim may carry its pause, sNNNtT (the default pause 4096 ns).
 trims=()
-for t in ${TRIMS:-7 15}; do trims+=("19,33,8,8,tma5r10s4096t$t"); done
+for t in ${TRIMS:-7 15}; do
+  [[ "$t" == s* ]] || t="s4096t$t"
+  trims+=("19,33,8,8,tma5r10$t")
+done
 bash "$D/gpu-colblock.sh" "${NAME:-v53d}" "${trims[@]}" 2>&1 |
   grep -E "^(device|tma|seed|baseline U=4 |done)"
 if [[ "$GPU_NAME" == *H200* ]]; then  # where the float32 sweep's issue goes on the H200

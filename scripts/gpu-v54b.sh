@@ -4,5 +4,6 @@
 # next chunk at a chunk's start), Nsight Compute's counts for float32 15 and 111, and the
 # per-instruction counts of 111 and 127: does the stall at the chunk's top leave?
 # (docs/perf-notes.md, "Fifty-fourth session: the barrier's counters a chunk ahead (prediction)")
+# (Its trims 111-223 were bits the fifty-fifth session removed: run it on a checkout of 302240c.)
 NAME=v54b TRIMS="15 111" SRC="src-t111:19,33,8,8,tma5r10s4096t111 src-t127h:19,33,8,16,tma5r10s4096t127h" \
   exec bash "$(dirname "${BASH_SOURCE[0]}")/gpu-v54a.sh"

@@ -7,6 +7,7 @@
 # the run of record on this build (the first since the fifty-first session's, at trim 0) and last
 # the float32 sweep's per-instruction counts at trim 15 (docs/perf-notes.md, "Fifty-fourth
 # session: the items through L1 (prediction)").
+# (Its trims 111-223 were bits the fifty-fifth session removed: run it on a checkout of 302240c.)
 NAME=v54c TRIMS="15 143" \
   SRC="src-t63h:19,33,8,16,tma5r10s4096t63h src-t223h:19,33,8,16,tma5r10s4096t223h" \
   exec bash "$(dirname "${BASH_SOURCE[0]}")/gpu-v54a.sh"

@@ -49,7 +49,13 @@ constexpr int kStepWords = kSlotsRing * kLines * kLineWords;
 // word is the abandoned mark.
 constexpr size_t kBarrierBytes = static_cast<size_t>(kStepWords + kLineWords) * sizeof(unsigned);
 
-template <bool kProfile>
+// kTimedGap (tma_gather's kTrim bit 6, probe only): after a failed poll the warp sleeps until
+// the SM clock has passed the pause (2 cycles a nanosecond: ~1 ns at the 1.98 GHz both boards
+// run) before it polls again; without it one __nanosleep(pause) a poll, which on an H100 returned
+// after ~100 ns whatever the pause (the fifty-fourth session's per-instruction counts: 45 M
+// polls of ~19 instructions and 32 lines each under Nsight Compute, 20% of the bfloat16 sweep's
+// instructions).
+template <bool kProfile, bool kTimedGap = false>
 struct SoftBarrier {
   unsigned* step_done;
   unsigned* timeouts;
@@ -106,7 +112,13 @@ struct SoftBarrier {
         break;
       }
       if (kProfile && spins == 0) ++n_slept;
-      __nanosleep(pause);
+      if constexpr (kTimedGap) {
+        const long long until = clock64() + 2ll * pause;
+        do __nanosleep(pause);
+        while (clock64() < until);
+      } else {
+        __nanosleep(pause);
+      }
       pause = min(pause * 2, max(1024u, first_pause));
     }
     cleared = step;
@@ -203,11 +215,8 @@ __device__ __forceinline__ float ld_score(const float* p) {
   }
 }
 
-// By each lane: the line holding `p` into L1 (from L2 or DRAM) or into L2 (from DRAM), nothing
-// into a register (no load for a later instruction to wait on).
-__device__ __forceinline__ void prefetch_l1(const void* p) {
-  asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
-}
+// By each lane: the line holding `p` into L2 (from DRAM), nothing into a register (no load for a
+// later instruction to wait on).
 __device__ __forceinline__ void prefetch_l2(const void* p) {
   asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
@@ -254,10 +263,10 @@ __device__ __forceinline__ void add_weighted(float4& acc, float w, const float4&
 // in partition order (a lane each a chunk of 32: col | row << 24 and the edge's offset, weighed
 // into col | row << 24 and the softmax weight), and the partitions it has reported finished.
 // AHEAD: the items a chunk's gathers run ahead of it (the ring); L1P: the L1 policy of its loads.
-template <int AHEAD, bool kProfile, int L1P = 0>
+template <int AHEAD, bool kProfile, int L1P = 0, bool kTimedGap = false>
 struct WarpBatch {
   const StreamArgs& a;
-  SoftBarrier<kProfile>& bar;
+  SoftBarrier<kProfile, kTimedGap>& bar;
   const float2* stats;
   int lane;
   long long r0;
@@ -266,8 +275,8 @@ struct WarpBatch {
   const uint2* items;
   int reported = -1;  // this batch's partitions reported finished
 
-  __device__ WarpBatch(const StreamArgs& args, SoftBarrier<kProfile>& barrier, const float2* st,
-                       int b, int gw, int lane_)
+  __device__ WarpBatch(const StreamArgs& args, SoftBarrier<kProfile, kTimedGap>& barrier,
+                       const float2* st, int b, int gw, int lane_)
       : a(args), bar(barrier), stats(st), lane(lane_) {
     const int R = a.rows_per_warp;
     r0 = (static_cast<long long>(b) * a.total_warps + gw) * R;
@@ -296,11 +305,6 @@ struct WarpBatch {
   __device__ uint2 fetch(int c) const {
     const int i = c * 32 + lane;
     return i < n_items ? ld_item<L1P>(items + i) : make_uint2(0u, 0u);
-  }
-  // Chunk c's items into L1 (no register waits for them), for a fetch(c) a chunk later.
-  __device__ void prefetch_items(int c) const {
-    const int i = c * 32 + lane;
-    if (i < n_items) prefetch_l1(items + i);
   }
   __device__ uint2 weigh(int c, uint2 it) const {
     const int i = c * 32 + lane;
@@ -338,9 +342,9 @@ struct WarpBatch {
 };
 
 // By lane 0 of a profiling instance: the warp's profile into the grid's, and its trace.
-template <bool kProfile>
-__device__ void record_warp(const StreamArgs& a, const SoftBarrier<kProfile>& bar, int gw,
-                            unsigned long long t_setup, unsigned long long total,
+template <bool kProfile, bool kTimedGap>
+__device__ void record_warp(const StreamArgs& a, const SoftBarrier<kProfile, kTimedGap>& bar,
+                            int gw, unsigned long long t_setup, unsigned long long total,
                             unsigned long long n_chunks) {
   bar.record(a.profile, t_setup, total, n_chunks);
   if (a.warp_trace) {
@@ -530,10 +534,11 @@ __device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, f
 // an H100, the fifty-fourth session: bfloat16 1.2% faster, the library's bfloat16 sweep; float32
 // 0.5% slower, 0.65% more instructions). Bit 5: a chunk's items fetched at its start, a chunk
 // before they are needed, not at its end (the bit's comment in the loop; trim 63 against 31:
-// bfloat16 4.1% faster, the library's bfloat16 sweep; float32 47 against 15 0.8% slower). Bit 6
-// (probe only, with bit 5 or 7): the barrier's counters for the next chunk read at a chunk's
-// start (bfloat16 127 1.4% slower than 63; float32 111 0.2-0.4% slower than 15). Bit 7 (probe
-// only, in place of bit 5): a chunk's items prefetched into L1 at its start and loaded at its end.
+// bfloat16 4.1% faster, the library's bfloat16 sweep; float32 47 against 15 0.8% slower). Measured
+// and removed (the fifty-fourth session's bits 6 and 7, probe only): the barrier's counters for the
+// next chunk read at a chunk's start (bfloat16 1.2-1.4% slower), a chunk's items prefetched into
+// L1 at its start in place of bit 5 (1.8% slower; with the counters 0.2%). Bit 6 now (probe only,
+// the fifty-fifth session): the barrier's polls a timed pause apart (SoftBarrier's kTimedGap).
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
           class V = float, int L1P = 0, int kTrim = 15>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
@@ -543,9 +548,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
   static_assert(31 + K + PF < 64, "copied and prefetched items come from the staged two chunks");
   static_assert((kTrim & 16) == 0 || (kTrim & 12) == 12, "bit 4 hands sources to bits 2 and 3");
-  static_assert((kTrim & 64) == 0 || (kTrim & 160) != 0,
-                "bit 6 reads the items bit 5 or 7 fetched");
-  static_assert((kTrim & 160) != 160, "bits 5 and 7: two ways to fetch a chunk's items early");
+  static_assert(kTrim < 128, "bits 0-6");
   static_assert(sizeof(V) == 4 || (sizeof(V) == 2 && !kAsync && PF == 0),
                 "16-bit rows: bulk copies, no prefetch");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
@@ -567,7 +570,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   __syncwarp();
   unsigned phase = 0;  // bit g: the parity of group g's next phase
-  SoftBarrier<kProfile> bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
+  SoftBarrier<kProfile, (kTrim & 64) != 0> bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit,
+                                               a.lag, gw, lane);
   if (a.poll_pause_ns > 0) bar.first_pause = a.poll_pause_ns;
   unsigned long long t_setup = 0, n_chunks = 0;
   const long long t_start = kProfile ? clock64() : 0;
@@ -575,7 +579,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     const long long t_batch = kProfile ? clock64() : 0;
     // The barrier's schedule covers the items the ring and the prefetches run ahead (review:
     // call 6's PF ran up to PF items past the partitions the barrier allowed).
-    WarpBatch<K + PF, kProfile, L1P> w(a, bar, stats, b, gw, lane);
+    WarpBatch<K + PF, kProfile, L1P, (kTrim & 64) != 0> w(a, bar, stats, b, gw, lane);
     const int n_items = w.n_items;
     float4 racc[kReg];
 #pragma unroll
@@ -657,11 +661,9 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
       uint2 m_next = w.weigh(1, w.fetch(1));
       uint2 raw = w.fetch(2);
       w.report_below(w.part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
-      int step_next = -1;  // bit 6: the step chunk c + 1 waits for, found during chunk c
       for (int c = 0; c * 32 < n_items; ++c) {
         if (kProfile) ++n_chunks;
-        if (a.lag > 0)
-          bar.wait_for((kTrim & 64) != 0 && c > 0 ? step_next : w.needed_step(c, m_cur, m_next));
+        if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
         __syncwarp();  // the last chunk's reads of `staged` are done
         staged[lane] = m_cur;
         staged[32 + lane] = m_next;
@@ -676,21 +678,6 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         // registers at once: a load's latency a chunk, 5.8% of call 3's stall samples).
         uint2 raw_ahead = make_uint2(0u, 0u);
         if constexpr ((kTrim & 32) != 0) raw_ahead = w.fetch(c + 3);
-        // Bit 7, in place of bit 5: chunk c + 3's items only into L1 here, no register holding
-        // the load across the chunk (with bit 6, ptxas moved bit 5's result at once, waiting
-        // for it: call 6); the chunk's end then loads them from L1.
-        if constexpr ((kTrim & 128) != 0) w.prefetch_items(c + 3);
-        // Bit 6: the barrier's counters for chunk c + 1 read here, not at the chunk's end, whose
-        // load the next chunk's first wait then waited out (call 3's trim 63: 6.7% of the stall
-        // samples, on the chunk's first instruction that shares the load's scoreboard). Chunk
-        // c + 2's columns are raw's (bits 5 and 7: loaded a chunk ago, or at the end of the last
-        // chunk from L1), all that needed_step reads.
-        if constexpr ((kTrim & 64) != 0) {
-          if (a.lag > 0 && (c + 1) * 32 < n_items) {
-            step_next = w.needed_step(c + 1, m_next, raw);
-            bar.prefetch(step_next);
-          }
-        }
         const int in_chunk = min(32, n_items - c * 32);
 #pragma unroll 1
         for (int t0 = 0; t0 < in_chunk; t0 += GS) {
@@ -755,8 +742,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         m_cur = m_next;
         m_next = w.weigh_loaded(c, raw, s_raw);
         raw = (kTrim & 32) != 0 ? raw_ahead : w.fetch(c + 3);
-        if ((kTrim & 64) == 0 && a.lag > 0 && (c + 1) * 32 < n_items)
-          bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
+        if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
       }
     }
     w.report_below(a.parts);

@@ -461,14 +461,14 @@ std::pair<const void*, const void*> tma_kernel() {
 }
 
 // The library's bfloat16 instance (csrgat/colblock.cu: a ring of 16 rows of 256 bytes, the bits
-// as unsigned short) with the trim of its group loop (0, 3, 7, 15, 31, 63, 127, 159 or 223): the
-// timed and the profiling one.
-template <int kTrim>
+// as unsigned short) in groups of GS with the trim of its group loop: the timed and the
+// profiling one.
+template <int GS, int kTrim>
 std::pair<const void*, const void*> tma_bf16_kernel() {
   return {reinterpret_cast<const void*>(
-              &tma_gather<16, 4, 10, 5, false, 0, false, unsigned short, 0, kTrim>),
+              &tma_gather<16, GS, 10, 5, false, 0, false, unsigned short, 0, kTrim>),
           reinterpret_cast<const void*>(
-              &tma_gather<16, 4, 10, 5, false, 0, true, unsigned short, 0, kTrim>)};
+              &tma_gather<16, GS, 10, 5, false, 0, true, unsigned short, 0, kTrim>)};
 }
 
 // float32 values to bfloat16 bits (round to nearest even), for the bfloat16 sweep.
@@ -490,21 +490,25 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
   // (The fifty-third session's deeper rings at trim 15, float32 K 16 and bfloat16 K 32 at 4
   // blocks an SM, 11-13% slower: measured and removed, the fifty-fourth session's call 1.)
   if (bf16) {  // the library's instance, a ring of 16 rows
-    if (k != 16 || gs != 4 || rg != 10 || min_blocks != 5 || async || pf != 0)
+    if (k != 16 || rg != 10 || min_blocks != 5 || async || pf != 0) return {nullptr, nullptr};
+    if (gs == 8) {  // the fifty-fifth session: two groups of 8
+      if (trim == 63) return tma_bf16_kernel<8, 63>();
+      if (trim == 127) return tma_bf16_kernel<8, 127>();
       return {nullptr, nullptr};
-    if (trim == 0) return tma_bf16_kernel<0>();
-    if (trim == 3) return tma_bf16_kernel<3>();
-    if (trim == 7) return tma_bf16_kernel<7>();
-    if (trim == 15) return tma_bf16_kernel<15>();
-    if (trim == 31) return tma_bf16_kernel<31>();
-    if (trim == 63) return tma_bf16_kernel<63>();
-    if (trim == 127) return tma_bf16_kernel<127>();
-    if (trim == 159) return tma_bf16_kernel<159>();
-    if (trim == 223) return tma_bf16_kernel<223>();
+    }
+    if (gs != 4) return {nullptr, nullptr};
+    if (trim == 0) return tma_bf16_kernel<4, 0>();
+    if (trim == 3) return tma_bf16_kernel<4, 3>();
+    if (trim == 7) return tma_bf16_kernel<4, 7>();
+    if (trim == 15) return tma_bf16_kernel<4, 15>();
+    if (trim == 31) return tma_bf16_kernel<4, 31>();
+    if (trim == 63) return tma_bf16_kernel<4, 63>();
+    if (trim == 127) return tma_bf16_kernel<4, 127>();
     return {nullptr, nullptr};
   }
   if (k != 8 || gs != 4) return {nullptr, nullptr};
-  if (trim != 0) {  // the fifty-second (1-3), third (7-31) and fourth (47-207) sessions' trims
+  if (trim !=
+      0) {  // the fifty-second (1-3), third (7-31), fourth (47) and fifth (79) sessions' trims
     if (async || rg != 10 || min_blocks != 5 || pf != 0) return {nullptr, nullptr};
     if (trim == 1) return tma_kernel<8, 4, 10, 5, false, 0, 1>();
     if (trim == 2) return tma_kernel<8, 4, 10, 5, false, 0, 2>();
@@ -513,9 +517,7 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
     if (trim == 15) return tma_kernel<8, 4, 10, 5, false, 0, 15>();
     if (trim == 31) return tma_kernel<8, 4, 10, 5, false, 0, 31>();
     if (trim == 47) return tma_kernel<8, 4, 10, 5, false, 0, 47>();
-    if (trim == 111) return tma_kernel<8, 4, 10, 5, false, 0, 111>();
-    if (trim == 143) return tma_kernel<8, 4, 10, 5, false, 0, 143>();
-    if (trim == 207) return tma_kernel<8, 4, 10, 5, false, 0, 207>();
+    if (trim == 79) return tma_kernel<8, 4, 10, 5, false, 0, 79>();
     return {nullptr, nullptr};
   }
   if (!async && rg == 4 && min_blocks == 6 && pf == 0) return tma_kernel<8, 4, 4, 6, false>();
@@ -643,30 +645,32 @@ int run(const std::string& out_path, const Options& o) {
   // After the thirty-fourth session (calls 3, 6, 11): bulk RG 10 at 5 blocks, R 20 at 16.8 MB
   // and lag 15 (the thirty-third session's best) beside R 19 at 33.6 MB and lag 8 (the shipped
   // colblock's), and R 19 at 16.8 MB.
-  // The fifty-fourth session: the shipped geometry (R 19, 33.6 MB, lag 8) with float32 trim 15
-  // (the library's) against 47 (bit 5: a chunk's items fetched a chunk ahead), 111 (bit 6 too:
-  // the barrier's counters read at the chunk's start), 143 (bit 7 in place of 5: the items
-  // prefetched into L1) and 207 (bits 6 and 7); bfloat16 trim 63 (the library's since call 6)
-  // against 127, 159 and 223 (the same bits); each list in both orders (the drift between them),
-  // bfloat16 after trim 31. On an H100 (calls 3 and 6) float32 15 was the fastest, DRAM-bound;
-  // the H200's float32 sweep is not. The fifty-third session's lists ran trims 3 and 7, 7 and
-  // 15, 15 and 31; the fifty-second's each trim 0-3.
-  auto bulk = [](int r, double mb, int lag, int pause, int trim = 0, bool bf16 = false) {
+  // The fifty-fifth session: the shipped geometry (R 19, 33.6 MB, lag 8) with float32 trim 15
+  // (the library's) against 47 (bit 5, the bfloat16 sweep's) and 79 (bit 6: the barrier's polls
+  // a timed pause apart, 1024 ns); bfloat16 trim 63 (the library's) against 127 (bit 6) at
+  // pauses of 512, 1024 and 2048 ns, against groups of 8 (GS 8, two groups in the ring of 16)
+  // and against lags 12 and 16 (the window's partitions: a tenth of the bfloat16 sweep's warp
+  // time is waits); each list in both orders (the drift between them). The fifty-fourth
+  // session's lists ran 15 against 47 (bit 5), 111 and 207 (the counters read a chunk ahead),
+  // 143 (the items through L1), bfloat16 31 against 63 and those bits; the fifty-third 3 and 7,
+  // 7 and 15, 15 and 31; the fifty-second each trim 0-3.
+  auto bulk = [](int r, double mb, int lag, int pause, int trim = 0, bool bf16 = false,
+                 int gs = 4) {
     return Config{r,    mb, lag, bf16 ? 16 : 8, true, false, 5,    false,
-                  true, 10, 4,   false,         0,    pause, trim, bf16};
+                  true, 10, gs,  false,         0,    pause, trim, bf16};
   };
   const std::vector<Config> configs_f128 = {
-      bulk(19, 33, 8, 4096, 15), bulk(19, 33, 8, 4096, 47), bulk(19, 33, 8, 4096, 111),
-      bulk(19, 33, 8, 4096, 143), bulk(19, 33, 8, 4096, 207), bulk(19, 33, 8, 4096, 207),
-      bulk(19, 33, 8, 4096, 143), bulk(19, 33, 8, 4096, 111), bulk(19, 33, 8, 4096, 47),
-      bulk(19, 33, 8, 4096, 15),
+      bulk(19, 33, 8, 4096, 15), bulk(19, 33, 8, 4096, 47), bulk(19, 33, 8, 1024, 79),
+      bulk(19, 33, 8, 1024, 79), bulk(19, 33, 8, 4096, 47), bulk(19, 33, 8, 4096, 15),
       // bfloat16 values, where the sweep is bound by its items, not its bytes (thirty-sixth
       // session)
-      bulk(19, 33, 8, 4096, 31, true), bulk(19, 33, 8, 4096, 63, true),
-      bulk(19, 33, 8, 4096, 127, true), bulk(19, 33, 8, 4096, 159, true),
-      bulk(19, 33, 8, 4096, 223, true), bulk(19, 33, 8, 4096, 223, true),
-      bulk(19, 33, 8, 4096, 159, true), bulk(19, 33, 8, 4096, 127, true),
-      bulk(19, 33, 8, 4096, 63, true)};
+      bulk(19, 33, 8, 4096, 63, true), bulk(19, 33, 8, 512, 127, true),
+      bulk(19, 33, 8, 1024, 127, true), bulk(19, 33, 8, 2048, 127, true),
+      bulk(19, 33, 8, 4096, 63, true, 8), bulk(19, 33, 12, 4096, 63, true),
+      bulk(19, 33, 16, 4096, 63, true), bulk(19, 33, 16, 4096, 63, true),
+      bulk(19, 33, 12, 4096, 63, true), bulk(19, 33, 8, 4096, 63, true, 8),
+      bulk(19, 33, 8, 2048, 127, true), bulk(19, 33, 8, 1024, 127, true),
+      bulk(19, 33, 8, 512, 127, true), bulk(19, 33, 8, 4096, 63, true)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -1092,8 +1096,9 @@ int main(int argc, char** argv) {
             "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][h][+stats]] "
             "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, "
             "PF items prefetched into L2, NS the barrier's first sleep, T the group "
-            "loop's trim (0-3, 7, 15, 31, 47, 111, 143, 207), a: cp.async, h: bfloat16 values "
-            "(U 16, trims 0, 3, 7, 15, 31, 63, 127, 159, 223); letters in this order): %s\n",
+            "loop's trim (0-3, 7, 15, 31, 47, 79), a: cp.async, h: bfloat16 values "
+            "(U 16; GS 4: trims 0, 3, 7, 15, 31, 63, 127; GS 8: 63, 127); letters in this "
+            "order): %s\n",
             spec);
         return 64;
       }
