@@ -36,27 +36,32 @@ struct Buffer {
   }
 };
 
-constexpr int kGroup = 4, kMinBlocks = 5;
-// The group loop's trims (tma_gather's kTrim): float32 at 15, bfloat16 at 63, whose refill
-// sources are read before a group's wait (bit 4) and whose chunks' items are fetched a chunk
-// ahead (bit 5). The fifty-fourth session on an H100, side by side: bfloat16 1.2% faster at 31
-// than at 15, 4.1% faster again at 63 (127 1.4% slower than 63); float32, DRAM-bound there, 0.5%
-// slower at 31, 0.8% at 47, 0.2-0.4% at 111, each with more DRAM bytes (docs/perf-notes.md).
-constexpr int kFloat32Trim = 15, kBfloat16Trim = 63;
+constexpr int kMinBlocks = 5;
+// The group loop's trims (tma_gather's kTrim) and its groups: float32 at trim 15 in groups of 4,
+// bfloat16 at trim 127 in groups of 8. Bit 4 reads a group's refill sources before its wait, bit
+// 5 fetches a chunk's items a chunk ahead, bit 6 spaces the barrier's polls by a timed pause
+// (the geometry's poll_pause_ns). On an H100, side by side: the fifty-fourth session, bfloat16
+// 1.2% faster at 31 than at 15, 4.1% faster again at 63; the fifty-fifth, bfloat16 at 127 in
+// groups of 8 4.1% faster than 63 in groups of 4 (groups of 8 alone 1.8%, bit 6 alone 0.3%);
+// float32, DRAM-bound there, 0.5% slower at 31, 0.8% at 47, 0.2% faster at 79 at a 1024 ns
+// pause (docs/perf-notes.md). The float32 sweep keeps 15: the tuned header's pause for it is
+// 4096 ns, which bit 6 would make a real 4 us between polls, never measured on it.
+constexpr int kFloat32Group = 4, kFloat32Trim = 15;
+constexpr int kBfloat16Group = 8, kBfloat16Trim = 127;
 // The instance for a value storage and L1 policy (problem_unsupported() admits the pairs
 // compiled; others throw Unsupported): bfloat16 rows as unsigned short (their bits are all the
 // kernel needs: a float32's upper half), policy 0 only.
 template <int L1P>
 const void* float32_kernel() {
   return reinterpret_cast<const void*>(
-      &tma_gather<ring_slots(kFloat32), kGroup, kRegisterRows, kMinBlocks, false, 0, false, float,
-                  L1P, kFloat32Trim>);
+      &tma_gather<ring_slots(kFloat32), kFloat32Group, kRegisterRows, kMinBlocks, false, 0, false,
+                  float, L1P, kFloat32Trim>);
 }
 const void* kernel_fn(int value, int l1_policy) {
   if (value == kBfloat16 && l1_policy == 0)
     return reinterpret_cast<const void*>(
-        &tma_gather<ring_slots(kBfloat16), kGroup, kRegisterRows, kMinBlocks, false, 0, false,
-                    unsigned short, 0, kBfloat16Trim>);
+        &tma_gather<ring_slots(kBfloat16), kBfloat16Group, kRegisterRows, kMinBlocks, false, 0,
+                    false, unsigned short, 0, kBfloat16Trim>);
   static_assert(kMaxL1Policy == 3, "an instance a policy");
   if (value == kFloat32) switch (l1_policy) {
       case 0:

@@ -49,11 +49,11 @@ constexpr int kStepWords = kSlotsRing * kLines * kLineWords;
 // word is the abandoned mark.
 constexpr size_t kBarrierBytes = static_cast<size_t>(kStepWords + kLineWords) * sizeof(unsigned);
 
-// kTimedGap (tma_gather's kTrim bit 6, probe only): after a failed poll the warp sleeps until
-// the SM clock has passed the pause (2 cycles a nanosecond: ~1 ns at the 1.98 GHz both boards
-// run) before it polls again; without it one __nanosleep(pause) a poll, which on an H100 returned
-// after ~100 ns whatever the pause (the fifty-fourth session's per-instruction counts: 45 M
-// polls of ~19 instructions and 32 lines each under Nsight Compute, 20% of the bfloat16 sweep's
+// kTimedGap (tma_gather's kTrim bit 6; the library's bfloat16 sweep): after a failed poll the warp
+// sleeps until the SM clock has passed the pause (2 cycles a nanosecond: ~1 ns at the 1.98 GHz both
+// boards run) before it polls again; without it one __nanosleep(pause) a poll, which on an H100
+// returned after ~100 ns whatever the pause (the fifty-fourth session's per-instruction counts: 45
+// M polls of ~19 instructions and 32 lines each under Nsight Compute, 20% of the bfloat16 sweep's
 // instructions).
 template <bool kProfile, bool kTimedGap = false>
 struct SoftBarrier {
@@ -537,8 +537,9 @@ __device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, f
 // bfloat16 4.1% faster, the library's bfloat16 sweep; float32 47 against 15 0.8% slower). Measured
 // and removed (the fifty-fourth session's bits 6 and 7, probe only): the barrier's counters for the
 // next chunk read at a chunk's start (bfloat16 1.2-1.4% slower), a chunk's items prefetched into
-// L1 at its start in place of bit 5 (1.8% slower; with the counters 0.2%). Bit 6 now (probe only,
-// the fifty-fifth session): the barrier's polls a timed pause apart (SoftBarrier's kTimedGap).
+// L1 at its start in place of bit 5 (1.8% slower; with the counters 0.2%). Bit 6 now (the
+// fifty-fifth session): the barrier's polls a timed pause apart (SoftBarrier's kTimedGap; with
+// groups of 8, the library's bfloat16 sweep at 127: 4.1% faster than 63 in groups of 4).
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
           class V = float, int L1P = 0, int kTrim = 15>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
