@@ -301,7 +301,7 @@ struct Sweep::Impl {
     a.step_done = steps->as<unsigned>();
     a.timeouts = timeouts->as<unsigned>();
     a.spin_limit = geometry.spin_limit;
-    a.poll_pause_ns = geometry.poll_pause_ns;
+    a.poll_pause_ns = poll_pause_ns_for(geometry.poll_pause_ns, value == kFloat32);
     info.partitions = a.parts;
     info.batches = a.batches;
     info.x = static_cast<double>(std::min<int64_t>(rows_per_batch, n)) *

@@ -35,7 +35,9 @@ struct Geometry {
   int rows_per_warp = 19;    // R, kRegisterRows to kMaxRowsPerWarp
   int part_shift = 16;       // partitions of 2^S sources (33.6 MB of values at F = 128)
   int lag = 8;               // partitions a warp may run ahead of the slowest, 1 to 31
-  int poll_pause_ns = kDefaultPollPauseNs;  // the barrier's first sleep after a failed poll, ns
+  // The barrier's first sleep after a failed poll, ns; 0: the value storage's default
+  // (poll_pause_ns_for: float32 4096, bfloat16 1024).
+  int poll_pause_ns = 0;
   // The L1 policy of the items' and scores' loads (`.l1p<N>`, variants/colblock.cuh's
   // kMaxL1Policy): 0 as measured since the thirty-fourth session; 1 the items by the read-only
   // path (2's control); 2 the items bypass L1; 3 as 2, and the scores stay in L1 at evict_last

@@ -330,8 +330,10 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
        << ", " << rule_params[i].slices;
     if (!r.colblock.empty()) {
       const VariantParams c = VariantParams::parse(r.colblock);
-      os << ", " << c.cb_rows << ", " << c.cb_shift << ", " << c.cb_lag << ", " << c_string(r.colblock)
-         << ", " << c.cb_pause;
+      // The pause it runs: the id's, or the value storage's default where the id names none.
+      os << ", " << c.cb_rows << ", " << c.cb_shift << ", " << c.cb_lag << ", "
+         << c_string(r.colblock) << ", "
+         << colblock::poll_pause_ns_for(c.cb_pause, c.value == ValueType::f32);
       if (c.cb_l1p != 0) os << ", " << c.cb_l1p;  // (headers without it keep their text)
     }
     os << "},\n";

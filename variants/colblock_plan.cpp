@@ -33,7 +33,8 @@ std::string knobs_out_of_range(const Knobs& k) {
     return range("ps (part_shift, log2 of a partition's sources)", k.part_shift, 0, kMaxPartShift);
   if (k.lag < 1 || k.lag > kMaxLag) return range("lag", k.lag, 1, kMaxLag);
   // (a header edited by hand could ask for a second's sleep a poll)
-  if (k.poll_pause_ns < kMinPollPauseNs || k.poll_pause_ns > kMaxPollPauseNs)
+  if (k.poll_pause_ns != 0 &&
+      (k.poll_pause_ns < kMinPollPauseNs || k.poll_pause_ns > kMaxPollPauseNs))
     return range("pp (poll_pause_ns, the barrier's first sleep)", k.poll_pause_ns, kMinPollPauseNs,
                  kMaxPollPauseNs);
   if (k.l1_policy < 0 || k.l1_policy > kMaxL1Policy)

@@ -24,9 +24,17 @@ constexpr int64_t kMaxNodes = int64_t{1} << 24;
 constexpr int kMaxRowsPerWarp = 31;
 
 // The soft barrier's first sleep after a failed poll, in ns, where a geometry does not name one
-// (`.pp<N>`): tuned on float32 in the thirty-third session (call 13).
+// (`.pp<N>` left out, poll_pause_ns 0), by the value storage: float32 4096 (tuned in the
+// thirty-third session, call 13, on a __nanosleep that slept less than asked), bfloat16 1024 (its
+// sweep's polls are timed, tma_gather's kTrim bit 6: on an H100 the fifty-fifth session measured
+// 512-2048 ns within 0.2% of each other and 4096 ns 5.5% slower).
 constexpr int kDefaultPollPauseNs = 4096;
+constexpr int kBfloat16PollPauseNs = 1024;
 constexpr int kMinPollPauseNs = 32, kMaxPollPauseNs = 65536;
+// The pause a launch runs: pause_ns, or the value storage's default where it is 0.
+constexpr int poll_pause_ns_for(int pause_ns, bool float32_values) {
+  return pause_ns != 0 ? pause_ns : float32_values ? kDefaultPollPauseNs : kBfloat16PollPauseNs;
+}
 
 // The L1 policies of the sweep's item and score loads run 0 to kMaxL1Policy (`.l1p<N>`;
 // variants/colblock.cuh says what each does).

@@ -45,7 +45,7 @@ std::string VariantParams::id() const {
        << (slices != 1 ? ".fs" + std::to_string(slices) : std::string());
   } else if (family == Family::colblock) {
     os << ".r" << cb_rows << ".ps" << cb_shift << ".lag" << cb_lag;
-    if (cb_pause != colblock::kDefaultPollPauseNs) os << ".pp" << cb_pause;
+    if (cb_pause != 0) os << ".pp" << cb_pause;
     if (cb_l1p != 0) os << ".l1p" << cb_l1p;
   }
   os << '.' << to_string(index) << '.' << to_string(value);

@@ -76,8 +76,9 @@ struct VariantParams {
   int cb_shift = 16;  // .ps<S>
   int cb_lag = 8;     // .lag<L>
   // The soft barrier's first sleep after a failed poll, ns (`.pp<N>`, after .lag; left out of
-  // the id at colblock::kDefaultPollPauseNs, so that ids from before it keep their meaning).
-  int cb_pause = colblock::kDefaultPollPauseNs;
+  // the id at 0, the library's default for the value storage: float32 4096 ns, so that float32
+  // ids from before it keep their meaning; bfloat16 1024 since its polls are timed).
+  int cb_pause = 0;
   // The L1 policy of the sweep's item and score loads (`.l1p<N>` after .pp, left out at 0:
   // variants/colblock.cuh).
   int cb_l1p = 0;

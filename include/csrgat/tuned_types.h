@@ -37,7 +37,8 @@ struct Rule {
   int colblock_lag = 0;
   const char* colblock_id = "";    // its variant id, for logs
   int colblock_pause_ns = 0;       // its barrier's first sleep after a failed poll (`.pp<N>`), ns;
-                                   // 0: the library's default (4096)
+                                   // 0: the library's default for the value storage
+                                   // (float32 4096, bfloat16 1024)
   int colblock_l1_policy = 0;      // the L1 policy of its item and score loads (`.l1p<N>`);
                                    // written only when not 0
 };

@@ -252,7 +252,7 @@ TEST(GpuCommandsCli, AVariantIdIsValidAndWrittenAsTheTunerWritesIt) {
       {"timeline" + g +
            " --variant csrgat.tpr32.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.i32.f32",
        "did you mean '" + ok + "'"},
-      {"bench" + g + " --impl colblock.r19.ps16.lag8.pp4096.i32.f32",
+      {"bench" + g + " --impl colblock.r19.ps16.lag8.pp0.i32.f32",
        "did you mean 'colblock.r19.ps16.lag8.i32.f32'"},
       {"profile" + g + " --variant " + ok + ".fault1", "is a test-only variant"},
   };

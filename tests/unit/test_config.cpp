@@ -577,7 +577,7 @@ TEST(ConfigErrors, ColblockGeometries) {
   expect_error(with("[r19.ps16.lag8.l1p0]"), "space.colblock[0]", 8, "write it as r19.ps16.lag8");
   expect_error(with("[r19.ps16.lag8.pp8]"), "space.colblock[0]", 8,
                "pp (poll_pause_ns, the barrier's first sleep) = 8: 32 to 65536");
-  expect_error(with("[r19.ps16.lag8.pp4096]"), "space.colblock[0]", 8, "write it as r19.ps16.lag8");
+  expect_error(with("[r19.ps16.lag8.pp0]"), "space.colblock[0]", 8, "write it as r19.ps16.lag8");
   expect_error(with("[r19.ps16.lag8, r19.ps16.lag8]"), "space.colblock[1]", 8, "duplicate value");
 }
 

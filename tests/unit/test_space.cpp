@@ -616,14 +616,22 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.i32.bf16").invalid_reason(), "");
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.i32.f16").invalid_reason(),
             "colblock takes f32 or bf16 values only");
-  // The barrier's first sleep: .pp<N>, left out of the id at the default (4096 ns).
-  EXPECT_EQ(p.cb_pause, colblock::kDefaultPollPauseNs);
+  // The barrier's first sleep: .pp<N>, left out of the id at 0, the value storage's default
+  // (float32 4096 ns, bfloat16 1024: its polls are timed).
+  EXPECT_EQ(p.cb_pause, 0);
+  EXPECT_EQ(colblock::poll_pause_ns_for(p.cb_pause, true), colblock::kDefaultPollPauseNs);
+  EXPECT_EQ(colblock::poll_pause_ns_for(p.cb_pause, false), colblock::kBfloat16PollPauseNs);
+  EXPECT_EQ(colblock::poll_pause_ns_for(512, false), 512);
   const VariantParams paced = VariantParams::parse("colblock.r19.ps16.lag8.pp1024.i32.bf16");
   EXPECT_EQ(paced.cb_pause, 1024);
   EXPECT_EQ(paced.id(), "colblock.r19.ps16.lag8.pp1024.i32.bf16");
   EXPECT_EQ(paced.invalid_reason(), "");
-  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.pp4096.i32.f32"), p);
-  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.pp4096.i32.f32").id(), id);
+  // An explicit pause is its own id (pp4096 runs as the float32 default does); pp0 is the default.
+  EXPECT_NE(VariantParams::parse("colblock.r19.ps16.lag8.pp4096.i32.f32"), p);
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.pp4096.i32.f32").id(),
+            "colblock.r19.ps16.lag8.pp4096.i32.f32");
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.pp0.i32.f32"), p);
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.pp0.i32.f32").id(), id);
   EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.pp16.i32.f32").invalid_reason(),
             "colblock: pp (poll_pause_ns, the barrier's first sleep) = 16: 32 to 65536");
   EXPECT_EQ(geometry_of(paced).poll_pause_ns, 1024);
