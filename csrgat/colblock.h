@@ -26,8 +26,8 @@
 namespace csrgat::colblock {
 
 // The kernel's compiled geometry (the thirty-third session's probe): a ring of bulk copies a
-// warp in groups of 4, kRegisterRows (10, variants/colblock_plan.h) of a warp's rows in
-// registers, 5 blocks of 4 warps an SM.
+// warp in groups of 4 (bfloat16: 8, the fifty-fifth session), kRegisterRows (10,
+// variants/colblock_plan.h) of a warp's rows in registers, 5 blocks of 4 warps an SM.
 constexpr int kWarpsPerBlock = 4;
 
 // What a launch may choose: the tuner's `.r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>]` and the spin limit.
