@@ -645,34 +645,32 @@ int run(const std::string& out_path, const Options& o) {
   // After the thirty-fourth session (calls 3, 6, 11): bulk RG 10 at 5 blocks, R 20 at 16.8 MB
   // and lag 15 (the thirty-third session's best) beside R 19 at 33.6 MB and lag 8 (the shipped
   // colblock's), and R 19 at 16.8 MB.
-  // The fifty-fifth session's call 4, after call 3 on an H100 (bfloat16 in groups of 8 at trim
-  // 127 and a 1024 ns pause 4.1% faster than the library's 63 in groups of 4; lag 10 -2.8% and
-  // lag 12 -1.5% at 63 in groups of 8; float32 at lag 12 1.6-1.9% slower): the pause of bit 6's
-  // timed polls for the new bfloat16 sweep (512 to 4096 ns, the library's default 4096) at lags
-  // 8 and 10, and float32 79 at 512-4096 ns against 15; each list in both orders. Call 3's list:
-  // bfloat16 groups of 8 at lags 8-12 with and without bit 6, float32 15 and 79 at lags 8 and
-  // 12; call 2's: float32 15, 47 and 79, bfloat16 63, 127 at 512-2048 ns, groups of 8, lags 12
-  // and 16. The fifty-fourth session's lists ran 15 against 47 (bit 5), 111 and 207 (the
-  // counters read a chunk ahead), 143 (the items through L1), bfloat16 31 against 63 and those
-  // bits; the fifty-third 3 and 7, 7 and 15, 15 and 31; the fifty-second each trim 0-3.
+  // The fifty-fifth session's call 8, on the library's new bfloat16 sweep (127 in groups of 8,
+  // 1024 ns: 5278 us on call 4's H100): its geometry, tuned on float32 at trim 0 (R 19, 33.6 MB
+  // partitions, lag 8), against lags 6 and 7, R 17 and 21, and 16.8 MB partitions; float32 79 at
+  // 2048 ns against 15; each list in both orders. Call 4's list: bit 6's pause (512-4096 ns) at
+  // lags 8 and 10, float32 79 at 512-4096 ns; call 3's: groups of 8 at lags 8-12 with and
+  // without bit 6, float32 15 and 79 at lags 8 and 12; call 2's: float32 15, 47 and 79,
+  // bfloat16 63, 127 at 512-2048 ns, groups of 8, lags 12 and 16. The fifty-fourth session's
+  // lists ran 15 against 47 (bit 5), 111 and 207 (the counters read a chunk ahead), 143 (the
+  // items through L1), bfloat16 31 against 63 and those bits; the fifty-third 3 and 7, 7 and 15,
+  // 15 and 31; the fifty-second each trim 0-3.
   auto bulk = [](int r, double mb, int lag, int pause, int trim = 0, bool bf16 = false,
                  int gs = 4) {
     return Config{r,    mb, lag, bf16 ? 16 : 8, true, false, 5,    false,
                   true, 10, gs,  false,         0,    pause, trim, bf16};
   };
   const std::vector<Config> configs_f128 = {
-      bulk(19, 33, 8, 4096, 15), bulk(19, 33, 8, 512, 79), bulk(19, 33, 8, 2048, 79),
-      bulk(19, 33, 8, 4096, 79), bulk(19, 33, 8, 4096, 79), bulk(19, 33, 8, 2048, 79),
-      bulk(19, 33, 8, 512, 79), bulk(19, 33, 8, 4096, 15),
+      bulk(19, 33, 8, 4096, 15), bulk(19, 33, 8, 2048, 79), bulk(19, 33, 8, 2048, 79),
+      bulk(19, 33, 8, 4096, 15),
       // bfloat16 values, where the sweep is bound by its items, not its bytes (thirty-sixth
       // session)
-      bulk(19, 33, 8, 4096, 63, true), bulk(19, 33, 8, 512, 127, true, 8),
-      bulk(19, 33, 8, 1024, 127, true, 8), bulk(19, 33, 8, 2048, 127, true, 8),
-      bulk(19, 33, 8, 4096, 127, true, 8), bulk(19, 33, 10, 512, 127, true, 8),
-      bulk(19, 33, 10, 1024, 127, true, 8), bulk(19, 33, 10, 1024, 127, true, 8),
-      bulk(19, 33, 10, 512, 127, true, 8), bulk(19, 33, 8, 4096, 127, true, 8),
-      bulk(19, 33, 8, 2048, 127, true, 8), bulk(19, 33, 8, 1024, 127, true, 8),
-      bulk(19, 33, 8, 512, 127, true, 8), bulk(19, 33, 8, 4096, 63, true)};
+      bulk(19, 33, 8, 1024, 127, true, 8), bulk(19, 33, 7, 1024, 127, true, 8),
+      bulk(19, 33, 6, 1024, 127, true, 8), bulk(17, 33, 8, 1024, 127, true, 8),
+      bulk(21, 33, 8, 1024, 127, true, 8), bulk(19, 16.8, 8, 1024, 127, true, 8),
+      bulk(19, 16.8, 8, 1024, 127, true, 8), bulk(21, 33, 8, 1024, 127, true, 8),
+      bulk(17, 33, 8, 1024, 127, true, 8), bulk(19, 33, 6, 1024, 127, true, 8),
+      bulk(19, 33, 7, 1024, 127, true, 8), bulk(19, 33, 8, 1024, 127, true, 8)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
