@@ -55,14 +55,7 @@ constexpr size_t kBarrierBytes = static_cast<size_t>(kStepWords + kLineWords) * 
 // returned after ~100 ns whatever the pause (the fifty-fourth session's per-instruction counts: 45
 // M polls of ~19 instructions and 32 lines each under Nsight Compute, 20% of the bfloat16 sweep's
 // instructions).
-// kAhead > 0 (tma_gather's kTrim bits 7 and 8, probe only): prefetch() also reads the counters
-// of the step kAhead after the one asked, and the wait that finds the asked step done clears the
-// later one too when it is done (steps complete in order: a warp signals its steps in increasing
-// order, so every warp past a step is past each before it), so that the next chunks' prefetches
-// find their steps cleared and load nothing (the fifty-fifth session's per-instruction counts:
-// the chunk top's first stall, 9.2% of the samples, waits on the prefetch issued at the chunk
-// before's end).
-template <bool kProfile, bool kTimedGap = false, int kAhead = 0>
+template <bool kProfile, bool kTimedGap = false>
 struct SoftBarrier {
   unsigned* step_done;
   unsigned* timeouts;
@@ -71,7 +64,6 @@ struct SoftBarrier {
   int cleared = -1;  // the highest step every warp is known to have finished
   int pending_step = -1;  // prefetch(): the step whose counter lines `pending` holds, a lane a line
   int pending = 0;
-  int pending_far = 0;  // kAhead: the lines of step pending_step + kAhead, a lane a line
   unsigned long long t_wait = 0, n_waits = 0, n_slept = 0;
   unsigned first_pause = 64;  // ns slept after the first failed poll, doubling to 1024 (or to it)
 
@@ -92,8 +84,6 @@ struct SoftBarrier {
     if (step <= cleared || step < 0) return;
     pending_step = step;
     pending = static_cast<int>(slot_lines(step)[lane * kLineWords]);
-    if constexpr (kAhead > 0)
-      pending_far = static_cast<int>(slot_lines(step + kAhead)[lane * kLineWords]);
   }
 
   // By the whole warp: returns once every warp has finished `step`.
@@ -102,10 +92,6 @@ struct SoftBarrier {
     const int target = total_warps * (step / kSlotsRing + 1);
     if (step == pending_step && warp_sum_int(pending) >= target) {
       cleared = step;
-      if constexpr (kAhead > 0) {  // a slot still counting step far - kSlotsRing reads as not done
-        const int far = step + kAhead;
-        if (warp_sum_int(pending_far) >= total_warps * (far / kSlotsRing + 1)) cleared = far;
-      }
       return;
     }
     const long long t0 = kProfile ? clock64() : 0;
@@ -277,10 +263,10 @@ __device__ __forceinline__ void add_weighted(float4& acc, float w, const float4&
 // in partition order (a lane each a chunk of 32: col | row << 24 and the edge's offset, weighed
 // into col | row << 24 and the softmax weight), and the partitions it has reported finished.
 // AHEAD: the items a chunk's gathers run ahead of it (the ring); L1P: the L1 policy of its loads.
-template <int AHEAD, bool kProfile, int L1P = 0, class Barrier = SoftBarrier<kProfile>>
+template <int AHEAD, bool kProfile, int L1P = 0, bool kTimedGap = false>
 struct WarpBatch {
   const StreamArgs& a;
-  Barrier& bar;
+  SoftBarrier<kProfile, kTimedGap>& bar;
   const float2* stats;
   int lane;
   long long r0;
@@ -289,8 +275,8 @@ struct WarpBatch {
   const uint2* items;
   int reported = -1;  // this batch's partitions reported finished
 
-  __device__ WarpBatch(const StreamArgs& args, Barrier& barrier, const float2* st, int b, int gw,
-                       int lane_)
+  __device__ WarpBatch(const StreamArgs& args, SoftBarrier<kProfile, kTimedGap>& barrier,
+                       const float2* st, int b, int gw, int lane_)
       : a(args), bar(barrier), stats(st), lane(lane_) {
     const int R = a.rows_per_warp;
     r0 = (static_cast<long long>(b) * a.total_warps + gw) * R;
@@ -356,9 +342,9 @@ struct WarpBatch {
 };
 
 // By lane 0 of a profiling instance: the warp's profile into the grid's, and its trace.
-template <class Barrier>
-__device__ void record_warp(const StreamArgs& a, const Barrier& bar, int gw,
-                            unsigned long long t_setup, unsigned long long total,
+template <bool kProfile, bool kTimedGap>
+__device__ void record_warp(const StreamArgs& a, const SoftBarrier<kProfile, kTimedGap>& bar,
+                            int gw, unsigned long long t_setup, unsigned long long total,
                             unsigned long long n_chunks) {
   bar.record(a.profile, t_setup, total, n_chunks);
   if (a.warp_trace) {
@@ -553,9 +539,10 @@ __device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, f
 // next chunk read at a chunk's start (bfloat16 1.2-1.4% slower), a chunk's items prefetched into
 // L1 at its start in place of bit 5 (1.8% slower; with the counters 0.2%). Bit 6 now (the
 // fifty-fifth session): the barrier's polls a timed pause apart (SoftBarrier's kTimedGap; with
-// groups of 8, the library's bfloat16 sweep at 127: 4.1% faster than 63 in groups of 4). Bits 7
-// and 8 (probe only, one or the other): the barrier's prefetch also reads the counters of the
-// step 2 (bit 7) or 4 (bit 8) after the one a chunk needs (SoftBarrier's kAhead).
+// groups of 8, the library's bfloat16 sweep at 127: 4.1% faster than 63 in groups of 4). Measured
+// and removed (the fifty-fifth session's bits 7 and 8, probe only): the barrier's prefetch also
+// reading the counters of the step 2 or 4 after the one a chunk needs, clearing it when done
+// (bfloat16 +0.3% and +5.4%, float32 +0.8% and +4%, with 2-6% more L2 bytes).
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
           class V = float, int L1P = 0, int kTrim = 15>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
@@ -565,7 +552,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
   static_assert(31 + K + PF < 64, "copied and prefetched items come from the staged two chunks");
   static_assert((kTrim & 16) == 0 || (kTrim & 12) == 12, "bit 4 hands sources to bits 2 and 3");
-  static_assert(kTrim < 512 && (kTrim & 384) != 384, "bits 0-8, 7 or 8");
+  static_assert(kTrim < 128, "bits 0-6");
   static_assert(sizeof(V) == 4 || (sizeof(V) == 2 && !kAsync && PF == 0),
                 "16-bit rows: bulk copies, no prefetch");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
@@ -587,11 +574,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   __syncwarp();
   unsigned phase = 0;  // bit g: the parity of group g's next phase
-  using Barrier = SoftBarrier<kProfile, (kTrim & 64) != 0,
-                              (kTrim & 128) != 0   ? 2
-                              : (kTrim & 256) != 0 ? 4
-                                                   : 0>;
-  Barrier bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
+  SoftBarrier<kProfile, (kTrim & 64) != 0> bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit,
+                                               a.lag, gw, lane);
   if (a.poll_pause_ns > 0) bar.first_pause = a.poll_pause_ns;
   unsigned long long t_setup = 0, n_chunks = 0;
   const long long t_start = kProfile ? clock64() : 0;
@@ -599,7 +583,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     const long long t_batch = kProfile ? clock64() : 0;
     // The barrier's schedule covers the items the ring and the prefetches run ahead (review:
     // call 6's PF ran up to PF items past the partitions the barrier allowed).
-    WarpBatch<K + PF, kProfile, L1P, Barrier> w(a, bar, stats, b, gw, lane);
+    WarpBatch<K + PF, kProfile, L1P, (kTrim & 64) != 0> w(a, bar, stats, b, gw, lane);
     const int n_items = w.n_items;
     float4 racc[kReg];
 #pragma unroll
