@@ -51,10 +51,9 @@ constexpr size_t kBarrierBytes = static_cast<size_t>(kStepWords + kLineWords) * 
 
 // kTimedGap (tma_gather's kTrim bit 6; the library's bfloat16 sweep): after a failed poll the warp
 // sleeps until the SM clock has passed the pause (2 cycles a nanosecond: ~1 ns at the 1.98 GHz both
-// boards run) before it polls again; without it one __nanosleep(pause) a poll, which on an H100
-// returned after ~100 ns whatever the pause (the fifty-fourth session's per-instruction counts: 45
-// M polls of ~19 instructions and 32 lines each under Nsight Compute, 20% of the bfloat16 sweep's
-// instructions).
+// boards run) before it polls again; without it one __nanosleep(pause) a poll, whose length is
+// a hint (the fifty-fourth session's per-instruction counts: 45 M polls of ~19 instructions and
+// 32 lines each under Nsight Compute, 20% of the bfloat16 sweep's instructions, at 4096 ns).
 template <bool kProfile, bool kTimedGap = false>
 struct SoftBarrier {
   unsigned* step_done;

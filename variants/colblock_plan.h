@@ -25,9 +25,9 @@ constexpr int kMaxRowsPerWarp = 31;
 
 // The soft barrier's first sleep after a failed poll, in ns, where a geometry does not name one
 // (`.pp<N>` left out, poll_pause_ns 0), by the value storage: float32 4096 (tuned in the
-// thirty-third session, call 13, on a __nanosleep that slept less than asked), bfloat16 1024 (its
-// sweep's polls are timed, tma_gather's kTrim bit 6: on an H100 the fifty-fifth session measured
-// 512-2048 ns within 0.2% of each other and 4096 ns 5.5% slower).
+// thirty-third session, call 13, with one __nanosleep a poll, whose length is a hint), bfloat16
+// 1024 (its sweep's polls are timed, tma_gather's kTrim bit 6: on an H100 the fifty-fifth session
+// measured 512-2048 ns within 0.2% of each other and 4096 ns 5.5% slower).
 constexpr int kDefaultPollPauseNs = 4096;
 constexpr int kBfloat16PollPauseNs = 1024;
 constexpr int kMinPollPauseNs = 32, kMaxPollPauseNs = 65536;
