@@ -541,9 +541,9 @@ __device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, f
 // groups of 8, the library's bfloat16 sweep at 127: 4.1% faster than 63 in groups of 4). Measured
 // and removed (the fifty-fifth session's bits 7 and 8, probe only): the barrier's prefetch also
 // reading the counters of the step 2 or 4 after the one a chunk needs, clearing it when done
-// (bfloat16 +0.3% and +5.4%, float32 +0.8% and +4%, with 2-6% more L2 bytes). Bit 7 now (probe
-// only): past a batch's first chunk, a chunk's barrier wait before its first refill rather than
-// at its top.
+// (bfloat16 +0.3% and +5.4%, float32 +0.8% and +4%, with 2-6% more L2 bytes); then bit 7 again,
+// past a batch's first chunk a chunk's barrier wait before its first refill rather than at its
+// top (bfloat16 +2.0%, float32 +0.2%).
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
           class V = float, int L1P = 0, int kTrim = 15>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
@@ -553,7 +553,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
   static_assert(31 + K + PF < 64, "copied and prefetched items come from the staged two chunks");
   static_assert((kTrim & 16) == 0 || (kTrim & 12) == 12, "bit 4 hands sources to bits 2 and 3");
-  static_assert(kTrim < 256, "bits 0-7");
+  static_assert(kTrim < 128, "bits 0-6");
   static_assert(sizeof(V) == 4 || (sizeof(V) == 2 && !kAsync && PF == 0),
                 "16-bit rows: bulk copies, no prefetch");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
@@ -668,12 +668,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
       w.report_below(w.part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
       for (int c = 0; c * 32 < n_items; ++c) {
         if (kProfile) ++n_chunks;
-        // Bit 7: past chunk 0, the wait comes before the chunk's first refill, not at its top: the
-        // chunk's first K items were copied during the chunk before (under its wait), and its
-        // first group's adds then cover the round trip of the counters prefetched at the chunk
-        // before's end (call 9: the chunk top's first stall, 9.2% of the samples, waits on it).
-        if (a.lag > 0 && ((kTrim & 128) == 0 || c == 0))
-          bar.wait_for(w.needed_step(c, m_cur, m_next));
+        if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
         __syncwarp();  // the last chunk's reads of `staged` are done
         staged[lane] = m_cur;
         staged[32 + lane] = m_next;
@@ -746,9 +741,6 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
               if (t0 + j < in_chunk) add(entry(j), piece(j));
           }
           if (!kAsync) __syncwarp();  // every lane has read the group's slots
-          if constexpr ((kTrim & 128) != 0) {
-            if (t0 == 0 && c > 0 && a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
-          }
           refill(g, c, t0 + K, (kTrim & 16) != 0 ? next_src : nullptr);
         }
         w.report_after(c, m_next);
