@@ -28,12 +28,12 @@ constexpr int kMaxRowsPerWarp = 31;
 // thirty-third session, call 13, with one __nanosleep a poll, whose length is a hint), bfloat16
 // 1024 (its sweep's polls are timed, tma_gather's kTrim bit 6: on an H100 the fifty-fifth session
 // measured 512-2048 ns within 0.2% of each other and 4096 ns 5.5% slower).
-constexpr int kDefaultPollPauseNs = 4096;
+constexpr int kFloat32PollPauseNs = 4096;
 constexpr int kBfloat16PollPauseNs = 1024;
 constexpr int kMinPollPauseNs = 32, kMaxPollPauseNs = 65536;
 // The pause a launch runs: pause_ns, or the value storage's default where it is 0.
 constexpr int poll_pause_ns_for(int pause_ns, bool float32_values) {
-  return pause_ns != 0 ? pause_ns : float32_values ? kDefaultPollPauseNs : kBfloat16PollPauseNs;
+  return pause_ns != 0 ? pause_ns : float32_values ? kFloat32PollPauseNs : kBfloat16PollPauseNs;
 }
 
 // The L1 policies of the sweep's item and score loads run 0 to kMaxL1Policy (`.l1p<N>`;

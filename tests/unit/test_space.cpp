@@ -619,7 +619,7 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
   // The barrier's first sleep: .pp<N>, left out of the id at 0, the value storage's default
   // (float32 4096 ns, bfloat16 1024: its polls are timed).
   EXPECT_EQ(p.cb_pause, 0);
-  EXPECT_EQ(colblock::poll_pause_ns_for(p.cb_pause, true), colblock::kDefaultPollPauseNs);
+  EXPECT_EQ(colblock::poll_pause_ns_for(p.cb_pause, true), colblock::kFloat32PollPauseNs);
   EXPECT_EQ(colblock::poll_pause_ns_for(p.cb_pause, false), colblock::kBfloat16PollPauseNs);
   EXPECT_EQ(colblock::poll_pause_ns_for(512, false), 512);
   const VariantParams paced = VariantParams::parse("colblock.r19.ps16.lag8.pp1024.i32.bf16");
