@@ -261,11 +261,12 @@ __device__ __forceinline__ void add_weighted(float4& acc, float w, const float4&
 // One warp's batch of a planned kernel (stream_gather, tma_gather): its R rows' bounds, its items
 // in partition order (a lane each a chunk of 32: col | row << 24 and the edge's offset, weighed
 // into col | row << 24 and the softmax weight), and the partitions it has reported finished.
-// AHEAD: the items a chunk's gathers run ahead of it (the ring); L1P: the L1 policy of its loads.
-template <int AHEAD, bool kProfile, int L1P = 0, bool kTimedGap = false>
+// AHEAD: the items a chunk's gathers run ahead of it (the ring); L1P: the L1 policy of its loads;
+// Barrier: the kernel's SoftBarrier.
+template <int AHEAD, bool kProfile, int L1P = 0, class Barrier = SoftBarrier<kProfile>>
 struct WarpBatch {
   const StreamArgs& a;
-  SoftBarrier<kProfile, kTimedGap>& bar;
+  Barrier& bar;
   const float2* stats;
   int lane;
   long long r0;
@@ -274,8 +275,8 @@ struct WarpBatch {
   const uint2* items;
   int reported = -1;  // this batch's partitions reported finished
 
-  __device__ WarpBatch(const StreamArgs& args, SoftBarrier<kProfile, kTimedGap>& barrier,
-                       const float2* st, int b, int gw, int lane_)
+  __device__ WarpBatch(const StreamArgs& args, Barrier& barrier, const float2* st, int b, int gw,
+                       int lane_)
       : a(args), bar(barrier), stats(st), lane(lane_) {
     const int R = a.rows_per_warp;
     r0 = (static_cast<long long>(b) * a.total_warps + gw) * R;
@@ -341,9 +342,9 @@ struct WarpBatch {
 };
 
 // By lane 0 of a profiling instance: the warp's profile into the grid's, and its trace.
-template <bool kProfile, bool kTimedGap>
-__device__ void record_warp(const StreamArgs& a, const SoftBarrier<kProfile, kTimedGap>& bar,
-                            int gw, unsigned long long t_setup, unsigned long long total,
+template <class Barrier>
+__device__ void record_warp(const StreamArgs& a, const Barrier& bar, int gw,
+                            unsigned long long t_setup, unsigned long long total,
                             unsigned long long n_chunks) {
   bar.record(a.profile, t_setup, total, n_chunks);
   if (a.warp_trace) {
@@ -575,8 +576,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   __syncwarp();
   unsigned phase = 0;  // bit g: the parity of group g's next phase
-  SoftBarrier<kProfile, (kTrim & 64) != 0> bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit,
-                                               a.lag, gw, lane);
+  using Barrier = SoftBarrier<kProfile, (kTrim & 64) != 0>;
+  Barrier bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
   if (a.poll_pause_ns > 0) bar.first_pause = a.poll_pause_ns;
   unsigned long long t_setup = 0, n_chunks = 0;
   const long long t_start = kProfile ? clock64() : 0;
@@ -584,7 +585,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     const long long t_batch = kProfile ? clock64() : 0;
     // The barrier's schedule covers the items the ring and the prefetches run ahead (review:
     // call 6's PF ran up to PF items past the partitions the barrier allowed).
-    WarpBatch<K + PF, kProfile, L1P, (kTrim & 64) != 0> w(a, bar, stats, b, gw, lane);
+    WarpBatch<K + PF, kProfile, L1P, Barrier> w(a, bar, stats, b, gw, lane);
     const int n_items = w.n_items;
     float4 racc[kReg];
 #pragma unroll
