@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Fifty-sixth session, call 1 (full staging): on an H200 first the run of record on this build;
+# then colblock_probe's default list (bit 7, an item's row by a jump table, and bit 8, the group's
+# items by a loop not unrolled: bfloat16 127 in groups of 8 against 255 and 511, float32 15
+# against 143 and 399; docs/perf-notes.md, "Fifty-sixth session: an item's row by a jump table
+# (prediction)"), and Nsight Compute's instruction counts and stall reasons of bfloat16 127 and 255.
+set -uo pipefail
+D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$D/gpu-env.sh"
+first_gpu
+record_first_on_h200
+bash "$D/gpu-colblock.sh" "${NAME:-v56a}" "19,33,8,16,tma5r10g8s1024t127h" \
+  "19,33,8,16,tma5r10g8s1024t255h" 2>&1 | grep -E "^(device|tma|seed|baseline U=4 |done|===|---)|csv"
