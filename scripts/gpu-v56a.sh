@@ -3,7 +3,10 @@
 # then colblock_probe's default list (bit 7, an item's row by a jump table, and bit 8, the group's
 # items by a loop not unrolled: bfloat16 127 in groups of 8 against 255 and 511, float32 15
 # against 143 and 399; docs/perf-notes.md, "Fifty-sixth session: an item's row by a jump table
-# (prediction)"), and Nsight Compute's instruction counts and stall reasons of bfloat16 127 and 255.
+# (prediction)"), Nsight Compute's instruction counts and stall reasons of bfloat16 127 and 255;
+# then, on the build whose library runs the bfloat16 sweep at 255 (a trial), the column-blocked
+# sweep's GPU tests (Colblock.*) and `tuner bench` of the library's bfloat16 sweep beside the
+# tuned dispatch and the seed on uniform 2M d32 F128, two rounds.
 set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"
@@ -11,3 +14,9 @@ first_gpu
 record_first_on_h200
 bash "$D/gpu-colblock.sh" "${NAME:-v56a}" "19,33,8,16,tma5r10g8s1024t127h" \
   "19,33,8,16,tma5r10g8s1024t255h" 2>&1 | grep -E "^(device|tma|seed|baseline U=4 |done|===|---)|csv"
+out_dir "${NAME:-v56a}-lib"
+step colblock_tests timeout 300 "$BIN/gpu_tests" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
+grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran" "$W/colblock_tests.log"
+step bench_bf16 timeout 200 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 \
+  --value bf16 --rounds 2 --impl colblock,tuned,seed --json "$W/bench-bf16.json" 2>&1 | tail -n 10
+echo "done at $SECONDS s"
