@@ -38,18 +38,16 @@ struct Buffer {
 
 constexpr int kMinBlocks = 5;
 // The group loop's trims (tma_gather's kTrim) and its groups: float32 at trim 15 in groups of 4,
-// bfloat16 at trim 255 in groups of 8. Bit 4 reads a group's refill sources before its wait, bit
+// bfloat16 at trim 127 in groups of 8. Bit 4 reads a group's refill sources before its wait, bit
 // 5 fetches a chunk's items a chunk ahead, bit 6 spaces the barrier's polls by a timed pause
-// (the geometry's poll_pause_ns), bit 7 picks an item's row by a jump table (the fifty-sixth
-// session: bfloat16 only until measured on the float32 sweep; a trial, to be measured). On an H100,
-// side by side: the fifty-fourth session, bfloat16 1.2% faster at 31 than at 15, 4.1% faster again
-// at 63; the fifty-fifth, bfloat16 at 127 in groups of 8 4.1% faster than 63 in groups of 4 (groups
-// of 8 alone 1.8%, bit 6 alone 0.3%); float32, DRAM-bound there, 0.5% slower at 31, 0.8% at 47,
-// 0.2% faster at 79 at a 1024 ns pause (docs/perf-notes.md). The float32 sweep keeps 15: the tuned
-// header's pause for it is 4096 ns, which bit 6 would make a real 4 us between polls, never
-// measured on it.
+// (the geometry's poll_pause_ns). On an H100, side by side: the fifty-fourth session, bfloat16
+// 1.2% faster at 31 than at 15, 4.1% faster again at 63; the fifty-fifth, bfloat16 at 127 in
+// groups of 8 4.1% faster than 63 in groups of 4 (groups of 8 alone 1.8%, bit 6 alone 0.3%);
+// float32, DRAM-bound there, 0.5% slower at 31, 0.8% at 47, 0.2% faster at 79 at a 1024 ns
+// pause (docs/perf-notes.md). The float32 sweep keeps 15: the tuned header's pause for it is
+// 4096 ns, which bit 6 would make a real 4 us between polls, never measured on it.
 constexpr int kFloat32Group = 4, kFloat32Trim = 15;
-constexpr int kBfloat16Group = 8, kBfloat16Trim = 255;
+constexpr int kBfloat16Group = 8, kBfloat16Trim = 127;
 // The instance for a value storage and L1 policy (problem_unsupported() admits the pairs
 // compiled; others throw Unsupported): bfloat16 rows as unsigned short (their bits are all the
 // kernel needs: a float32's upper half), policy 0 only.

@@ -502,64 +502,6 @@ __device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, f
 #undef CSRGAT_REG_ROW_CASE
 }
 
-// An item's weighted row into its row's accumulator by a jump table (tma_gather's kTrim bit 7):
-// one uniform indirect branch (brx.idx: ptxas loads the target from a table in constant memory)
-// to a block for row r, where the compare tree of add_to_reg_row_switch and the branch to the
-// shared rows took ~15 instructions an item before its 4 FFMA (the fifty-fifth session's
-// per-instruction counts: the row dispatch ~17 an item, the bfloat16 sweep's largest part after
-// the polls). Rows 0 .. 9 are acc's registers (4 FFMA each); rows 10 .. 30 the accumulators in
-// shared memory at `shared_row0` (the lane's float4 of row 10) + (r - 10) x 512 bytes, their
-// offsets immediates in the block (a load, 4 FFMA, a store). r must be below 31 (the plan's rows
-// a warp: kMaxRowsPerWarp); shared rows past the warp's R are never named.
-#define CSRGAT_CB_FMA(a, x) "fma.rn.f32 %" #a ", %40, %" #x ", %" #a ";\n\t"
-#define CSRGAT_CB_REG(k, a0, a1, a2, a3)                                        \
-  "R" #k ": " CSRGAT_CB_FMA(a0, 41) CSRGAT_CB_FMA(a1, 42) CSRGAT_CB_FMA(a2, 43) \
-      CSRGAT_CB_FMA(a3, 44) "bra.uni DONE;\n\t"
-#define CSRGAT_CB_SH(k, off)                                         \
-  "R" #k ": ld.shared.v4.f32 {t0, t1, t2, t3}, [%46+" #off           \
-  "];\n\t"                                                           \
-  "fma.rn.f32 t0, %40, %41, t0;\n\tfma.rn.f32 t1, %40, %42, t1;\n\t" \
-  "fma.rn.f32 t2, %40, %43, t2;\n\tfma.rn.f32 t3, %40, %44, t3;\n\t" \
-  "st.shared.v4.f32 [%46+" #off "], {t0, t1, t2, t3};\n\tbra.uni DONE;\n\t"
-__device__ __forceinline__ void add_by_table(float4 (&acc)[10], int r, float w, const float4& v,
-                                             unsigned shared_row0) {
-  static_assert(kMaxRowsPerWarp == 31, "a target a row");
-  // clang-format off
-  asm volatile(
-      "{\n\t.reg .f32 t0, t1, t2, t3;\n\t"
-      "rows: .branchtargets R0, R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R15, "
-      "R16, R17, R18, R19, R20, R21, R22, R23, R24, R25, R26, R27, R28, R29, R30;\n\t"
-      "brx.idx.uni %45, rows;\n\t"
-      CSRGAT_CB_REG(0, 0, 1, 2, 3) CSRGAT_CB_REG(1, 4, 5, 6, 7) CSRGAT_CB_REG(2, 8, 9, 10, 11)
-      CSRGAT_CB_REG(3, 12, 13, 14, 15) CSRGAT_CB_REG(4, 16, 17, 18, 19)
-      CSRGAT_CB_REG(5, 20, 21, 22, 23) CSRGAT_CB_REG(6, 24, 25, 26, 27)
-      CSRGAT_CB_REG(7, 28, 29, 30, 31) CSRGAT_CB_REG(8, 32, 33, 34, 35)
-      CSRGAT_CB_REG(9, 36, 37, 38, 39)
-      CSRGAT_CB_SH(10, 0) CSRGAT_CB_SH(11, 512) CSRGAT_CB_SH(12, 1024) CSRGAT_CB_SH(13, 1536)
-      CSRGAT_CB_SH(14, 2048) CSRGAT_CB_SH(15, 2560) CSRGAT_CB_SH(16, 3072) CSRGAT_CB_SH(17, 3584)
-      CSRGAT_CB_SH(18, 4096) CSRGAT_CB_SH(19, 4608) CSRGAT_CB_SH(20, 5120) CSRGAT_CB_SH(21, 5632)
-      CSRGAT_CB_SH(22, 6144) CSRGAT_CB_SH(23, 6656) CSRGAT_CB_SH(24, 7168) CSRGAT_CB_SH(25, 7680)
-      CSRGAT_CB_SH(26, 8192) CSRGAT_CB_SH(27, 8704) CSRGAT_CB_SH(28, 9216) CSRGAT_CB_SH(29, 9728)
-      CSRGAT_CB_SH(30, 10240)
-      "DONE:\n\t}"
-      : "+f"(acc[0].x), "+f"(acc[0].y), "+f"(acc[0].z), "+f"(acc[0].w),
-        "+f"(acc[1].x), "+f"(acc[1].y), "+f"(acc[1].z), "+f"(acc[1].w),
-        "+f"(acc[2].x), "+f"(acc[2].y), "+f"(acc[2].z), "+f"(acc[2].w),
-        "+f"(acc[3].x), "+f"(acc[3].y), "+f"(acc[3].z), "+f"(acc[3].w),
-        "+f"(acc[4].x), "+f"(acc[4].y), "+f"(acc[4].z), "+f"(acc[4].w),
-        "+f"(acc[5].x), "+f"(acc[5].y), "+f"(acc[5].z), "+f"(acc[5].w),
-        "+f"(acc[6].x), "+f"(acc[6].y), "+f"(acc[6].z), "+f"(acc[6].w),
-        "+f"(acc[7].x), "+f"(acc[7].y), "+f"(acc[7].z), "+f"(acc[7].w),
-        "+f"(acc[8].x), "+f"(acc[8].y), "+f"(acc[8].z), "+f"(acc[8].w),
-        "+f"(acc[9].x), "+f"(acc[9].y), "+f"(acc[9].z), "+f"(acc[9].w)
-      : "f"(w), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w), "r"(r), "r"(shared_row0)
-      : "memory");
-  // clang-format on
-}
-#undef CSRGAT_CB_SH
-#undef CSRGAT_CB_REG
-#undef CSRGAT_CB_FMA
-
 // The ring's K slots form K / GS groups of GS: the warp waits once a group, adds its GS items,
 // and refills it with the items K ahead (call 2, a wait and a copy an item, unrolled over the
 // chunk: 72 instructions an item, 4.6 G in all, and instruction-fetch stalls from ~135 KB of code).
@@ -602,9 +544,10 @@ __device__ __forceinline__ void add_by_table(float4 (&acc)[10], int r, float w, 
 // reading the counters of the step 2 or 4 after the one a chunk needs, clearing it when done
 // (bfloat16 +0.3% and +5.4%, float32 +0.8% and +4%, with 2-6% more L2 bytes); then bit 7 again,
 // past a batch's first chunk a chunk's barrier wait before its first refill rather than at its
-// top (bfloat16 +2.0%, float32 +0.2%). Bit 7 now (the fifty-sixth session, probe only): an
-// item's row by a jump table (add_by_table; RG 10), in a chunk's last group by a loop not unrolled
-// (one copy of the table's 31 blocks); bit 8, with it, the whole groups' items by that loop too.
+// top (bfloat16 +2.0%, float32 +0.2%). Measured and removed (the fifty-sixth session's bits 7
+// and 8, probe only): an item's row by a jump table (one `brx.idx` to 31 blocks, rows 10-30 at
+// immediate shared offsets: 6.8% fewer instructions, bfloat16 9.4% slower, its branch-resolving,
+// no-instruction and short-scoreboard stalls up; in a loop not unrolled 4.6% slower).
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
           class V = float, int L1P = 0, int kTrim = 15>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
@@ -614,9 +557,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
   static_assert(31 + K + PF < 64, "copied and prefetched items come from the staged two chunks");
   static_assert((kTrim & 16) == 0 || (kTrim & 12) == 12, "bit 4 hands sources to bits 2 and 3");
-  static_assert(kTrim < 512, "bits 0-8");
-  static_assert((kTrim & 128) == 0 || (RG == 10 && (kTrim & 3) == 3), "bit 7: RG 10, whole groups");
-  static_assert((kTrim & 256) == 0 || (kTrim & 128) != 0, "bit 8 rolls bit 7's loop");
+  static_assert(kTrim < 128, "bits 0-6");
   static_assert(sizeof(V) == 4 || (sizeof(V) == 2 && !kAsync && PF == 0),
                 "16-bit rows: bulk copies, no prefetch");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
@@ -775,9 +716,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
             const float wt = __uint_as_float(it.y);
             const int r = static_cast<int>(it.x >> 24);
             auto to_shared = [&] { add_weighted(acc[(r - RG) * 32 + lane], wt, v); };
-            if constexpr ((kTrim & 128) != 0) {
-              add_by_table(racc, r, wt, v, smem_addr(acc + lane));  // row RG's piece
-            } else if constexpr (kTrim == 0) {
+            if constexpr (kTrim == 0) {
               if (r < RG)
                 add_to_reg_row<0, kReg>(racc, r, wt, v);
               else
@@ -798,16 +737,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
               if (t0 + j < in_chunk) add(it, v);
             }
           } else if ((kTrim & 1) != 0 && t0 + GS <= in_chunk) {  // a whole group: no bound checked
-            if constexpr ((kTrim & 256) != 0) {  // bit 8: one copy of bit 7's table (not unrolled)
-#pragma unroll 1
-              for (int j = 0; j < GS; ++j) add(entry(j), piece(j));
-            } else {
 #pragma unroll
-              for (int j = 0; j < GS; ++j) add(entry(j), piece(j));
-            }
-          } else if constexpr ((kTrim & 128) != 0) {  // a chunk's last group: bit 7's table once
-#pragma unroll 1
-            for (int j = 0; j < in_chunk - t0; ++j) add(entry(j), piece(j));
+            for (int j = 0; j < GS; ++j) add(entry(j), piece(j));
           } else {
 #pragma unroll
             for (int j = 0; j < GS; ++j)

@@ -494,8 +494,6 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
     if (gs == 8) {  // the fifty-fifth session: two groups of 8
       if (trim == 63) return tma_bf16_kernel<8, 63>();
       if (trim == 127) return tma_bf16_kernel<8, 127>();
-      if (trim == 255) return tma_bf16_kernel<8, 255>();  // the fifty-sixth session: bits 7, 8
-      if (trim == 511) return tma_bf16_kernel<8, 511>();
       return {nullptr, nullptr};
     }
     if (gs != 4) return {nullptr, nullptr};
@@ -509,8 +507,7 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
     return {nullptr, nullptr};
   }
   if (k != 8 || gs != 4) return {nullptr, nullptr};
-  // The fifty-second (1-3), third (7-31), fourth (47), fifth (79) and sixth (143, 399)
-  // sessions' trims.
+  // The fifty-second (1-3), third (7-31), fourth (47) and fifth (79) sessions' trims.
   if (trim != 0) {
     if (async || rg != 10 || min_blocks != 5 || pf != 0) return {nullptr, nullptr};
     if (trim == 1) return tma_kernel<8, 4, 10, 5, false, 0, 1>();
@@ -521,8 +518,6 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
     if (trim == 31) return tma_kernel<8, 4, 10, 5, false, 0, 31>();
     if (trim == 47) return tma_kernel<8, 4, 10, 5, false, 0, 47>();
     if (trim == 79) return tma_kernel<8, 4, 10, 5, false, 0, 79>();
-    if (trim == 143) return tma_kernel<8, 4, 10, 5, false, 0, 143>();
-    if (trim == 399) return tma_kernel<8, 4, 10, 5, false, 0, 399>();
     return {nullptr, nullptr};
   }
   if (!async && rg == 4 && min_blocks == 6 && pf == 0) return tma_kernel<8, 4, 4, 6, false>();
@@ -650,33 +645,32 @@ int run(const std::string& out_path, const Options& o) {
   // After the thirty-fourth session (calls 3, 6, 11): bulk RG 10 at 5 blocks, R 20 at 16.8 MB
   // and lag 15 (the thirty-third session's best) beside R 19 at 33.6 MB and lag 8 (the shipped
   // colblock's), and R 19 at 16.8 MB.
-  // The fifty-sixth session: bit 7 (an item's row by a jump table) and bit 8 (with it, the
-  // group's items by a loop not unrolled) on the library's sweeps (bfloat16 127 in groups of 8
-  // at 1024 ns against 255 and 511; float32 15 at 4096 ns against 143 and 399); each list in
-  // both orders. The fifty-fifth session left the library's sweeps beside float32 79 at 2048 ns
-  // (bit 6, 0.4-0.6% faster on an H100) and the bfloat16 sweep it started from (63 in groups of
-  // 4 at 4096 ns). Its lists: call 13 bit 7, a chunk's wait before its first refill (removed); call
-  // 10 the barrier's prefetch also reading a step 2 or 4 later (bits 7 and 8 then, removed); call 8
-  // the new bfloat16 sweep against lags 6 and 7, R 17 and 21, 16.8 MB partitions; call 4 bit 6's
-  // pause (512-4096 ns) at lags 8 and 10, float32 79 at 512-4096 ns; call 3 groups of 8 at lags
-  // 8-12 with and without bit 6, float32 15 and 79 at lags 8 and 12; call 2 float32 15, 47 and 79,
-  // bfloat16 63, 127 at 512-2048 ns, groups of 8, lags 12 and 16. The fifty-fourth session's
-  // lists ran 15 against 47 (bit 5), 111 and 207 (the counters read a chunk ahead: bit 6 then),
-  // 143 (the items through L1: bit 7 then), bfloat16 31 against 63 and those bits; the
-  // fifty-third 3 and 7, 7 and 15, 15 and 31; the fifty-second each trim 0-3.
+  // After the fifty-fifth session: the library's sweeps as it left them (float32 15 in groups
+  // of 4 at 4096 ns; bfloat16 127 in groups of 8 at 1024 ns) beside float32 79 at 2048 ns (bit
+  // 6, 0.4-0.6% faster on an H100, never run on an H200) and the bfloat16 sweep the session
+  // started from (63 in groups of 4 at 4096 ns); each list in both orders. The fifty-sixth
+  // session's call 10 ran an item's row by a jump table (bits 7 and 8 then, removed) on the
+  // library's sweeps. The fifty-fifth session's lists: call 13 bit 7, a chunk's wait before its
+  // first refill (removed); call 10 the barrier's prefetch also reading a step 2 or 4 later (bits 7
+  // and 8 then, removed); call 8 the new bfloat16 sweep against lags 6 and 7, R 17 and 21, 16.8 MB
+  // partitions; call 4 bit 6's pause (512-4096 ns) at lags 8 and 10, float32 79 at 512-4096 ns;
+  // call 3 groups of 8 at lags 8-12 with and without bit 6, float32 15 and 79 at lags 8 and 12;
+  // call 2 float32 15, 47 and 79, bfloat16 63, 127 at 512-2048 ns, groups of 8, lags 12 and 16. The
+  // fifty-fourth session's lists ran 15 against 47 (bit 5), 111 and 207 (the counters read a chunk
+  // ahead: bit 6 then), 143 (the items through L1: bit 7 then), bfloat16 31 against 63 and those
+  // bits; the fifty-third 3 and 7, 7 and 15, 15 and 31; the fifty-second each trim 0-3.
   auto bulk = [](int r, double mb, int lag, int pause, int trim = 0, bool bf16 = false,
                  int gs = 4) {
     return Config{r,    mb, lag, bf16 ? 16 : 8, true, false, 5,    false,
                   true, 10, gs,  false,         0,    pause, trim, bf16};
   };
   const std::vector<Config> configs_f128 = {
-      bulk(19, 33, 8, 4096, 15), bulk(19, 33, 8, 4096, 143), bulk(19, 33, 8, 4096, 399),
-      bulk(19, 33, 8, 4096, 399), bulk(19, 33, 8, 4096, 143), bulk(19, 33, 8, 4096, 15),
+      bulk(19, 33, 8, 4096, 15), bulk(19, 33, 8, 2048, 79), bulk(19, 33, 8, 2048, 79),
+      bulk(19, 33, 8, 4096, 15),
       // bfloat16 values, where the sweep is bound by its items, not its bytes (thirty-sixth
       // session)
-      bulk(19, 33, 8, 1024, 127, true, 8), bulk(19, 33, 8, 1024, 255, true, 8),
-      bulk(19, 33, 8, 1024, 511, true, 8), bulk(19, 33, 8, 1024, 511, true, 8),
-      bulk(19, 33, 8, 1024, 255, true, 8), bulk(19, 33, 8, 1024, 127, true, 8)};
+      bulk(19, 33, 8, 1024, 127, true, 8), bulk(19, 33, 8, 4096, 63, true),
+      bulk(19, 33, 8, 4096, 63, true), bulk(19, 33, 8, 1024, 127, true, 8)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -1102,9 +1096,9 @@ int main(int argc, char** argv) {
             "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][h][+stats]] "
             "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, "
             "PF items prefetched into L2, NS the barrier's first sleep, T the group "
-            "loop's trim (0-3, 7, 15, 31, 47, 79, 143, 399), a: cp.async, h: bfloat16 values "
-            "(U 16; GS 4: trims 0, 3, 7, 15, 31, 63, 127; GS 8: 63, 127, 255, 511); "
-            "letters in this order): %s\n",
+            "loop's trim (0-3, 7, 15, 31, 47, 79), a: cp.async, h: bfloat16 values "
+            "(U 16; GS 4: trims 0, 3, 7, 15, 31, 63, 127; GS 8: 63, 127); letters in this "
+            "order): %s\n",
             spec);
         return 64;
       }
