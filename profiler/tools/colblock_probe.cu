@@ -461,14 +461,14 @@ std::pair<const void*, const void*> tma_kernel() {
 }
 
 // The library's bfloat16 instance (csrgat/colblock.cu: a ring of 16 rows of 256 bytes, the bits
-// as unsigned short) in groups of GS with the trim of its group loop: the timed and the
-// profiling one.
-template <int GS, int kTrim>
+// as unsigned short) in groups of GS with the trim of its group loop (RG register rows, at least
+// B blocks an SM): the timed and the profiling one.
+template <int GS, int kTrim, int RG = 10, int B = 5>
 std::pair<const void*, const void*> tma_bf16_kernel() {
   return {reinterpret_cast<const void*>(
-              &tma_gather<16, GS, 10, 5, false, 0, false, unsigned short, 0, kTrim>),
+              &tma_gather<16, GS, RG, B, false, 0, false, unsigned short, 0, kTrim>),
           reinterpret_cast<const void*>(
-              &tma_gather<16, GS, 10, 5, false, 0, true, unsigned short, 0, kTrim>)};
+              &tma_gather<16, GS, RG, B, false, 0, true, unsigned short, 0, kTrim>)};
 }
 
 // float32 values to bfloat16 bits (round to nearest even), for the bfloat16 sweep.
@@ -490,7 +490,13 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
   // (The fifty-third session's deeper rings at trim 15, float32 K 16 and bfloat16 K 32 at 4
   // blocks an SM, 11-13% slower: measured and removed, the fifty-fourth session's call 1.)
   if (bf16) {  // the library's instance, a ring of 16 rows
-    if (k != 16 || rg != 10 || min_blocks != 5 || async || pf != 0) return {nullptr, nullptr};
+    if (k != 16 || async || pf != 0) return {nullptr, nullptr};
+    // The fifty-sixth session: 6 blocks an SM (24 warps, 80 registers) with 8 register rows.
+    if (rg == 8 && min_blocks == 6 && trim == 127 && gs == 8)
+      return tma_bf16_kernel<8, 127, 8, 6>();
+    if (rg == 8 && min_blocks == 6 && trim == 127 && gs == 4)
+      return tma_bf16_kernel<4, 127, 8, 6>();
+    if (rg != 10 || min_blocks != 5) return {nullptr, nullptr};
     if (gs == 8) {  // the fifty-fifth session: two groups of 8
       if (trim == 63) return tma_bf16_kernel<8, 63>();
       if (trim == 127) return tma_bf16_kernel<8, 127>();
@@ -509,6 +515,8 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
   if (k != 8 || gs != 4) return {nullptr, nullptr};
   // The fifty-second (1-3), third (7-31), fourth (47) and fifth (79) sessions' trims.
   if (trim != 0) {
+    if (trim == 15 && !async && rg == 8 && min_blocks == 6 && pf == 0)  // the fifty-sixth session
+      return tma_kernel<8, 4, 8, 6, false, 0, 15>();
     if (async || rg != 10 || min_blocks != 5 || pf != 0) return {nullptr, nullptr};
     if (trim == 1) return tma_kernel<8, 4, 10, 5, false, 0, 1>();
     if (trim == 2) return tma_kernel<8, 4, 10, 5, false, 0, 2>();
@@ -645,6 +653,9 @@ int run(const std::string& out_path, const Options& o) {
   // After the thirty-fourth session (calls 3, 6, 11): bulk RG 10 at 5 blocks, R 20 at 16.8 MB
   // and lag 15 (the thirty-third session's best) beside R 19 at 33.6 MB and lag 8 (the shipped
   // colblock's), and R 19 at 16.8 MB.
+  // The fifty-sixth session's call 11: 6 blocks an SM (24 warps, 80 registers) with 8 register
+  // rows and R 16 (384 rows an SM where 20 warps x 19 hold 380), against the library's sweeps
+  // (bfloat16 127 in groups of 8 and of 4; float32 15); each list in both orders.
   // After the fifty-fifth session: the library's sweeps as it left them (float32 15 in groups
   // of 4 at 4096 ns; bfloat16 127 in groups of 8 at 1024 ns) beside float32 79 at 2048 ns (bit
   // 6, 0.4-0.6% faster on an H100, never run on an H200) and the bfloat16 sweep the session
@@ -664,13 +675,20 @@ int run(const std::string& out_path, const Options& o) {
     return Config{r,    mb, lag, bf16 ? 16 : 8, true, false, 5,    false,
                   true, 10, gs,  false,         0,    pause, trim, bf16};
   };
+  // (6 blocks an SM, 8 register rows)
+  auto six = [&](int r, int pause, int trim, bool bf16 = false, int gs = 4) {
+    Config c = bulk(r, 33, 8, pause, trim, bf16, gs);
+    c.min_blocks = 6;
+    c.reg_rows = 8;
+    return c;
+  };
   const std::vector<Config> configs_f128 = {
-      bulk(19, 33, 8, 4096, 15), bulk(19, 33, 8, 2048, 79), bulk(19, 33, 8, 2048, 79),
-      bulk(19, 33, 8, 4096, 15),
+      bulk(19, 33, 8, 4096, 15), six(16, 4096, 15), six(16, 4096, 15), bulk(19, 33, 8, 4096, 15),
       // bfloat16 values, where the sweep is bound by its items, not its bytes (thirty-sixth
       // session)
-      bulk(19, 33, 8, 1024, 127, true, 8), bulk(19, 33, 8, 4096, 63, true),
-      bulk(19, 33, 8, 4096, 63, true), bulk(19, 33, 8, 1024, 127, true, 8)};
+      bulk(19, 33, 8, 1024, 127, true, 8), six(16, 1024, 127, true, 8), six(16, 1024, 127, true, 4),
+      six(16, 1024, 127, true, 4), six(16, 1024, 127, true, 8),
+      bulk(19, 33, 8, 1024, 127, true, 8)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Fifty-sixth session, call 11 (full staging): on an H200 first the run of record on this build;
+# then colblock_probe's default list (6 blocks an SM with 8 register rows and R 16, against the
+# library's sweeps: bfloat16 127 in groups of 8 and 4, float32 15; docs/perf-notes.md,
+# "Fifty-sixth session: six blocks an SM (prediction)") and Nsight Compute's instruction counts,
+# stall reasons and occupancy of the bfloat16 sweep at 5 and at 6 blocks.
+set -uo pipefail
+D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$D/gpu-env.sh"
+first_gpu
+record_first_on_h200
+bash "$D/gpu-colblock.sh" "${NAME:-v56b}" "19,33,8,16,tma5r10g8s1024t127h" \
+  "16,33,8,16,tma6r8g8s1024t127h" 2>&1 | grep -E "^(device|tma|seed|baseline U=4 |done|===|---)"
