@@ -4,6 +4,8 @@
 # library's sweeps: bfloat16 127 in groups of 8 and 4, float32 15; docs/perf-notes.md,
 # "Fifty-sixth session: six blocks an SM (prediction)") and Nsight Compute's instruction counts,
 # stall reasons and occupancy of the bfloat16 sweep at 5 and at 6 blocks.
+# (Its 6-block instances and the library's trial were removed after it ran (call 15): run it on a
+# checkout of bfd03ab.)
 set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"
