@@ -38,7 +38,7 @@ struct Buffer {
 
 // 5 blocks of 4 warps an SM at 96 registers a thread. 6 (80 registers, 8 register rows, R 16 to
 // fit shared memory: 384 rows an SM in flight where 5 x 4 x 19 hold 380) lost on an H100 (the
-// fifty-sixth session: bfloat16 8-14% slower, float32 2.4%; long-scoreboard stalls doubled).
+// fifty-sixth session: bfloat16 8-15% slower, float32 2.4%; long-scoreboard stalls doubled).
 constexpr int kMinBlocks = 5;
 // The group loop's trims (tma_gather's kTrim) and its groups: float32 at trim 15 in groups of 4,
 // bfloat16 at trim 127 in groups of 8. Bit 4 reads a group's refill sources before its wait, bit

@@ -546,7 +546,7 @@ __device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, f
 // past a batch's first chunk a chunk's barrier wait before its first refill rather than at its
 // top (bfloat16 +2.0%, float32 +0.2%). Measured and removed (the fifty-sixth session's bits 7
 // and 8, probe only): an item's row by a jump table (one `brx.idx` to 31 blocks, rows 10-30 at
-// immediate shared offsets: 6.8% fewer instructions, bfloat16 9.4% slower, its branch-resolving,
+// immediate shared offsets: 6.8% fewer instructions, bfloat16 9.3% slower, its branch-resolving,
 // no-instruction and short-scoreboard stalls up; in a loop not unrolled 4.6% slower).
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
           class V = float, int L1P = 0, int kTrim = 15>

@@ -650,7 +650,7 @@ int run(const std::string& out_path, const Options& o) {
   // 6, 0.4-0.6% faster on an H100, never run on an H200) and the bfloat16 sweep the session
   // started from (63 in groups of 4 at 4096 ns); each list in both orders. The fifty-sixth
   // session's call 10 ran an item's row by a jump table (bits 7 and 8 then, removed) on the
-  // library's sweeps, call 15 6 blocks an SM with 8 register rows and R 16 (bfloat16 +14% in
+  // library's sweeps, call 15 6 blocks an SM with 8 register rows and R 16 (bfloat16 +15% in
   // groups of 8, +8% in groups of 4, float32 +2.4%; the instances removed). The fifty-fifth
   // session's lists: call 13 bit 7, a chunk's wait before its first refill (removed); call 10 the
   // barrier's prefetch also reading a step 2 or 4 later (bits 7 and 8 then, removed); call 8 the
