@@ -37,6 +37,15 @@ record_first_on_h200() {
   CHECK_PART=0 END=${END:-330} bash "$ROOT/scripts/gpu-v47a.sh"
   return 0
 }
+# colblock_lib_bf16 IMPLS (after out_dir): the column-blocked sweep's GPU tests (Colblock.*) into
+# $W/colblock_tests.log, their summary printed, then `tuner bench` of the bfloat16 IMPLS (a comma
+# list, tuner bench's --impl) on uniform 2M d32 F128, two rounds, into $W/bench-bf16.json.
+colblock_lib_bf16() {
+  step colblock_tests timeout 300 "$BIN/gpu_tests" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran" "$W/colblock_tests.log"
+  step bench_bf16 timeout 200 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 \
+    --value bf16 --rounds 2 --impl "$1" --json "$W/bench-bf16.json" 2>&1 | tail -n 14
+}
 # pack PARENT NAME: PARENT/NAME into PARENT/NAME.tgz, the folder removed once packed, also when
 # a step still writing to it makes tar exit 1 (what tar read is packed); kept when tar fails.
 # The device returns at most 8 files of at most 16 MiB: a larger pack is cut into NAME.tgz.aa,

@@ -11,12 +11,7 @@ source "$D/gpu-env.sh"
 first_gpu
 record_first_on_h200
 out_dir "${NAME:-v55d}"
-step colblock_tests timeout 300 "$BIN/gpu_tests" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
-grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran" "$W/colblock_tests.log"
-u2m="uniform:n=2000000,deg=32,seed=1"
-step bench_bf16 timeout 200 "$T" bench --graph "$u2m" --feat 128 --value bf16 --rounds 2 \
-  --impl colblock,colblock.r19.ps16.lag8.pp4096.i32.bf16,colblock.r19.ps16.lag8.pp2048.i32.bf16,tuned,seed \
-  --json "$W/bench-bf16.json" 2>&1 | tail -n 14
-step bench_f32 timeout 200 "$T" bench --graph "$u2m" --feat 128 --value f32 --rounds 2 \
+colblock_lib_bf16 colblock,colblock.r19.ps16.lag8.pp4096.i32.bf16,colblock.r19.ps16.lag8.pp2048.i32.bf16,tuned,seed
+step bench_f32 timeout 200 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 --value f32 --rounds 2 \
   --impl colblock,tuned,seed --json "$W/bench-f32.json" 2>&1 | tail -n 10
 echo "done at $SECONDS s"

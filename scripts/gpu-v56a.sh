@@ -17,8 +17,5 @@ record_first_on_h200
 bash "$D/gpu-colblock.sh" "${NAME:-v56a}" "19,33,8,16,tma5r10g8s1024t127h" \
   "19,33,8,16,tma5r10g8s1024t255h" 2>&1 | grep -E "^(device|tma|seed|baseline U=4 |done|===|---)|csv"
 out_dir "${NAME:-v56a}-lib"
-step colblock_tests timeout 300 "$BIN/gpu_tests" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
-grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran" "$W/colblock_tests.log"
-step bench_bf16 timeout 200 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 \
-  --value bf16 --rounds 2 --impl colblock,tuned,seed --json "$W/bench-bf16.json" 2>&1 | tail -n 10
+colblock_lib_bf16 colblock,tuned,seed
 echo "done at $SECONDS s"

@@ -18,9 +18,5 @@ bash "$D/gpu-colblock.sh" "${NAME:-v56b}" "19,33,8,16,tma5r10g8s1024t127h" \
 # (the default: 5 blocks fit) and R 16 (6 blocks) beside the tuned dispatch and the seed on
 # uniform 2M d32 F128, two rounds.
 out_dir "${NAME:-v56b}-lib"
-step colblock_tests timeout 300 "$BIN/gpu_tests" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
-grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran" "$W/colblock_tests.log"
-step bench_bf16 timeout 200 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 \
-  --value bf16 --rounds 2 --impl colblock,colblock.r16.ps16.lag8.i32.bf16,tuned,seed \
-  --json "$W/bench-bf16.json" 2>&1 | tail -n 10
+colblock_lib_bf16 colblock,colblock.r16.ps16.lag8.i32.bf16,tuned,seed
 echo "done at $SECONDS s"
