@@ -37,11 +37,13 @@ record_first_on_h200() {
   CHECK_PART=0 END=${END:-330} bash "$ROOT/scripts/gpu-v47a.sh"
   return 0
 }
-# colblock_lib_bf16 IMPLS (after out_dir): the column-blocked sweep's GPU tests (Colblock.*) into
-# $W/colblock_tests.log, their summary printed, then `tuner bench` of the bfloat16 IMPLS (a comma
-# list, tuner bench's --impl) on uniform 2M d32 F128, two rounds, into $W/bench-bf16.json.
+# colblock_lib_bf16 IMPLS [GPU_TESTS] (after out_dir): the column-blocked sweep's GPU tests
+# (Colblock.*; GPU_TESTS, default $BIN/gpu_tests, the binary) into $W/colblock_tests.log, their
+# summary printed, then `tuner bench` ($T: a trial's tuner where the caller sets it) of the
+# bfloat16 IMPLS (a comma list, tuner bench's --impl) on uniform 2M d32 F128, two rounds, into
+# $W/bench-bf16.json.
 colblock_lib_bf16() {
-  step colblock_tests timeout 300 "$BIN/gpu_tests" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
+  step colblock_tests timeout 300 "${2:-$BIN/gpu_tests}" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran" "$W/colblock_tests.log"
   step bench_bf16 timeout 200 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 \
     --value bf16 --rounds 2 --impl "$1" --json "$W/bench-bf16.json" 2>&1 | tail -n 14

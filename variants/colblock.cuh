@@ -63,6 +63,8 @@ struct SoftBarrier {
   int cleared = -1;  // the highest step every warp is known to have finished
   int pending_step = -1;  // prefetch(): the step whose counter lines `pending` holds, a lane a line
   int pending = 0;
+  int ahead_step = -1;  // prefetch_ahead(): the step after, read a chunk earlier (promote())
+  int ahead = 0;
   unsigned long long t_wait = 0, n_waits = 0, n_slept = 0;
   unsigned first_pause = 64;  // ns slept after the first failed poll, doubling to 1024 (or to it)
 
@@ -83,6 +85,20 @@ struct SoftBarrier {
     if (step <= cleared || step < 0) return;
     pending_step = step;
     pending = static_cast<int>(slot_lines(step)[lane * kLineWords]);
+  }
+
+  // By the whole warp: as prefetch, for the wait after the next one (tma_gather's kTrim bit 7):
+  // its lines are read a chunk before promote() makes them the pending ones, so that the load
+  // has long returned when the wait reads it (a counter read early that reaches the target still
+  // does; one that does not sends the wait to its polls, as a stale read would).
+  __device__ void prefetch_ahead(int step) {
+    static_assert(kLines == 32, "a lane a line");
+    ahead_step = step > cleared && step >= 0 ? step : -1;
+    if (ahead_step >= 0) ahead = static_cast<int>(slot_lines(step)[lane * kLineWords]);
+  }
+  __device__ void promote() {
+    pending_step = ahead_step;
+    pending = ahead;
   }
 
   // By the whole warp: returns once every warp has finished `step`.
@@ -547,7 +563,10 @@ __device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, f
 // top (bfloat16 +2.0%, float32 +0.2%). Measured and removed (the fifty-sixth session's bits 7
 // and 8, probe only): an item's row by a jump table (one `brx.idx` to 31 blocks, rows 10-30 at
 // immediate shared offsets: 6.8% fewer instructions, bfloat16 9.3% slower, its branch-resolving,
-// no-instruction and short-scoreboard stalls up; in a loop not unrolled 4.6% slower).
+// no-instruction and short-scoreboard stalls up; in a loop not unrolled 4.6% slower). Bit 7 (the
+// fifty-seventh session, probe and trial only until measured): the barrier's counters a chunk's
+// wait reads are fetched two chunks ahead (SoftBarrier::prefetch_ahead; chunk c + 2's step needs
+// chunk c + 3's items, which bit 5 has fetched at chunk c's start).
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
           class V = float, int L1P = 0, int kTrim = 15>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
@@ -557,7 +576,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
   static_assert(31 + K + PF < 64, "copied and prefetched items come from the staged two chunks");
   static_assert((kTrim & 16) == 0 || (kTrim & 12) == 12, "bit 4 hands sources to bits 2 and 3");
-  static_assert(kTrim < 128, "bits 0-6");
+  static_assert(kTrim < 256, "bits 0-7");
+  static_assert((kTrim & 128) == 0 || (kTrim & 32) != 0, "bit 7 reads bit 5's early items");
   static_assert(sizeof(V) == 4 || (sizeof(V) == 2 && !kAsync && PF == 0),
                 "16-bit rows: bulk copies, no prefetch");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
@@ -670,6 +690,9 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
       uint2 m_next = w.weigh(1, w.fetch(1));
       uint2 raw = w.fetch(2);
       w.report_below(w.part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
+      // Bit 7: the counters a chunk's wait reads are fetched two chunks ahead (chunk 1's here).
+      constexpr bool kAhead = (kTrim & 128) != 0;
+      if (kAhead && a.lag > 0 && 32 < n_items) bar.prefetch_ahead(w.needed_step(1, m_next, raw));
       for (int c = 0; c * 32 < n_items; ++c) {
         if (kProfile) ++n_chunks;
         if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
@@ -751,7 +774,13 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         m_cur = m_next;
         m_next = w.weigh_loaded(c, raw, s_raw);
         raw = (kTrim & 32) != 0 ? raw_ahead : w.fetch(c + 3);
-        if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
+        if constexpr (kAhead) {  // chunk c + 1's counters, read during chunk c; c + 2's now
+          bar.promote();
+          if (a.lag > 0 && (c + 2) * 32 < n_items)
+            bar.prefetch_ahead(w.needed_step(c + 2, m_next, raw));
+        } else if (a.lag > 0 && (c + 1) * 32 < n_items) {
+          bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
+        }
       }
     }
     w.report_below(a.parts);
