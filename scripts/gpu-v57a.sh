@@ -7,6 +7,8 @@
 # Compute's instruction counts and stall reasons of bfloat16 127 and 255; then, on the trial
 # build, the column-blocked sweep's GPU tests (Colblock.*) and `tuner bench` of the library's
 # bfloat16 sweep beside the tuned dispatch and the seed on uniform 2M d32 F128, two rounds.
+# (Its bit 7 and the probe's 255 and 175 were removed after it ran (calls 4 and 7): run it on a
+# checkout of bab76fd.)
 set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"

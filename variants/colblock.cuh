@@ -63,8 +63,6 @@ struct SoftBarrier {
   int cleared = -1;  // the highest step every warp is known to have finished
   int pending_step = -1;  // prefetch(): the step whose counter lines `pending` holds, a lane a line
   int pending = 0;
-  int ahead_step = -1;  // prefetch_ahead(): the step after pending's, read a chunk earlier
-  int ahead = 0;
   unsigned long long t_wait = 0, n_waits = 0, n_slept = 0;
   unsigned first_pause = 64;  // ns slept after the first failed poll, doubling to 1024 (or to it)
 
@@ -87,32 +85,10 @@ struct SoftBarrier {
     pending = static_cast<int>(slot_lines(step)[lane * kLineWords]);
   }
 
-  // By the whole warp: as prefetch, for the wait after the next one (tma_gather's kTrim bit 7):
-  // its lines are read a chunk before settle() sums them, when the load has long returned.
-  __device__ void prefetch_ahead(int step) {
-    static_assert(kLines == 32, "a lane a line");
-    ahead_step = step > cleared && step >= 0 ? step : -1;
-    if (ahead_step >= 0) ahead = static_cast<int>(slot_lines(step)[lane * kLineWords]);
-  }
-  // By the whole warp, before the wait for `step`: where prefetch_ahead's read of `step` already
-  // reaches its target, the step is cleared (the wait returns at once, with no load to wait
-  // for); else prefetch(step), as without the early read (call 4 of the fifty-seventh session:
-  // a read a chunk older is short for two chunks in three).
-  __device__ void settle(int step) {
-    if (step <= cleared || step < 0) return;
-    if (step == ahead_step && warp_sum_int(ahead) >= target_of(step)) {
-      cleared = step;
-      return;
-    }
-    prefetch(step);
-  }
-  // What step's counter holds once every warp has finished it (its slot's use step / kSlotsRing).
-  __device__ int target_of(int step) const { return total_warps * (step / kSlotsRing + 1); }
-
   // By the whole warp: returns once every warp has finished `step`.
   __device__ void wait_for(int step) {
     if (step <= cleared) return;
-    const int target = target_of(step);
+    const int target = total_warps * (step / kSlotsRing + 1);
     if (step == pending_step && warp_sum_int(pending) >= target) {
       cleared = step;
       return;
@@ -571,12 +547,14 @@ __device__ __forceinline__ void add_to_reg_row_switch(float4 (&acc)[M], int r, f
 // top (bfloat16 +2.0%, float32 +0.2%). Measured and removed (the fifty-sixth session's bits 7
 // and 8, probe only): an item's row by a jump table (one `brx.idx` to 31 blocks, rows 10-30 at
 // immediate shared offsets: 6.8% fewer instructions, bfloat16 9.3% slower, its branch-resolving,
-// no-instruction and short-scoreboard stalls up; in a loop not unrolled 4.6% slower). Bit 7 (the
-// fifty-seventh session, probe and trial only until measured): the barrier's counters a chunk's
-// wait needs are also read two chunks ahead (SoftBarrier::prefetch_ahead; chunk c + 2's step
-// needs chunk c + 3's items, which bit 5 has fetched at chunk c's start), and where that read is
-// enough the chunk before's read is skipped (settle). Measured and replaced: the early read
-// alone (call 4: bfloat16 1.5% slower; short of its target for two chunks in three).
+// no-instruction and short-scoreboard stalls up; in a loop not unrolled 4.6% slower). Measured
+// and removed (the fifty-seventh session's bit 7, probe and a library trial): the barrier's
+// counters also read two chunks ahead, alone (bfloat16 1.5% slower: a read a chunk older falls
+// short of its target for two chunks in three) and summed at the chunk's end with a fresh read
+// where short (3.3% slower: 3.8% more instructions at the same stalls an issue; float32's waits
+// halved, its time unchanged). ptxas already carries the step a chunk waits for from the end of
+// the chunk before (its prefetch's) across the loop's back edge: keeping it in a variable left
+// the SASS's shuffles as they were.
 template <int K, int GS, int RG, int kMinBlocks, bool kAsync, int PF, bool kProfile,
           class V = float, int L1P = 0, int kTrim = 15>
 __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a) {
@@ -586,8 +564,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
   static_assert(32 % K == 0 && K <= 32 && K % GS == 0 && GS <= 32, "groups tile the chunk");
   static_assert(31 + K + PF < 64, "copied and prefetched items come from the staged two chunks");
   static_assert((kTrim & 16) == 0 || (kTrim & 12) == 12, "bit 4 hands sources to bits 2 and 3");
-  static_assert(kTrim < 256, "bits 0-7");
-  static_assert((kTrim & 128) == 0 || (kTrim & 32) != 0, "bit 7 reads bit 5's early items");
+  static_assert(kTrim < 128, "bits 0-6");
   static_assert(sizeof(V) == 4 || (sizeof(V) == 2 && !kAsync && PF == 0),
                 "16-bit rows: bulk copies, no prefetch");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
@@ -700,9 +677,6 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
       uint2 m_next = w.weigh(1, w.fetch(1));
       uint2 raw = w.fetch(2);
       w.report_below(w.part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
-      // Bit 7: the counters a chunk's wait reads are fetched two chunks ahead (chunk 1's here).
-      constexpr bool kAhead = (kTrim & 128) != 0;
-      if (kAhead && a.lag > 0 && 32 < n_items) bar.prefetch_ahead(w.needed_step(1, m_next, raw));
       for (int c = 0; c * 32 < n_items; ++c) {
         if (kProfile) ++n_chunks;
         if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
@@ -784,13 +758,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         m_cur = m_next;
         m_next = w.weigh_loaded(c, raw, s_raw);
         raw = (kTrim & 32) != 0 ? raw_ahead : w.fetch(c + 3);
-        if (kAhead && a.lag > 0 && (c + 1) * 32 < n_items) {
-          // Chunk c + 1's counters as read at chunk c's start, else afresh; chunk c + 2's early.
-          bar.settle(w.needed_step(c + 1, m_cur, m_next));
-          if ((c + 2) * 32 < n_items) bar.prefetch_ahead(w.needed_step(c + 2, m_next, raw));
-        } else if (!kAhead && a.lag > 0 && (c + 1) * 32 < n_items) {
-          bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
-        }
+        if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
       }
     }
     w.report_below(a.parts);
