@@ -775,4 +775,209 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 #endif
 }
 
+// --- mma_gather: the bfloat16 sweep's adds on the tensor cores (the fifty-seventh session) -----
+// tma_gather's bfloat16 sweep is bound by each warp's chain of issued instructions (~45 an item
+// at ~9.6 stall cycles each: the item's row picked by a tree of uniform branches, its 8 bytes a
+// lane widened, four FFMA). Here a group of 16 items is one product: the accumulators (features x
+// rows, float32) += the group's rows (features x 16 items, bfloat16, from the ring) times a
+// sparse weight matrix (16 items x rows: item k's softmax weight in its row's column, zeros
+// elsewhere), by mma.sync m16n8k16 (bfloat16 in, float32 accumulate): 8 feature tiles of 16 x RT
+// row tiles of 8, each weight split into a bfloat16 pair (hi + lo, ~16 bits of the float32
+// weight) for two products. No row dispatch and no widening: ~8 instructions an item where
+// tma_gather issues ~45. Every row lives in registers (32 RT a lane), so R <= 8 RT; the ring is K
+// = 32 slots of 272 bytes (256 and 16 of padding: ldmatrix's 8 row addresses of a phase fall in
+// distinct banks) in two groups of 16. A group's absent items (past the batch's last) weigh 0 and
+// their slots hold an earlier row (the ring is zeroed at the start): finite values times 0. A
+// non-finite value in a gathered row would reach every row of the warp's group (0 x Inf), where
+// tma_gather keeps it to its own row: the probe only, until values are checked or the contract
+// says finite. Layout a warp: the ring, the items of two chunks (64 x 8 bytes), R (max, 1 / sum)
+// pairs, 2 mbarriers (tma_warp_bytes(R, R, 32, kMmaSlotBytes) covers it).
+constexpr int kMmaSlotBytes = 272;
+
+__device__ __forceinline__ void ldsm_x4_trans(unsigned addr, unsigned (&r)[4]) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr)
+               : "memory");
+}
+
+// d += a b: m16n8k16, a (16 x 16) and b (16 x 8) bfloat16 pairs, d float32.
+__device__ __forceinline__ void mma_bf16_16816(float (&d)[4], const unsigned (&a)[4], unsigned b0,
+                                               unsigned b1) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+      "{%8, %9}, {%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// {lo, hi} as a bfloat16 pair (lo in the low half), each rounded to nearest even.
+__device__ __forceinline__ unsigned bf16x2(float lo, float hi) {
+  unsigned r;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  return r;
+}
+
+template <int RT, int kMinBlocks, bool kProfile>
+__global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // bulk copies and mbarrier transaction counts are sm_90's (the host checks first)
+#else
+  constexpr int K = 32, GS = 16, kGroups = K / GS, kFeatTiles = 8;
+  constexpr unsigned kRowBytes = 256;
+  const unsigned char* const vbytes = reinterpret_cast<const unsigned char*>(a.values);
+  extern __shared__ float4 smem4[];
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int wib = static_cast<int>(threadIdx.x) >> 5;
+  const int gw = blockIdx.x * 4 + wib;
+  const int R = a.rows_per_warp;
+  unsigned char* const ring =
+      reinterpret_cast<unsigned char*>(smem4) + wib * tma_warp_bytes(R, R, K, kMmaSlotBytes);
+  uint2* staged = reinterpret_cast<uint2*>(ring + K * kMmaSlotBytes);
+  float2* stats = reinterpret_cast<float2*>(staged + 64);
+  unsigned long long* bars = reinterpret_cast<unsigned long long*>(stats + R);
+  for (int i = lane; i < K * kMmaSlotBytes / 16; i += 32)
+    reinterpret_cast<float4*>(ring)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // before bulk copies overwrite
+  if (lane < kGroups) mbar_init(bars + lane, 1);
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  __syncwarp();
+  unsigned phase = 0;
+  using Barrier = SoftBarrier<kProfile, true>;
+  Barrier bar(a.step_done, a.timeouts, a.total_warps, a.spin_limit, a.lag, gw, lane);
+  if (a.poll_pause_ns > 0) bar.first_pause = a.poll_pause_ns;
+  // ldmatrix's row addresses: lane t reads item (t & 7) + 8 (t >> 4)'s 16 bytes at 16 ((t >> 3)
+  // & 1) within a feature tile (32 bytes): matrices 0-3 are a0-a3 of the m16n8k16 A fragment.
+  const unsigned lane_row =
+      smem_addr(ring) + static_cast<unsigned>(((lane & 7) + ((lane >> 4) << 3)) * kMmaSlotBytes +
+                                              ((lane >> 3) & 1) * 16);
+  const int q = lane & 3, g8 = lane >> 2;  // the fragments' column pair and row
+  unsigned long long t_setup = 0, n_chunks = 0;
+  const long long t_start = kProfile ? clock64() : 0;
+  for (int b = 0; b < a.batches; ++b) {
+    const long long t_batch = kProfile ? clock64() : 0;
+    WarpBatch<K, kProfile, 0, Barrier> w(a, bar, stats, b, gw, lane);
+    const int n_items = w.n_items;
+    float acc[kFeatTiles][RT][4];
+#pragma unroll
+    for (int i = 0; i < kFeatTiles; ++i)
+#pragma unroll
+      for (int j = 0; j < RT; ++j)
+#pragma unroll
+        for (int k = 0; k < 4; ++k) acc[i][j][k] = 0.f;
+    w.take_stats(stats);
+    __syncwarp();
+    if (kProfile) t_setup += clock64() - t_batch;
+    // Group g's slots from the chunk's items t .. t + 15 (t below 64), by one elected lane.
+    auto refill = [&](int g, int c, int t) {
+      const int left = n_items - (c * 32 + t);
+      if (left <= 0) return;  // never waited for: its phase must not complete
+      if (elect_one()) {
+        mbar_arrive_expect(bars + g, static_cast<unsigned>(min(left, GS)) * kRowBytes);
+#pragma unroll
+        for (int j = 0; j < GS; ++j)
+          if (j < left)
+            bulk_copy(ring + (g * GS + j) * kMmaSlotBytes,
+                      vbytes + static_cast<size_t>(staged[t + j].x & 0xffffffu) * kRowBytes,
+                      kRowBytes, bars + g);
+      }
+    };
+    if (n_items > 0) {
+      uint2 m_cur = w.weigh(0, w.fetch(0));
+      uint2 m_next = w.weigh(1, w.fetch(1));
+      uint2 raw = w.fetch(2);
+      w.report_below(w.part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
+      for (int c = 0; c * 32 < n_items; ++c) {
+        if (kProfile) ++n_chunks;
+        if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
+        __syncwarp();  // the last chunk's reads of `staged` are done
+        staged[lane] = m_cur;
+        staged[32 + lane] = m_next;
+        __syncwarp();
+        if (c == 0) {
+#pragma unroll
+          for (int g = 0; g < kGroups; ++g) refill(g, 0, g * GS);
+        }
+        const float s_raw = w.load_score(c, raw);
+        const uint2 raw_ahead = w.fetch(c + 3);
+        const int in_chunk = min(32, n_items - c * 32);
+#pragma unroll
+        for (int g = 0; g < kGroups; ++g) {
+          const int t0 = g * GS;
+          if (t0 >= in_chunk) break;
+          mbar_wait(bars + g, (phase >> g) & 1u);
+          phase ^= 1u << g;
+          // B fragments: items 2q, 2q + 1 (b0) and 2q + 8, 2q + 9 (b1) of the group, column g8
+          // of row tile j: the item's weight where its row is 8 j + g8, else 0; hi and lo parts.
+          const uint4 e01 = *reinterpret_cast<const uint4*>(staged + t0 + 2 * q);
+          const uint4 e89 = *reinterpret_cast<const uint4*>(staged + t0 + 2 * q + 8);
+          const unsigned rows[4] = {e01.x >> 24, e01.z >> 24, e89.x >> 24, e89.z >> 24};
+          const float wt[4] = {__uint_as_float(e01.y), __uint_as_float(e01.w),
+                               __uint_as_float(e89.y), __uint_as_float(e89.w)};
+          float hi[4], lo[4];
+#pragma unroll
+          for (int k = 0; k < 4; ++k) {
+            hi[k] = __uint_as_float(bf16x2(0.f, wt[k]) & 0xffff0000u);
+            lo[k] = wt[k] - hi[k];
+          }
+          unsigned bh[RT][2], bl[RT][2];
+#pragma unroll
+          for (int j = 0; j < RT; ++j) {
+            const unsigned n = static_cast<unsigned>(8 * j + g8);
+            float h[4], l[4];
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+              h[k] = rows[k] == n ? hi[k] : 0.f;
+              l[k] = rows[k] == n ? lo[k] : 0.f;
+            }
+            bh[j][0] = bf16x2(h[0], h[1]);
+            bh[j][1] = bf16x2(h[2], h[3]);
+            bl[j][0] = bf16x2(l[0], l[1]);
+            bl[j][1] = bf16x2(l[2], l[3]);
+          }
+          const unsigned base = lane_row + static_cast<unsigned>(g * GS * kMmaSlotBytes);
+#pragma unroll
+          for (int i = 0; i < kFeatTiles; ++i) {
+            unsigned af[4];
+            ldsm_x4_trans(base + 32 * i, af);
+#pragma unroll
+            for (int j = 0; j < RT; ++j) {
+              mma_bf16_16816(acc[i][j], af, bh[j][0], bh[j][1]);
+              mma_bf16_16816(acc[i][j], af, bl[j][0], bl[j][1]);
+            }
+          }
+          __syncwarp();  // every lane has read the group's slots
+          refill(g, c, t0 + K);
+        }
+        w.report_after(c, m_next);
+        m_cur = m_next;
+        m_next = w.weigh_loaded(c, raw, s_raw);
+        raw = raw_ahead;
+        if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
+      }
+    }
+    w.report_below(a.parts);
+    __syncwarp();
+    if (w.fits) {  // acc[i][j]: features 16 i + g8 (+ 8 for 2, 3), rows 8 j + 2 q (+ 1 for 1, 3)
+      float* const out = reinterpret_cast<float*>(a.out);
+#pragma unroll
+      for (int j = 0; j < RT; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = 8 * j + 2 * q + h;
+          if (r < w.nr) {
+            float* const o = out + static_cast<size_t>(w.r0 + r) * 128 + g8;
+#pragma unroll
+            for (int i = 0; i < kFeatTiles; ++i) {
+              o[16 * i] = acc[i][j][h];
+              o[16 * i + 8] = acc[i][j][2 + h];
+            }
+          }
+        }
+    }
+    __syncwarp();
+  }
+  if (kProfile && lane == 0) record_warp(a, bar, gw, t_setup, clock64() - t_start, n_chunks);
+#endif
+}
+
 }  // namespace csrgat::colblock

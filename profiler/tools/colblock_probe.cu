@@ -529,6 +529,22 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
   return {nullptr, nullptr};
 }
 
+// mma_gather (the fifty-seventh session: the bfloat16 sweep's adds on the tensor cores) with RG /
+// 8 row tiles at kMinBlocks: the timed and the profiling instance; K must be 32 and R <= RG.
+template <int RT, int kMinBlocks>
+std::pair<const void*, const void*> mma_kernel() {
+  return {reinterpret_cast<const void*>(&mma_gather<RT, kMinBlocks, false>),
+          reinterpret_cast<const void*>(&mma_gather<RT, kMinBlocks, true>)};
+}
+
+std::pair<const void*, const void*> find_mma(int k, int rg, int min_blocks) {
+  if (k != 32) return {nullptr, nullptr};
+  if (rg == 16 && min_blocks == 4) return mma_kernel<2, 4>();
+  if (rg == 16 && min_blocks == 5) return mma_kernel<2, 5>();
+  if (rg == 24 && min_blocks == 3) return mma_kernel<3, 3>();
+  return {nullptr, nullptr};
+}
+
 struct Config {
   int rows_per_warp;
   double part_mb;  // S x F x 4 bytes
@@ -546,6 +562,7 @@ struct Config {
   int pause_ns = 0;         // tma_gather: the barrier's first sleep after a failed poll (0: 64)
   int trim = 0;  // tma_gather: kTrim (whole groups, switch, elected copies, sources first, early)
   bool bf16 = false;  // tma_gather: bfloat16 values (the library's instance: K 16)
+  bool mma = false;   // bf16: mma_gather (K 32; every row in registers: RG = R, 8 RG / 8 tiles)
 };
 
 template <int G, int U>
@@ -669,13 +686,21 @@ int run(const std::string& out_path, const Options& o) {
     return Config{r,    mb, lag, bf16 ? 16 : 8, true, false, 5,    false,
                   true, 10, gs,  false,         0,    pause, trim, bf16};
   };
+  auto mma = [](int r, int rg, int blocks) {  // mma_gather at 33 MB and lag 8, 1024 ns
+    Config c{r, 33, 8, 32, true, false, blocks, false, true, rg, 16, false, 0, 1024, 0, true};
+    c.mma = true;
+    return c;
+  };
   const std::vector<Config> configs_f128 = {
       bulk(19, 33, 8, 4096, 15), bulk(19, 33, 8, 2048, 79), bulk(19, 33, 8, 2048, 79),
       bulk(19, 33, 8, 4096, 15),
       // bfloat16 values, where the sweep is bound by its items, not its bytes (thirty-sixth
       // session)
       bulk(19, 33, 8, 1024, 127, true, 8), bulk(19, 33, 8, 4096, 63, true),
-      bulk(19, 33, 8, 4096, 63, true), bulk(19, 33, 8, 1024, 127, true, 8)};
+      bulk(19, 33, 8, 4096, 63, true), bulk(19, 33, 8, 1024, 127, true, 8),
+      // The fifty-seventh session: mma_gather (the adds on the tensor cores), R 16 at 4 and 5
+      // blocks an SM, R 24 at 3, beside the library's bfloat16 sweep above.
+      mma(16, 16, 4), mma(16, 16, 5), mma(24, 24, 3)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -810,14 +835,17 @@ int run(const std::string& out_path, const Options& o) {
         continue;
       }
       const bool ringed = c.streamed || c.tma;  // stream_gather's arguments and launch
-      if (ringed && (f4 != 32 || c.rows_per_warp > 31 || c.reg_rows > c.rows_per_warp ||
+      // (mma_gather: RG is its rows' capacity in registers, R at most RG)
+      if (ringed && (f4 != 32 || c.rows_per_warp > 31 ||
+                     (c.mma ? c.rows_per_warp > c.reg_rows : c.reg_rows > c.rows_per_warp) ||
                      p.n >= (1 << 24))) {
         std::printf("%s R=%d skipped: F = 128, RG <= R <= 31 and n < 2^24 (col | row << 24) only\n",
                     c.tma ? "tma" : "stream", c.rows_per_warp);
         continue;
       }
-      const auto [fn, fn_profile] = c.tma ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks,
-                                                     c.async_copy, c.prefetch, c.trim, c.bf16)
+      const auto [fn, fn_profile] = c.mma   ? find_mma(c.u, c.reg_rows, c.min_blocks)
+                                    : c.tma ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks,
+                                                       c.async_copy, c.prefetch, c.trim, c.bf16)
                                     : c.streamed
                                         ? find_stream(c.u, c.min_blocks)
                                         : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
@@ -869,7 +897,8 @@ int run(const std::string& out_path, const Options& o) {
       size_t smem = 0;
       for (int w : ringed ? std::vector<int>{4} : std::vector<int>{1, 2, 4}) {
         const size_t bytes =
-            c.tma        ? w * tma_warp_bytes(c.rows_per_warp, c.reg_rows, c.u, c.bf16 ? 256 : 512)
+            c.mma        ? w * tma_warp_bytes(c.rows_per_warp, c.rows_per_warp, c.u, kMmaSlotBytes)
+            : c.tma      ? w * tma_warp_bytes(c.rows_per_warp, c.reg_rows, c.u, c.bf16 ? 256 : 512)
             : c.streamed ? w * stream_warp_bytes(c.rows_per_warp)
                          : w * warp_smem_bytes(a, 32 / f4, f4);
         if (bytes > info.smem_per_block_optin) continue;
@@ -955,7 +984,8 @@ int run(const std::string& out_path, const Options& o) {
                       " RG=" + std::to_string(c.reg_rows) + " GS=" + std::to_string(c.group) +
                       (c.prefetch ? " PF=" + std::to_string(c.prefetch) : "") +
                       (c.pause_ns ? " sleep=" + std::to_string(c.pause_ns) : "") +
-                      (c.trim ? " trim=" + std::to_string(c.trim) : "") + (c.bf16 ? " bf16" : "")
+                      (c.trim ? " trim=" + std::to_string(c.trim) : "") + (c.bf16 ? " bf16" : "") +
+                      (c.mma ? " mma" : "")
           : c.streamed ? (c.pre_stats ? "stream+stats" : "stream")
           : c.planned  ? "sweep+plan"
                        : "sweep";
@@ -987,6 +1017,7 @@ int run(const std::string& out_path, const Options& o) {
         row["first_poll_sleep_ns"] = c.pause_ns ? c.pause_ns : 64;
         row["trim"] = c.trim;
         row["values"] = c.bf16 ? "bf16" : "f32";
+        row["mma"] = c.mma;
         row["copies"] = c.async_copy ? "cp.async, 16 bytes a lane" : "bulk (TMA), 512 bytes a lane";
       }
       row = measure(launch, graph.res, true, row);
@@ -1039,7 +1070,8 @@ int run(const std::string& out_path, const Options& o) {
 int main(int argc, char** argv) {
   const char* usage =
       "usage: colblock_probe <out.json> [--device N] [--config "
-      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][h][+stats]] [--once]]\n";
+      "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][h][m][+stats]] "
+      "[--once]]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -1089,6 +1121,10 @@ int main(int argc, char** argv) {
           o.config.bf16 = true;
           rest = rest.substr(1);
         }
+        if (ok && o.config.bf16 && !rest.empty() && rest[0] == 'm') {  // mma_gather (U 32)
+          o.config.mma = true;
+          rest = rest.substr(1);
+        }
         o.config.pre_stats = rest == "+stats";
         ok = ok && (rest.empty() || o.config.pre_stats);
       } else if (!kind.empty()) {
@@ -1102,7 +1138,8 @@ int main(int argc, char** argv) {
             "(R 1-255, MB > 0, B blocks an SM, RG register rows, GS ring slots a group, "
             "PF items prefetched into L2, NS the barrier's first sleep, T the group "
             "loop's trim (0-3, 7, 15, 31, 47, 79), a: cp.async, h: bfloat16 values "
-            "(U 16; GS 4: trims 0, 3, 7, 15, 31, 63, 127; GS 8: 63, 127); letters in this "
+            "(U 16; GS 4: trims 0, 3, 7, 15, 31, 63, 127; GS 8: 63, 127), m (after h): "
+            "mma_gather (U 32; RG 16 at 4 or 5 blocks, 24 at 3; R <= RG); letters in this "
             "order): %s\n",
             spec);
         return 64;
