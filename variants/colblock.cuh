@@ -784,15 +784,20 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 // elsewhere), by mma.sync m16n8k16 (bfloat16 in, float32 accumulate): 8 feature tiles of 16 x RT
 // row tiles of 8, each weight split into a bfloat16 pair (hi + lo, ~16 bits of the float32
 // weight) for two products. No row dispatch and no widening: ~8 instructions an item where
-// tma_gather issues ~45. Every row lives in registers (32 RT a lane), so R <= 8 RT; the ring is K
+// tma_gather issues ~45. RT row tiles live in registers (32 RT a lane) and RTS more in shared
+// memory (4 KB a tile, in the C fragments' layout: a group loads, multiplies into and stores each,
+// 16 instructions a tile a group), so R <= 8 (RT + RTS); the ring is K
 // = 32 slots of 272 bytes (256 and 16 of padding: ldmatrix's 8 row addresses of a phase fall in
 // distinct banks) in two groups of 16. A group's absent items (past the batch's last) weigh 0 and
 // their slots hold an earlier row (the ring is zeroed at the start): finite values times 0. A
 // non-finite value in a gathered row would reach every row of the warp's group (0 x Inf), where
 // tma_gather keeps it to its own row: the probe only, until values are checked or the contract
-// says finite. Layout a warp: the ring, the items of two chunks (64 x 8 bytes), R (max, 1 / sum)
-// pairs, 2 mbarriers (tma_warp_bytes(R, R, 32, kMmaSlotBytes) covers it).
+// says finite. Layout a warp (mma_warp_bytes): the ring, the RTS shared row tiles, the items of
+// two chunks (64 x 8 bytes), 8 (RT + RTS) (max, 1 / sum) pairs, 2 mbarriers.
 constexpr int kMmaSlotBytes = 272;
+__host__ __device__ constexpr size_t mma_warp_bytes(int rt, int rts) {
+  return static_cast<size_t>(32 * kMmaSlotBytes + rts * 4096 + 64 * 8 + 8 * (rt + rts) * 8 + 16);
+}
 
 __device__ __forceinline__ void ldsm_x4_trans(unsigned addr, unsigned (&r)[4]) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
@@ -817,7 +822,7 @@ __device__ __forceinline__ unsigned bf16x2(float lo, float hi) {
   return r;
 }
 
-template <int RT, int kMinBlocks, bool kProfile>
+template <int RT, int RTS, int kMinBlocks, bool kProfile>
 __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // bulk copies and mbarrier transaction counts are sm_90's (the host checks first)
@@ -829,12 +834,14 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int wib = static_cast<int>(threadIdx.x) >> 5;
   const int gw = blockIdx.x * 4 + wib;
-  const int R = a.rows_per_warp;
+  constexpr int kTiles = RT + RTS;
   unsigned char* const ring =
-      reinterpret_cast<unsigned char*>(smem4) + wib * tma_warp_bytes(R, R, K, kMmaSlotBytes);
-  uint2* staged = reinterpret_cast<uint2*>(ring + K * kMmaSlotBytes);
+      reinterpret_cast<unsigned char*>(smem4) + wib * mma_warp_bytes(RT, RTS);
+  // Shared row tile s: feature tile i's C fragment of lane l at float4 (8 s + i) 32 + l.
+  float4* const sacc = reinterpret_cast<float4*>(ring + K * kMmaSlotBytes);
+  uint2* staged = reinterpret_cast<uint2*>(sacc + RTS * 8 * 32);
   float2* stats = reinterpret_cast<float2*>(staged + 64);
-  unsigned long long* bars = reinterpret_cast<unsigned long long*>(stats + R);
+  unsigned long long* bars = reinterpret_cast<unsigned long long*>(stats + 8 * kTiles);
   for (int i = lane; i < K * kMmaSlotBytes / 16; i += 32)
     reinterpret_cast<float4*>(ring)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // before bulk copies overwrite
@@ -864,6 +871,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
       for (int j = 0; j < RT; ++j)
 #pragma unroll
         for (int k = 0; k < 4; ++k) acc[i][j][k] = 0.f;
+    for (int i = 0; i < RTS * 8; ++i) sacc[i * 32 + lane] = make_float4(0.f, 0.f, 0.f, 0.f);
     w.take_stats(stats);
     __syncwarp();
     if (kProfile) t_setup += clock64() - t_batch;
@@ -919,9 +927,9 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
             hi[k] = __uint_as_float(bf16x2(0.f, wt[k]) & 0xffff0000u);
             lo[k] = wt[k] - hi[k];
           }
-          unsigned bh[RT][2], bl[RT][2];
+          unsigned bh[kTiles][2], bl[kTiles][2];
 #pragma unroll
-          for (int j = 0; j < RT; ++j) {
+          for (int j = 0; j < kTiles; ++j) {
             const unsigned n = static_cast<unsigned>(8 * j + g8);
             float h[4], l[4];
 #pragma unroll
@@ -943,6 +951,15 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
             for (int j = 0; j < RT; ++j) {
               mma_bf16_16816(acc[i][j], af, bh[j][0], bh[j][1]);
               mma_bf16_16816(acc[i][j], af, bl[j][0], bl[j][1]);
+            }
+#pragma unroll
+            for (int t = 0; t < RTS; ++t) {
+              float4* const p = sacc + (8 * t + i) * 32 + lane;
+              const float4 v = *p;
+              float d[4] = {v.x, v.y, v.z, v.w};
+              mma_bf16_16816(d, af, bh[RT + t][0], bh[RT + t][1]);
+              mma_bf16_16816(d, af, bl[RT + t][0], bl[RT + t][1]);
+              *p = make_float4(d[0], d[1], d[2], d[3]);
             }
           }
           __syncwarp();  // every lane has read the group's slots
@@ -970,6 +987,21 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
             for (int i = 0; i < kFeatTiles; ++i) {
               o[16 * i] = acc[i][j][h];
               o[16 * i + 8] = acc[i][j][2 + h];
+            }
+          }
+        }
+#pragma unroll
+      for (int t = 0; t < RTS; ++t)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = 8 * (RT + t) + 2 * q + h;
+          if (r < w.nr) {
+            float* const o = out + static_cast<size_t>(w.r0 + r) * 128 + g8;
+#pragma unroll
+            for (int i = 0; i < kFeatTiles; ++i) {
+              const float4 v = sacc[(8 * t + i) * 32 + lane];
+              o[16 * i] = h == 0 ? v.x : v.y;
+              o[16 * i + 8] = h == 0 ? v.z : v.w;
             }
           }
         }

@@ -530,18 +530,25 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
 }
 
 // mma_gather (the fifty-seventh session: the bfloat16 sweep's adds on the tensor cores) with RG /
-// 8 row tiles at kMinBlocks: the timed and the profiling instance; K must be 32 and R <= RG.
-template <int RT, int kMinBlocks>
+// 8 row tiles in registers and the rest of R's in shared memory (mma_tiles_shared), at kMinBlocks:
+// the timed and the profiling instance; K must be 32.
+template <int RT, int RTS, int kMinBlocks>
 std::pair<const void*, const void*> mma_kernel() {
-  return {reinterpret_cast<const void*>(&mma_gather<RT, kMinBlocks, false>),
-          reinterpret_cast<const void*>(&mma_gather<RT, kMinBlocks, true>)};
+  return {reinterpret_cast<const void*>(&mma_gather<RT, RTS, kMinBlocks, false>),
+          reinterpret_cast<const void*>(&mma_gather<RT, RTS, kMinBlocks, true>)};
 }
 
-std::pair<const void*, const void*> find_mma(int k, int rg, int min_blocks) {
+int mma_tiles_shared(int r, int rg) {
+  return std::max(0, (r - rg + 7) / 8);
+}
+
+std::pair<const void*, const void*> find_mma(int k, int r, int rg, int min_blocks) {
   if (k != 32) return {nullptr, nullptr};
-  if (rg == 16 && min_blocks == 4) return mma_kernel<2, 4>();
-  if (rg == 16 && min_blocks == 5) return mma_kernel<2, 5>();
-  if (rg == 24 && min_blocks == 3) return mma_kernel<3, 3>();
+  const int rts = mma_tiles_shared(r, rg);
+  if (rg == 16 && rts == 0 && min_blocks == 4) return mma_kernel<2, 0, 4>();
+  if (rg == 16 && rts == 0 && min_blocks == 5) return mma_kernel<2, 0, 5>();
+  if (rg == 24 && rts == 0 && min_blocks == 3) return mma_kernel<3, 0, 3>();
+  if (rg == 16 && rts == 1 && min_blocks == 4) return mma_kernel<2, 1, 4>();
   return {nullptr, nullptr};
 }
 
@@ -562,7 +569,7 @@ struct Config {
   int pause_ns = 0;         // tma_gather: the barrier's first sleep after a failed poll (0: 64)
   int trim = 0;  // tma_gather: kTrim (whole groups, switch, elected copies, sources first, early)
   bool bf16 = false;  // tma_gather: bfloat16 values (the library's instance: K 16)
-  bool mma = false;   // bf16: mma_gather (K 32; every row in registers: RG = R, 8 RG / 8 tiles)
+  bool mma = false;   // bf16: mma_gather (K 32; RG rows in registers, the rest in shared memory)
 };
 
 template <int G, int U>
@@ -699,8 +706,9 @@ int run(const std::string& out_path, const Options& o) {
       bulk(19, 33, 8, 1024, 127, true, 8), bulk(19, 33, 8, 4096, 63, true),
       bulk(19, 33, 8, 4096, 63, true), bulk(19, 33, 8, 1024, 127, true, 8),
       // The fifty-seventh session: mma_gather (the adds on the tensor cores), R 16 at 4 and 5
-      // blocks an SM, R 24 at 3, beside the library's bfloat16 sweep above.
-      mma(16, 16, 4), mma(16, 16, 5), mma(24, 24, 3)};
+      // blocks an SM, R 24 at 3, R 24 at 4 with a row tile in shared memory, beside the library's
+      // bfloat16 sweep above.
+      mma(16, 16, 4), mma(16, 16, 5), mma(24, 24, 3), mma(24, 16, 4)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -835,15 +843,14 @@ int run(const std::string& out_path, const Options& o) {
         continue;
       }
       const bool ringed = c.streamed || c.tma;  // stream_gather's arguments and launch
-      // (mma_gather: RG is its rows' capacity in registers, R at most RG)
-      if (ringed && (f4 != 32 || c.rows_per_warp > 31 ||
-                     (c.mma ? c.rows_per_warp > c.reg_rows : c.reg_rows > c.rows_per_warp) ||
+      // (mma_gather: RG is its rows' capacity in registers, any more in shared row tiles)
+      if (ringed && (f4 != 32 || c.rows_per_warp > 31 || (!c.mma && c.reg_rows > c.rows_per_warp) ||
                      p.n >= (1 << 24))) {
         std::printf("%s R=%d skipped: F = 128, RG <= R <= 31 and n < 2^24 (col | row << 24) only\n",
                     c.tma ? "tma" : "stream", c.rows_per_warp);
         continue;
       }
-      const auto [fn, fn_profile] = c.mma   ? find_mma(c.u, c.reg_rows, c.min_blocks)
+      const auto [fn, fn_profile] = c.mma ? find_mma(c.u, c.rows_per_warp, c.reg_rows, c.min_blocks)
                                     : c.tma ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks,
                                                        c.async_copy, c.prefetch, c.trim, c.bf16)
                                     : c.streamed
@@ -897,7 +904,8 @@ int run(const std::string& out_path, const Options& o) {
       size_t smem = 0;
       for (int w : ringed ? std::vector<int>{4} : std::vector<int>{1, 2, 4}) {
         const size_t bytes =
-            c.mma        ? w * tma_warp_bytes(c.rows_per_warp, c.rows_per_warp, c.u, kMmaSlotBytes)
+            c.mma
+                ? w * mma_warp_bytes(c.reg_rows / 8, mma_tiles_shared(c.rows_per_warp, c.reg_rows))
             : c.tma      ? w * tma_warp_bytes(c.rows_per_warp, c.reg_rows, c.u, c.bf16 ? 256 : 512)
             : c.streamed ? w * stream_warp_bytes(c.rows_per_warp)
                          : w * warp_smem_bytes(a, 32 / f4, f4);
@@ -1139,7 +1147,9 @@ int main(int argc, char** argv) {
             "PF items prefetched into L2, NS the barrier's first sleep, T the group "
             "loop's trim (0-3, 7, 15, 31, 47, 79), a: cp.async, h: bfloat16 values "
             "(U 16; GS 4: trims 0, 3, 7, 15, 31, 63, 127; GS 8: 63, 127), m (after h): "
-            "mma_gather (U 32; RG 16 at 4 or 5 blocks, 24 at 3; R <= RG); letters in this "
+            "mma_gather (U 32; RG 16 at 4 or 5 blocks with R 16, at 4 with R 24; RG 24 at 3 with R "
+            "24); "
+            "letters in this "
             "order): %s\n",
             spec);
         return 64;
