@@ -790,15 +790,18 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 // = 32 slots of 272 bytes (256 and 16 of padding: ldmatrix's 8 row addresses of a phase fall in
 // distinct banks) in two groups of 16. A group's absent items (past the batch's last) weigh 0 and
 // their slots hold an earlier row (the ring is zeroed at the start): finite values times 0. A
-// non-finite value in a gathered row would reach every row of the warp's group (0 x Inf), where
-// tma_gather keeps it to its own row: the probe only, until values are checked or the contract
-// says finite. Layout a warp (mma_warp_bytes): the ring, the RTS shared row tiles, the items of
-// two chunks (64 x 8 bytes), 8 (RT + RTS) (max, 1 / sum) pairs, 2 mbarriers. Measured (the
-// fifty-seventh session's call 13, an H100, uniform 2M d32 F128): correct (1.7e-3 from the float32
-// reference, as tma_gather's bfloat16 sweep) and 10-14% slower than the library's sweep (R 24 at 3
-// blocks 5826 us, R 24 at 4 with a shared tile 5894, R 16 at 4 6044, against 5300): on the H100
-// the sweep is bound by its memory traffic (DRAM 79% of peak), not by its warps' issue; the H200,
-// with 1.43x the DRAM, is where it is to be judged (scripts/gpu-v57e.sh).
+// non-finite value in a gathered row would reach every row of the warp's group (0 x Inf), and,
+// left in a slot, the rows of a later batch's partial group that never gathered it, where
+// tma_gather keeps it to its own row: the probe only, until the contract says finite or absent
+// items copy a zero row (a review's suggestion). The caller guarantees R <= 8 (RT + RTS) (the
+// probe's find_mma): a larger R would write row statistics over the mbarriers. Layout a warp
+// (mma_warp_bytes): the ring, the RTS shared row tiles, the items of two chunks (64 x 8 bytes), 8
+// (RT + RTS) (max, 1 / sum) pairs, 2 mbarriers. Measured (the fifty-seventh session's call 13, an
+// H100, uniform 2M d32 F128): correct (1.7e-3 from the float32 reference, as tma_gather's bfloat16
+// sweep) and 10-14% slower than the library's sweep (R 24 at 3 blocks 5826 us, R 24 at 4 with a
+// shared tile 5894, R 16 at 4 6044, against 5300): on the H100 the sweep is bound by its memory
+// traffic (DRAM 79% of peak), not by its warps' issue; the H200, with 1.43x the DRAM, is where it
+// is to be judged (scripts/gpu-v57e.sh).
 constexpr int kMmaSlotBytes = 272;
 __host__ __device__ constexpr size_t mma_warp_bytes(int rt, int rts) {
   return static_cast<size_t>(32 * kMmaSlotBytes + rts * 4096 + 64 * 8 + 8 * (rt + rts) * 8 + 16);
@@ -839,6 +842,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int wib = static_cast<int>(threadIdx.x) >> 5;
   const int gw = blockIdx.x * 4 + wib;
+  static_assert(RT >= 1 && RTS >= 0, "a register row tile at least");
   constexpr int kTiles = RT + RTS;
   unsigned char* const ring =
       reinterpret_cast<unsigned char*>(smem4) + wib * mma_warp_bytes(RT, RTS);
