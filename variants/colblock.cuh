@@ -456,6 +456,33 @@ __device__ __forceinline__ bool elect_one() {
   return one != 0;
 }
 
+// By the whole warp (converged): one elected lane arrives on `bar` expecting the group's bytes
+// and copies item j's row (src[j], read before the first copy: a load between two copies waits
+// behind the first's memory clobber) of `row_bytes` into slot first + j of `ring` (`slot_bytes`
+// apart), for the first min(left, GS) items; a whole group (left >= GS) with no check an item.
+template <int GS>
+__device__ __forceinline__ void copy_group(unsigned char* ring, int first, unsigned slot_bytes,
+                                           const unsigned char* vbytes, unsigned row_bytes,
+                                           const unsigned (&src)[GS], int left,
+                                           unsigned long long* bar) {
+  if (left >= GS) {
+    if (elect_one()) {
+      mbar_arrive_expect(bar, GS * row_bytes);
+#pragma unroll
+      for (int j = 0; j < GS; ++j)
+        bulk_copy(ring + (first + j) * slot_bytes, vbytes + static_cast<size_t>(src[j]) * row_bytes,
+                  row_bytes, bar);
+    }
+  } else if (elect_one()) {
+    mbar_arrive_expect(bar, static_cast<unsigned>(left) * row_bytes);
+#pragma unroll
+    for (int j = 0; j < GS; ++j)
+      if (j < left)
+        bulk_copy(ring + (first + j) * slot_bytes, vbytes + static_cast<size_t>(src[j]) * row_bytes,
+                  row_bytes, bar);
+  }
+}
+
 // By the whole warp: returns once `bar`'s phase with this parity has completed; traps after 2^26
 // polls (a copy that never arrives, an issue without its wait) rather than hang the run.
 __device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned parity) {
@@ -801,7 +828,12 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 // sweep) and 10-14% slower than the library's sweep (R 24 at 3 blocks 5826 us, R 24 at 4 with a
 // shared tile 5894, R 16 at 4 6044, against 5300): on the H100 the sweep is bound by its memory
 // traffic (DRAM 79% of peak), not by its warps' issue; the H200, with 1.43x the DRAM, is where it
-// is to be judged (scripts/gpu-v57e.sh).
+// is to be judged (scripts/gpu-v57e.sh). The fifty-eighth session's Nsight Compute (call 3)
+// counted 31 instructions an item, not ~8 (a group's 16 copies ~240 of its ~415), and both sweeps
+// bound by their warps' chains: kTrim's bits (probe only) take the library's copies. Bit 0: a
+// group's sources read before its first copy and a whole group copied with no check an item
+// (copy_group; tma_gather's bits 2-3); bit 1 (with 0): the next sources read before the group's
+// wait (tma_gather's bit 4); bit 2: the weights' fragments built before the wait.
 constexpr int kMmaSlotBytes = 272;
 __host__ __device__ constexpr size_t mma_warp_bytes(int rt, int rts) {
   return static_cast<size_t>(32 * kMmaSlotBytes + rts * 4096 + 64 * 8 + 8 * (rt + rts) * 8 + 16);
@@ -830,7 +862,7 @@ __device__ __forceinline__ unsigned bf16x2(float lo, float hi) {
   return r;
 }
 
-template <int RT, int RTS, int kMinBlocks, bool kProfile>
+template <int RT, int RTS, int kMinBlocks, bool kProfile, int kTrim = 0>
 __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // bulk copies and mbarrier transaction counts are sm_90's (the host checks first)
@@ -843,6 +875,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
   const int wib = static_cast<int>(threadIdx.x) >> 5;
   const int gw = blockIdx.x * 4 + wib;
   static_assert(RT >= 1 && RTS >= 0, "a register row tile at least");
+  static_assert(kTrim < 8 && ((kTrim & 2) == 0 || (kTrim & 1) != 0), "bits 0-2; 1 needs 0");
   constexpr int kTiles = RT + RTS;
   unsigned char* const ring =
       reinterpret_cast<unsigned char*>(smem4) + wib * mma_warp_bytes(RT, RTS);
@@ -884,11 +917,17 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
     w.take_stats(stats);
     __syncwarp();
     if (kProfile) t_setup += clock64() - t_batch;
-    // Group g's slots from the chunk's items t .. t + 15 (t below 64), by one elected lane.
-    auto refill = [&](int g, int c, int t) {
+    // Group g's slots from the chunk's items t .. t + 15 (t below 64), by one elected lane; pre
+    // (bit 1): their sources, read by the caller before the group's wait (nullptr: read here).
+    auto refill = [&](int g, int c, int t, const unsigned* pre = nullptr) {
       const int left = n_items - (c * 32 + t);
       if (left <= 0) return;  // never waited for: its phase must not complete
-      if (elect_one()) {
+      if constexpr ((kTrim & 1) != 0) {  // bit 0: sources before the copies, whole groups unchecked
+        unsigned src[GS];
+#pragma unroll
+        for (int j = 0; j < GS; ++j) src[j] = pre != nullptr ? pre[j] : staged[t + j].x & 0xffffffu;
+        copy_group<GS>(ring, g * GS, kMmaSlotBytes, vbytes, kRowBytes, src, left, bars + g);
+      } else if (elect_one()) {
         mbar_arrive_expect(bars + g, static_cast<unsigned>(min(left, GS)) * kRowBytes);
 #pragma unroll
         for (int j = 0; j < GS; ++j)
@@ -921,8 +960,15 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
         for (int g = 0; g < kGroups; ++g) {
           const int t0 = g * GS;
           if (t0 >= in_chunk) break;
-          mbar_wait(bars + g, (phase >> g) & 1u);
-          phase ^= 1u << g;
+          unsigned next_src[GS];  // bit 1: the group's refill sources, read before its wait
+          if constexpr ((kTrim & 2) != 0) {
+#pragma unroll
+            for (int j = 0; j < GS; ++j) next_src[j] = staged[t0 + K + j].x & 0xffffffu;
+          }
+          if constexpr ((kTrim & 4) == 0) {
+            mbar_wait(bars + g, (phase >> g) & 1u);
+            phase ^= 1u << g;
+          }
           // B fragments: items 2q, 2q + 1 (b0) and 2q + 8, 2q + 9 (b1) of the group, column g8
           // of row tile j: the item's weight where its row is 8 j + g8, else 0; hi and lo parts.
           const uint4 e01 = *reinterpret_cast<const uint4*>(staged + t0 + 2 * q);
@@ -951,6 +997,10 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
             bl[j][0] = bf16x2(l[0], l[1]);
             bl[j][1] = bf16x2(l[2], l[3]);
           }
+          if constexpr ((kTrim & 4) != 0) {  // bit 2: the weights' fragments before the wait
+            mbar_wait(bars + g, (phase >> g) & 1u);
+            phase ^= 1u << g;
+          }
           const unsigned base = lane_row + static_cast<unsigned>(g * GS * kMmaSlotBytes);
 #pragma unroll
           for (int i = 0; i < kFeatTiles; ++i) {
@@ -972,7 +1022,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
             }
           }
           __syncwarp();  // every lane has read the group's slots
-          refill(g, c, t0 + K);
+          refill(g, c, t0 + K, (kTrim & 2) != 0 ? next_src : nullptr);
         }
         w.report_after(c, m_next);
         m_cur = m_next;

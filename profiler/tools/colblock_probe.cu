@@ -531,24 +531,31 @@ std::pair<const void*, const void*> find_tma(int k, int gs, int rg, int min_bloc
 
 // mma_gather (the fifty-seventh session: the bfloat16 sweep's adds on the tensor cores) with RG /
 // 8 row tiles in registers and the rest of R's in shared memory (mma_tiles_shared), at kMinBlocks:
-// the timed and the profiling instance; K must be 32.
-template <int RT, int RTS, int kMinBlocks>
+// the timed and the profiling instance, with the group loop's kTrim (the fifty-eighth session's
+// bits: 1 sources before the copies and whole groups unchecked, 2 the next sources before the
+// group's wait, 4 the weights' fragments before it); K must be 32.
+template <int RT, int RTS, int kMinBlocks, int kTrim = 0>
 std::pair<const void*, const void*> mma_kernel() {
-  return {reinterpret_cast<const void*>(&mma_gather<RT, RTS, kMinBlocks, false>),
-          reinterpret_cast<const void*>(&mma_gather<RT, RTS, kMinBlocks, true>)};
+  return {reinterpret_cast<const void*>(&mma_gather<RT, RTS, kMinBlocks, false, kTrim>),
+          reinterpret_cast<const void*>(&mma_gather<RT, RTS, kMinBlocks, true, kTrim>)};
 }
 
 int mma_tiles_shared(int r, int rg) {
   return std::max(0, (r - rg + 7) / 8);
 }
 
-std::pair<const void*, const void*> find_mma(int k, int r, int rg, int min_blocks) {
+std::pair<const void*, const void*> find_mma(int k, int r, int rg, int min_blocks, int trim) {
   if (k != 32) return {nullptr, nullptr};
   const int rts = mma_tiles_shared(r, rg);
-  if (rg == 16 && rts == 0 && min_blocks == 4) return mma_kernel<2, 0, 4>();
-  if (rg == 16 && rts == 0 && min_blocks == 5) return mma_kernel<2, 0, 5>();
-  if (rg == 24 && rts == 0 && min_blocks == 3) return mma_kernel<3, 0, 3>();
-  if (rg == 16 && rts == 1 && min_blocks == 4) return mma_kernel<2, 1, 4>();
+  if (rg == 16 && rts == 0 && min_blocks == 4 && trim == 0) return mma_kernel<2, 0, 4>();
+  if (rg == 16 && rts == 0 && min_blocks == 4 && trim == 7) return mma_kernel<2, 0, 4, 7>();
+  if (rg == 16 && rts == 0 && min_blocks == 5 && trim == 0) return mma_kernel<2, 0, 5>();
+  if (rg == 24 && rts == 0 && min_blocks == 3 && trim == 0) return mma_kernel<3, 0, 3>();
+  if (rg == 24 && rts == 0 && min_blocks == 3 && trim == 1) return mma_kernel<3, 0, 3, 1>();
+  if (rg == 24 && rts == 0 && min_blocks == 3 && trim == 3) return mma_kernel<3, 0, 3, 3>();
+  if (rg == 24 && rts == 0 && min_blocks == 3 && trim == 7) return mma_kernel<3, 0, 3, 7>();
+  if (rg == 16 && rts == 1 && min_blocks == 4 && trim == 0) return mma_kernel<2, 1, 4>();
+  if (rg == 16 && rts == 1 && min_blocks == 4 && trim == 7) return mma_kernel<2, 1, 4, 7>();
   return {nullptr, nullptr};
 }
 
@@ -693,8 +700,8 @@ int run(const std::string& out_path, const Options& o) {
     return Config{r,    mb, lag, bf16 ? 16 : 8, true, false, 5,    false,
                   true, 10, gs,  false,         0,    pause, trim, bf16};
   };
-  auto mma = [](int r, int rg, int blocks) {  // mma_gather at 33 MB and lag 8, 1024 ns
-    Config c{r, 33, 8, 32, true, false, blocks, false, true, rg, 16, false, 0, 1024, 0, true};
+  auto mma = [](int r, int rg, int blocks, int trim = 0) {  // at 33 MB and lag 8, 1024 ns
+    Config c{r, 33, 8, 32, true, false, blocks, false, true, rg, 16, false, 0, 1024, trim, true};
     c.mma = true;
     return c;
   };
@@ -708,7 +715,12 @@ int run(const std::string& out_path, const Options& o) {
       // The fifty-seventh session: mma_gather (the adds on the tensor cores), R 16 at 4 and 5
       // blocks an SM, R 24 at 3, R 24 at 4 with a row tile in shared memory, beside the library's
       // bfloat16 sweep above.
-      mma(16, 16, 4), mma(16, 16, 5), mma(24, 24, 3), mma(24, 16, 4)};
+      mma(16, 16, 4), mma(16, 16, 5), mma(24, 24, 3), mma(24, 16, 4),
+      // The fifty-eighth session: its group loop's trims (1: the copies' sources first and whole
+      // groups unchecked; 3: and the next sources before the wait; 7: and the weights' fragments
+      // before it), then the library's bfloat16 sweep again.
+      mma(24, 24, 3, 1), mma(24, 24, 3, 3), mma(24, 24, 3, 7), mma(24, 16, 4, 7), mma(16, 16, 4, 7),
+      mma(24, 24, 3), bulk(19, 33, 8, 1024, 127, true, 8)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -850,12 +862,12 @@ int run(const std::string& out_path, const Options& o) {
                     c.tma ? "tma" : "stream", c.rows_per_warp);
         continue;
       }
-      const auto [fn, fn_profile] = c.mma ? find_mma(c.u, c.rows_per_warp, c.reg_rows, c.min_blocks)
-                                    : c.tma ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks,
-                                                       c.async_copy, c.prefetch, c.trim, c.bf16)
-                                    : c.streamed
-                                        ? find_stream(c.u, c.min_blocks)
-                                        : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
+      const auto [fn, fn_profile] =
+          c.mma        ? find_mma(c.u, c.rows_per_warp, c.reg_rows, c.min_blocks, c.trim)
+          : c.tma      ? find_tma(c.u, c.group, c.reg_rows, c.min_blocks, c.async_copy, c.prefetch,
+                                  c.trim, c.bf16)
+          : c.streamed ? find_stream(c.u, c.min_blocks)
+                       : std::pair{find_sweep(f4, c.u), find_sweep(f4, c.u)};
       if (!fn) {
         std::printf(
             "no kernel instantiated for U=%d (blocks %d; tma: register rows %d, group %d, "
@@ -1148,7 +1160,7 @@ int main(int argc, char** argv) {
             "loop's trim (0-3, 7, 15, 31, 47, 79), a: cp.async, h: bfloat16 values "
             "(U 16; GS 4: trims 0, 3, 7, 15, 31, 63, 127; GS 8: 63, 127), m (after h): "
             "mma_gather (U 32; RG 16 at 4 or 5 blocks with R 16, at 4 with R 24; RG 24 at 3 with R "
-            "24); "
+            "24; trim 0, 7 at RG 16 and 4 blocks, 0, 1, 3, 7 at RG 24); "
             "letters in this "
             "order): %s\n",
             spec);
