@@ -833,7 +833,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 // bound by their warps' chains: kTrim's bits (probe only) take the library's copies. Bit 0: a
 // group's sources read before its first copy and a whole group copied with no check an item
 // (copy_group; tma_gather's bits 2-3); bit 1 (with 0): the next sources read before the group's
-// wait (tma_gather's bit 4); bit 2: the weights' fragments built before the wait.
+// wait (tma_gather's bit 4); bit 2: the weights' fragments built before the wait; bit 3: each
+// weight rounded to bfloat16 (one product, ~2^-9 of it lost: accuracy traded, measured only).
 constexpr int kMmaSlotBytes = 272;
 __host__ __device__ constexpr size_t mma_warp_bytes(int rt, int rts) {
   return static_cast<size_t>(32 * kMmaSlotBytes + rts * 4096 + 64 * 8 + 8 * (rt + rts) * 8 + 16);
@@ -875,7 +876,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
   const int wib = static_cast<int>(threadIdx.x) >> 5;
   const int gw = blockIdx.x * 4 + wib;
   static_assert(RT >= 1 && RTS >= 0, "a register row tile at least");
-  static_assert(kTrim < 8 && ((kTrim & 2) == 0 || (kTrim & 1) != 0), "bits 0-2; 1 needs 0");
+  static_assert(kTrim < 16 && ((kTrim & 2) == 0 || (kTrim & 1) != 0), "bits 0-3; 1 needs 0");
+  constexpr bool kLo = (kTrim & 8) == 0;  // bit 3: the weights rounded to bfloat16, no lo product
   constexpr int kTiles = RT + RTS;
   unsigned char* const ring =
       reinterpret_cast<unsigned char*>(smem4) + wib * mma_warp_bytes(RT, RTS);
@@ -979,7 +981,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
           float hi[4], lo[4];
 #pragma unroll
           for (int k = 0; k < 4; ++k) {
-            hi[k] = __uint_as_float(bf16x2(0.f, wt[k]) & 0xffff0000u);
+            hi[k] = kLo ? __uint_as_float(bf16x2(0.f, wt[k]) & 0xffff0000u) : wt[k];
             lo[k] = wt[k] - hi[k];
           }
           unsigned bh[kTiles][2], bl[kTiles][2];
@@ -994,8 +996,10 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
             }
             bh[j][0] = bf16x2(h[0], h[1]);
             bh[j][1] = bf16x2(h[2], h[3]);
-            bl[j][0] = bf16x2(l[0], l[1]);
-            bl[j][1] = bf16x2(l[2], l[3]);
+            if constexpr (kLo) {
+              bl[j][0] = bf16x2(l[0], l[1]);
+              bl[j][1] = bf16x2(l[2], l[3]);
+            }
           }
           if constexpr ((kTrim & 4) != 0) {  // bit 2: the weights' fragments before the wait
             mbar_wait(bars + g, (phase >> g) & 1u);
@@ -1009,7 +1013,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
 #pragma unroll
             for (int j = 0; j < RT; ++j) {
               mma_bf16_16816(acc[i][j], af, bh[j][0], bh[j][1]);
-              mma_bf16_16816(acc[i][j], af, bl[j][0], bl[j][1]);
+              if constexpr (kLo) mma_bf16_16816(acc[i][j], af, bl[j][0], bl[j][1]);
             }
 #pragma unroll
             for (int t = 0; t < RTS; ++t) {
@@ -1017,7 +1021,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
               const float4 v = *p;
               float d[4] = {v.x, v.y, v.z, v.w};
               mma_bf16_16816(d, af, bh[RT + t][0], bh[RT + t][1]);
-              mma_bf16_16816(d, af, bl[RT + t][0], bl[RT + t][1]);
+              if constexpr (kLo) mma_bf16_16816(d, af, bl[RT + t][0], bl[RT + t][1]);
               *p = make_float4(d[0], d[1], d[2], d[3]);
             }
           }
