@@ -101,9 +101,10 @@ ncu_sass() {
 # instruction (SourceCounters, WarpStateStats; CSV gzipped into $W/NAME.csv.gz, ncu's stderr in
 # $W/NAME.err) on one launch of colblock_probe's sweep CONFIG (--config syntax), uniform 2M
 # (fifty-third session: where the sweep's instructions and stalls go; scripts/sass_stalls.py
-# sums it).
+# sums it). NCU_KERNEL (default tma_gather) is the kernel's name pattern (mma_gather: the
+# fifty-eighth session's).
 ncu_probe_source() {
-  step "ncu source $2" timeout -k 5 150 ncu --clock-control none -k regex:tma_gather --launch-count 1 \
+  step "ncu source $2" timeout -k 5 150 ncu --clock-control none -k "regex:${NCU_KERNEL:-tma_gather}" --launch-count 1 \
     --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
     "$BIN/colblock_probe" "$W/once.json" --config "$2" --once > "$W/$1.csv" 2> "$W/$1.err"
   echo "source page: $(wc -l < "$W/$1.csv") lines"; head -c 600 "$W/$1.err"
