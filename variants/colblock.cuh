@@ -810,13 +810,14 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 // sparse weight matrix (16 items x rows: item k's softmax weight in its row's column, zeros
 // elsewhere), by mma.sync m16n8k16 (bfloat16 in, float32 accumulate): 8 feature tiles of 16 x RT
 // row tiles of 8, each weight split into a bfloat16 pair (hi + lo, ~16 bits of the float32
-// weight) for two products. No row dispatch and no widening: ~8 instructions an item where
-// tma_gather issues ~45. RT row tiles live in registers (32 RT a lane) and RTS more in shared
-// memory (4 KB a tile, in the C fragments' layout: a group loads, multiplies into and stores each,
-// 16 instructions a tile a group), so R <= 8 (RT + RTS); the ring is K
-// = 32 slots of 272 bytes (256 and 16 of padding: ldmatrix's 8 row addresses of a phase fall in
-// distinct banks) in two groups of 16. A group's absent items (past the batch's last) weigh 0 and
-// their slots hold an earlier row (the ring is zeroed at the start): finite values times 0. A
+// weight) for two products. No row dispatch and no widening: ~8 instructions an item were
+// predicted where tma_gather issues ~45; Nsight Compute counted 31 (the fifty-eighth session's
+// call 3: a group's 16 copies ~15 each), 26 with kTrim's bit 0. RT row tiles live in registers (32
+// RT a lane) and RTS more in shared memory (4 KB a tile, in the C fragments' layout: a group loads,
+// multiplies into and stores each, 16 instructions a tile a group), so R <= 8 (RT + RTS); the ring
+// is K = 32 slots of 272 bytes (256 and 16 of padding: ldmatrix's 8 row addresses of a phase fall
+// in distinct banks) in two groups of 16. A group's absent items (past the batch's last) weigh 0
+// and their slots hold an earlier row (the ring is zeroed at the start): finite values times 0. A
 // non-finite value in a gathered row would reach every row of the warp's group (0 x Inf), and,
 // left in a slot, the rows of a later batch's partial group that never gathered it, where
 // tma_gather keeps it to its own row: the probe only, until the contract says finite or absent
