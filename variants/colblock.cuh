@@ -456,6 +456,11 @@ __device__ __forceinline__ bool elect_one() {
   return one != 0;
 }
 
+// Staged item t's source row (its column: the low 24 bits of col | row << 24).
+__device__ __forceinline__ unsigned staged_source(const uint2* staged, int t) {
+  return staged[t].x & 0xffffffu;
+}
+
 // By the whole warp (converged): one elected lane arrives on `bar` expecting the group's bytes
 // and copies item j's row (src[j], read before the first copy: a load between two copies waits
 // behind the first's memory clobber) of `row_bytes` into slot first + j of `ring` (`slot_bytes`
@@ -636,7 +641,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     // The items' sources come from `staged` (a broadcast load each: call 4's two shuffles an
     // item, each with its divergence check, ~4 instructions).
     // Staged item t's source row (its column).
-    auto item_source = [&](int t) { return staged[t].x & 0xffffffu; };
+    auto item_source = [&](int t) { return staged_source(staged, t); };
     // pre (bit 4): the group's GS sources, read by the caller ahead of time (nullptr: read here).
     auto refill = [&](int g, int c, int t, const unsigned* pre = nullptr) {
       if constexpr (PF > 0) {  // the items PF further ahead, from DRAM into L2
@@ -933,7 +938,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
       if constexpr ((kTrim & 1) != 0) {  // bit 0: sources before the copies, whole groups unchecked
         unsigned src[GS];
 #pragma unroll
-        for (int j = 0; j < GS; ++j) src[j] = pre != nullptr ? pre[j] : staged[t + j].x & 0xffffffu;
+        for (int j = 0; j < GS; ++j)
+          src[j] = pre != nullptr ? pre[j] : staged_source(staged, t + j);
         copy_group<GS>(ring, g * GS, kMmaSlotBytes, vbytes, kRowBytes, src, left, bars + g);
       } else if (elect_one()) {
         mbar_arrive_expect(bars + g, static_cast<unsigned>(min(left, GS)) * kRowBytes);
@@ -941,7 +947,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
         for (int j = 0; j < GS; ++j)
           if (j < left)
             bulk_copy(ring + (g * GS + j) * kMmaSlotBytes,
-                      vbytes + static_cast<size_t>(staged[t + j].x & 0xffffffu) * kRowBytes,
+                      vbytes + static_cast<size_t>(staged_source(staged, t + j)) * kRowBytes,
                       kRowBytes, bars + g);
       }
     };
@@ -975,12 +981,13 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
           unsigned next_src[GS];  // bit 1: the group's refill sources, read before its wait
           if constexpr ((kTrim & 2) != 0) {
 #pragma unroll
-            for (int j = 0; j < GS; ++j) next_src[j] = staged[t0 + K + j].x & 0xffffffu;
+            for (int j = 0; j < GS; ++j) next_src[j] = staged_source(staged, t0 + K + j);
           }
-          if constexpr ((kTrim & 4) == 0) {
+          auto wait_group = [&] {  // group g's slots filled (this phase), its parity flipped
             mbar_wait(bars + g, (phase >> g) & 1u);
             phase ^= 1u << g;
-          }
+          };
+          if constexpr ((kTrim & 4) == 0) wait_group();
           // B fragments: items 2q, 2q + 1 (b0) and 2q + 8, 2q + 9 (b1) of the group, column g8
           // of row tile j: the item's weight where its row is 8 j + g8, else 0; hi and lo parts.
           const uint4 e01 = *reinterpret_cast<const uint4*>(staged + t0 + 2 * q);
@@ -1011,10 +1018,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
               bl[j][1] = bf16x2(l[2], l[3]);
             }
           }
-          if constexpr ((kTrim & 4) != 0) {  // bit 2: the weights' fragments before the wait
-            mbar_wait(bars + g, (phase >> g) & 1u);
-            phase ^= 1u << g;
-          }
+          if constexpr ((kTrim & 4) != 0) wait_group();  // bit 2: the fragments before the wait
           const unsigned base = lane_row + static_cast<unsigned>(g * GS * kMmaSlotBytes);
 #pragma unroll
           for (int i = 0; i < kFeatTiles; ++i) {
