@@ -6,7 +6,7 @@
 # of trim 1's instructions at 1024), each in its own run beside the plain kernel.
 set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-NAME=v58e bash "$D/gpu-v58b.sh" "24,33,8,32,tma3r24g16s1024t17hm"
+NAME=${NAME:-v58e} bash "$D/gpu-v58b.sh" "24,33,8,32,tma3r24g16s1024t17hm"
 source "$D/gpu-env.sh"
 out_dir v58e-src
 NCU_KERNEL=mma_gather ncu_probe_source src-mma-t17 "24,33,8,32,tma3r24g16s1024t17hm"

@@ -825,27 +825,30 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 // and their slots hold an earlier row (the ring is zeroed at the start): finite values times 0. A
 // non-finite value in a gathered row would reach every row of the warp's group (0 x Inf), and,
 // left in a slot, the rows of a later batch's partial group that never gathered it, where
-// tma_gather keeps it to its own row: the probe only, until the contract says finite or absent
-// items copy a zero row (a review's suggestion). The caller guarantees R <= 8 (RT + RTS) (the
-// probe's find_mma): a larger R would write row statistics over the mbarriers. Layout a warp
-// (mma_warp_bytes): the ring, the RTS shared row tiles, the items of two chunks (64 x 8 bytes), 8
-// (RT + RTS) (max, 1 / sum) pairs, 2 mbarriers. Measured (the fifty-seventh session's call 13, an
-// H100, uniform 2M d32 F128): correct (1.7e-3 from the float32 reference, as tma_gather's bfloat16
-// sweep) and 10-14% slower than the library's sweep (R 24 at 3 blocks 5826 us, R 24 at 4 with a
-// shared tile 5894, R 16 at 4 6044, against 5300): on the H100 the sweep is bound by its memory
-// traffic (DRAM 79% of peak), not by its warps' issue; the H200, with 1.43x the DRAM, is where it
-// is to be judged (scripts/gpu-v57e.sh). The fifty-eighth session's Nsight Compute (call 3)
-// counted 31 instructions an item, not ~8 (a group's 16 copies ~240 of its ~415), and both sweeps
-// bound by their warps' chains: kTrim's bits (probe only) take the library's copies. Bit 0: a
-// group's sources read before its first copy and a whole group copied with no check an item
-// (copy_group; tma_gather's bits 2-3); bit 1 (with 0): the next sources read before the group's
-// wait (tma_gather's bit 4); bit 2: the weights' fragments built before the wait; bit 3: each
-// weight rounded to bfloat16 (one product, ~2^-9 of it lost: accuracy traded, measured only);
-// bit 4: chunk c + 5's items prefetched into L2 at chunk c (call 10's source counters: 24.5% of
-// the stall samples at trim 1 were the chunk's top waiting for the items fetched a chunk before,
-// a DRAM read at ~82% of its peak taking longer than mma's ~3.3 us chunk). Measured (H100, the
-// fifty-eighth session's calls 4, 9, 10): trim 1 1.2-2.2% faster than the library's bfloat16
-// sweep, 3 and 7 slower than 1, 9 1.1% faster than 1 at 3.7e-3 error; 17 and 25 not yet.
+// tma_gather keeps it to its own row: bit 5 sums such rows again (below). The caller guarantees R
+// <= 8 (RT + RTS) (the probe's find_mma): a larger R would write row statistics over the mbarriers.
+// Layout a warp (mma_warp_bytes): the ring, the RTS shared row tiles, the items of two chunks (64 x
+// 8 bytes), 8 (RT + RTS) (max, 1 / sum) pairs, 2 mbarriers. Measured (the fifty-seventh session's
+// call 13, an H100, uniform 2M d32 F128): correct (1.7e-3 from the float32 reference, as
+// tma_gather's bfloat16 sweep) and 10-14% slower than the library's sweep (R 24 at 3 blocks 5826
+// us, R 24 at 4 with a shared tile 5894, R 16 at 4 6044, against 5300): on the H100 the sweep is
+// bound by its memory traffic (DRAM 79% of peak), not by its warps' issue; the H200, with 1.43x the
+// DRAM, is where it is to be judged (scripts/gpu-v57e.sh). The fifty-eighth session's Nsight
+// Compute (call 3) counted 31 instructions an item, not ~8 (a group's 16 copies ~240 of its ~415),
+// and both sweeps bound by their warps' chains: kTrim's bits (probe only) take the library's
+// copies. Bit 0: a group's sources read before its first copy and a whole group copied with no
+// check an item (copy_group; tma_gather's bits 2-3); bit 1 (with 0): the next sources read before
+// the group's wait (tma_gather's bit 4); bit 2: the weights' fragments built before the wait; bit
+// 3: each weight rounded to bfloat16 (one product, ~2^-9 of it lost: accuracy traded, measured
+// only); bit 4: chunk c + 5's items prefetched into L2 at chunk c (call 10's source counters: 24.5%
+// of the stall samples at trim 1 were the chunk's top waiting for the items fetched a chunk before,
+// a DRAM read at ~82% of its peak taking longer than mma's ~3.3 us chunk); bit 5: the finite
+// contract kept (the fifty-ninth session): a row whose tile sums are not all finite is summed
+// again by mma_row_again and written from there, so that a non-finite value reaches only the
+// rows that gather it, as in tma_gather and the reference (the probe's --poison checks it; ~100
+// instructions a batch of ~20,000 when every sum is finite). Measured (H100, the fifty-eighth
+// session's calls 4, 9, 10): trim 1 1.2-2.2% faster than the library's bfloat16 sweep, 3 and 7
+// slower than 1, 9 1.1% faster than 1 at 3.7e-3 error; 17, 25, 33 and 49 not yet.
 constexpr int kMmaSlotBytes = 272;
 __host__ __device__ constexpr size_t mma_warp_bytes(int rt, int rts) {
   return static_cast<size_t>(32 * kMmaSlotBytes + rts * 4096 + 64 * 8 + 8 * (rt + rts) * 8 + 16);
@@ -874,6 +877,32 @@ __device__ __forceinline__ unsigned bf16x2(float lo, float hi) {
   return r;
 }
 
+// mma_gather's bit 5: row r of the warp's batch (r < nr) summed again in float32 with no
+// product, its items found by a walk of the batch (a ballot a chunk), the way tma_gather sums: a
+// non-finite value reaches only the rows that gather it, as in the reference. Lane l: features
+// 4 l .. 4 l + 3. Rare (a row whose tile sums were not finite), so kept simple.
+template <class Batch>
+__device__ __forceinline__ void mma_row_again(const StreamArgs& a, const Batch& w,
+                                           const unsigned char* vbytes, int r, int lane) {
+  float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
+  for (int c = 0; c * 32 < w.n_items; ++c) {
+    const uint2 it = w.weigh(c, w.fetch(c));  // (col | row << 24, weight); 0 past the end
+    unsigned m = __ballot_sync(0xffffffffu, c * 32 + lane < w.n_items && (it.x >> 24) == r);
+    for (; m != 0; m &= m - 1) {
+      const int k = __ffs(m) - 1;
+      const unsigned src = __shfl_sync(0xffffffffu, it.x, k) & 0xffffffu;
+      const float wk = __uint_as_float(__shfl_sync(0xffffffffu, it.y, k));
+      const uint2 v =
+          *reinterpret_cast<const uint2*>(vbytes + static_cast<size_t>(src) * 256 + lane * 8);
+      s.x += wk * __uint_as_float(v.x << 16);
+      s.y += wk * __uint_as_float(v.x & 0xffff0000u);
+      s.z += wk * __uint_as_float(v.y << 16);
+      s.w += wk * __uint_as_float(v.y & 0xffff0000u);
+    }
+  }
+  a.out[static_cast<size_t>(w.r0 + r) * 32 + lane] = s;
+}
+
 template <int RT, int RTS, int kMinBlocks, bool kProfile, int kTrim = 0>
 __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
@@ -887,7 +916,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
   const int wib = static_cast<int>(threadIdx.x) >> 5;
   const int gw = blockIdx.x * 4 + wib;
   static_assert(RT >= 1 && RTS >= 0, "a register row tile at least");
-  static_assert(kTrim < 32 && ((kTrim & 2) == 0 || (kTrim & 1) != 0), "bits 0-4; 1 needs 0");
+  static_assert(kTrim < 64 && ((kTrim & 2) == 0 || (kTrim & 1) != 0), "bits 0-5; 1 needs 0");
   constexpr bool kLo = (kTrim & 8) == 0;  // bit 3: the weights rounded to bfloat16, no lo product
   constexpr int kTiles = RT + RTS;
   unsigned char* const ring =
@@ -1053,12 +1082,35 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
     __syncwarp();
     if (w.fits) {  // acc[i][j]: features 16 i + g8 (+ 8 for 2, 3), rows 8 j + 2 q (+ 1 for 1, 3)
       float* const out = reinterpret_cast<float*>(a.out);
+      // Bit 5: bit r set where row r's sums are not all finite (a non-finite gathered value, or
+      // 0 x Inf from another row's): such rows are written by mma_row_again, not from the tiles.
+      unsigned again = 0;
+      if constexpr ((kTrim & 32) != 0) {
+#pragma unroll
+        for (int j = 0; j < kTiles; ++j)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            float s = 0.f;
+#pragma unroll
+            for (int i = 0; i < kFeatTiles; ++i) {
+              if (j < RT) {
+                s += acc[i][j][h] + acc[i][j][2 + h];
+              } else {
+                const float4 v = sacc[(8 * (j - RT) + i) * 32 + lane];
+                s += h == 0 ? v.x + v.z : v.y + v.w;
+              }
+            }
+            if ((__float_as_uint(s) & 0x7f800000u) == 0x7f800000u)
+              again |= 1u << (8 * j + 2 * q + h);
+          }
+        again = __reduce_or_sync(0xffffffffu, again);
+      }
 #pragma unroll
       for (int j = 0; j < RT; ++j)
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           const int r = 8 * j + 2 * q + h;
-          if (r < w.nr) {
+          if (r < w.nr && ((again >> r) & 1u) == 0) {
             float* const o = out + static_cast<size_t>(w.r0 + r) * 128 + g8;
 #pragma unroll
             for (int i = 0; i < kFeatTiles; ++i) {
@@ -1072,7 +1124,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           const int r = 8 * (RT + t) + 2 * q + h;
-          if (r < w.nr) {
+          if (r < w.nr && ((again >> r) & 1u) == 0) {
             float* const o = out + static_cast<size_t>(w.r0 + r) * 128 + g8;
 #pragma unroll
             for (int i = 0; i < kFeatTiles; ++i) {
@@ -1082,6 +1134,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
             }
           }
         }
+      for (; again != 0; again &= again - 1) mma_row_again(a, w, vbytes, __ffs(again) - 1, lane);
     }
     __syncwarp();
   }

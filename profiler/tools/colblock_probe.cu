@@ -4,9 +4,11 @@
 //   colblock_probe <out.json> [--device N]
 //                  [--config
 //                  R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][h][+stats]]
-//                  [--once]]
+//                  [--once]] [--poison N]
 // --config runs one sweep configuration on uniform 2M only; --once launches each kernel once,
-// untimed and without counters (for ncu).
+// untimed and without counters (for ncu); --poison N sets one value of N source rows to +Inf
+// before the reference runs (a sweep passes where its output is +Inf exactly where the
+// reference's is: a non-finite value reaches only the rows that gather it).
 //
 // The model. Every warp keeps the accumulators of R rows on chip (shared memory) for a whole
 // sweep over the sources, cut into P partitions of S rows, and gathers its rows' sources in
@@ -557,6 +559,8 @@ std::pair<const void*, const void*> find_mma(int k, int r, int rg, int min_block
   if (rg == 24 && rts == 0 && min_blocks == 3 && trim == 9) return mma_kernel<3, 0, 3, 9>();
   if (rg == 24 && rts == 0 && min_blocks == 3 && trim == 17) return mma_kernel<3, 0, 3, 17>();
   if (rg == 24 && rts == 0 && min_blocks == 3 && trim == 25) return mma_kernel<3, 0, 3, 25>();
+  if (rg == 24 && rts == 0 && min_blocks == 3 && trim == 33) return mma_kernel<3, 0, 3, 33>();
+  if (rg == 24 && rts == 0 && min_blocks == 3 && trim == 49) return mma_kernel<3, 0, 3, 49>();
   if (rg == 24 && rts == 1 && min_blocks == 3 && trim == 1) return mma_kernel<3, 1, 3, 1>();
   if (rg == 16 && rts == 1 && min_blocks == 4 && trim == 0) return mma_kernel<2, 1, 4>();
   if (rg == 16 && rts == 1 && min_blocks == 4 && trim == 7) return mma_kernel<2, 1, 4, 7>();
@@ -663,7 +667,14 @@ struct Options {
   bool only = false;  // --config: one sweep configuration on uniform 2M (plus the reference)
   Config config{};
   bool once = false;  // --once: launch each kernel once, untimed (under ncu)
+  int poison = 0;     // --poison N: N source rows with one value +Inf
 };
+
+// Value (i n / count) F + i % F set to +Inf for i < count: count rows spread over the graph.
+__global__ void poison_values(float* values, int n, int feat, int count) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) values[(static_cast<long long>(i) * n / count) * feat + i % feat] = INFINITY;
+}
 
 int run(const std::string& out_path, const Options& o) {
   const int device = o.device;
@@ -728,9 +739,11 @@ int run(const std::string& out_path, const Options& o) {
       // bfloat16: one product), R 31 at 3 blocks (a shared row tile: 372 rows an SM) and R 24 at
       // 4 (384), between two runs of the library's bfloat16 sweep.
       mma(24, 24, 3, 1), mma(24, 24, 3, 9), mma(31, 24, 3, 1), mma(24, 16, 4, 1),
-      // Call 10 onwards: 17 and 25 (1 and 9 with chunk c + 5's items prefetched into L2).
+      // Call 10 onwards: 17 and 25 (1 and 9 with chunk c + 5's items prefetched into L2); the
+      // fifty-ninth session: 33 and 49 (1 and 17 with the finite contract kept: bit 5).
       mma(24, 24, 3, 17), mma(24, 24, 3, 25), bulk(19, 33, 8, 1024, 127, true, 8),
-      mma(24, 24, 3, 1), mma(24, 24, 3, 17)};
+      mma(24, 24, 3, 1), mma(24, 24, 3, 17), mma(24, 24, 3, 33), mma(24, 24, 3, 49),
+      bulk(19, 33, 8, 1024, 127, true, 8)};
   const std::vector<Config> configs_f64 = {{16, 16, -1, 16}, {16, 16, -1, 16, true},
                                            {16, 8, 8, 16, true}};
   const std::vector<Config> configs_only = {o.config};
@@ -741,6 +754,11 @@ int run(const std::string& out_path, const Options& o) {
   for (const Problem& p : target2_problems()) {
     if (o.only && p.feat != 128) continue;
     const DeviceGraph graph(p, info.sm_count);
+    if (o.poison > 0) {
+      poison_values<<<(o.poison + 255) / 256, 256>>>(graph.values, p.n, p.feat, o.poison);
+      CSRGAT_CUDA_CHECK(cudaGetLastError());
+      std::printf("%d source rows with a value of +Inf\n", o.poison);
+    }
     const int f4 = p.feat / 4;
     unsigned *steps = nullptr, *timeouts = nullptr;
     unsigned long long* profile = nullptr;
@@ -1101,7 +1119,7 @@ int main(int argc, char** argv) {
   const char* usage =
       "usage: colblock_probe <out.json> [--device N] [--config "
       "R,MB,LAG,U[,plan|,streamB[+stats]|,tmaB[rRG][gGS][pPF][sNS][tT][a][h][m][+stats]] "
-      "[--once]]\n";
+      "[--once]] [--poison N]\n";
   std::string out_path;
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -1170,7 +1188,7 @@ int main(int argc, char** argv) {
             "loop's trim (0-3, 7, 15, 31, 47, 79), a: cp.async, h: bfloat16 values "
             "(U 16; GS 4: trims 0, 3, 7, 15, 31, 63, 127; GS 8: 63, 127), m (after h): "
             "mma_gather (U 32; RG 16 at 4 or 5 blocks with R 16, at 4 with R 24; RG 24 at 3 with R "
-            "24 or 25-31 (1 shared tile); trims 0, 1, 3, 7, 9, 17, 25: see find_mma); "
+            "24 or 25-31 (1 shared tile); trims 0, 1, 3, 7, 9, 17, 25, 33, 49: see find_mma); "
             "letters in this "
             "order): %s\n",
             spec);
@@ -1182,6 +1200,15 @@ int main(int argc, char** argv) {
     }
     if (a == "--once") {
       o.once = true;
+      continue;
+    }
+    if (a == "--poison" && i + 1 < argc) {
+      o.poison = std::atoi(argv[++i]);
+      if (o.poison < 1) {
+        std::fprintf(stderr, "colblock_probe: --poison wants a count of rows >= 1, not %s\n",
+                     argv[i]);
+        return 64;
+      }
       continue;
     }
     if (a.rfind("--", 0) == 0 || !out_path.empty()) {

@@ -128,13 +128,14 @@ __global__ void __launch_bounds__(256) sliced_gather(const Args a) {
       make_float4(acc.x * inv, acc.y * inv, acc.z * inv, acc.w * inv);
 }
 
-// max |x - y| over n floats, as the bits of a non-negative float.
+// max |x - y| over n floats, as the bits of a non-negative float; equal values (two +Inf of a
+// poisoned row) differ by 0.
 __global__ void max_abs_diff(const float* x, const float* y, long long n, unsigned* out) {
   float mine = 0.f;
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<long long>(gridDim.x) * blockDim.x)
   {
-    const float d = fabsf(x[i] - y[i]);
+    const float d = x[i] == y[i] ? 0.f : fabsf(x[i] - y[i]);
     mine = d == d ? fmaxf(mine, d) : INFINITY;  // a NaN (an output never written) is a failure
   }
   atomicMax(out, __float_as_uint(mine));
