@@ -3,14 +3,16 @@
 // (n not a multiple of the rows a warp, so the last warp's batch is partial), a skewed graph,
 // masked (-inf) edges and rows (rows longer than one block of 16 statistics loads among them),
 // batches that mix empty and non-empty rows, the partition size's extremes, repeated launches,
-// the plan built on the host as well; the plan built on the device against the host's, item for
-// item, and its errors;
-// and, outside the sanitizer runs (scripts/gpu-check.sh leaves it out: a tool's slow warps may
-// time out), that the barrier never gives up a wait.
+// the plan built on the host as well, +Inf values that reach only the rows that gather them; the
+// plan built on the device against the host's, item for item, and its errors; and, outside the
+// sanitizer runs (scripts/gpu-check.sh leaves it out: a tool's slow warps may time out), that the
+// barrier never gives up a wait.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -102,6 +104,57 @@ TEST(Colblock, Bfloat16Values) {
   for (size_t e = 0; e < in.scores.size(); e += 3) in.scores[e] = -std::numeric_limits<float>::infinity();
   for (size_t e = 0; e < 24 * 50; ++e) in.scores[e] = -std::numeric_limits<float>::infinity();
   expect_correct(m, in, 2, o);
+}
+
+// A +Inf in a gathered value reaches only the output rows that gather it, as in the reference:
+// both sweeps add only the slots their own rows took (mma_gather, the probe's tensor-core sweep,
+// keeps this only with its trim's bit 5: colblock_probe --poison). Sources 0, 997, 1994, ...
+// hold +Inf in feature s % 128; every element is then the reference's +Inf exactly, or within
+// the storage's bound of its finite value (compare_output counts any non-finite output bad).
+TEST(Colblock, InfiniteValuesReachOnlyTheRowsThatGatherThem) {
+  const auto g = graphs::make_graph("uniform:n=20011,deg=16,seed=5");
+  auto in = graphs::make_inputs(g, 1, 128, 9);
+  for (int64_t s = 0; s < g.num_nodes; s += 997)
+    in.values[s * 128 + s % 128] = std::numeric_limits<float>::infinity();
+  const std::vector<double> ref = reference_aggregate(g, in);
+  double sum_sq = 0;
+  int64_t n_finite = 0, n_inf = 0;
+  for (const double x : ref) {
+    if (std::isfinite(x)) {
+      sum_sq += x * x;
+      ++n_finite;
+    } else {
+      ASSERT_EQ(x, std::numeric_limits<double>::infinity());  // finite weights: +Inf, never NaN
+      ++n_inf;
+    }
+  }
+  ASSERT_GT(n_inf, 100);  // 21 sources, each gathered by ~16 rows
+  const double rms = std::sqrt(sum_sq / static_cast<double>(n_finite));
+  for (const int value : {colblock::kFloat32, colblock::kBfloat16}) {
+    ColblockOptions o = small_partitions();
+    o.value = value;
+    const bool bf16 = value == colblock::kBfloat16;
+    DeviceProblem dp(g, in);
+    ColblockKernel k(g, static_cast<const int*>(dp.row_ptr(IndexType::i32)),
+                     static_cast<const int*>(dp.col(IndexType::i32)), dp.scores(),
+                     dp.values(bf16 ? ValueType::bf16 : ValueType::f32), dp.out(), 0, o);
+    dp.poison_output();
+    k.launch(nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const std::vector<float> out = dp.download_output();
+    ASSERT_EQ(out.size(), ref.size());
+    const double tol = 10 * (bf16 ? 1e-2 : 1e-5);
+    int64_t bad = 0, first_bad = -1;
+    for (size_t i = 0; i < ref.size(); ++i) {
+      const bool ok = std::isinf(ref[i])
+                          ? static_cast<double>(out[i]) == ref[i]
+                          : std::abs(out[i] - ref[i]) <= tol * std::max(std::abs(ref[i]), rms);
+      if (!ok && bad++ == 0) first_bad = static_cast<int64_t>(i);
+    }
+    EXPECT_EQ(bad, 0) << (bf16 ? "bf16" : "f32") << ": first at row " << first_bad / 128
+                      << " feature " << first_bad % 128 << ": " << out[first_bad] << " against "
+                      << ref[first_bad];
+  }
 }
 
 // The L1 policies of the item and score loads (`.l1p<N>`): the same sums, over several batches,
