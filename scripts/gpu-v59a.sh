@@ -3,7 +3,8 @@
 # mma_gather's trims 33 and 49: 1 and 17 with bit 5, the finite contract kept, and the library's
 # bfloat16 sweep once more at the end), then the contract itself: with --poison 64 (64 source
 # rows holding a +Inf) the library's bfloat16 sweep and mma_gather at 33 must match the reference
-# (diff finite), trim 1 must not (its 0 x Inf reaches rows that never gathered the row).
+# (diff finite), trim 1 must not (its 0 x Inf reaches rows that never gathered the row); then the
+# library's Colblock GPU tests (with InfiniteValuesReachOnlyTheRowsThatGatherThem, new).
 set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 NAME=v59a bash "$D/gpu-v58e.sh"
@@ -14,4 +15,6 @@ for cfg in "19,33,8,16,tma5r10g8s1024t127h" "24,33,8,32,tma3r24g16s1024t1hm" \
   step "poison $cfg" timeout 120 "$BIN/colblock_probe" "$W/poison-${cfg##*t}.json" --poison 64 \
     --config "$cfg" 2>&1 | grep -E "^(baseline U=4 |tma|[0-9]+ source rows)"
 done
+step colblock_tests timeout 200 "$BIN/gpu_tests" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
+grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Infinite" "$W/colblock_tests.log"
 echo "done at $SECONDS s"

@@ -2,7 +2,7 @@
 # Fifty-ninth session, the last device time (~280 s, a machine's start included): the lighter
 # form of scripts/gpu-v59a.sh. The probe's list (mma_gather's trims 1, 17, 25, 33, 49 beside the
 # library's bfloat16 sweep 127, twice) and the finite contract with --poison 64 (127, trim 1 and
-# trim 33); no Nsight Compute.
+# trim 33), then the library's Colblock GPU tests; no Nsight Compute.
 set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"
@@ -14,4 +14,6 @@ for cfg in "19,33,8,16,tma5r10g8s1024t127h" "24,33,8,32,tma3r24g16s1024t1hm" \
   step "poison $cfg" timeout 60 "$BIN/colblock_probe" "$W/poison-${cfg##*t}.json" --poison 64 \
     --config "$cfg" 2>&1 | grep -E "^(baseline U=4 |tma|[0-9]+ source rows)"
 done
+step colblock_tests timeout 120 "$BIN/gpu_tests" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
+grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Infinite" "$W/colblock_tests.log"
 echo "done at $SECONDS s"
