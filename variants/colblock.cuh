@@ -919,6 +919,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
   static_assert(kTrim < 64 && ((kTrim & 2) == 0 || (kTrim & 1) != 0), "bits 0-5; 1 needs 0");
   constexpr bool kLo = (kTrim & 8) == 0;  // bit 3: the weights rounded to bfloat16, no lo product
   constexpr int kTiles = RT + RTS;
+  static_assert(kTiles <= 4, "32 rows at most: bit 5's row marks are one word");
   unsigned char* const ring =
       reinterpret_cast<unsigned char*>(smem4) + wib * mma_warp_bytes(RT, RTS);
   // Shared row tile s: feature tile i's C fragment of lane l at float4 (8 s + i) 32 + l.
@@ -1103,7 +1104,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
             if ((__float_as_uint(s) & 0x7f800000u) == 0x7f800000u)
               again |= 1u << (8 * j + 2 * q + h);
           }
-        again = __reduce_or_sync(0xffffffffu, again);
+        // Rows past nr (no items: their weights are 0) may be NaN too; they are not the batch's.
+        again = __reduce_or_sync(0xffffffffu, again) & (w.nr < 32 ? (1u << w.nr) - 1u : ~0u);
       }
 #pragma unroll
       for (int j = 0; j < RT; ++j)
