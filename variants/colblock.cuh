@@ -892,6 +892,7 @@ __device__ __forceinline__ void mma_row_again(const StreamArgs& a, const Batch& 
       const int k = __ffs(m) - 1;
       const unsigned src = __shfl_sync(0xffffffffu, it.x, k) & 0xffffffu;
       const float wk = __uint_as_float(__shfl_sync(0xffffffffu, it.y, k));
+      if (wk == 0.f) continue;  // a masked edge, as the reference skips it (0 x Inf is NaN)
       const uint2 v =
           *reinterpret_cast<const uint2*>(vbytes + static_cast<size_t>(src) * 256 + lane * 8);
       s.x += wk * __uint_as_float(v.x << 16);

@@ -111,8 +111,11 @@ TEST(Colblock, Bfloat16Values) {
 // keeps this only with its trim's bit 5: colblock_probe --poison). Sources 0, 997, 1994, ...
 // hold +Inf in feature s % 128; every element is then the reference's +Inf exactly, or within
 // the storage's bound of its finite value (compare_output counts any non-finite output bad).
+// Degrees 10-16 with empty rows mixed in: batches end in partial groups of the ring, where a
+// slot may still hold an earlier batch's row. (Not covered: an edge masked by a -inf score whose
+// source holds +Inf, where the reference skips the edge and the sweeps add 0 x Inf = NaN.)
 TEST(Colblock, InfiniteValuesReachOnlyTheRowsThatGatherThem) {
-  const auto g = graphs::make_graph("uniform:n=20011,deg=16,seed=5");
+  const auto g = with_empty_rows(graphs::make_graph("seed:n=20011,deg=13,seed=5"), 7, 19000);
   auto in = graphs::make_inputs(g, 1, 128, 9);
   for (int64_t s = 0; s < g.num_nodes; s += 997)
     in.values[s * 128 + s % 128] = std::numeric_limits<float>::infinity();
@@ -128,7 +131,7 @@ TEST(Colblock, InfiniteValuesReachOnlyTheRowsThatGatherThem) {
       ++n_inf;
     }
   }
-  ASSERT_GT(n_inf, 100);  // 21 sources, each gathered by ~16 rows
+  ASSERT_GT(n_inf, 100);  // 21 sources, each gathered by ~12 of the rows left
   const double rms = std::sqrt(sum_sq / static_cast<double>(n_finite));
   for (const int value : {colblock::kFloat32, colblock::kBfloat16}) {
     ColblockOptions o = small_partitions();
@@ -138,22 +141,24 @@ TEST(Colblock, InfiniteValuesReachOnlyTheRowsThatGatherThem) {
     ColblockKernel k(g, static_cast<const int*>(dp.row_ptr(IndexType::i32)),
                      static_cast<const int*>(dp.col(IndexType::i32)), dp.scores(),
                      dp.values(bf16 ? ValueType::bf16 : ValueType::f32), dp.out(), 0, o);
-    dp.poison_output();
-    k.launch(nullptr);
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    const std::vector<float> out = dp.download_output();
-    ASSERT_EQ(out.size(), ref.size());
-    const double tol = 10 * (bf16 ? 1e-2 : 1e-5);
-    int64_t bad = 0, first_bad = -1;
-    for (size_t i = 0; i < ref.size(); ++i) {
-      const bool ok = std::isinf(ref[i])
-                          ? static_cast<double>(out[i]) == ref[i]
-                          : std::abs(out[i] - ref[i]) <= tol * std::max(std::abs(ref[i]), rms);
-      if (!ok && bad++ == 0) first_bad = static_cast<int64_t>(i);
+    for (int launch = 0; launch < 2; ++launch) {
+      dp.poison_output();
+      k.launch(nullptr);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const std::vector<float> out = dp.download_output();
+      ASSERT_EQ(out.size(), ref.size());
+      const double tol = 10 * (bf16 ? 1e-2 : 1e-5);
+      int64_t bad = 0, first_bad = -1;
+      for (size_t i = 0; i < ref.size(); ++i) {
+        const bool ok = std::isinf(ref[i])
+                            ? static_cast<double>(out[i]) == ref[i]
+                            : std::abs(out[i] - ref[i]) <= tol * std::max(std::abs(ref[i]), rms);
+        if (!ok && bad++ == 0) first_bad = static_cast<int64_t>(i);
+      }
+      EXPECT_EQ(bad, 0) << (bf16 ? "bf16" : "f32") << " launch " << launch << ": first at row "
+                        << first_bad / 128 << " feature " << first_bad % 128 << ": "
+                        << out[first_bad] << " against " << ref[first_bad];
     }
-    EXPECT_EQ(bad, 0) << (bf16 ? "bf16" : "f32") << ": first at row " << first_bad / 128
-                      << " feature " << first_bad % 128 << ": " << out[first_bad] << " against "
-                      << ref[first_bad];
   }
 }
 
