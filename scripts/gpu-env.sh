@@ -38,14 +38,28 @@ record_first_on_h200() {
   CHECK_PART=0 END=${END:-330} bash "$ROOT/scripts/gpu-v47a.sh"
   return 0
 }
-# colblock_lib_bf16 IMPLS [GPU_TESTS] (after out_dir): the column-blocked sweep's GPU tests
-# (Colblock.*; GPU_TESTS, default $BIN/gpu_tests, the binary) into $W/colblock_tests.log, their
-# summary printed, then `tuner bench` ($T: a trial's tuner where the caller sets it) of the
+# colblock_tests [GPU_TESTS] (after out_dir): the column-blocked sweep's GPU tests (Colblock.*;
+# GPU_TESTS, default $BIN/gpu_tests, the binary) into $W/colblock_tests.log, their summary printed.
+colblock_tests() {
+  step colblock_tests timeout 300 "${1:-$BIN/gpu_tests}" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran" "$W/colblock_tests.log"
+}
+# probe_poisoned TIMEOUT CONFIG... (after out_dir; the fifty-ninth session): each colblock_probe
+# --config CONFIG with --poison 64 (64 source rows holding a +Inf), its diff from the reference
+# printed: finite where the sweep keeps a non-finite value to the rows that gather it.
+probe_poisoned() {
+  local limit=$1 cfg
+  shift
+  for cfg in "$@"; do
+    step "poison $cfg" timeout "$limit" "$BIN/colblock_probe" "$W/poison-${cfg##*t}.json" --poison 64 \
+      --config "$cfg" 2>&1 | grep -E "^(baseline U=4 |tma|[0-9]+ source rows)"
+  done
+}
+# colblock_lib_bf16 IMPLS [GPU_TESTS] (after out_dir): colblock_tests GPU_TESTS, then `tuner bench` ($T: a trial's tuner where the caller sets it) of the
 # bfloat16 IMPLS (a comma list, tuner bench's --impl) on uniform 2M d32 F128, two rounds, into
 # $W/bench-bf16.json.
 colblock_lib_bf16() {
-  step colblock_tests timeout 300 "${2:-$BIN/gpu_tests}" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
-  grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran" "$W/colblock_tests.log"
+  colblock_tests "${2:-}"
   step bench_bf16 timeout 200 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 \
     --value bf16 --rounds 2 --impl "$1" --json "$W/bench-bf16.json" 2>&1 | tail -n 14
 }

@@ -10,11 +10,7 @@ D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 NAME=v59a bash "$D/gpu-v58e.sh"
 source "$D/gpu-env.sh"
 out_dir v59a-poison
-for cfg in "19,33,8,16,tma5r10g8s1024t127h" "24,33,8,32,tma3r24g16s1024t1hm" \
-           "24,33,8,32,tma3r24g16s1024t33hm" "24,33,8,32,tma3r24g16s1024t49hm"; do
-  step "poison $cfg" timeout 120 "$BIN/colblock_probe" "$W/poison-${cfg##*t}.json" --poison 64 \
-    --config "$cfg" 2>&1 | grep -E "^(baseline U=4 |tma|[0-9]+ source rows)"
-done
-step colblock_tests timeout 200 "$BIN/gpu_tests" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
-grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Infinite" "$W/colblock_tests.log"
+probe_poisoned 120 "19,33,8,16,tma5r10g8s1024t127h" "24,33,8,32,tma3r24g16s1024t1hm" \
+  "24,33,8,32,tma3r24g16s1024t33hm" "24,33,8,32,tma3r24g16s1024t49hm"
+colblock_tests
 echo "done at $SECONDS s"

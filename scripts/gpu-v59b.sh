@@ -9,11 +9,7 @@ source "$D/gpu-env.sh"
 first_gpu
 bash "$D/gpu-colblock.sh" v59b 2>&1 | grep -E "^(device|tma|seed|baseline U=4 |done|===|---|no kernel)"
 out_dir v59b-poison
-for cfg in "19,33,8,16,tma5r10g8s1024t127h" "24,33,8,32,tma3r24g16s1024t1hm" \
-           "24,33,8,32,tma3r24g16s1024t33hm"; do
-  step "poison $cfg" timeout 60 "$BIN/colblock_probe" "$W/poison-${cfg##*t}.json" --poison 64 \
-    --config "$cfg" 2>&1 | grep -E "^(baseline U=4 |tma|[0-9]+ source rows)"
-done
-step colblock_tests timeout 120 "$BIN/gpu_tests" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
-grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Infinite" "$W/colblock_tests.log"
+probe_poisoned 60 "19,33,8,16,tma5r10g8s1024t127h" "24,33,8,32,tma3r24g16s1024t1hm" \
+  "24,33,8,32,tma3r24g16s1024t33hm"
+colblock_tests
 echo "done at $SECONDS s"

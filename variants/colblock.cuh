@@ -375,8 +375,8 @@ __host__ __device__ inline size_t tma_warp_bytes(int rows, int reg_rows, int rin
           64 * 8 + rows * 8 + ring * 8 + 15) / 16 * 16;
 }
 
-// A lane's four features of a source row in the ring (the lane's 16 bytes of float32, or 8 of
-// bfloat16 widened: a bfloat16 is a float32's upper half).
+// A lane's four features of a source row in the ring, or in global memory (the lane's 16 bytes of
+// float32, or 8 of bfloat16 widened: a bfloat16 is a float32's upper half).
 template <class V>
 __device__ __forceinline__ float4 ring_piece(const unsigned char* slot, int lane) {
   if constexpr (sizeof(V) == 4) {
@@ -893,12 +893,8 @@ __device__ __forceinline__ void mma_row_again(const StreamArgs& a, const Batch& 
       const unsigned src = __shfl_sync(0xffffffffu, it.x, k) & 0xffffffu;
       const float wk = __uint_as_float(__shfl_sync(0xffffffffu, it.y, k));
       if (wk == 0.f) continue;  // a masked edge, as the reference skips it (0 x Inf is NaN)
-      const uint2 v =
-          *reinterpret_cast<const uint2*>(vbytes + static_cast<size_t>(src) * 256 + lane * 8);
-      s.x += wk * __uint_as_float(v.x << 16);
-      s.y += wk * __uint_as_float(v.x & 0xffff0000u);
-      s.z += wk * __uint_as_float(v.y << 16);
-      s.w += wk * __uint_as_float(v.y & 0xffff0000u);
+      add_weighted(s, wk,
+                   ring_piece<unsigned short>(vbytes + static_cast<size_t>(src) * 256, lane));
     }
   }
   a.out[static_cast<size_t>(w.r0 + r) * 32 + lane] = s;

@@ -21,6 +21,7 @@
 #include "tuner/colblock.h"
 #include "tuner/device_problem.h"
 #include "variants/colblock_plan.h"
+#include "variants/compare_rule.h"
 #include "variants/reference.h"
 
 using namespace csrgat;
@@ -110,7 +111,8 @@ TEST(Colblock, Bfloat16Values) {
 // both sweeps add only the slots their own rows took (mma_gather, the probe's tensor-core sweep,
 // keeps this only with its trim's bit 5: colblock_probe --poison). Sources 0, 997, 1994, ...
 // hold +Inf in feature s % 128; every element is then the reference's +Inf exactly, or within
-// the storage's bound of its finite value (compare_output counts any non-finite output bad).
+// the storage's bound of its finite value (compare_rule.h's outside_bound, with the finite
+// elements' rms; compare_output counts any non-finite output bad).
 // Degrees 10-16 with empty rows mixed in: batches end in partial groups of the ring, where a
 // slot may still hold an earlier batch's row. (Not covered: an edge masked by a -inf score whose
 // source holds +Inf, where the reference skips the edge and the sweeps add 0 x Inf = NaN.)
@@ -147,12 +149,11 @@ TEST(Colblock, InfiniteValuesReachOnlyTheRowsThatGatherThem) {
       ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
       const std::vector<float> out = dp.download_output();
       ASSERT_EQ(out.size(), ref.size());
-      const double tol = 10 * (bf16 ? 1e-2 : 1e-5);
+      const ElementBound bound{rms, false, bf16 ? 1e-2 : 1e-5};
       int64_t bad = 0, first_bad = -1;
       for (size_t i = 0; i < ref.size(); ++i) {
-        const bool ok = std::isinf(ref[i])
-                            ? static_cast<double>(out[i]) == ref[i]
-                            : std::abs(out[i] - ref[i]) <= tol * std::max(std::abs(ref[i]), rms);
+        const bool ok = std::isinf(ref[i]) ? static_cast<double>(out[i]) == ref[i]
+                                           : !outside_bound(out[i], ref[i], bound);
         if (!ok && bad++ == 0) first_bad = static_cast<int64_t>(i);
       }
       EXPECT_EQ(bad, 0) << (bf16 ? "bf16" : "f32") << " launch " << launch << ": first at row "
