@@ -30,7 +30,8 @@ namespace csrgat::colblock {
 // variants/colblock_plan.h) of a warp's rows in registers, 5 blocks of 4 warps an SM.
 constexpr int kWarpsPerBlock = 4;
 
-// What a launch may choose: the tuner's `.r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>]` and the spin limit.
+// What a launch may choose: the tuner's `.r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>][.mma]` and the spin
+// limit.
 struct Geometry {
   int rows_per_warp = 19;    // R, kRegisterRows to kMaxRowsPerWarp
   int part_shift = 16;       // partitions of 2^S sources (33.6 MB of values at F = 128)
@@ -43,6 +44,10 @@ struct Geometry {
   // path (2's control); 2 the items bypass L1; 3 as 2, and the scores stay in L1 at evict_last
   // priority. 1 to 3: float32 values only.
   int l1_policy = 0;
+  // The sweep's adds on the tensor cores (`.mma`: variants/colblock.cuh's mma_gather, bfloat16
+  // values only, rows_per_warp at most kMmaMaxRowsPerWarp, 3 blocks of 4 warps an SM): a group of
+  // 16 gathered rows is one m16n8k16 product with the weights. false: tma_gather's FFMA adds.
+  bool tensor_cores = false;
   int spin_limit = 5000;     // polls before a warp stops waiting (counted in timeouts)
 };
 
@@ -56,6 +61,7 @@ inline Geometry rule_geometry(const tuned::Rule& r) {
   g.lag = r.colblock_lag;
   if (r.colblock_pause_ns > 0) g.poll_pause_ns = r.colblock_pause_ns;
   g.l1_policy = r.colblock_l1_policy;
+  g.tensor_cores = r.colblock_tensor_cores != 0;
   return g;
 }
 
@@ -94,9 +100,10 @@ std::string problem_unsupported(int64_t n, int64_t e, int heads, int feat, int v
 std::string unsupported(int64_t n, int64_t e, int heads, int feat, int value, int device,
                         const Geometry& g);
 
-// The compiled kernel's attributes (registers, shared memory) for this value storage and L1
-// policy on the current device (throws CudaFailure; Unsupported for a pair not compiled).
-cudaFuncAttributes kernel_attributes(int value = kFloat32, int l1_policy = 0);
+// The compiled kernel's attributes (registers, shared memory) for this value storage, L1 policy
+// and adds on the current device (throws CudaFailure; Unsupported for a choice not compiled).
+cudaFuncAttributes kernel_attributes(int value = kFloat32, int l1_policy = 0,
+                                     bool tensor_cores = false);
 
 // The plan of variants/colblock_plan.h built on the device from the graph's int32 device arrays
 // into `plan` (e PlanItems), on stream s: the same items as build_plan, by a stable segmented

@@ -20,8 +20,8 @@ namespace csrgat::tuner {
 
 using colblock::build_plan_on_device;
 
-// A colblock.* variant's geometry (its .r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>]), the spin limit at its
-// default.
+// A colblock.* variant's geometry (its .r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>][.mma]), the spin limit
+// at its default.
 inline colblock::Geometry geometry_of(const VariantParams& p) {
   colblock::Geometry g;
   g.rows_per_warp = p.cb_rows;
@@ -29,6 +29,7 @@ inline colblock::Geometry geometry_of(const VariantParams& p) {
   g.lag = p.cb_lag;
   g.poll_pause_ns = p.cb_pause;
   g.l1_policy = p.cb_l1p;
+  g.tensor_cores = p.cb_mma != 0;
   return g;
 }
 

@@ -473,12 +473,16 @@ SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
     s.colblock.clear();
     std::vector<Item> where;
     for (const Item& e : r.list(f.at("colblock"), false)) {
-      const std::string g =
-          r.scalar(e, "a column-blocked sweep's geometry, r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>]");
+      const std::string g = r.scalar(
+          e, "a column-blocked sweep's geometry, r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>][.mma]");
+      // Checked with the values it is compiled for (.mma: bfloat16; .l1p<N>: float32); the
+      // space prunes it, with the reason, for the other value type.
       std::string why;
       try {
-        const VariantParams v = VariantParams::parse("colblock." + g + ".i32.f32");
+        VariantParams v = VariantParams::parse("colblock." + g + ".i32.f32");
+        if (v.cb_mma != 0) v.value = ValueType::bf16;
         why = v.invalid_reason();
+        v.value = ValueType::f32;
         if (why.empty() && v.id() != "colblock." + g + ".i32.f32")
           why = "write it as " + v.id().substr(9, v.id().size() - 9 - 8);
       } catch (const std::invalid_argument& ex) {
@@ -486,8 +490,8 @@ SpaceSpec read_space(const Reader& r, const Item& at, SpaceSpec s = {},
       }
       if (!why.empty())
         r.fail(e, "colblock '" + g +
-                      "': expected r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>] (r19.ps16.lag8, "
-                      "r19.ps16.lag8.pp1024, r19.ps16.lag8.l1p2): " +
+                      "': expected r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>][.mma] (r19.ps16.lag8, "
+                      "r19.ps16.lag8.pp1024, r19.ps16.lag8.l1p2, r24.ps16.lag8.mma): " +
                       why);
       s.colblock.push_back(g);
       where.push_back(e);

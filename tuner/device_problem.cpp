@@ -65,7 +65,7 @@ std::string device_arch(int device) {
 LoadedKernel::LoadedKernel(const CompiledKernel& k) {
   if (k.cubin.empty()) {  // a colblock variant's: the library's nvcc-built kernel
     const VariantParams p = VariantParams::parse(k.variant_id);
-    attrs_ = colblock::kernel_attributes(static_cast<int>(p.value), p.cb_l1p);
+    attrs_ = colblock::kernel_attributes(static_cast<int>(p.value), p.cb_l1p, p.cb_mma != 0);
     return;
   }
   CSRGAT_CUDA_CHECK(cudaLibraryLoadData(&library_, k.cubin.data(), nullptr, nullptr, 0, nullptr,

@@ -293,12 +293,17 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
         "//  mean_degree_max, max_degree_min, max_degree_max, nodes_min, nodes_max, kernel, "
         "split,\n"
         "//  variant_id, prefetch, block_merge, slices";
-  if (std::any_of(rules.begin(), rules.end(), [](const RuleChoice& r) { return !r.colblock.empty(); }))
+  // The sweeps' optional fields, named in the comment only where a rule writes them.
+  const auto any_sweep = [&rules](auto pred) {
+    return std::any_of(rules.begin(), rules.end(), [&pred](const RuleChoice& r) {
+      return !r.colblock.empty() && pred(VariantParams::parse(r.colblock));
+    });
+  };
+  if (any_sweep([](const VariantParams&) { return true; }))
     os << "[, colblock_rows, colblock_part_shift,\n//  colblock_lag, colblock_id, colblock_pause_ns"
-       << (std::any_of(rules.begin(), rules.end(),
-                       [](const RuleChoice& r) {
-                         return !r.colblock.empty() && VariantParams::parse(r.colblock).cb_l1p != 0;
-                       })
+       << (any_sweep([](const VariantParams& c) { return c.cb_mma != 0; })
+               ? "[, colblock_l1_policy, colblock_tensor_cores]"
+           : any_sweep([](const VariantParams& c) { return c.cb_l1p != 0; })
                ? "[, colblock_l1_policy]"
                : "")
        << "]";
@@ -334,7 +339,9 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
       os << ", " << c.cb_rows << ", " << c.cb_shift << ", " << c.cb_lag << ", "
          << c_string(r.colblock) << ", "
          << colblock::poll_pause_ns_for(c.cb_pause, c.value == ValueType::f32);
-      if (c.cb_l1p != 0) os << ", " << c.cb_l1p;  // (headers without it keep their text)
+      // (headers without them keep their text; the fields are positional)
+      if (c.cb_l1p != 0 || c.cb_mma != 0) os << ", " << c.cb_l1p;
+      if (c.cb_mma != 0) os << ", " << c.cb_mma;
     }
     os << "},\n";
   }

@@ -42,6 +42,11 @@ std::string knobs_out_of_range(const Knobs& k) {
   if (k.l1_policy != 0 && !k.float32_values)
     return "l1p (l1_policy) " + std::to_string(k.l1_policy) +
            " is compiled for float32 values only (bfloat16 takes 0)";
+  if (k.tensor_cores && k.float32_values)
+    return "mma (tensor_cores) is compiled for bfloat16 values only";
+  if (k.tensor_cores && k.rows_per_warp > kMmaMaxRowsPerWarp)
+    return range("r (rows_per_warp) with mma (tensor_cores)", k.rows_per_warp, kRegisterRows,
+                 kMmaMaxRowsPerWarp);
   return "";
 }
 

@@ -47,8 +47,12 @@ constexpr int kRegisterRows = 10;
 constexpr int kMaxLag = 31;
 constexpr int kMaxPartShift = 24;
 
-// A sweep's knobs, as a colblock id names them (`r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>]`: the tuner's
-// VariantParams) and as csrgat::colblock::Geometry holds them (the library).
+// The tensor-core sweep (`.mma`: variants/colblock.cuh's mma_gather, bfloat16 values only) holds
+// a warp's rows in 3 row tiles of 8 in registers: R at most 24.
+constexpr int kMmaMaxRowsPerWarp = 24;
+
+// A sweep's knobs, as a colblock id names them (`r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>][.mma]`: the
+// tuner's VariantParams) and as csrgat::colblock::Geometry holds them (the library).
 struct Knobs {
   int rows_per_warp = 0;  // r
   int part_shift = 0;     // ps
@@ -56,6 +60,7 @@ struct Knobs {
   int poll_pause_ns = 0;  // pp
   int l1_policy = 0;      // l1p
   bool float32_values = true;
+  bool tensor_cores = false;  // mma
 };
 // Why the knobs are outside what the compiled kernels take ("" when they are not), each reason
 // naming the knob both ways ("r (rows_per_warp) = 9: 10 (the kernel's register rows) to 31"):

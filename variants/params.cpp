@@ -47,6 +47,7 @@ std::string VariantParams::id() const {
     os << ".r" << cb_rows << ".ps" << cb_shift << ".lag" << cb_lag;
     if (cb_pause != 0) os << ".pp" << cb_pause;
     if (cb_l1p != 0) os << ".l1p" << cb_l1p;
+    if (cb_mma) os << ".mma";
   }
   os << '.' << to_string(index) << '.' << to_string(value);
   if (family == Family::fused && out16) os << ".o16";
@@ -120,6 +121,8 @@ VariantParams VariantParams::parse(const std::string& id) {
     else if (p.family == Family::colblock && take_int(s, "pp", v)) p.cb_pause = static_cast<int>(v);
     else if (p.family == Family::colblock && take_int(s, "l1p", v))
       p.cb_l1p = static_cast<int>(v);
+    else if (p.family == Family::colblock && s == "mma")
+      p.cb_mma = 1;
     else if (take_int(s, "tpr", v)) p.tpr = static_cast<int>(v);
     else if (take_int(s, "fl", v)) p.fl = static_cast<int>(v);
     else if (take_int(s, "fs", v) && p.family == Family::fused) p.slices = static_cast<int>(v);
@@ -178,7 +181,7 @@ std::string VariantParams::invalid_reason() const {
     if (value == ValueType::f16) return "colblock takes f32 or bf16 values only";
     if (index != IndexType::i32) return "colblock takes int32 structure only";
     const std::string why = colblock::knobs_out_of_range(
-        {cb_rows, cb_shift, cb_lag, cb_pause, cb_l1p, value == ValueType::f32});
+        {cb_rows, cb_shift, cb_lag, cb_pause, cb_l1p, value == ValueType::f32, cb_mma != 0});
     return why.empty() ? why : "colblock: " + why;
   }
   if (family != Family::fused) {
@@ -238,8 +241,9 @@ bool VariantParams::operator==(const VariantParams& o) const {
          tiles == o.tiles && epl == o.epl && ilp == o.ilp && minb == o.minb && smem == o.smem &&
          softmax == o.softmax && split == o.split && lpt == o.lpt && prefetch == o.prefetch &&
          bm == o.bm && slices == o.slices && cb_rows == o.cb_rows && cb_shift == o.cb_shift &&
-         cb_lag == o.cb_lag && cb_pause == o.cb_pause && cb_l1p == o.cb_l1p && index == o.index &&
-         value == o.value && out16 == o.out16 && fault == o.fault && delay_ns == o.delay_ns;
+         cb_lag == o.cb_lag && cb_pause == o.cb_pause && cb_l1p == o.cb_l1p && cb_mma == o.cb_mma &&
+         index == o.index && value == o.value && out16 == o.out16 && fault == o.fault &&
+         delay_ns == o.delay_ns;
 }
 
 std::ostream& operator<<(std::ostream& os, const VariantParams& p) { return os << p.id(); }

@@ -19,7 +19,7 @@ namespace csrgat {
 
 // colblock: the column-blocked sweep of DRAM-bound graphs (variants/colblock.cuh, nvcc-built:
 // not an NVRTC kernel), planned once per graph; its id is
-// colblock.r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>].i32.<f32 or bf16>.
+// colblock.r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>][.mma].i32.<f32 or bf16>.
 enum class Family { fused, seed, cusparse, colblock };
 enum class Softmax { two_pass, online };
 enum class IndexType { i32, i64 };
@@ -82,6 +82,9 @@ struct VariantParams {
   // The L1 policy of the sweep's item and score loads (`.l1p<N>` after .pp, left out at 0:
   // variants/colblock.cuh).
   int cb_l1p = 0;
+  // 1 (`.mma`, last of the geometry): the sweep's adds on the tensor cores (variants/colblock.cuh's
+  // mma_gather: bfloat16 values, R at most 24); 0: tma_gather's.
+  int cb_mma = 0;
   IndexType index = IndexType::i32;
   ValueType value = ValueType::f32;
   // 1 (`.o16`, after the value type): out is stored in the values' 16-bit type, each result

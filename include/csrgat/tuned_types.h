@@ -28,10 +28,10 @@ struct Rule {
   int slices = 1;                  // T > 1 (`.fs<T>`): T launches of the kernel (compiled with
                                    // SLICED 1), each on F / T features of every row
   // R > 0: the column-blocked sweep (csrgat/colblock.h,
-  // `colblock.r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>]`) with R rows a warp, partitions of 2^S sources
-  // and lag L runs this rule's problems wherever a Shape made from the graph's device arrays holds
-  // its plan; `kernel` runs them everywhere else (aggregate() without such a Shape, a problem
-  // colblock cannot take). Defaulted like the fields above.
+  // `colblock.r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>][.mma]`) with R rows a warp, partitions of 2^S
+  // sources and lag L runs this rule's problems wherever a Shape made from the graph's device
+  // arrays holds its plan; `kernel` runs them everywhere else (aggregate() without such a Shape, a
+  // problem colblock cannot take). Defaulted like the fields above.
   int colblock_rows = 0;
   int colblock_part_shift = 0;
   int colblock_lag = 0;
@@ -40,6 +40,8 @@ struct Rule {
                                    // 0: the library's default for the value storage
                                    // (float32 4096, bfloat16 1024)
   int colblock_l1_policy = 0;      // the L1 policy of its item and score loads (`.l1p<N>`);
+                                   // written only when not 0
+  int colblock_tensor_cores = 0;   // 1: its adds on the tensor cores (`.mma`, bfloat16 values);
                                    // written only when not 0
 };
 

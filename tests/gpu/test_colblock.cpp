@@ -114,8 +114,11 @@ TEST(Colblock, Bfloat16Values) {
 // the storage's bound of its finite value (compare_rule.h's outside_bound, with the finite
 // elements' rms; compare_output counts any non-finite output bad).
 // Degrees 10-16 with empty rows mixed in: batches end in partial groups of the ring, where a
-// slot may still hold an earlier batch's row. (Not covered: an edge masked by a -inf score whose
-// source holds +Inf, where the reference skips the edge and the sweeps add 0 x Inf = NaN.)
+// slot may still hold an earlier batch's row. The tensor-core sweep (`.mma`) as well: there a
+// group's product spreads 0 x Inf = NaN over all its rows, and its bit 5 sums those rows again.
+// (Not covered for tma_gather's sweeps: an edge masked by a -inf score whose source holds +Inf,
+// where the reference skips the edge and they add 0 x Inf = NaN; the tensor-core sweep's walk
+// skips it: TensorCoreSweep checks that.)
 TEST(Colblock, InfiniteValuesReachOnlyTheRowsThatGatherThem) {
   const auto g = with_empty_rows(graphs::make_graph("seed:n=20011,deg=13,seed=5"), 7, 19000);
   auto in = graphs::make_inputs(g, 1, 128, 9);
@@ -135,10 +138,13 @@ TEST(Colblock, InfiniteValuesReachOnlyTheRowsThatGatherThem) {
   }
   ASSERT_GT(n_inf, 100);  // 21 sources, each gathered by ~12 of the rows left
   const double rms = std::sqrt(sum_sq / static_cast<double>(n_finite));
-  for (const int value : {colblock::kFloat32, colblock::kBfloat16}) {
+  for (const int sweep : {0, 1, 2}) {  // float32, bfloat16, bfloat16 on the tensor cores
     ColblockOptions o = small_partitions();
-    o.value = value;
-    const bool bf16 = value == colblock::kBfloat16;
+    o.value = sweep == 0 ? colblock::kFloat32 : colblock::kBfloat16;
+    o.tensor_cores = sweep == 2;
+    if (o.tensor_cores) o.rows_per_warp = colblock::kMmaMaxRowsPerWarp;
+    const bool bf16 = o.value == colblock::kBfloat16;
+    const char* const name = sweep == 0 ? "f32" : sweep == 1 ? "bf16" : "bf16 mma";
     DeviceProblem dp(g, in);
     ColblockKernel k(g, static_cast<const int*>(dp.row_ptr(IndexType::i32)),
                      static_cast<const int*>(dp.col(IndexType::i32)), dp.scores(),
@@ -156,11 +162,70 @@ TEST(Colblock, InfiniteValuesReachOnlyTheRowsThatGatherThem) {
                                            : !outside_bound(out[i], ref[i], bound);
         if (!ok && bad++ == 0) first_bad = static_cast<int64_t>(i);
       }
-      EXPECT_EQ(bad, 0) << (bf16 ? "bf16" : "f32") << " launch " << launch << ": first at row "
-                        << first_bad / 128 << " feature " << first_bad % 128 << ": "
-                        << out[first_bad] << " against " << ref[first_bad];
+      EXPECT_EQ(bad, 0) << name << " launch " << launch << ": first at row " << first_bad / 128
+                        << " feature " << first_bad % 128 << ": " << out[first_bad] << " against "
+                        << ref[first_bad];
     }
   }
+}
+
+// The bfloat16 sweep's adds on the tensor cores (Geometry::tensor_cores, `.mma`: mma_gather, R at
+// most 24, 3 blocks an SM): uniform over several batches and partitions with R 24 and 19 (row
+// tiles part empty), the plan built on the host too, a skewed graph, masked edges and rows, empty
+// rows mixed in; an edge masked by a -inf score whose source holds +Inf stays out of its row, as
+// in the reference (bit 5's walk skips a weight of 0); float32 values and R 25 refused.
+TEST(Colblock, TensorCoreSweep) {
+  ColblockOptions o = small_partitions();
+  o.value = colblock::kBfloat16;
+  o.tensor_cores = true;
+  o.rows_per_warp = 24;
+  const auto u = graphs::make_graph("uniform:n=120007,deg=6,seed=3");
+  const auto ui = graphs::make_inputs(u, 1, 128, 5);
+  const auto d = expect_correct(u, ui, 2, o);
+  EXPECT_NE(d.at("kernel").get<std::string>().find("mma_gather"), std::string::npos)
+      << d.at("kernel");
+  EXPECT_GT(d.at("batches").get<int>(), 1);
+  int device = 0, sms = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  EXPECT_EQ(d.at("blocks").get<int>(), 3 * sms);  // 168 registers a thread: 3 blocks an SM
+  ColblockOptions host = o;
+  host.plan_on_device = false;
+  expect_correct(u, ui, 1, host);
+  ColblockOptions r19 = o;
+  r19.rows_per_warp = 19;
+  expect_correct(u, ui, 2, r19);
+  const auto p = graphs::make_graph("powerlaw:n=30001,deg=12,alpha=2.1,maxdeg=8000,seed=7");
+  expect_correct(p, graphs::make_inputs(p, 1, 128, 7), 2, o);
+  const auto e = with_empty_rows(graphs::make_graph("seed:n=20011,deg=13,seed=5"), 7, 19000);
+  expect_correct(e, graphs::make_inputs(e, 1, 128, 9), 2, o);
+  const auto m = graphs::make_graph("uniform:n=5003,deg=24,seed=13");
+  auto in = graphs::make_inputs(m, 1, 128, 8);
+  for (size_t k = 0; k < in.scores.size(); k += 3)
+    in.scores[k] = -std::numeric_limits<float>::infinity();
+  for (size_t k = 0; k < 24 * 50; ++k) in.scores[k] = -std::numeric_limits<float>::infinity();
+  expect_correct(m, in, 2, o);
+  // Sources s % 97 == 0 hold +Inf, and every edge from one is masked: the reference skips those
+  // edges, so every row stays finite (rows 0-49 and every third edge masked as well).
+  int64_t poisoned_edges = 0;
+  for (int64_t k = 0; k < m.num_edges(); ++k)
+    if (m.col[k] % 97 == 0) {
+      in.scores[k] = -std::numeric_limits<float>::infinity();
+      in.values[m.col[k] * 128 + k % 128] = std::numeric_limits<float>::infinity();
+      ++poisoned_edges;
+    }
+  ASSERT_GT(poisoned_edges, 1000);
+  const std::vector<double> ref = reference_aggregate(m, in);
+  ASSERT_TRUE(std::all_of(ref.begin(), ref.end(), [](double x) { return std::isfinite(x); }));
+  expect_correct(m, in, 2, o);
+  ColblockOptions f32 = o;
+  f32.value = colblock::kFloat32;
+  EXPECT_NE(ColblockKernel::unsupported(u, 1, 128, 0, f32).find("bfloat16 values only"),
+            std::string::npos);
+  ColblockOptions r25 = o;
+  r25.rows_per_warp = 25;
+  EXPECT_NE(ColblockKernel::unsupported(u, 1, 128, 0, r25).find("with mma (tensor_cores) = 25"),
+            std::string::npos);
 }
 
 // The L1 policies of the item and score loads (`.l1p<N>`): the same sums, over several batches,

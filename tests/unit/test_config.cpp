@@ -564,8 +564,8 @@ TEST(Config, BaseConfig) {
   fs::remove_all(dir);
 }
 
-// A column-blocked sweep's geometry: r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>], each in range, written as
-// its id.
+// A column-blocked sweep's geometry: r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>][.mma], each in range,
+// written as its id; checked with the values it is compiled for (.mma: bfloat16).
 TEST(ConfigErrors, ColblockGeometries) {
   const auto with = [](const std::string& list) { return replace(kGood, "fl: [8]", "fl: [8]\n  colblock: " + list); };
   const Config ok = parse_config(with("[r19.ps16.lag8, r19.ps16.lag8.pp512, r19.ps16.lag8.l1p2]"),
@@ -579,6 +579,16 @@ TEST(ConfigErrors, ColblockGeometries) {
                "pp (poll_pause_ns, the barrier's first sleep) = 8: 32 to 65536");
   expect_error(with("[r19.ps16.lag8.pp0]"), "space.colblock[0]", 8, "write it as r19.ps16.lag8");
   expect_error(with("[r19.ps16.lag8, r19.ps16.lag8]"), "space.colblock[1]", 8, "duplicate value");
+  const Config mma =
+      parse_config(with("[r24.ps16.lag8.pp1024.mma, r19.ps16.lag8.mma]"), "/tmp/cfg/mma.yaml");
+  EXPECT_EQ(mma.space.colblock,
+            (std::vector<std::string>{"r24.ps16.lag8.pp1024.mma", "r19.ps16.lag8.mma"}));
+  expect_error(with("[r25.ps16.lag8.mma]"), "space.colblock[0]", 8,
+               "r (rows_per_warp) with mma (tensor_cores) = 25: 10 to 24");
+  expect_error(with("[r24.ps16.lag8.l1p1.mma]"), "space.colblock[0]", 8,
+               "l1p (l1_policy) 1 is compiled for float32 values only");
+  expect_error(with("[r24.ps16.lag8.mma.pp1024]"), "space.colblock[0]", 8,
+               "write it as r24.ps16.lag8.pp1024.mma");
 }
 
 // The architecture: sm_ and a compute capability this NVRTC compiles for, with an optional a or

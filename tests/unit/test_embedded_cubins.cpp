@@ -190,6 +190,7 @@ TEST(TunedHeader, SweepsAreTheirIds) {
     EXPECT_EQ(csrgat::colblock::poll_pause_ns_for(run.poll_pause_ns, f32),
               csrgat::colblock::poll_pause_ns_for(timed.poll_pause_ns, f32));
     EXPECT_EQ(run.l1_policy, timed.l1_policy);
+    EXPECT_EQ(run.tensor_cores, timed.tensor_cores);
     EXPECT_EQ(run.spin_limit, timed.spin_limit);
   }
   std::cout << sweeps << " rule(s) with a sweep\n";
@@ -209,6 +210,9 @@ TEST(TunedHeader, RuleGeometryReadsEveryField) {
   EXPECT_EQ(g.lag, 6);
   EXPECT_EQ(g.poll_pause_ns, 0);  // the value storage's default (poll_pause_ns_for)
   EXPECT_EQ(g.l1_policy, 3);
+  EXPECT_FALSE(g.tensor_cores);
   r.colblock_pause_ns = 512;
   EXPECT_EQ(csrgat::colblock::rule_geometry(r).poll_pause_ns, 512);
+  r.colblock_tensor_cores = 1;
+  EXPECT_TRUE(csrgat::colblock::rule_geometry(r).tensor_cores);
 }

@@ -976,35 +976,78 @@ TEST(Emit, AFasterColblockSweepIsAttachedToItsBucketRuleOnly) {
   }
 }
 
-// A sweep's L1 policy (`.l1p<N>`) reaches its rule as a last field, written only when not 0 (so
-// that headers of sweeps without one keep their text), and lands in Rule::colblock_l1_policy.
-TEST(Emit, AColblockSweepsL1PolicyIsWrittenOnlyWhenNotZero) {
-  const std::string V = "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem3.online.split0.i32.f32";
-  const std::string S = "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split0.i32.f32";
-  const std::string C = "colblock.r19.ps16.lag8.l1p2.i32.f32";
-  const fs::path dir = test_dir();
-  Store s((dir / "l1p.sqlite").string());
+// A store with two fused kernels of value type `type` on a small graph and on uniform 2M (there
+// at fused_us and fused_us + 5%), and the sweeps at their times on uniform 2M: the header emitted
+// from it, and the index of the rule whose sweep is `want` (npos: none; `table` says why).
+namespace {
+struct SweepHeader {
+  std::string header, table;
+  size_t at = std::string::npos;
+};
+SweepHeader header_with_sweeps(const fs::path& dir, const std::string& name,
+                               const std::string& type, double fused_us,
+                               const std::vector<std::pair<std::string, double>>& sweeps,
+                               const std::string& want) {
+  const std::string V = "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem3.online.split0.i32." + type;
+  const std::string S = "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split0.i32." + type;
+  Store s((dir / (name + ".sqlite")).string());
   const int64_t run = s.open_run(synthetic_run()).id;
   put_features(s, run, "small", 3000, 12000, 150);
   put_features(s, run, "u2m", 2000000, 64000000, 70);
   const Adder add{s, run};
   add("small", 128, 1, S, 2, "ok", 9.0, 0.002);
   add("small", 128, 1, V, 2, "ok", 9.5, 0.002);
-  add("u2m", 128, 1, V, 2, "ok", 7476.0, 0.001);
-  add("u2m", 128, 1, S, 2, "ok", 7900.0, 0.001);
-  add("u2m", 128, 1, C, 2, "ok", 6700.0, 0.001);
+  add("u2m", 128, 1, V, 2, "ok", fused_us, 0.001);
+  add("u2m", 128, 1, S, 2, "ok", fused_us * 1.05, 0.001);
+  for (const auto& [id, us] : sweeps) add("u2m", 128, 1, id, 2, "ok", us, 0.001);
   const auto rules = select_rules(s, run);
-  size_t at = rules.size();
+  SweepHeader out;
+  out.table = rules_table(rules);
   for (size_t i = 0; i < rules.size(); ++i)
-    if (rules[i].colblock == C) at = i;
-  ASSERT_LT(at, rules.size()) << rules_table(rules);
-  const std::string h = emit_header(s, run, "sm_90");
-  EXPECT_NE(h.find(", \"" + C + "\", 4096, 2},"), std::string::npos) << h;
-  EXPECT_NE(h.find("colblock_pause_ns[, colblock_l1_policy]]"), std::string::npos) << h;
+    if (rules[i].colblock == want) out.at = i;
+  out.header = emit_header(s, run, "sm_90");
+  return out;
+}
+}  // namespace
+
+// A sweep's L1 policy (`.l1p<N>`) reaches its rule as a last field, written only when not 0 (so
+// that headers of sweeps without one keep their text), and lands in Rule::colblock_l1_policy.
+TEST(Emit, AColblockSweepsL1PolicyIsWrittenOnlyWhenNotZero) {
+  const std::string C = "colblock.r19.ps16.lag8.l1p2.i32.f32";
+  const fs::path dir = test_dir();
+  const SweepHeader e = header_with_sweeps(dir, "l1p", "f32", 7476.0, {{C, 6700.0}}, C);
+  ASSERT_NE(e.at, std::string::npos) << e.table;
+  EXPECT_NE(e.header.find(", \"" + C + "\", 4096, 2},"), std::string::npos) << e.header;
+  EXPECT_NE(e.header.find("colblock_pause_ns[, colblock_l1_policy]]"), std::string::npos)
+      << e.header;
   if (!have_tool("g++")) GTEST_SKIP() << "g++ not on PATH: header compile check skipped";
-  expect_header_compiles(dir, h, "l1p",
+  expect_header_compiles(dir, e.header, "l1p",
                          "#include \"sm_90.h\"\nstatic_assert(csrgat::tuned::kRules[" +
-                             std::to_string(at) + "].colblock_l1_policy == 2, \"the policy\");\n");
+                             std::to_string(e.at) +
+                             "].colblock_l1_policy == 2, \"the policy\");\n");
+}
+
+// The tensor-core sweep (`.mma`) reaches its rule as Rule::colblock_tensor_cores, written after
+// the L1 policy (0 for bfloat16: the fields are positional) and only when set; the faster of two
+// bfloat16 sweeps is the one attached.
+TEST(Emit, AColblockSweepsTensorCoresAreWrittenAfterItsL1Policy) {
+  const std::string T = "colblock.r19.ps16.lag8.pp1024.i32.bf16";
+  const std::string C = "colblock.r24.ps16.lag8.pp1024.mma.i32.bf16";
+  const fs::path dir = test_dir();
+  const SweepHeader e =
+      header_with_sweeps(dir, "mma", "bf16", 4300.0, {{T, 3900.0}, {C, 3700.0}}, C);
+  ASSERT_NE(e.at, std::string::npos) << e.table;
+  EXPECT_NE(e.header.find(", 24, 16, 8, \"" + C + "\", 1024, 0, 1},"), std::string::npos)
+      << e.header;
+  EXPECT_EQ(e.header.find("\"" + T + "\""), std::string::npos) << e.header;
+  EXPECT_NE(e.header.find("colblock_pause_ns[, colblock_l1_policy, colblock_tensor_cores]]"),
+            std::string::npos)
+      << e.header;
+  if (!have_tool("g++")) GTEST_SKIP() << "g++ not on PATH: header compile check skipped";
+  expect_header_compiles(dir, e.header, "mma",
+                         "#include \"sm_90.h\"\nstatic_assert(csrgat::tuned::kRules[" +
+                             std::to_string(e.at) +
+                             "].colblock_tensor_cores == 1, \"the adds\");\n");
 }
 
 // A header says how its trials were timed when not the default (cold L2, single launches): one

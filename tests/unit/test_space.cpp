@@ -659,6 +659,29 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
   EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, l1g),
             "colblock: l1p (l1_policy, of the item and score loads) = -1: 0 to 3");
   EXPECT_EQ(geometry_of(p).poll_pause_ns, colblock::Geometry{}.poll_pause_ns);
+  // The adds on the tensor cores: .mma, last of the geometry, bfloat16 values and R <= 24 only.
+  const VariantParams mma = VariantParams::parse("colblock.r24.ps16.lag8.pp1024.mma.i32.bf16");
+  EXPECT_EQ(mma.cb_mma, 1);
+  EXPECT_EQ(mma.id(), "colblock.r24.ps16.lag8.pp1024.mma.i32.bf16");
+  EXPECT_EQ(mma.invalid_reason(), "");
+  EXPECT_TRUE(geometry_of(mma).tensor_cores);
+  EXPECT_FALSE(geometry_of(paced).tensor_cores);
+  EXPECT_NE(VariantParams::parse("colblock.r24.ps16.lag8.pp1024.i32.bf16"), mma);
+  EXPECT_EQ(VariantParams::parse("colblock.r24.ps16.lag8.mma.i32.f32").invalid_reason(),
+            "colblock: mma (tensor_cores) is compiled for bfloat16 values only");
+  EXPECT_EQ(VariantParams::parse("colblock.r25.ps16.lag8.mma.i32.bf16").invalid_reason(),
+            "colblock: r (rows_per_warp) with mma (tensor_cores) = 25: 10 to 24");
+  EXPECT_EQ(VariantParams::parse("colblock.r9.ps16.lag8.mma.i32.bf16").invalid_reason(),
+            "colblock: r (rows_per_warp) = 9: 10 (the kernel's register rows) to 31");
+  EXPECT_EQ(VariantParams::parse("colblock.r19.ps16.lag8.mma.i32.bf16").invalid_reason(), "");
+  EXPECT_THROW(VariantParams::parse("csrgat.tpr8.mma.i32.bf16"), std::invalid_argument);
+  colblock::Geometry mg = geometry_of(mma);
+  EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kBfloat16, mg), "");
+  EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, mg),
+            "colblock: mma (tensor_cores) is compiled for bfloat16 values only");
+  mg.rows_per_warp = 31;
+  EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kBfloat16, mg),
+            "colblock: r (rows_per_warp) with mma (tensor_cores) = 31: 10 to 24");
   // The library's own check of a geometry (a Rule edited by hand): the pause's range too.
   EXPECT_EQ(colblock::problem_unsupported(2000000, 64000000, 1, 128, colblock::kFloat32, geometry_of(paced)), "");
   colblock::Geometry asleep = geometry_of(paced);
@@ -692,7 +715,9 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
             "colblock takes f32 or bf16 values only"},
            {"  colblock: [r19.ps16.lag8.l1p2]\n  value: [bf16]\n",
             "colblock: l1p (l1_policy) 2 is compiled for float32 values only (bfloat16 takes "
-            "0)"}}) {
+            "0)"},
+           {"  colblock: [r24.ps16.lag8.mma]\n  value: [f32]\n",
+            "colblock: mma (tensor_cores) is compiled for bfloat16 values only"}}) {
     const Config other = tiny(space, "", graphs);
     const auto probs = problems(other);
     const Problem& pr = probs[2];
@@ -709,6 +734,14 @@ TEST(Space, ColblockSweepsInTheIdTheSpaceAndTheirLimits) {
   EXPECT_EQ(cands[2].params.id(), id);
   EXPECT_EQ(cands[3].params.id(), "colblock.r19.ps16.lag8.i32.bf16");
   EXPECT_EQ(cands[3].pruned, "");
+  // The tensor-core sweep: its bfloat16 candidate kept, its float32 one pruned with the reason.
+  const Config tc = tiny("  colblock: [r24.ps16.lag8.mma]\n  value: [f32, bf16]\n", "", graphs);
+  const auto tcands = enumerate(tc, problems(tc)[2]);
+  ASSERT_EQ(tcands.size(), 4u);
+  EXPECT_EQ(tcands[2].params.id(), "colblock.r24.ps16.lag8.mma.i32.f32");
+  EXPECT_EQ(tcands[2].pruned, "colblock: mma (tensor_cores) is compiled for bfloat16 values only");
+  EXPECT_EQ(tcands[3].params.id(), "colblock.r24.ps16.lag8.mma.i32.bf16");
+  EXPECT_EQ(tcands[3].pruned, "");
   // Bad geometries are config errors naming the entry.
   for (const char* bad : {"r9.ps16.lag8", "r19.ps16", "x19", "r19.ps16.lag8.i32.f32", "r019.ps16.lag8"}) {
     SCOPED_TRACE(bad);
