@@ -877,27 +877,72 @@ __device__ __forceinline__ unsigned bf16x2(float lo, float hi) {
   return r;
 }
 
-// mma_gather's bit 5: row r of the warp's batch (r < nr) summed again in float32 with no
-// product, its items found by a walk of the batch (a ballot a chunk), the way tma_gather sums: a
-// non-finite value reaches only the rows that gather it, as in the reference. Lane l: features
-// 4 l .. 4 l + 3. Rare (a row whose tile sums were not finite), so kept simple.
+// mma_gather's bit 5: the rows of the warp's batch in `again` (bit r: row r, r < nr) summed again
+// in float32 with no product, the way tma_gather sums, so that a non-finite value reaches only
+// the rows that gather it, as in the reference. One walk of the batch's items serves up to 16
+// rows at once (a pass), their sums in the idle ring (ring_bytes at least 16 x 512: no copy is in
+// flight after the batch's last chunk), the next chunk's items fetched while a chunk's are added,
+// and 8 of a chunk's items loaded before any is added (the fifty-ninth session's walk a row, each
+// item's load waited for alone, took 6.5x the sweep's clean time with 64 poisoned sources: call 6).
+// Items of weight 0 (edges masked by a -inf score) are skipped, as the reference skips them (0 x
+// Inf is NaN). The ring is zeroed again after (a later batch's partial group reads stale slots,
+// times weight 0) and fenced for the bulk copies that refill it. Lane l: features 4 l .. 4 l + 3.
 template <class Batch>
-__device__ __forceinline__ void mma_row_again(const StreamArgs& a, const Batch& w,
-                                           const unsigned char* vbytes, int r, int lane) {
-  float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
-  for (int c = 0; c * 32 < w.n_items; ++c) {
-    const uint2 it = w.weigh(c, w.fetch(c));  // (col | row << 24, weight); 0 past the end
-    unsigned m = __ballot_sync(0xffffffffu, c * 32 + lane < w.n_items && (it.x >> 24) == r);
-    for (; m != 0; m &= m - 1) {
-      const int k = __ffs(m) - 1;
-      const unsigned src = __shfl_sync(0xffffffffu, it.x, k) & 0xffffffu;
-      const float wk = __uint_as_float(__shfl_sync(0xffffffffu, it.y, k));
-      if (wk == 0.f) continue;  // a masked edge, as the reference skips it (0 x Inf is NaN)
-      add_weighted(s, wk,
-                   ring_piece<unsigned short>(vbytes + static_cast<size_t>(src) * 256, lane));
+__device__ __forceinline__ void mma_rows_again(const StreamArgs& a, const Batch& w,
+                                               const unsigned char* vbytes, unsigned again,
+                                               unsigned char* ring, int ring_bytes, int lane) {
+  constexpr int kIlp = 8;
+  float4* const sums = reinterpret_cast<float4*>(ring);
+  // Rows 0-15, then 16-31 (a loop over passes instead spilled 124 bytes in the sweep's loop).
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    const unsigned pass = again & (half == 0 ? 0xffffu : 0xffff0000u);
+    if (pass == 0) continue;
+    const int rows = __popc(pass);
+    for (int i = 0; i < rows; ++i) sums[i * 32 + lane] = make_float4(0.f, 0.f, 0.f, 0.f);
+    uint2 raw = w.fetch(0);
+    for (int c = 0; c * 32 < w.n_items; ++c) {
+      const uint2 it = w.weigh(c, raw);  // (col | row << 24, weight); 0 past the end
+      raw = w.fetch(c + 1);
+      unsigned m = __ballot_sync(0xffffffffu, c * 32 + lane < w.n_items &&
+                                                  ((pass >> (it.x >> 24)) & 1u) != 0 &&
+                                                  __uint_as_float(it.y) != 0.f);
+      while (m != 0) {
+        float4 v[kIlp];
+        float wk[kIlp];
+        int slot[kIlp];
+#pragma unroll
+        for (int u = 0; u < kIlp; ++u) {
+          const bool live = m != 0;
+          const int k = live ? __ffs(m) - 1 : 0;
+          m &= m - 1;
+          const unsigned x = __shfl_sync(0xffffffffu, it.x, k);
+          const float wt = __uint_as_float(__shfl_sync(0xffffffffu, it.y, k));
+          wk[u] = live ? wt : 0.f;
+          slot[u] = __popc(pass & ((1u << (x >> 24)) - 1u));
+          v[u] = live ? ring_piece<unsigned short>(
+                            vbytes + static_cast<size_t>(x & 0xffffffu) * 256, lane)
+                      : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+#pragma unroll
+        for (int u = 0; u < kIlp; ++u)
+          if (wk[u] != 0.f) {  // in item order: each row's sum as the walk a row added it
+            float4 s = sums[slot[u] * 32 + lane];
+            add_weighted(s, wk[u], v[u]);
+            sums[slot[u] * 32 + lane] = s;
+          }
+      }
+    }
+    for (unsigned p = pass; p != 0; p &= p - 1) {
+      const int r = __ffs(p) - 1;
+      a.out[static_cast<size_t>(w.r0 + r) * 32 + lane] =
+          sums[__popc(pass & ((1u << r) - 1u)) * 32 + lane];
     }
   }
-  a.out[static_cast<size_t>(w.r0 + r) * 32 + lane] = s;
+  for (int i = lane; i < ring_bytes / 16; i += 32)
+    reinterpret_cast<float4*>(ring)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // before bulk copies overwrite
+  __syncwarp();
 }
 
 template <int RT, int RTS, int kMinBlocks, bool kProfile, int kTrim = 0>
@@ -917,6 +962,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
   constexpr bool kLo = (kTrim & 8) == 0;  // bit 3: the weights rounded to bfloat16, no lo product
   constexpr int kTiles = RT + RTS;
   static_assert(kTiles <= 4, "32 rows at most: bit 5's row marks are one word");
+  static_assert(K * kMmaSlotBytes >= 16 * 512, "bit 5's sums of 16 rows fit the ring");
   unsigned char* const ring =
       reinterpret_cast<unsigned char*>(smem4) + wib * mma_warp_bytes(RT, RTS);
   // Shared row tile s: feature tile i's C fragment of lane l at float4 (8 s + i) 32 + l.
@@ -1133,7 +1179,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
             }
           }
         }
-      for (; again != 0; again &= again - 1) mma_row_again(a, w, vbytes, __ffs(again) - 1, lane);
+      if (again != 0) mma_rows_again(a, w, vbytes, again, ring, K * kMmaSlotBytes, lane);
     }
     __syncwarp();
   }
