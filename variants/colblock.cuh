@@ -849,11 +849,14 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 // instructions a batch of ~20,000 when every sum is finite). Bit 6: the chunk's score and next
 // items loaded before the barrier's wait (the sixtieth session's call 6: the stall samples at the
 // chunk's top, 25%, are its wait for the items fetched after the previous chunk's barrier wait,
-// and bit 4's L2 prefetch did not shorten it). Measured (H100, the fifty-eighth
-// session's calls 4, 9, 10, the sixtieth's call 6): trim 1 1.0-2.2% faster than the library's
-// bfloat16 sweep, 3 and 7 slower than 1, 9 1.1% faster than 1 at 3.7e-3 error, 17 as 1 (bit 4
-// moves nothing), 33 and 49 as 1 and 17 (bit 5 costs nothing clean). The library runs trim 33
-// (csrgat/colblock.cu's tensor-core sweep).
+// and bit 4's L2 prefetch did not shorten it). Bit 7: the barrier's counters for the next chunk
+// read at the chunk's top, not its end (call 10: with bit 6 the head's 26% of the samples stay,
+// now an IMAD.MOV waiting on scoreboard 5, which every global load of the loop shares: the
+// counters' strong load issued at the chunk's end is the one still in flight). Measured (H100, the
+// fifty-eighth session's calls 4, 9, 10, the sixtieth's call 6): trim 1 1.0-2.2% faster than the
+// library's bfloat16 sweep, 3 and 7 slower than 1, 9 1.1% faster than 1 at 3.7e-3 error, 17 as 1
+// (bit 4 moves nothing), 33 and 49 as 1 and 17 (bit 5 costs nothing clean). The library runs trim
+// 33 (csrgat/colblock.cu's tensor-core sweep).
 constexpr int kMmaSlotBytes = 272;
 __host__ __device__ constexpr size_t mma_warp_bytes(int rt, int rts) {
   return static_cast<size_t>(32 * kMmaSlotBytes + rts * 4096 + 64 * 8 + 8 * (rt + rts) * 8 + 16);
@@ -963,7 +966,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
   const int wib = static_cast<int>(threadIdx.x) >> 5;
   const int gw = blockIdx.x * 4 + wib;
   static_assert(RT >= 1 && RTS >= 0, "a register row tile at least");
-  static_assert(kTrim < 128 && ((kTrim & 2) == 0 || (kTrim & 1) != 0), "bits 0-6; 1 needs 0");
+  static_assert(kTrim < 256 && ((kTrim & 2) == 0 || (kTrim & 1) != 0), "bits 0-7; 1 needs 0");
   constexpr bool kLo = (kTrim & 8) == 0;  // bit 3: the weights rounded to bfloat16, no lo product
   constexpr int kTiles = RT + RTS;
   static_assert(kTiles <= 4, "32 rows at most: bit 5's row marks are one word");
@@ -1045,6 +1048,10 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
           raw_ahead = w.fetch(c + 3);
         }
         if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
+        // Bit 7: the barrier's counters for chunk c + 1 read now, a chunk before its wait (its
+        // step needs only the items' sources: chunk c + 2's are raw's), not at the chunk's end.
+        if constexpr ((kTrim & 128) != 0)
+          if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(w.needed_step(c + 1, m_next, raw));
         __syncwarp();  // the last chunk's reads of `staged` are done
         staged[lane] = m_cur;
         staged[32 + lane] = m_next;
@@ -1134,7 +1141,9 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
         m_cur = m_next;
         m_next = w.weigh_loaded(c, raw, s_raw);
         raw = raw_ahead;
-        if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
+        if constexpr ((kTrim & 128) == 0)
+          if (a.lag > 0 && (c + 1) * 32 < n_items)
+            bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
       }
     }
     w.report_below(a.parts);
