@@ -44,6 +44,15 @@ colblock_tests() {
   step colblock_tests timeout 300 "${1:-$BIN/gpu_tests}" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran" "$W/colblock_tests.log"
 }
+# probe_configs CONFIG... (after out_dir; the sixtieth session): each colblock_probe --config
+# CONFIG (uniform 2M d32 F128) into $W/probe-<its trim>.json, its sweep's line printed.
+probe_configs() {
+  local cfg
+  for cfg in "$@"; do
+    step "probe $cfg" timeout 120 "$BIN/colblock_probe" "$W/probe-${cfg##*t}.json" --config "$cfg" 2>&1 |
+      grep -E "^tma"
+  done
+}
 # probe_poisoned TIMEOUT CONFIG... (after out_dir; the fifty-ninth session): each colblock_probe
 # --config CONFIG with --poison 64 (64 source rows holding a +Inf), its diff from the reference
 # printed: finite where the sweep keeps a non-finite value to the rows that gather it.

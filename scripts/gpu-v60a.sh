@@ -15,10 +15,7 @@ record_first_on_h200 || echo "no run of record (not an H200, or NO_RECORD=1)"
 out_dir v60a
 L127="19,33,8,16,tma5r10g8s1024t127h"
 M="24,33,8,32,tma3r24g16s1024t"
-for cfg in "$L127" "${M}1hm" "${M}33hm" "${M}65hm" "${M}97hm" "$L127" "${M}33hm" "${M}97hm"; do
-  step "probe $cfg" timeout 120 "$BIN/colblock_probe" "$W/probe-${cfg##*t}.json" --config "$cfg" 2>&1 |
-    grep -E "^tma"
-done
+probe_configs "$L127" "${M}1hm" "${M}33hm" "${M}65hm" "${M}97hm" "$L127" "${M}33hm" "${M}97hm"
 probe_poisoned 120 "$L127" "${M}33hm" "${M}97hm"
 colblock_lib_bf16 "colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16"
 echo "done at $SECONDS s"

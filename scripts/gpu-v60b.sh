@@ -13,10 +13,7 @@ record_first_on_h200 || echo "no run of record (not an H200, or NO_RECORD=1)"
 out_dir v60b
 L127="19,33,8,16,tma5r10g8s1024t127h"
 M="24,33,8,32,tma3r24g16s1024t"
-for cfg in "$L127" "${M}33hm" "${M}97hm" "${M}161hm" "${M}225hm" "$L127" "${M}33hm" "${M}225hm"; do
-  step "probe $cfg" timeout 120 "$BIN/colblock_probe" "$W/probe-${cfg##*t}.json" --config "$cfg" 2>&1 |
-    grep -E "^tma"
-done
+probe_configs "$L127" "${M}33hm" "${M}97hm" "${M}161hm" "${M}225hm" "$L127" "${M}33hm" "${M}225hm"
 NCU_KERNEL=mma_gather ncu_probe_source src-mma-t225 "${M}225hm"
 probe_poisoned 120 "${M}225hm"
 colblock_tests
