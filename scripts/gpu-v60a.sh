@@ -7,6 +7,8 @@
 # 33 and 97 finite, and 33 and 97 no longer 6.5x their clean time),
 # then the library's Colblock GPU tests and tuner bench of its two bfloat16 sweeps (tma_gather's
 # 127 at R 19 and the tensor-core sweep at R 24) on uniform 2M d32 F128.
+# (Ran as call 9 / 16 of the sixtieth session; trims 65, 97, 161 and 225 were removed after: bits
+# 6 and 7 of mma_gather, measured and dropped, docs/perf-notes.md.)
 set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"

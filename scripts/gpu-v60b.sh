@@ -6,6 +6,8 @@
 # the barrier's window binding tma_gather), then 127, 33 and 225 again), Nsight Compute's source
 # counters on 225, then 225 poisoned and the Colblock GPU tests. On an H200 the run of record first
 # (NO_RECORD=1 skips it).
+# (Ran as call 9 / 16 of the sixtieth session; trims 65, 97, 161 and 225 were removed after: bits
+# 6 and 7 of mma_gather, measured and dropped, docs/perf-notes.md.)
 set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"

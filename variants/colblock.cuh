@@ -846,17 +846,16 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 // contract kept (the fifty-ninth session): a row whose tile sums are not all finite is summed
 // again by mma_rows_again and written from there, so that a non-finite value reaches only the
 // rows that gather it, as in tma_gather and the reference (the probe's --poison checks it; ~100
-// instructions a batch of ~20,000 when every sum is finite). Bit 6: the chunk's score and next
-// items loaded before the barrier's wait (the sixtieth session's call 6: the stall samples at the
-// chunk's top, 25%, are its wait for the items fetched after the previous chunk's barrier wait,
-// and bit 4's L2 prefetch did not shorten it). Bit 7: the barrier's counters for the next chunk
-// read at the chunk's top, not its end (call 10: with bit 6 the head's 26% of the samples stay,
-// now an IMAD.MOV waiting on scoreboard 5, which every global load of the loop shares: the
-// counters' strong load issued at the chunk's end is the one still in flight). Measured (H100, the
-// fifty-eighth session's calls 4, 9, 10, the sixtieth's call 6): trim 1 1.0-2.2% faster than the
+// instructions a batch of ~20,000 when every sum is finite). Measured (H100, the fifty-eighth
+// session's calls 4, 9, 10, the sixtieth's calls 6, 9, 16): trim 1 1.0-2.2% faster than the
 // library's bfloat16 sweep, 3 and 7 slower than 1, 9 1.1% faster than 1 at 3.7e-3 error, 17 as 1
-// (bit 4 moves nothing), 33 and 49 as 1 and 17 (bit 5 costs nothing clean). The library runs trim
-// 33 (csrgat/colblock.cu's tensor-core sweep).
+// (bit 4 moves nothing), 33 and 49 as 1 and 17 (bit 5 costs nothing clean). The library runs
+// trim 33 (csrgat/colblock.cu's tensor-core sweep). Measured and removed (the sixtieth session):
+// the chunk's score and next items loaded before the barrier's wait (no change), and the next
+// chunk's counters read at the chunk's top (+0.6% with the former, +7.7% alone: a counter read a
+// chunk early is short more often, as tma_gather's two chunks ahead in the fifty-seventh session);
+// the chunk head's long-scoreboard wait (19-26% of the stall samples) stayed with both, and lags
+// 12 and 16 were 4.4% and 4.8% slower than 8.
 constexpr int kMmaSlotBytes = 272;
 __host__ __device__ constexpr size_t mma_warp_bytes(int rt, int rts) {
   return static_cast<size_t>(32 * kMmaSlotBytes + rts * 4096 + 64 * 8 + 8 * (rt + rts) * 8 + 16);
@@ -966,7 +965,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
   const int wib = static_cast<int>(threadIdx.x) >> 5;
   const int gw = blockIdx.x * 4 + wib;
   static_assert(RT >= 1 && RTS >= 0, "a register row tile at least");
-  static_assert(kTrim < 256 && ((kTrim & 2) == 0 || (kTrim & 1) != 0), "bits 0-7; 1 needs 0");
+  static_assert(kTrim < 64 && ((kTrim & 2) == 0 || (kTrim & 1) != 0), "bits 0-5; 1 needs 0");
   constexpr bool kLo = (kTrim & 8) == 0;  // bit 3: the weights rounded to bfloat16, no lo product
   constexpr int kTiles = RT + RTS;
   static_assert(kTiles <= 4, "32 rows at most: bit 5's row marks are one word");
@@ -1039,19 +1038,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
       w.report_below(w.part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
       for (int c = 0; c * 32 < n_items; ++c) {
         if (kProfile) ++n_chunks;
-        // Chunk c + 2's score and chunk c + 3's items: read-only, loaded before the barrier's
-        // wait with bit 6 (after it, the next chunk's top waits for the items: call 6).
-        float s_raw;
-        uint2 raw_ahead;
-        if constexpr ((kTrim & 64) != 0) {
-          s_raw = w.load_score(c, raw);
-          raw_ahead = w.fetch(c + 3);
-        }
         if (a.lag > 0) bar.wait_for(w.needed_step(c, m_cur, m_next));
-        // Bit 7: the barrier's counters for chunk c + 1 read now, a chunk before its wait (its
-        // step needs only the items' sources: chunk c + 2's are raw's), not at the chunk's end.
-        if constexpr ((kTrim & 128) != 0)
-          if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(w.needed_step(c + 1, m_next, raw));
         __syncwarp();  // the last chunk's reads of `staged` are done
         staged[lane] = m_cur;
         staged[32 + lane] = m_next;
@@ -1060,10 +1047,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
 #pragma unroll
           for (int g = 0; g < kGroups; ++g) refill(g, 0, g * GS);
         }
-        if constexpr ((kTrim & 64) == 0) {
-          s_raw = w.load_score(c, raw);
-          raw_ahead = w.fetch(c + 3);
-        }
+        const float s_raw = w.load_score(c, raw);
+        const uint2 raw_ahead = w.fetch(c + 3);
         if constexpr ((kTrim & 16) != 0) {  // bit 4: chunk c + 5's items into L2, a line a lane
           const int i = (c + 5) * 32 + lane;
           if ((lane & 15) == 0 && i < n_items) prefetch_l2(w.items + i);
@@ -1141,9 +1126,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
         m_cur = m_next;
         m_next = w.weigh_loaded(c, raw, s_raw);
         raw = raw_ahead;
-        if constexpr ((kTrim & 128) == 0)
-          if (a.lag > 0 && (c + 1) * 32 < n_items)
-            bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
+        if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
       }
     }
     w.report_below(a.parts);
