@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Sixtieth session, the last device time: target 5 (bfloat16 values at least 1.8x the float32 tuned
+# dispatch on the DRAM-bound graphs, float32 out) on uniform 2M d32 F128 with the library's
+# tensor-core sweep beside its tma_gather sweep, side by side in one process each: tuner bench
+# float32 (the tuned dispatch and the seed), then bfloat16 (the tuned dispatch, the library's two
+# bfloat16 sweeps by id), cold, two rounds. On an H200 the issue's figures; on an H100 the same
+# ratios there.
+set -uo pipefail
+D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$D/gpu-env.sh"
+first_gpu
+out_dir v60c
+G2M="uniform:n=2000000,deg=32,seed=1"
+step bench_f32 timeout 200 "$T" bench --graph "$G2M" --feat 128 --value f32 --rounds 2 \
+  --impl tuned,seed --json "$W/bench-f32.json" 2>&1 | tail -n 6
+step bench_bf16 timeout 200 "$T" bench --graph "$G2M" --feat 128 --value bf16 --rounds 2 \
+  --impl tuned,colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16 \
+  --json "$W/bench-bf16.json" 2>&1 | tail -n 6
+echo "done at $SECONDS s"
