@@ -884,6 +884,14 @@ __device__ __forceinline__ unsigned bf16x2(float lo, float hi) {
   return r;
 }
 
+// A warp's ring of `bytes` zeroed by its lanes and fenced for the bulk copies (async proxy) that
+// will overwrite it.
+__device__ __forceinline__ void zero_ring(unsigned char* ring, int bytes, int lane) {
+  for (int i = lane; i < bytes / 16; i += 32)
+    reinterpret_cast<float4*>(ring)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
 // mma_gather's bit 5: the rows of the warp's batch in `again` (bit r: row r, r < nr) summed again
 // in float32 with no product, the way tma_gather sums, so that a non-finite value reaches only
 // the rows that gather it, as in the reference. One walk of the batch's items serves up to 16
@@ -899,13 +907,14 @@ __device__ __forceinline__ void mma_rows_again(const StreamArgs& a, const Batch&
                                                const unsigned char* vbytes, unsigned again,
                                                unsigned char* ring, int ring_bytes, int lane) {
   constexpr int kIlp = 8;
-  float4* const sums = reinterpret_cast<float4*>(ring);
+  float4* const sums = reinterpret_cast<float4*>(ring);  // row r of a pass at its rank's 512 bytes
   // Rows 0-15, then 16-31 (a loop over passes instead spilled 124 bytes in the sweep's loop).
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
     const unsigned pass = again & (half == 0 ? 0xffffu : 0xffff0000u);
     if (pass == 0) continue;
     const int rows = __popc(pass);
+    const auto slot_of = [pass](unsigned r) { return __popc(pass & ((1u << r) - 1u)); };
     for (int i = 0; i < rows; ++i) sums[i * 32 + lane] = make_float4(0.f, 0.f, 0.f, 0.f);
     uint2 raw = w.fetch(0);
     for (int c = 0; c * 32 < w.n_items; ++c) {
@@ -926,7 +935,7 @@ __device__ __forceinline__ void mma_rows_again(const StreamArgs& a, const Batch&
           const unsigned x = __shfl_sync(0xffffffffu, it.x, k);
           const float wt = __uint_as_float(__shfl_sync(0xffffffffu, it.y, k));
           wk[u] = live ? wt : 0.f;
-          slot[u] = __popc(pass & ((1u << (x >> 24)) - 1u));
+          slot[u] = slot_of(x >> 24);
           v[u] = live ? ring_piece<unsigned short>(
                             vbytes + static_cast<size_t>(x & 0xffffffu) * 256, lane)
                       : make_float4(0.f, 0.f, 0.f, 0.f);
@@ -942,13 +951,10 @@ __device__ __forceinline__ void mma_rows_again(const StreamArgs& a, const Batch&
     }
     for (unsigned p = pass; p != 0; p &= p - 1) {
       const int r = __ffs(p) - 1;
-      a.out[static_cast<size_t>(w.r0 + r) * 32 + lane] =
-          sums[__popc(pass & ((1u << r) - 1u)) * 32 + lane];
+      a.out[static_cast<size_t>(w.r0 + r) * 32 + lane] = sums[slot_of(r) * 32 + lane];
     }
   }
-  for (int i = lane; i < ring_bytes / 16; i += 32)
-    reinterpret_cast<float4*>(ring)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // before bulk copies overwrite
+  zero_ring(ring, ring_bytes, lane);
   __syncwarp();
 }
 
@@ -977,9 +983,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
   uint2* staged = reinterpret_cast<uint2*>(sacc + RTS * 8 * 32);
   float2* stats = reinterpret_cast<float2*>(staged + 64);
   unsigned long long* bars = reinterpret_cast<unsigned long long*>(stats + 8 * kTiles);
-  for (int i = lane; i < K * kMmaSlotBytes / 16; i += 32)
-    reinterpret_cast<float4*>(ring)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // before bulk copies overwrite
+  zero_ring(ring, K * kMmaSlotBytes, lane);
   if (lane < kGroups) mbar_init(bars + lane, 1);
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   __syncwarp();
@@ -1134,7 +1138,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
     if (w.fits) {  // acc[i][j]: features 16 i + g8 (+ 8 for 2, 3), rows 8 j + 2 q (+ 1 for 1, 3)
       float* const out = reinterpret_cast<float*>(a.out);
       // Bit 5: bit r set where row r's sums are not all finite (a non-finite gathered value, or
-      // 0 x Inf from another row's): such rows are written by mma_row_again, not from the tiles.
+      // 0 x Inf from another row's): such rows are written by mma_rows_again, not from the tiles.
       unsigned again = 0;
       if constexpr ((kTrim & 32) != 0) {
 #pragma unroll

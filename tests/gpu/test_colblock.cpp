@@ -75,6 +75,17 @@ graphs::Csr64 with_empty_rows(graphs::Csr64 g, int64_t every, int64_t from) {
   return out;
 }
 
+// Uniform degree 24 with masked scores: every third edge's -inf, and rows 0-49 wholly masked.
+struct MaskedUniform {
+  graphs::Csr64 g = graphs::make_graph("uniform:n=5003,deg=24,seed=13");
+  graphs::Inputs in = graphs::make_inputs(g, 1, 128, 8);
+  MaskedUniform() {
+    const float ninf = -std::numeric_limits<float>::infinity();
+    for (size_t e = 0; e < in.scores.size(); e += 3) in.scores[e] = ninf;  // some edges masked
+    for (size_t e = 0; e < 24 * 50; ++e) in.scores[e] = ninf;              // 50 rows fully masked
+  }
+};
+
 }  // namespace
 
 TEST(Colblock, UniformGraphManyPartitions) {
@@ -100,11 +111,8 @@ TEST(Colblock, Bfloat16Values) {
   EXPECT_GT(d.at("batches").get<int>(), 1);
   const auto p = graphs::make_graph("powerlaw:n=30001,deg=12,alpha=2.1,maxdeg=8000,seed=7");
   expect_correct(p, graphs::make_inputs(p, 1, 128, 7), 2, o);
-  const auto m = graphs::make_graph("uniform:n=5003,deg=24,seed=13");
-  auto in = graphs::make_inputs(m, 1, 128, 8);
-  for (size_t e = 0; e < in.scores.size(); e += 3) in.scores[e] = -std::numeric_limits<float>::infinity();
-  for (size_t e = 0; e < 24 * 50; ++e) in.scores[e] = -std::numeric_limits<float>::infinity();
-  expect_correct(m, in, 2, o);
+  const MaskedUniform m;
+  expect_correct(m.g, m.in, 2, o);
 }
 
 // A +Inf in a gathered value reaches only the output rows that gather it, as in the reference:
@@ -199,11 +207,9 @@ TEST(Colblock, TensorCoreSweep) {
   expect_correct(p, graphs::make_inputs(p, 1, 128, 7), 2, o);
   const auto e = with_empty_rows(graphs::make_graph("seed:n=20011,deg=13,seed=5"), 7, 19000);
   expect_correct(e, graphs::make_inputs(e, 1, 128, 9), 2, o);
-  const auto m = graphs::make_graph("uniform:n=5003,deg=24,seed=13");
-  auto in = graphs::make_inputs(m, 1, 128, 8);
-  for (size_t k = 0; k < in.scores.size(); k += 3)
-    in.scores[k] = -std::numeric_limits<float>::infinity();
-  for (size_t k = 0; k < 24 * 50; ++k) in.scores[k] = -std::numeric_limits<float>::infinity();
+  MaskedUniform mu;
+  const graphs::Csr64& m = mu.g;
+  graphs::Inputs& in = mu.in;
   expect_correct(m, in, 2, o);
   // Sources s % 97 == 0 hold +Inf, and every edge from one is masked: the reference skips those
   // edges, so every row stays finite (rows 0-49 and every third edge masked as well).
@@ -269,11 +275,10 @@ TEST(Colblock, SkewedGraph) {
 }
 
 TEST(Colblock, MaskedEdgesAndRows) {
-  const auto g = graphs::make_graph("uniform:n=5003,deg=24,seed=13");
-  auto in = graphs::make_inputs(g, 1, 128, 8);
+  MaskedUniform m;
+  const graphs::Csr64& g = m.g;
+  graphs::Inputs& in = m.in;
   const float ninf = -std::numeric_limits<float>::infinity();
-  for (size_t e = 0; e < in.scores.size(); e += 3) in.scores[e] = ninf;  // some edges masked
-  for (size_t e = 0; e < 24 * 50; ++e) in.scores[e] = ninf;              // 50 rows fully masked
   // Rows 100-149: their first 16 scores masked, the rest finite (the statistics' first block of
   // 16 loads sees only -inf, the second finite scores).
   for (int64_t r = 100; r < 150; ++r)
