@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Sixty-first session: on an H200 the run of record first (NO_RECORD=1 skips it). Then target 5
+# on uniform 2M d32 F128 with this build (tuner bench float32 tuned + seed; bfloat16 tuned beside
+# the library's two bfloat16 sweeps by id; cold, two rounds), and the A/B of tma_gather's spare
+# row (an item of weight 0 weighed into a row never written out, so that a masked edge from a
+# +Inf source stays out of its row): the library's three sweeps by id (float32, bfloat16, and the
+# tensor-core sweep, whose SASS the change leaves byte-identical: the control) from the build
+# before it ($BIN/tuner-base, 8286971) and this one ($BIN/tuner), alternating processes, three
+# times. Then the Colblock GPU tests (the new MaskedEdgesFromInfiniteSourcesStayOut among them)
+# and, while the call's time lasts (DEADLINE, default 560 s), the whole GPU check
+# (scripts/gpu-check.sh: compute-sanitizer over the Colblock tests among its steps), else the
+# colblock memcheck and racecheck alone.
+set -uo pipefail
+D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$D/gpu-env.sh"
+first_gpu
+record_first_on_h200 || echo "no run of record (not an H200, or NO_RECORD=1)"
+out_dir v61b
+DEADLINE=${DEADLINE:-560}
+G2M="uniform:n=2000000,deg=32,seed=1"
+step bench_f32 timeout 200 "$T" bench --graph "$G2M" --feat 128 --value f32 --rounds 2 \
+  --impl tuned,seed --json "$W/bench-f32.json" 2>&1 | tail -n 6
+step bench_bf16 timeout 200 "$T" bench --graph "$G2M" --feat 128 --value bf16 --rounds 2 \
+  --impl tuned,colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16 \
+  --json "$W/bench-bf16.json" 2>&1 | tail -n 6
+for i in 1 2 3; do
+  for bin in tuner-base tuner; do
+    step "ab-$bin-f32-$i" timeout 120 "$BIN/$bin" bench --graph "$G2M" --feat 128 --value f32 \
+      --rounds 2 --impl colblock.r19.ps16.lag8.i32.f32 --json "$W/ab-$bin-f32-$i.json" 2>&1 | tail -n 3
+    step "ab-$bin-bf16-$i" timeout 120 "$BIN/$bin" bench --graph "$G2M" --feat 128 --value bf16 \
+      --rounds 2 --impl colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16 \
+      --json "$W/ab-$bin-bf16-$i.json" 2>&1 | tail -n 4
+  done
+done
+colblock_tests
+if [ $((DEADLINE - SECONDS)) -gt 300 ]; then
+  step gpu_check env OUT="$W/check" timeout -k 5 $((DEADLINE - SECONDS)) bash scripts/gpu-check.sh 2>&1 | tail -n 30
+else
+  for tool in memcheck racecheck; do
+    left=$((DEADLINE - SECONDS))
+    [ "$left" -gt 40 ] || { echo "colblock_$tool: skipped, ${left} s left"; continue; }
+    filter=$COLBLOCK_MEMCHECK_TESTS
+    [ "$tool" = racecheck ] && filter=$COLBLOCK_RACECHECK_TESTS
+    step "colblock_$tool" timeout -k 5 "$left" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      "$BIN/gpu_tests" --gtest_filter="$filter" > "$W/colblock_$tool.log" 2>&1
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED) " "$W/colblock_$tool.log"
+  done
+fi
+echo "done at $SECONDS s"
