@@ -313,6 +313,11 @@ struct WarpBatch {
     const float w = __expf(ld_score<L1P>(a.scores + e_first + it.y) - st.x) * st.y;
     return make_uint2(it.x, __float_as_uint(w));
   }
+  // Whether an item of chunk c weighed 0 (it): an edge masked by a -inf score, or a weight below
+  // float32's range (one vote a chunk; tma_gather then looks for NaN rows: rows_again).
+  __device__ bool zero_in(int c, uint2 it) const {
+    return __any_sync(0xffffffffu, it.y == 0u && c * 32 + lane < n_items);
+  }
   // Chunk c + 2's items, weighed from the score s_raw loaded for raw during chunk c.
   __device__ uint2 weigh_loaded(int c, uint2 raw, float s_raw) const {
     if ((c + 2) * 32 + lane >= n_items) return make_uint2(0u, 0u);
@@ -386,6 +391,86 @@ __device__ __forceinline__ float4 ring_piece(const unsigned char* slot, int lane
     return make_float4(__uint_as_float(w.x << 16), __uint_as_float(w.x & 0xffff0000u),
                        __uint_as_float(w.y << 16), __uint_as_float(w.y & 0xffff0000u));
   }
+}
+
+// A warp's ring of `bytes` zeroed by its lanes and fenced for the bulk copies (async proxy) that
+// will overwrite it.
+__device__ __forceinline__ void zero_ring(unsigned char* ring, int bytes, int lane) {
+  for (int i = lane; i < bytes / 16; i += 32)
+    reinterpret_cast<float4*>(ring)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// The rows of the warp's batch in `again` (bit r: row r, r < nr) summed again in float32 with no
+// product and written out, so that a non-finite value reaches only the rows that gather it, as in
+// the reference: mma_gather's bit 5 (a group's product spreads 0 x Inf = NaN over all its rows),
+// and tma_gather's rows that came out NaN in a batch with an item of weight 0 (an edge masked by
+// a -inf score from a +Inf or NaN source: the reference skips it, the adds made it 0 x Inf). One
+// walk of the batch's items serves up to kPassRows rows at once (a pass), their sums in the idle
+// ring (ring_bytes at least kPassRows x 512: no copy is in flight after the batch's last chunk),
+// the next chunk's items fetched while a chunk's are added, and 8 of a chunk's items loaded before
+// any is added (the fifty-ninth session's walk a row, each item's load waited for alone, took 6.5x
+// mma_gather's clean time with 64 poisoned sources: call 6). Items of weight 0 are skipped, as the
+// reference skips them (0 x Inf is NaN). The ring is zeroed again after (mma_gather: a later
+// batch's partial group reads stale slots, times weight 0) and fenced for the bulk copies that
+// refill it. Lane l: features 4 l .. 4 l + 3 of V rows (128 of them a row).
+template <class V, int kPassRows, class Batch>
+__device__ __forceinline__ void rows_again(const StreamArgs& a, const Batch& w,
+                                           const unsigned char* vbytes, unsigned again,
+                                           unsigned char* ring, int ring_bytes, int lane) {
+  static_assert(kPassRows == 8 || kPassRows == 16, "passes tile the 32 rows' bits");
+  constexpr unsigned kPassMask = (1u << kPassRows) - 1u;
+  constexpr size_t kRowBytes = 128 * sizeof(V);
+  constexpr int kIlp = 8;
+  float4* const sums = reinterpret_cast<float4*>(ring);  // row r of a pass at its rank's 512 bytes
+  // Passes of rows 0 .. kPassRows - 1, and on, unrolled (mma_gather: a loop over passes instead
+  // spilled 124 bytes in the sweep's loop).
+#pragma unroll
+  for (int half = 0; half < 32 / kPassRows; ++half) {
+    const unsigned pass = again & (kPassMask << (half * kPassRows));
+    if (pass == 0) continue;
+    const int rows = __popc(pass);
+    const auto slot_of = [pass](unsigned r) { return __popc(pass & ((1u << r) - 1u)); };
+    for (int i = 0; i < rows; ++i) sums[i * 32 + lane] = make_float4(0.f, 0.f, 0.f, 0.f);
+    uint2 raw = w.fetch(0);
+    for (int c = 0; c * 32 < w.n_items; ++c) {
+      const uint2 it = w.weigh(c, raw);  // (col | row << 24, weight); 0 past the end
+      raw = w.fetch(c + 1);
+      unsigned m = __ballot_sync(0xffffffffu, c * 32 + lane < w.n_items &&
+                                                  ((pass >> (it.x >> 24)) & 1u) != 0 &&
+                                                  __uint_as_float(it.y) != 0.f);
+      while (m != 0) {
+        float4 v[kIlp];
+        float wk[kIlp];
+        int slot[kIlp];
+#pragma unroll
+        for (int u = 0; u < kIlp; ++u) {
+          const bool live = m != 0;
+          const int k = live ? __ffs(m) - 1 : 0;
+          m &= m - 1;
+          const unsigned x = __shfl_sync(0xffffffffu, it.x, k);
+          const float wt = __uint_as_float(__shfl_sync(0xffffffffu, it.y, k));
+          wk[u] = live ? wt : 0.f;
+          slot[u] = slot_of(x >> 24);
+          v[u] = live ? ring_piece<V>(vbytes + static_cast<size_t>(x & 0xffffffu) * kRowBytes, lane)
+                      : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+#pragma unroll
+        for (int u = 0; u < kIlp; ++u)
+          if (wk[u] != 0.f) {  // in item order: each row's sum as the walk a row added it
+            float4 s = sums[slot[u] * 32 + lane];
+            add_weighted(s, wk[u], v[u]);
+            sums[slot[u] * 32 + lane] = s;
+          }
+      }
+    }
+    for (unsigned p = pass; p != 0; p &= p - 1) {
+      const int r = __ffs(p) - 1;
+      a.out[static_cast<size_t>(w.r0 + r) * 32 + lane] = sums[slot_of(r) * 32 + lane];
+    }
+  }
+  zero_ring(ring, ring_bytes, lane);
+  __syncwarp();
 }
 
 __device__ __forceinline__ unsigned smem_addr(const void* p) {
@@ -629,6 +714,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     // call 6's PF ran up to PF items past the partitions the barrier allowed).
     WarpBatch<K + PF, kProfile, L1P, Barrier> w(a, bar, stats, b, gw, lane);
     const int n_items = w.n_items;
+    bool zero_weight = false;  // an item weighed 0 (warp-uniform: WarpBatch::zero_in's vote)
     float4 racc[kReg];
 #pragma unroll
     for (int k = 0; k < kReg; ++k) racc[k] = make_float4(0.f, 0.f, 0.f, 0.f);
@@ -708,6 +794,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
       uint2 m_cur = w.weigh(0, w.fetch(0));
       uint2 m_next = w.weigh(1, w.fetch(1));
       uint2 raw = w.fetch(2);
+      zero_weight = w.zero_in(0, m_cur) || w.zero_in(1, m_next);
       w.report_below(w.part(__shfl_sync(0xffffffffu, m_cur.x, 0)));
       for (int c = 0; c * 32 < n_items; ++c) {
         if (kProfile) ++n_chunks;
@@ -789,6 +876,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
         w.report_after(c, m_next);
         m_cur = m_next;
         m_next = w.weigh_loaded(c, raw, s_raw);
+        zero_weight = zero_weight || w.zero_in(c + 2, m_next);
         raw = (kTrim & 32) != 0 ? raw_ahead : w.fetch(c + 3);
         if (a.lag > 0 && (c + 1) * 32 < n_items) bar.prefetch(w.needed_step(c + 1, m_cur, m_next));
       }
@@ -796,10 +884,26 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
     w.report_below(a.parts);
     __syncwarp();
     if (w.fits) {
+      // Where an item weighed 0 (none in a graph without masked edges): bit r set where row r
+      // came out NaN, summed again by rows_again without its weight-0 items (an edge masked by a
+      // -inf score from a +Inf source added 0 x Inf; a row NaN for another reason is NaN again
+      // there, as in the reference).
+      unsigned again = 0;
+      if (zero_weight) {
+        auto nan_in = [](const float4& v) { return isnan(v.x + v.y + v.z + v.w); };
+#pragma unroll
+        for (int k = 0; k < RG; ++k)
+          if (k < w.nr && nan_in(racc[k])) again |= 1u << k;
+        for (int r = RG; r < w.nr; ++r)
+          if (nan_in(acc[(r - RG) * 32 + lane])) again |= 1u << r;
+        again = __reduce_or_sync(0xffffffffu, again);
+      }
 #pragma unroll
       for (int k = 0; k < RG; ++k)
-        if (k < w.nr) a.out[(w.r0 + k) * 32 + lane] = racc[k];
-      for (int r = RG; r < w.nr; ++r) a.out[(w.r0 + r) * 32 + lane] = acc[(r - RG) * 32 + lane];
+        if (k < w.nr && ((again >> k) & 1u) == 0) a.out[(w.r0 + k) * 32 + lane] = racc[k];
+      for (int r = RG; r < w.nr; ++r)
+        if (((again >> r) & 1u) == 0) a.out[(w.r0 + r) * 32 + lane] = acc[(r - RG) * 32 + lane];
+      if (again != 0) rows_again<V, 8>(a, w, vbytes, again, ring_bytes, K * kRowBytes, lane);
     }
     __syncwarp();
   }
@@ -844,7 +948,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
 // of the stall samples at trim 1 were the chunk's top waiting for the items fetched a chunk before,
 // a DRAM read at ~82% of its peak taking longer than mma's ~3.3 us chunk); bit 5: the finite
 // contract kept (the fifty-ninth session): a row whose tile sums are not all finite is summed
-// again by mma_rows_again and written from there, so that a non-finite value reaches only the
+// again by rows_again and written from there, so that a non-finite value reaches only the
 // rows that gather it, as in tma_gather and the reference (the probe's --poison checks it; ~100
 // instructions a batch of ~20,000 when every sum is finite). Measured (H100, the fifty-eighth
 // session's calls 4, 9, 10, the sixtieth's calls 6, 9, 16): trim 1 1.0-2.2% faster than the
@@ -882,80 +986,6 @@ __device__ __forceinline__ unsigned bf16x2(float lo, float hi) {
   unsigned r;
   asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
   return r;
-}
-
-// A warp's ring of `bytes` zeroed by its lanes and fenced for the bulk copies (async proxy) that
-// will overwrite it.
-__device__ __forceinline__ void zero_ring(unsigned char* ring, int bytes, int lane) {
-  for (int i = lane; i < bytes / 16; i += 32)
-    reinterpret_cast<float4*>(ring)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-
-// mma_gather's bit 5: the rows of the warp's batch in `again` (bit r: row r, r < nr) summed again
-// in float32 with no product, the way tma_gather sums, so that a non-finite value reaches only
-// the rows that gather it, as in the reference. One walk of the batch's items serves up to 16
-// rows at once (a pass), their sums in the idle ring (ring_bytes at least 16 x 512: no copy is in
-// flight after the batch's last chunk), the next chunk's items fetched while a chunk's are added,
-// and 8 of a chunk's items loaded before any is added (the fifty-ninth session's walk a row, each
-// item's load waited for alone, took 6.5x the sweep's clean time with 64 poisoned sources: call 6).
-// Items of weight 0 (edges masked by a -inf score) are skipped, as the reference skips them (0 x
-// Inf is NaN). The ring is zeroed again after (a later batch's partial group reads stale slots,
-// times weight 0) and fenced for the bulk copies that refill it. Lane l: features 4 l .. 4 l + 3.
-template <class Batch>
-__device__ __forceinline__ void mma_rows_again(const StreamArgs& a, const Batch& w,
-                                               const unsigned char* vbytes, unsigned again,
-                                               unsigned char* ring, int ring_bytes, int lane) {
-  constexpr int kIlp = 8;
-  float4* const sums = reinterpret_cast<float4*>(ring);  // row r of a pass at its rank's 512 bytes
-  // Rows 0-15, then 16-31 (a loop over passes instead spilled 124 bytes in the sweep's loop).
-#pragma unroll
-  for (int half = 0; half < 2; ++half) {
-    const unsigned pass = again & (half == 0 ? 0xffffu : 0xffff0000u);
-    if (pass == 0) continue;
-    const int rows = __popc(pass);
-    const auto slot_of = [pass](unsigned r) { return __popc(pass & ((1u << r) - 1u)); };
-    for (int i = 0; i < rows; ++i) sums[i * 32 + lane] = make_float4(0.f, 0.f, 0.f, 0.f);
-    uint2 raw = w.fetch(0);
-    for (int c = 0; c * 32 < w.n_items; ++c) {
-      const uint2 it = w.weigh(c, raw);  // (col | row << 24, weight); 0 past the end
-      raw = w.fetch(c + 1);
-      unsigned m = __ballot_sync(0xffffffffu, c * 32 + lane < w.n_items &&
-                                                  ((pass >> (it.x >> 24)) & 1u) != 0 &&
-                                                  __uint_as_float(it.y) != 0.f);
-      while (m != 0) {
-        float4 v[kIlp];
-        float wk[kIlp];
-        int slot[kIlp];
-#pragma unroll
-        for (int u = 0; u < kIlp; ++u) {
-          const bool live = m != 0;
-          const int k = live ? __ffs(m) - 1 : 0;
-          m &= m - 1;
-          const unsigned x = __shfl_sync(0xffffffffu, it.x, k);
-          const float wt = __uint_as_float(__shfl_sync(0xffffffffu, it.y, k));
-          wk[u] = live ? wt : 0.f;
-          slot[u] = slot_of(x >> 24);
-          v[u] = live ? ring_piece<unsigned short>(
-                            vbytes + static_cast<size_t>(x & 0xffffffu) * 256, lane)
-                      : make_float4(0.f, 0.f, 0.f, 0.f);
-        }
-#pragma unroll
-        for (int u = 0; u < kIlp; ++u)
-          if (wk[u] != 0.f) {  // in item order: each row's sum as the walk a row added it
-            float4 s = sums[slot[u] * 32 + lane];
-            add_weighted(s, wk[u], v[u]);
-            sums[slot[u] * 32 + lane] = s;
-          }
-      }
-    }
-    for (unsigned p = pass; p != 0; p &= p - 1) {
-      const int r = __ffs(p) - 1;
-      a.out[static_cast<size_t>(w.r0 + r) * 32 + lane] = sums[slot_of(r) * 32 + lane];
-    }
-  }
-  zero_ring(ring, ring_bytes, lane);
-  __syncwarp();
 }
 
 template <int RT, int RTS, int kMinBlocks, bool kProfile, int kTrim = 0>
@@ -1138,7 +1168,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
     if (w.fits) {  // acc[i][j]: features 16 i + g8 (+ 8 for 2, 3), rows 8 j + 2 q (+ 1 for 1, 3)
       float* const out = reinterpret_cast<float*>(a.out);
       // Bit 5: bit r set where row r's sums are not all finite (a non-finite gathered value, or
-      // 0 x Inf from another row's): such rows are written by mma_rows_again, not from the tiles.
+      // 0 x Inf from another row's): such rows are written by rows_again, not from the tiles.
       unsigned again = 0;
       if constexpr ((kTrim & 32) != 0) {
 #pragma unroll
@@ -1190,7 +1220,8 @@ __global__ void __launch_bounds__(128, kMinBlocks) mma_gather(const StreamArgs a
             }
           }
         }
-      if (again != 0) mma_rows_again(a, w, vbytes, again, ring, K * kMmaSlotBytes, lane);
+      if (again != 0)
+        rows_again<unsigned short, 16>(a, w, vbytes, again, ring, K * kMmaSlotBytes, lane);
     }
     __syncwarp();
   }

@@ -84,6 +84,19 @@ struct MaskedUniform {
     for (size_t e = 0; e < in.scores.size(); e += 3) in.scores[e] = ninf;  // some edges masked
     for (size_t e = 0; e < 24 * 50; ++e) in.scores[e] = ninf;              // 50 rows fully masked
   }
+  // Sources s % 97 == 0 hold +Inf (in feature k % 128 of each edge k from one), and every edge
+  // from one is masked: the reference skips those edges, so every row stays finite, where adding
+  // such an edge would make 0 x Inf = NaN. Returns the edges masked so.
+  int64_t poison_masked_sources() {
+    int64_t poisoned_edges = 0;
+    for (int64_t k = 0; k < g.num_edges(); ++k)
+      if (g.col[k] % 97 == 0) {
+        in.scores[k] = -std::numeric_limits<float>::infinity();
+        in.values[g.col[k] * 128 + k % 128] = std::numeric_limits<float>::infinity();
+        ++poisoned_edges;
+      }
+    return poisoned_edges;
+  }
 };
 
 }  // namespace
@@ -124,9 +137,7 @@ TEST(Colblock, Bfloat16Values) {
 // Degrees 10-16 with empty rows mixed in: batches end in partial groups of the ring, where a
 // slot may still hold an earlier batch's row. The tensor-core sweep (`.mma`) as well: there a
 // group's product spreads 0 x Inf = NaN over all its rows, and its bit 5 sums those rows again.
-// (Not covered for tma_gather's sweeps: an edge masked by a -inf score whose source holds +Inf,
-// where the reference skips the edge and they add 0 x Inf = NaN; the tensor-core sweep's walk
-// skips it: TensorCoreSweep checks that.)
+// (An edge masked by a -inf score whose source holds +Inf: MaskedEdgesFromInfiniteSourcesStayOut.)
 TEST(Colblock, InfiniteValuesReachOnlyTheRowsThatGatherThem) {
   const auto g = with_empty_rows(graphs::make_graph("seed:n=20011,deg=13,seed=5"), 7, 19000);
   auto in = graphs::make_inputs(g, 1, 128, 9);
@@ -180,8 +191,8 @@ TEST(Colblock, InfiniteValuesReachOnlyTheRowsThatGatherThem) {
 // The bfloat16 sweep's adds on the tensor cores (Geometry::tensor_cores, `.mma`: mma_gather, R at
 // most 24, 3 blocks an SM): uniform over several batches and partitions with R 24 and 19 (row
 // tiles part empty), the plan built on the host too, a skewed graph, masked edges and rows, empty
-// rows mixed in; an edge masked by a -inf score whose source holds +Inf stays out of its row, as
-// in the reference (bit 5's walk skips a weight of 0); float32 values and R 25 refused.
+// rows mixed in; float32 values and R 25 refused (masked edges from +Inf sources:
+// MaskedEdgesFromInfiniteSourcesStayOut).
 TEST(Colblock, TensorCoreSweep) {
   ColblockOptions o = small_partitions();
   o.value = colblock::kBfloat16;
@@ -207,23 +218,8 @@ TEST(Colblock, TensorCoreSweep) {
   expect_correct(p, graphs::make_inputs(p, 1, 128, 7), 2, o);
   const auto e = with_empty_rows(graphs::make_graph("seed:n=20011,deg=13,seed=5"), 7, 19000);
   expect_correct(e, graphs::make_inputs(e, 1, 128, 9), 2, o);
-  MaskedUniform mu;
-  const graphs::Csr64& m = mu.g;
-  graphs::Inputs& in = mu.in;
-  expect_correct(m, in, 2, o);
-  // Sources s % 97 == 0 hold +Inf, and every edge from one is masked: the reference skips those
-  // edges, so every row stays finite (rows 0-49 and every third edge masked as well).
-  int64_t poisoned_edges = 0;
-  for (int64_t k = 0; k < m.num_edges(); ++k)
-    if (m.col[k] % 97 == 0) {
-      in.scores[k] = -std::numeric_limits<float>::infinity();
-      in.values[m.col[k] * 128 + k % 128] = std::numeric_limits<float>::infinity();
-      ++poisoned_edges;
-    }
-  ASSERT_GT(poisoned_edges, 1000);
-  const std::vector<double> ref = reference_aggregate(m, in);
-  ASSERT_TRUE(std::all_of(ref.begin(), ref.end(), [](double x) { return std::isfinite(x); }));
-  expect_correct(m, in, 2, o);
+  const MaskedUniform m;
+  expect_correct(m.g, m.in, 2, o);
   ColblockOptions f32 = o;
   f32.value = colblock::kFloat32;
   EXPECT_NE(ColblockKernel::unsupported(u, 1, 128, 0, f32).find("bfloat16 values only"),
@@ -284,6 +280,26 @@ TEST(Colblock, MaskedEdgesAndRows) {
   for (int64_t r = 100; r < 150; ++r)
     for (int64_t e = g.row_ptr[r]; e < g.row_ptr[r] + 16; ++e) in.scores[e] = ninf;
   expect_correct(g, in, 2, small_partitions());
+}
+
+// An edge masked by a -inf score whose source holds +Inf stays out of its row, as in the reference
+// (weight 0 x Inf would be NaN), in all three sweeps: in a batch where an item weighed 0,
+// tma_gather sums the rows that came out NaN again without such items (rows_again), as the
+// tensor-core sweep's bit 5 does for its non-finite rows. Every third edge and rows 0-49 are
+// masked too (MaskedUniform), so rows summed again sit beside masked rows that are not.
+TEST(Colblock, MaskedEdgesFromInfiniteSourcesStayOut) {
+  MaskedUniform m;
+  ASSERT_GT(m.poison_masked_sources(), 1000);
+  const std::vector<double> ref = reference_aggregate(m.g, m.in);
+  ASSERT_TRUE(std::all_of(ref.begin(), ref.end(), [](double x) { return std::isfinite(x); }));
+  for (const int sweep : {0, 1, 2}) {  // float32, bfloat16, bfloat16 on the tensor cores
+    SCOPED_TRACE(sweep == 0 ? "f32" : sweep == 1 ? "bf16" : "bf16 mma");
+    ColblockOptions o = small_partitions();
+    o.value = sweep == 0 ? colblock::kFloat32 : colblock::kBfloat16;
+    o.tensor_cores = sweep == 2;
+    if (o.tensor_cores) o.rows_per_warp = colblock::kMmaMaxRowsPerWarp;
+    expect_correct(m.g, m.in, 2, o);
+  }
 }
 
 TEST(Colblock, EmptyRowsMixedInBatches) {
