@@ -20,9 +20,10 @@ done
 export CSRGAT_SOURCE_DIR="$ROOT" CSRGAT_GRAPHS_DIR="$G" PATH="/usr/local/cuda/bin:$PATH"
 # The GPU tests compute-sanitizer runs over the column-blocked sweep (gpu-check.sh's colblock
 # steps): memcheck over all of them but the one that makes its barrier give up, and the library's
-# path through a Shape; racecheck over masked and half-empty graphs and the bf16 ring.
+# path through a Shape; racecheck over masked and half-empty graphs, the bf16 ring, and the rows
+# summed again (tma_gather's walk through its ring, sixty-first session).
 COLBLOCK_MEMCHECK_TESTS='Colblock.*:Dispatch.AColblock*:-Colblock.BarrierNeverGivesUp'
-COLBLOCK_RACECHECK_TESTS='Colblock.MaskedEdgesAndRows:Colblock.EmptyRowsMixedInBatches:Colblock.Bfloat16Values'
+COLBLOCK_RACECHECK_TESTS='Colblock.MaskedEdgesAndRows:Colblock.EmptyRowsMixedInBatches:Colblock.Bfloat16Values:Colblock.MaskedEdgesFromInfiniteSourcesStayOut'
 # first_gpu: the machine's first GPU's name into GPU_NAME, read once and printed ("GPU: NAME");
 # a failing nvidia-smi ends the script.
 first_gpu() {
@@ -43,6 +44,42 @@ record_first_on_h200() {
 colblock_tests() {
   step colblock_tests timeout 300 "${1:-$BIN/gpu_tests}" --gtest_filter='Colblock.*' > "$W/colblock_tests.log" 2>&1
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran" "$W/colblock_tests.log"
+}
+# ab_colblock_lib ROUNDS BUILD... (after out_dir; the sixty-first session): the library's three
+# sweeps by id (float32 r19, bfloat16 r19 and the tensor-core r24) on uniform 2M d32 F128, cold,
+# two rounds a process, from each tuner build ($BIN/BUILD) in turn, ROUNDS times, into
+# $W/ab-BUILD-{f32,bf16}-i.json, each result line printed.
+ab_colblock_lib() {
+  local rounds=$1 i bin g2m="uniform:n=2000000,deg=32,seed=1"
+  shift
+  for bin in "$@"; do
+    [ -x "$BIN/$bin" ] || { echo "ab_colblock_lib: no $BIN/$bin staged: no A/B"; return 1; }
+  done
+  for ((i = 1; i <= rounds; ++i)); do
+    for bin in "$@"; do
+      step "ab-$bin-f32-$i" timeout 120 "$BIN/$bin" bench --graph "$g2m" --feat 128 --value f32 \
+        --rounds 2 --impl colblock.r19.ps16.lag8.i32.f32 --json "$W/ab-$bin-f32-$i.json" 2>&1 | grep "^uniform"
+      step "ab-$bin-bf16-$i" timeout 120 "$BIN/$bin" bench --graph "$g2m" --feat 128 --value bf16 \
+        --rounds 2 --impl colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16 \
+        --json "$W/ab-$bin-bf16-$i.json" 2>&1 | grep "^uniform"
+    done
+  done
+}
+# colblock_sanitizers DEADLINE (after out_dir; the sixty-first session): compute-sanitizer
+# memcheck and racecheck over the Colblock GPU tests (gpu-check.sh's colblock steps and filters)
+# into $W/colblock_TOOL.log, each while more than 40 s are left before DEADLINE seconds of the
+# script, their summaries printed.
+colblock_sanitizers() {
+  local tool filter left
+  for tool in memcheck racecheck; do
+    left=$(($1 - SECONDS))
+    [ "$left" -gt 40 ] || { echo "colblock_$tool: skipped, ${left} s left"; continue; }
+    filter=$COLBLOCK_MEMCHECK_TESTS
+    [ "$tool" = racecheck ] && filter=$COLBLOCK_RACECHECK_TESTS
+    step "colblock_$tool" timeout -k 5 "$left" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      "$BIN/gpu_tests" --gtest_filter="$filter" > "$W/colblock_$tool.log" 2>&1
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED) " "$W/colblock_$tool.log"
+  done
 }
 # probe_configs CONFIG... (after out_dir; the sixtieth session): each colblock_probe --config
 # CONFIG (uniform 2M d32 F128) into $W/probe-<its trim>.json, its sweep's line printed.

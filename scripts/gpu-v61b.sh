@@ -23,27 +23,11 @@ step bench_f32 timeout 200 "$T" bench --graph "$G2M" --feat 128 --value f32 --ro
 step bench_bf16 timeout 200 "$T" bench --graph "$G2M" --feat 128 --value bf16 --rounds 2 \
   --impl tuned,colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16 \
   --json "$W/bench-bf16.json" 2>&1 | tail -n 6
-for i in 1 2 3; do
-  for bin in tuner-base tuner; do
-    step "ab-$bin-f32-$i" timeout 120 "$BIN/$bin" bench --graph "$G2M" --feat 128 --value f32 \
-      --rounds 2 --impl colblock.r19.ps16.lag8.i32.f32 --json "$W/ab-$bin-f32-$i.json" 2>&1 | tail -n 3
-    step "ab-$bin-bf16-$i" timeout 120 "$BIN/$bin" bench --graph "$G2M" --feat 128 --value bf16 \
-      --rounds 2 --impl colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16 \
-      --json "$W/ab-$bin-bf16-$i.json" 2>&1 | tail -n 4
-  done
-done
+ab_colblock_lib 3 tuner-base tuner
 colblock_tests
 if [ $((DEADLINE - SECONDS)) -gt 300 ]; then
   step gpu_check env OUT="$W/check" timeout -k 5 $((DEADLINE - SECONDS)) bash scripts/gpu-check.sh 2>&1 | tail -n 30
 else
-  for tool in memcheck racecheck; do
-    left=$((DEADLINE - SECONDS))
-    [ "$left" -gt 40 ] || { echo "colblock_$tool: skipped, ${left} s left"; continue; }
-    filter=$COLBLOCK_MEMCHECK_TESTS
-    [ "$tool" = racecheck ] && filter=$COLBLOCK_RACECHECK_TESTS
-    step "colblock_$tool" timeout -k 5 "$left" compute-sanitizer --tool "$tool" --error-exitcode 9 \
-      "$BIN/gpu_tests" --gtest_filter="$filter" > "$W/colblock_$tool.log" 2>&1
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED) " "$W/colblock_$tool.log"
-  done
+  colblock_sanitizers "$DEADLINE"
 fi
 echo "done at $SECONDS s"
