@@ -686,6 +686,7 @@ __global__ void __launch_bounds__(128, kMinBlocks) tma_gather(const StreamArgs a
                 "16-bit rows: bulk copies, no prefetch");
   constexpr int kGroups = K / GS, kReg = RG > 0 ? RG : 1;
   constexpr unsigned kRowBytes = 128 * sizeof(V);
+  static_assert(K * kRowBytes >= 8 * 512, "rows_again's passes of 8 rows' sums fit the ring");
   const unsigned char* const vbytes = reinterpret_cast<const unsigned char*>(a.values);
   extern __shared__ float4 smem4[];
   const int lane = static_cast<int>(threadIdx.x) & 31;

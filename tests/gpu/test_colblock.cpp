@@ -286,18 +286,24 @@ TEST(Colblock, MaskedEdgesAndRows) {
 // (weight 0 x Inf would be NaN), in all three sweeps: in a batch where an item weighed 0,
 // tma_gather sums the rows that came out NaN again without such items (rows_again), as the
 // tensor-core sweep's bit 5 does for its non-finite rows. Every third edge and rows 0-49 are
-// masked too (MaskedUniform), so rows summed again sit beside masked rows that are not.
+// masked too (MaskedUniform), so rows summed again sit beside masked rows that are not; R 31
+// puts such rows in every pass of tma_gather's walk (8 rows a pass: rows 24-30 the fourth).
 TEST(Colblock, MaskedEdgesFromInfiniteSourcesStayOut) {
   MaskedUniform m;
   ASSERT_GT(m.poison_masked_sources(), 1000);
   const std::vector<double> ref = reference_aggregate(m.g, m.in);
   ASSERT_TRUE(std::all_of(ref.begin(), ref.end(), [](double x) { return std::isfinite(x); }));
-  for (const int sweep : {0, 1, 2}) {  // float32, bfloat16, bfloat16 on the tensor cores
-    SCOPED_TRACE(sweep == 0 ? "f32" : sweep == 1 ? "bf16" : "bf16 mma");
+  // float32, bfloat16, bfloat16 on the tensor cores; then float32 and bfloat16 at R 31.
+  for (const int sweep : {0, 1, 2, 3, 4}) {
+    SCOPED_TRACE(std::string(sweep % 3 == 0   ? "f32"
+                             : sweep % 3 == 1 ? "bf16"
+                                              : "bf16 mma") +
+                 (sweep > 2 ? " R 31" : ""));
     ColblockOptions o = small_partitions();
-    o.value = sweep == 0 ? colblock::kFloat32 : colblock::kBfloat16;
+    o.value = sweep == 0 || sweep == 3 ? colblock::kFloat32 : colblock::kBfloat16;
     o.tensor_cores = sweep == 2;
     if (o.tensor_cores) o.rows_per_warp = colblock::kMmaMaxRowsPerWarp;
+    if (sweep > 2) o.rows_per_warp = 31;
     expect_correct(m.g, m.in, 2, o);
   }
 }
