@@ -5,6 +5,8 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 BIN="$ROOT/.gpu/bin"; T="$BIN/tuner"; G="$ROOT/.gpu/graphs"
+# Target 2's and 5's DRAM-bound graph (F = 128 in the issue's table): uniform 2M, degree 32.
+G2M="uniform:n=2000000,deg=32,seed=1"
 # Binaries may travel gzipped (BIN/NAME.gz, e.g. a second tuner for A/B runs, tuner-head): the
 # device call carries at most 64 MiB, the tracked tree included.
 for z in "$BIN"/*.gz; do [ -f "$z" ] && gunzip -f "$z" && chmod +x "${z%.gz}"; done
@@ -50,16 +52,16 @@ colblock_tests() {
 # two rounds a process, from each tuner build ($BIN/BUILD) in turn, ROUNDS times, into
 # $W/ab-BUILD-{f32,bf16}-i.json, each result line printed.
 ab_colblock_lib() {
-  local rounds=$1 i bin g2m="uniform:n=2000000,deg=32,seed=1"
+  local rounds=$1 i bin
   shift
   for bin in "$@"; do
     [ -x "$BIN/$bin" ] || { echo "ab_colblock_lib: no $BIN/$bin staged: no A/B"; return 1; }
   done
   for ((i = 1; i <= rounds; ++i)); do
     for bin in "$@"; do
-      step "ab-$bin-f32-$i" timeout 120 "$BIN/$bin" bench --graph "$g2m" --feat 128 --value f32 \
+      step "ab-$bin-f32-$i" timeout 120 "$BIN/$bin" bench --graph "$G2M" --feat 128 --value f32 \
         --rounds 2 --impl colblock.r19.ps16.lag8.i32.f32 --json "$W/ab-$bin-f32-$i.json" 2>&1 | grep "^uniform"
-      step "ab-$bin-bf16-$i" timeout 120 "$BIN/$bin" bench --graph "$g2m" --feat 128 --value bf16 \
+      step "ab-$bin-bf16-$i" timeout 120 "$BIN/$bin" bench --graph "$G2M" --feat 128 --value bf16 \
         --rounds 2 --impl colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16 \
         --json "$W/ab-$bin-bf16-$i.json" 2>&1 | grep "^uniform"
     done
@@ -106,8 +108,14 @@ probe_poisoned() {
 # $W/bench-bf16.json.
 colblock_lib_bf16() {
   colblock_tests "${2:-}"
-  step bench_bf16 timeout 200 "$T" bench --graph "uniform:n=2000000,deg=32,seed=1" --feat 128 \
-    --value bf16 --rounds 2 --impl "$1" --json "$W/bench-bf16.json" 2>&1 | tail -n 14
+  bench_2m bf16 "$1" 14
+}
+# bench_2m VALUE IMPLS [LINES] (after out_dir): `tuner bench` ($T) of IMPLS (a comma list, tuner
+# bench's --impl) with VALUE storage on uniform 2M d32 F128 ($G2M), cold, two rounds, into
+# $W/bench-VALUE.json, the last LINES (default 6) lines of its output printed.
+bench_2m() {
+  step "bench_$1" timeout 200 "$T" bench --graph "$G2M" --feat 128 --value "$1" --rounds 2 \
+    --impl "$2" --json "$W/bench-$1.json" 2>&1 | tail -n "${3:-6}"
 }
 # pack PARENT NAME: PARENT/NAME into PARENT/NAME.tgz, the folder removed once packed, also when
 # a step still writing to it makes tar exit 1 (what tar read is packed); kept when tar fails.

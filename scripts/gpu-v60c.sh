@@ -12,10 +12,6 @@ source "$D/gpu-env.sh"
 first_gpu
 record_first_on_h200 || echo "no run of record (not an H200, or NO_RECORD=1)"
 out_dir v60c
-G2M="uniform:n=2000000,deg=32,seed=1"
-step bench_f32 timeout 200 "$T" bench --graph "$G2M" --feat 128 --value f32 --rounds 2 \
-  --impl tuned,seed --json "$W/bench-f32.json" 2>&1 | tail -n 6
-step bench_bf16 timeout 200 "$T" bench --graph "$G2M" --feat 128 --value bf16 --rounds 2 \
-  --impl tuned,colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16 \
-  --json "$W/bench-bf16.json" 2>&1 | tail -n 6
+bench_2m f32 tuned,seed
+bench_2m bf16 tuned,colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16
 echo "done at $SECONDS s"

@@ -293,17 +293,23 @@ TEST(Colblock, MaskedEdgesFromInfiniteSourcesStayOut) {
   ASSERT_GT(m.poison_masked_sources(), 1000);
   const std::vector<double> ref = reference_aggregate(m.g, m.in);
   ASSERT_TRUE(std::all_of(ref.begin(), ref.end(), [](double x) { return std::isfinite(x); }));
-  // float32, bfloat16, bfloat16 on the tensor cores; then float32 and bfloat16 at R 31.
-  for (const int sweep : {0, 1, 2, 3, 4}) {
-    SCOPED_TRACE(std::string(sweep % 3 == 0   ? "f32"
-                             : sweep % 3 == 1 ? "bf16"
-                                              : "bf16 mma") +
-                 (sweep > 2 ? " R 31" : ""));
+  struct Sweep {
+    const char* name;
+    int value;
+    bool tensor_cores;
+    int rows_per_warp;
+  };
+  const int r = ColblockOptions{}.rows_per_warp;
+  for (const Sweep& sw :
+       {Sweep{"f32", colblock::kFloat32, false, r}, Sweep{"bf16", colblock::kBfloat16, false, r},
+        Sweep{"bf16 mma", colblock::kBfloat16, true, colblock::kMmaMaxRowsPerWarp},
+        Sweep{"f32 R 31", colblock::kFloat32, false, 31},
+        Sweep{"bf16 R 31", colblock::kBfloat16, false, 31}}) {
+    SCOPED_TRACE(sw.name);
     ColblockOptions o = small_partitions();
-    o.value = sweep == 0 || sweep == 3 ? colblock::kFloat32 : colblock::kBfloat16;
-    o.tensor_cores = sweep == 2;
-    if (o.tensor_cores) o.rows_per_warp = colblock::kMmaMaxRowsPerWarp;
-    if (sweep > 2) o.rows_per_warp = 31;
+    o.value = sw.value;
+    o.tensor_cores = sw.tensor_cores;
+    o.rows_per_warp = sw.rows_per_warp;
     expect_correct(m.g, m.in, 2, o);
   }
 }
