@@ -369,6 +369,34 @@ TEST(GpuCorrectness, NonFiniteValuesOfRowsNoEdgeReads) {
       });
 }
 
+// An edge masked by a -inf score adds nothing, even from a source whose value row holds +Inf or
+// NaN (a padding node with NaN features, masked out): the reference skips such an edge, and so
+// must every kernel, rather than add 0 x Inf = NaN. Every edge from a source s % 97 == 0 is
+// masked in every head, and each such edge poisons one element of its source's row (+Inf or
+// NaN): the reference stays finite. A skewed graph too, whose long rows take the block-wide and
+// split paths.
+TEST(GpuCorrectness, MaskedEdgesFromNonFiniteSources) {
+  for (const char* spec :
+       {"uniform:n=3000,deg=12,seed=13", "powerlaw:n=3000,deg=10,alpha=2.1,maxdeg=2000,seed=17"}) {
+    const auto g = graphs::make_graph(spec);
+    for (const int heads : {1, 2})
+      for (const int feat : {64, 48})
+        expect_all_correct(g, feat, heads, [&g](graphs::Inputs& in) {
+          const int64_t row = static_cast<int64_t>(in.heads) * in.feat;
+          int64_t poisoned = 0;
+          for (int64_t k = 0; k < g.num_edges(); ++k) {
+            if (g.col[k] % 97 != 0) continue;
+            for (int64_t h = 0; h < in.heads; ++h)
+              in.scores[k * in.heads + h] = -std::numeric_limits<float>::infinity();
+            in.values[g.col[k] * row + k % row] = k % 2 ? std::numeric_limits<float>::quiet_NaN()
+                                                        : std::numeric_limits<float>::infinity();
+            ++poisoned;
+          }
+          ASSERT_GT(poisoned, 100) << g.name;
+        });
+  }
+}
+
 TEST(GpuCorrectness, HugeMagnitudeScores) {
   const auto g = graphs::make_graph("powerlaw:n=3000,deg=10,alpha=2.1,maxdeg=2000,seed=17");
   expect_all_correct(g, 64, 1, [](graphs::Inputs& in) {
