@@ -371,29 +371,36 @@ TEST(GpuCorrectness, NonFiniteValuesOfRowsNoEdgeReads) {
 
 // An edge masked by a -inf score adds nothing, even from a source whose value row holds +Inf or
 // NaN (a padding node with NaN features, masked out): the reference skips such an edge, and so
-// must every kernel, rather than add 0 x Inf = NaN. Every edge from a source s % 97 == 0 is
-// masked in every head, and each such edge poisons one element of its source's row (+Inf or
-// NaN): the reference stays finite. A skewed graph too, whose long rows take the block-wide and
-// split paths.
+// must every kernel of the library's families (the fused one here, configs/smoke.yaml's
+// variants; the column-blocked sweep: Colblock.MaskedEdgesFromInfiniteSourcesStayOut), rather
+// than add 0 x Inf = NaN. Every edge from a source s % 97 == 0 is masked in every head, and each
+// such edge poisons one element of its source's row (+Inf or NaN): the reference stays finite.
+// A skewed graph too, whose long rows take the block-wide and split paths. The two baselines are
+// peers, not the library, and are not held to it: the seed kernel and softmax + cuSPARSE SpMM
+// add 0 x Inf (as PyTorch Geometric's softmax + scatter does) and give NaN in those rows (the
+// sixty-second session's call 24, every seed and cusparse variant; every fused one correct).
 TEST(GpuCorrectness, MaskedEdgesFromNonFiniteSources) {
+  const std::string fused = std::string(to_string(Family::fused)) + ".";  // its variants' ids
   for (const char* spec :
        {"uniform:n=3000,deg=12,seed=13", "powerlaw:n=3000,deg=10,alpha=2.1,maxdeg=2000,seed=17"}) {
     const auto g = graphs::make_graph(spec);
+    const auto poison = [&g](graphs::Inputs& in) {
+      const int64_t row = static_cast<int64_t>(in.heads) * in.feat;
+      int64_t poisoned = 0;
+      for (int64_t k = 0; k < g.num_edges(); ++k) {
+        if (g.col[k] % 97 != 0) continue;
+        for (int64_t h = 0; h < in.heads; ++h)
+          in.scores[k * in.heads + h] = -std::numeric_limits<float>::infinity();
+        in.values[g.col[k] * row + k % row] = k % 2 ? std::numeric_limits<float>::quiet_NaN()
+                                                    : std::numeric_limits<float>::infinity();
+        ++poisoned;
+      }
+      ASSERT_GT(poisoned, 100) << g.name;
+    };
     for (const int heads : {1, 2})
       for (const int feat : {64, 48})
-        expect_all_correct(g, feat, heads, [&g](graphs::Inputs& in) {
-          const int64_t row = static_cast<int64_t>(in.heads) * in.feat;
-          int64_t poisoned = 0;
-          for (int64_t k = 0; k < g.num_edges(); ++k) {
-            if (g.col[k] % 97 != 0) continue;
-            for (int64_t h = 0; h < in.heads; ++h)
-              in.scores[k * in.heads + h] = -std::numeric_limits<float>::infinity();
-            in.values[g.col[k] * row + k % row] = k % 2 ? std::numeric_limits<float>::quiet_NaN()
-                                                        : std::numeric_limits<float>::infinity();
-            ++poisoned;
-          }
-          ASSERT_GT(poisoned, 100) << g.name;
-        });
+        for (const auto& failure : run_all(g, feat, heads, poison))
+          if (failure.rfind(fused, 0) == 0) ADD_FAILURE() << failure;
   }
 }
 
