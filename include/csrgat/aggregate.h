@@ -6,7 +6,11 @@
 // Shapes (row-major, device memory): row_ptr (N+1), col (E), scores (E, H), values (N, H, F),
 // out (N, H, F) float32 (or 16-bit: Output). Semantics: an empty row gives 0; -inf scores get
 // weight 0 and a row whose scores are all -inf gives 0; finite scores of any magnitude do not
-// overflow.
+// overflow. values may hold +Inf or NaN (a padding node's features, say): an edge masked by a
+// -inf score adds nothing, whatever its source holds, and an edge of weight above 0 carries them
+// into its row, as float64 arithmetic would. Where an edge's weight underflows float32 (its score
+// ~87 or more below its row's largest), whether a non-finite value on it reaches the row depends
+// on the kernel.
 // values needs only its element type's alignment. The kernels load VEC elements at a time
 // (16 bytes: 4 float32 or 8 16-bit values, in the shipped headers); where the values rows are
 // not aligned to such a load (F not a multiple of VEC, or a base off it) the call runs the
