@@ -84,11 +84,12 @@ colblock_sanitizers() {
   done
 }
 # probe_configs CONFIG... (after out_dir; the sixtieth session): each colblock_probe --config
-# CONFIG (uniform 2M d32 F128) into $W/probe-<its trim>.json, its sweep's line printed.
+# CONFIG (uniform 2M d32 F128) into $W/probe<PROBE_TAG>-<its trim>.json, its sweep's line
+# printed; PROBE (default $BIN/colblock_probe) runs another build's probe.
 probe_configs() {
   local cfg
   for cfg in "$@"; do
-    step "probe $cfg" timeout 120 "$BIN/colblock_probe" "$W/probe-${cfg##*t}.json" --config "$cfg" 2>&1 |
+    step "probe $cfg" timeout 120 "${PROBE:-$BIN/colblock_probe}" "$W/probe${PROBE_TAG:-}-${cfg##*t}.json" --config "$cfg" 2>&1 |
       grep -E "^tma"
   done
 }
@@ -171,11 +172,12 @@ ncu_sass() {
 # $W/NAME.err) on one launch of colblock_probe's sweep CONFIG (--config syntax), uniform 2M
 # (fifty-third session: where the sweep's instructions and stalls go; scripts/sass_stalls.py
 # sums it). NCU_KERNEL (default tma_gather) is the kernel's name pattern (mma_gather: the
-# fifty-eighth session's).
+# fifty-eighth session's). PROBE (default $BIN/colblock_probe) names another build's probe, as
+# in probe_configs (there PROBE_TAG marks its JSON files).
 ncu_probe_source() {
   step "ncu source $2" timeout -k 5 150 ncu --clock-control none -k "regex:${NCU_KERNEL:-tma_gather}" --launch-count 1 \
     --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
-    "$BIN/colblock_probe" "$W/once.json" --config "$2" --once > "$W/$1.csv" 2> "$W/$1.err"
+    "${PROBE:-$BIN/colblock_probe}" "$W/once.json" --config "$2" --once > "$W/$1.csv" 2> "$W/$1.err"
   echo "source page: $(wc -l < "$W/$1.csv") lines"; head -c 600 "$W/$1.err"
   gzip -9 "$W/$1.csv"
 }
