@@ -9,7 +9,8 @@
 # call's time lasts (DEADLINE, default 580 s), the whole GPU check (scripts/gpu-check.sh), else
 # the narrowed GpuCorrectness.MaskedEdgesFromNonFiniteSources alone. Staging: scripts/stage-gpu.sh
 # of this build, then 8286971's colblock_probe xz-compressed as .gpu/bin/colblock_probe-base.xz
-# (without it the base's steps are skipped, said so).
+# (without it the base's steps are skipped, said so; the sixty-second session built it into
+# build-base/ from a worktree of 8286971: cmake as build-lead, target colblock_probe, stripped).
 set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"
