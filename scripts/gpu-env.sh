@@ -142,6 +142,11 @@ out_dir() {
   # The host too: a Python caller's time per call depends on its CPU (twenty-eighth session).
   lscpu 2>/dev/null | grep -E "^Model name|^CPU\(s\)|^CPU max MHz" | tr -s " "
 }
+# gpu_check_until DEADLINE (after out_dir): the whole GPU check (scripts/gpu-check.sh, OUT
+# $W/check) within DEADLINE seconds of the script, its last 30 lines printed.
+gpu_check_until() {
+  step gpu_check env OUT="$W/check" timeout -k 5 $(($1 - SECONDS)) bash scripts/gpu-check.sh 2>&1 | tail -n 30
+}
 # gpu_tests_until DEADLINE FILTER: the GPU tests FILTER selects (a --gtest_filter) into
 # $W/gpu_tests.log, if more than a minute is left before DEADLINE seconds of the script.
 gpu_tests_until() {

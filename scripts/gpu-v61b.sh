@@ -22,7 +22,7 @@ bench_2m bf16 tuned,colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i
 ab_colblock_lib 3 tuner-base tuner
 colblock_tests
 if [ $((DEADLINE - SECONDS)) -gt 300 ]; then
-  step gpu_check env OUT="$W/check" timeout -k 5 $((DEADLINE - SECONDS)) bash scripts/gpu-check.sh 2>&1 | tail -n 30
+  gpu_check_until "$DEADLINE"
 else
   colblock_sanitizers "$DEADLINE"
 fi

@@ -20,7 +20,7 @@ DEADLINE=${DEADLINE:-580}
 ab_colblock_lib "${AB_ROUNDS:-3}" tuner-base tuner
 colblock_tests
 if [ $((DEADLINE - SECONDS)) -gt 440 ]; then
-  step gpu_check env OUT="$W/check" timeout -k 5 $((DEADLINE - SECONDS)) bash scripts/gpu-check.sh 2>&1 | tail -n 30
+  gpu_check_until "$DEADLINE"
 else
   gpu_tests_until "$DEADLINE" 'GpuCorrectness.MaskedEdgesFromNonFiniteSources'
   colblock_sanitizers "$DEADLINE"

@@ -33,7 +33,7 @@ else
   echo "no $BIN/colblock_probe-base staged: no side-by-side"
 fi
 if [ $((DEADLINE - SECONDS)) -gt 440 ]; then
-  step gpu_check env OUT="$W/check" timeout -k 5 $((DEADLINE - SECONDS)) bash scripts/gpu-check.sh 2>&1 | tail -n 30
+  gpu_check_until "$DEADLINE"
 else
   gpu_tests_until "$DEADLINE" 'GpuCorrectness.MaskedEdgesFromNonFiniteSources'
 fi
