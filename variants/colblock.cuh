@@ -269,7 +269,7 @@ struct WarpBatch {
   Barrier& bar;
   const float2* stats;
   int lane;
-  long long r0;
+  int r0;  // below n + total_warps x R (< 2^25: n < 2^24, colblock.h), so int
   int nr, my_rp, e_first, n_items, step0;
   bool fits;
   const uint2* items;
@@ -279,8 +279,10 @@ struct WarpBatch {
                        int lane_)
       : a(args), bar(barrier), stats(st), lane(lane_) {
     const int R = a.rows_per_warp;
-    r0 = (static_cast<long long>(b) * a.total_warps + gw) * R;
-    nr = static_cast<int>(max(0LL, min(static_cast<long long>(R), a.n - r0)));
+    // In int, not 64-bit: the float32 sweep kept gw x R - n in two registers across its batches
+    // and spilled one, refilled at every batch's start (the sixty-third session's call 4).
+    r0 = (b * a.total_warps + gw) * R;
+    nr = max(0, min(R, a.n - r0));
     my_rp = lane <= nr && nr > 0 ? a.row_ptr[r0 + lane] : 0;
     e_first = __shfl_sync(0xffffffffu, my_rp, 0);
     const int e_end = __shfl_sync(0xffffffffu, my_rp, nr);
