@@ -280,7 +280,8 @@ struct WarpBatch {
       : a(args), bar(barrier), stats(st), lane(lane_) {
     const int R = a.rows_per_warp;
     // In int, not 64-bit: the float32 sweep kept gw x R - n in two registers across its batches
-    // and spilled one, refilled at every batch's start (the sixty-third session's call 4).
+    // and spilled one, refilled at every batch's start (the sixty-third session: float32 -0.39%
+    // on an H100 without it; docs/perf-notes.md).
     r0 = (b * a.total_warps + gw) * R;
     nr = max(0, min(R, a.n - r0));
     my_rp = lane <= nr && nr > 0 ? a.row_ptr[r0 + lane] : 0;
