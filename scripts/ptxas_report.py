@@ -74,7 +74,8 @@ def compile_report(nvcc, arch, source, extra):
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             sys.stderr.write(r.stdout + r.stderr)
-            sys.exit(f"ptxas_report: {' '.join(cmd)} failed (exit {r.returncode})")
+            print(f"ptxas_report: {' '.join(cmd)} failed (exit {r.returncode})", file=sys.stderr)
+            sys.exit(2)
         return r.stdout + r.stderr
 
 
@@ -93,7 +94,8 @@ def main():
             with open(a.log) as f:
                 text = f.read()
         except OSError as e:
-            sys.exit(f"ptxas_report: {a.log}: {e.strerror}")
+            print(f"ptxas_report: {a.log}: {e.strerror}", file=sys.stderr)
+            return 2
     elif a.source:
         text = compile_report(a.nvcc, a.arch, a.source, a.nvcc_args)
     else:

@@ -2,8 +2,8 @@
 """scripts/ptxas_report.py on saved `-Xptxas -v` reports of ptxas's shape (a cub kernel, a device
 function's properties between two kernels, the colblock kernels with and without spills): the
 figures it reads, --no-spill holding, failing on a spill and on a pattern that names no kernel,
-and clear errors for an empty report and a bad pattern. Compiling (nvcc) is tests/CMakeLists.txt's
-colblock_spills."""
+and clear errors (exit 2) for an empty report, a bad pattern, an unreadable report and a failed
+compile (a stand-in nvcc). Compiling with the real nvcc is tests/CMakeLists.txt's colblock_spills."""
 import os
 import subprocess
 import sys
@@ -48,6 +48,23 @@ def run(text, *args):
 
 
 class PtxasReport(unittest.TestCase):
+    def test_a_failed_compile_exits_2_and_says_so(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".cu", delete=False) as f:
+            f.write("this is not CUDA\n")
+        fake_nvcc = f.name + ".nvcc"
+        with open(fake_nvcc, "w") as g:  # stands in for nvcc: no toolkit needed
+            g.write("#!/bin/sh\necho 'error: expected a declaration' >&2\nexit 1\n")
+        os.chmod(fake_nvcc, 0o755)
+        try:
+            r = subprocess.run([sys.executable, SCRIPT, "--nvcc", fake_nvcc, f.name],
+                               capture_output=True, text=True)
+        finally:
+            os.unlink(f.name)
+            os.unlink(fake_nvcc)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("expected a declaration", r.stderr)
+        self.assertIn("failed (exit 1)", r.stderr)
+
     def test_figures_of_each_kernel_not_of_a_device_function(self):
         r = run(report(False))
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -79,7 +96,7 @@ class PtxasReport(unittest.TestCase):
         self.assertIn("not a regular expression", r.stderr)
         r = subprocess.run([sys.executable, SCRIPT, "--log", "/nonexistent/ptxas.log"],
                            capture_output=True, text=True)
-        self.assertNotEqual(r.returncode, 0)
+        self.assertEqual(r.returncode, 2)
         self.assertIn("/nonexistent/ptxas.log", r.stderr)
 
 
