@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sixty-third session: the A/B of WarpBatch's r0 in int (the float32 sweep's 4-byte spill,
 # refilled at every batch's start: docs/perf-notes.md, "Sixty-third session, call 4") against the
-# build before ($BIN/tuner-base, 1cd929f): the library's three sweeps by id (float32, bfloat16,
+# build before ($BIN/tuner-base: 1cd929f in calls 5-7; gpu-v63b.sh runs these steps for
+# exp/batch-index against main): the library's three sweeps by id (float32, bfloat16,
 # the tensor-core sweep; all three kernels' SASS changed, no control), uniform 2M d32 F128, cold,
 # alternating processes, AB_ROUNDS (default 2) times. Then the Colblock GPU tests, the masked-edge
 # test, and the colblock memcheck and racecheck while DEADLINE (default 300 s) lasts. On an H200
