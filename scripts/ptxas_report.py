@@ -3,12 +3,18 @@
 CUDA source compiled here for one architecture (no GPU needed) or from a saved report; and a check
 that the kernels named by --no-spill spill nothing.
 
+    scripts/ptxas_report.py --compile-commands FILE [--arch sm_90] [--no-spill REGEX]... SOURCE.cu
     scripts/ptxas_report.py [--nvcc NVCC] [--arch sm_90] [--no-spill REGEX]... SOURCE.cu [NVCC_ARG...]
-    scripts/ptxas_report.py --log FILE [--no-spill REGEX]...
+    scripts/ptxas_report.py --log FILE [--arch sm_90] [--no-spill REGEX]...
 
-SOURCE.cu is compiled with `nvcc -O3 -DNDEBUG -std=c++17 -cubin -arch ARCH -Xptxas -v`, the
-repository root and include/ on the include path, then any NVCC_ARGs (the library's own flags
-for its CUDA sources, CMakeLists.txt). Kernels are named demangled (c++filt) where it is on PATH.
+--compile-commands: SOURCE.cu is compiled by the command a build compiles it with, read from that
+build's compile_commands.json (CMake's CMAKE_EXPORT_COMPILE_COMMANDS: the build's nvcc, flags,
+defines, include paths and architectures), with `-Xptxas -v` added and its object and dependency
+files sent to a temporary folder: the report is of the code the build ships. Without it, SOURCE.cu
+is compiled with `nvcc -O3 -DNDEBUG -std=c++17 -cubin -arch ARCH -Xptxas -v`, the repository
+root and include/ on the include path, then any NVCC_ARGs (a quick look, not the build's flags).
+Only ARCH's entry functions are read (a build for several architectures reports each kernel once
+an architecture). Kernels are named demangled (c++filt) where it is on PATH.
 --no-spill REGEX (searched in the demangled name): every kernel it matches must have a 0-byte
 stack frame and no spill stores or loads, and it must match at least one kernel (a pattern that
 names nothing fails rather than passing unchecked). Exit status: 0 held, 1 a kernel spills or a
@@ -16,11 +22,15 @@ pattern matched none, 2 the compile or the report failed.
 
 Why: the sixty-third session found the library's float32 sweep refilling a 4-byte spill at every
 warp batch's start (0.4% of its time on an H100); nothing here had noticed that a change made
-ptxas spill. tests/CMakeLists.txt's colblock_spills runs this on csrgat/colblock.cu.
+ptxas spill. tests/CMakeLists.txt's colblock_spills runs this on csrgat/colblock.cu with the
+build's compile command (the sixty-fourth session; before, with this script's own flags, which a
+change of the library's CUDA flags would not have followed).
 """
 import argparse
+import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -29,14 +39,17 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def parse(text):
-    """The report's entry functions, in order: dicts of name (mangled), registers, stack,
-    spill_stores, spill_loads."""
+def parse(text, arch=None):
+    """The report's entry functions for `arch` (every architecture's if None), in order: dicts of
+    name (mangled), registers, stack, spill_stores, spill_loads."""
     kernels, by_name, current = [], {}, None
     props_for = None
     for line in text.splitlines():
-        m = re.search(r"Compiling entry function '([^']+)'", line)
+        m = re.search(r"Compiling entry function '([^']+)'(?: for '([^']+)')?", line)
         if m:
+            if arch is not None and m.group(2) is not None and m.group(2) != arch:
+                current = props_for = None  # another architecture's kernel: its lines skipped
+                continue
             current = {"name": m.group(1), "registers": None, "stack": None,
                        "spill_stores": None, "spill_loads": None}
             kernels.append(current)
@@ -44,7 +57,8 @@ def parse(text):
             continue
         m = re.search(r"Function properties for (\S+)", line)
         if m:
-            props_for = by_name.get(m.group(1))  # None: a device function's, not a kernel's
+            # None: a device function's, not a kernel's, or another architecture's kernel
+            props_for = by_name.get(m.group(1)) if current is not None else None
             continue
         m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
         if m and props_for is not None:
@@ -68,15 +82,69 @@ def demangle(names):
 
 def compile_report(nvcc, arch, source, extra):
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [nvcc, "-O3", "-DNDEBUG", "-std=c++17", "-cubin", f"-arch={arch}", "-Xptxas", "-v",
-               f"-I{ROOT}", f"-I{os.path.join(ROOT, 'include')}", *extra, source,
-               "-o", os.path.join(tmp, "out.cubin")]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.stderr.write(r.stdout + r.stderr)
-            print(f"ptxas_report: {' '.join(cmd)} failed (exit {r.returncode})", file=sys.stderr)
-            sys.exit(2)
-        return r.stdout + r.stderr
+        return run_compile([nvcc, "-O3", "-DNDEBUG", "-std=c++17", "-cubin", f"-arch={arch}",
+                            "-Xptxas", "-v", f"-I{ROOT}", f"-I{os.path.join(ROOT, 'include')}",
+                            *extra, source, "-o", os.path.join(tmp, "out.cubin")])
+
+
+def build_report(compile_commands, source):
+    cmd, folder, tmp = build_command(compile_commands, source)
+    try:
+        return run_compile(cmd, cwd=folder)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def fail(message):
+    print(f"ptxas_report: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def build_command(compile_commands, source):
+    """The command and folder compile_commands.json gives for `source`, its output and dependency
+    files replaced: (argv, directory, output folder to remove)."""
+    try:
+        with open(compile_commands) as f:
+            entries = json.load(f)
+    except OSError as e:
+        fail(f"{compile_commands}: {e.strerror} (configure the build with "
+             "CMAKE_EXPORT_COMPILE_COMMANDS on, as CMakeLists.txt does)")
+    except ValueError as e:
+        fail(f"{compile_commands}: not JSON ({e})")
+    want = os.path.realpath(source)
+    for e in entries if isinstance(entries, list) else []:
+        if not isinstance(e, dict) or "file" not in e:
+            continue
+        folder = e.get("directory", ".")
+        if os.path.realpath(os.path.join(folder, e["file"])) != want:
+            continue
+        argv = e["arguments"] if "arguments" in e else shlex.split(e.get("command", ""))
+        break
+    else:
+        fail(f"{compile_commands} has no command for {source}")
+    tmp = tempfile.mkdtemp(prefix="ptxas_report.")
+    out, skip = [], 0
+    for i, arg in enumerate(argv):
+        if skip:
+            skip -= 1
+            continue
+        if arg in ("-o", "-MF", "-MT", "-MQ"):
+            skip = 1  # the build's object and dependency files: not this report's to write
+            continue
+        if arg in ("-MD", "-MMD"):
+            continue
+        out.append(arg)
+    if not out:
+        fail(f"{compile_commands}: an empty command for {source}")
+    return out + ["-Xptxas", "-v", "-o", os.path.join(tmp, "out.o")], folder, tmp
+
+
+def run_compile(cmd, cwd=None):
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    if r.returncode != 0:
+        sys.stderr.write(r.stdout + r.stderr)
+        fail(f"{' '.join(cmd)} failed (exit {r.returncode})")
+    return r.stdout + r.stderr
 
 
 def main():
@@ -85,6 +153,8 @@ def main():
                     or "/usr/local/cuda/bin/nvcc")
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--log", help="a saved ptxas -v report instead of compiling")
+    ap.add_argument("--compile-commands", metavar="FILE",
+                    help="a build's compile_commands.json: compile SOURCE as that build does")
     ap.add_argument("--no-spill", action="append", default=[], metavar="REGEX")
     ap.add_argument("source", nargs="?")
     ap.add_argument("nvcc_args", nargs=argparse.REMAINDER)
@@ -96,13 +166,17 @@ def main():
         except OSError as e:
             print(f"ptxas_report: {a.log}: {e.strerror}", file=sys.stderr)
             return 2
+    elif a.source and a.compile_commands:
+        if a.nvcc_args:
+            ap.error("--compile-commands takes the build's flags: no NVCC_ARGs")
+        text = build_report(a.compile_commands, a.source)
     elif a.source:
         text = compile_report(a.nvcc, a.arch, a.source, a.nvcc_args)
     else:
         ap.error("a SOURCE.cu or --log FILE")
-    kernels = parse(text)
+    kernels = parse(text, a.arch)
     if not kernels:
-        print("ptxas_report: no entry functions in the report", file=sys.stderr)
+        print(f"ptxas_report: no entry functions for {a.arch} in the report", file=sys.stderr)
         return 2
     names = demangle([k["name"] for k in kernels])
     failed = False

@@ -3,11 +3,15 @@
 function's properties between two kernels, the colblock kernels with and without spills): the
 figures it reads, --no-spill holding, failing on a spill and on a pattern that names no kernel,
 and clear errors (exit 2) for an empty report, a bad pattern, an unreadable report and a failed
-compile (a stand-in nvcc). Compiling with the real nvcc is tests/CMakeLists.txt's colblock_spills."""
+compile (a stand-in nvcc); a build's compile command taken from its compile_commands.json (its
+output and dependency files replaced, run in its folder) and only one architecture's kernels
+read. Compiling with the real nvcc is tests/CMakeLists.txt's colblock_spills."""
+import json
 import os
 import subprocess
 import sys
 import tempfile
+import textwrap
 import unittest
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
@@ -98,6 +102,89 @@ class PtxasReport(unittest.TestCase):
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
         self.assertIn("/nonexistent/ptxas.log", r.stderr)
+
+
+# A stand-in nvcc for a build's command: it records its arguments and folder, refuses to write the
+# build's own object or dependency files, and prints a report for two architectures in which only
+# sm_80's float32 kernel spills.
+FAKE_BUILD_NVCC = textwrap.dedent("""\
+    #!/bin/sh
+    printf '%s\\n' "$PWD" "$@" > "$ARGS_OUT"
+    for a in "$@"; do case "$a" in *build.o|*build.o.d) echo "wrote the build's $a" >&2; exit 3;; esac; done
+    cat "$REPORT"
+    """)
+
+
+class FromCompileCommands(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        d = self.tmp.name
+        self.build = os.path.join(d, "build")
+        os.mkdir(self.build)
+        self.source = os.path.join(d, "k.cu")
+        open(self.source, "w").write("// a kernel\n")
+        self.nvcc = os.path.join(d, "nvcc")
+        open(self.nvcc, "w").write(FAKE_BUILD_NVCC)
+        os.chmod(self.nvcc, 0o755)
+        self.args_out = os.path.join(d, "args.txt")
+        self.report = os.path.join(d, "report.txt")
+        sm80 = report(True).replace("'sm_90'", "'sm_80'")
+        open(self.report, "w").write(sm80 + report(False))
+        self.db = os.path.join(self.build, "compile_commands.json")
+        # CMake's quoting of a define with a space and of a path in quotes
+        command = (f'{self.nvcc} "-DX=\\"a b\\"" -DH=\\"/p/h.h\\" -O3 '
+                   "--generate-code=arch=compute_90,code=[sm_90] "
+                   "-MD -MT k.o -MF build.o.d -x cu -c ../k.cu -o build.o")
+        json.dump([{"directory": self.build, "file": "/elsewhere/k.cu", "command": "true"},
+                   {"directory": self.build, "file": "../k.cu", "command": command}],
+                  open(self.db, "w"))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_script(self, *args, db=None):
+        env = dict(os.environ, ARGS_OUT=self.args_out, REPORT=self.report)
+        return subprocess.run([sys.executable, SCRIPT, "--compile-commands", db or self.db, *args],
+                              capture_output=True, text=True, env=env)
+
+    def test_the_builds_command_with_the_report_and_a_private_output(self):
+        r = self.run_script("--no-spill", r"tma_gather<.*, float, ", self.source)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("1 kernels, none spills", r.stdout)  # sm_90's; sm_80's spill not read
+        self.assertEqual(len(r.stdout.splitlines()), 5, r.stdout)  # header, sm_90's 3, the verdict
+        lines = open(self.args_out).read().splitlines()
+        self.assertEqual(os.path.realpath(lines[0]), os.path.realpath(self.build))
+        argv = lines[1:]
+        self.assertIn('-DX="a b"', argv)
+        self.assertIn('-DH="/p/h.h"', argv)
+        self.assertIn("--generate-code=arch=compute_90,code=[sm_90]", argv)
+        self.assertEqual(argv[argv.index("-Xptxas") + 1], "-v")
+        for gone in ("-MD", "-MT", "-MF", "build.o", "build.o.d", "k.o"):
+            self.assertNotIn(gone, argv)
+        self.assertEqual(argv.count("-o"), 1)
+
+    def test_another_architecture_is_read_when_asked(self):
+        r = self.run_script("--arch", "sm_80", "--no-spill", r"tma_gather<.*, float, ",
+                            self.source)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("8-byte stack frame", r.stderr)
+        r = self.run_script("--arch", "sm_100", self.source)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no entry functions for sm_100", r.stderr)
+
+    def test_a_source_or_a_database_missing_is_named(self):
+        other = os.path.join(self.tmp.name, "other.cu")
+        open(other, "w").write("")
+        r = self.run_script(other)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("has no command for", r.stderr)
+        r = self.run_script(self.source, db=os.path.join(self.tmp.name, "none.json"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("CMAKE_EXPORT_COMPILE_COMMANDS", r.stderr)
+        open(self.db, "w").write("{not json")
+        r = self.run_script(self.source)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not JSON", r.stderr)
 
 
 if __name__ == "__main__":
