@@ -87,16 +87,7 @@ struct MaskedUniform {
   // Sources s % 97 == 0 hold +Inf (in feature k % 128 of each edge k from one), and every edge
   // from one is masked: the reference skips those edges, so every row stays finite, where adding
   // such an edge would make 0 x Inf = NaN. Returns the edges masked so.
-  int64_t poison_masked_sources() {
-    int64_t poisoned_edges = 0;
-    for (int64_t k = 0; k < g.num_edges(); ++k)
-      if (g.col[k] % 97 == 0) {
-        in.scores[k] = -std::numeric_limits<float>::infinity();
-        in.values[g.col[k] * 128 + k % 128] = std::numeric_limits<float>::infinity();
-        ++poisoned_edges;
-      }
-    return poisoned_edges;
-  }
+  int64_t poison_masked_sources() { return graphs::mask_nonfinite_sources(g, in, 97, false); }
 };
 
 }  // namespace

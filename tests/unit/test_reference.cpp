@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,55 @@ TEST(Reference, AllowedPositiveInfinityAndNan) {
   EXPECT_NEAR(out[1], (20 + 40 + 40) / 3.0, 1e-12);
   EXPECT_DOUBLE_EQ(out[2], 20);  // equal scores over nodes 0 and 1
   EXPECT_TRUE(std::isnan(out[3]));
+}
+
+// graphs::mask_nonfinite_sources (the GPU tests' masked edges from +Inf and NaN sources): the
+// reference skips a masked edge, so it gives what it gives on the graph without those edges and
+// the values unpoisoned, finite everywhere; rows whose every edge is masked come out 0.
+TEST(Reference, MaskedEdgesFromNonFiniteSourcesAreSkipped) {
+  const Csr64 g = make_graph("uniform:n=600,deg=7,seed=5");
+  const Inputs clean = make_inputs(g, 2, 6, 11);
+  Inputs masked = clean;
+  const int64_t n_masked = mask_nonfinite_sources(g, masked, 13, true);
+  Csr64 kept = g;  // the same graph less every edge from a source s % 13 == 0
+  Inputs kept_in = clean;
+  kept.col.clear();
+  kept_in.scores.clear();
+  int64_t nan = 0, pos_inf = 0;
+  for (float v : masked.values) {
+    nan += std::isnan(v);
+    pos_inf += v == inf;
+  }
+  for (int64_t d = 0; d < g.num_nodes; ++d) {
+    for (int64_t e = g.row_ptr[d]; e < g.row_ptr[d + 1]; ++e) {
+      if (g.col[e] % 13 == 0) continue;
+      kept.col.push_back(g.col[e]);
+      kept_in.scores.insert(kept_in.scores.end(), clean.scores.begin() + e * 2,
+                            clean.scores.begin() + e * 2 + 2);
+    }
+    kept.row_ptr[d + 1] = static_cast<int64_t>(kept.col.size());
+  }
+  EXPECT_EQ(n_masked, g.num_edges() - kept.num_edges());
+  EXPECT_GT(n_masked, 200);
+  EXPECT_GT(nan, 0);  // odd edges' NaN and even edges' +Inf, both present
+  EXPECT_GT(pos_inf, 0);
+  for (int64_t e = 0; e < g.num_edges(); ++e) {
+    if (g.col[e] % 13 == 0) {
+      EXPECT_EQ(masked.scores[e * 2], -inf) << e;
+      EXPECT_EQ(masked.scores[e * 2 + 1], -inf) << e;
+    }
+  }
+  const auto out = reference_aggregate(g, masked);
+  for (double v : out) ASSERT_TRUE(std::isfinite(v));
+  EXPECT_LT(max_rel_diff(out, reference_aggregate(kept, kept_in)), 1e-12);
+
+  Inputs plus_inf_only = clean;
+  mask_nonfinite_sources(g, plus_inf_only, 13, false);
+  for (float v : plus_inf_only.values) EXPECT_FALSE(std::isnan(v));
+  Inputs wrong = clean;
+  wrong.values.pop_back();
+  EXPECT_THROW(mask_nonfinite_sources(g, wrong, 13, true), std::invalid_argument);
+  EXPECT_THROW(mask_nonfinite_sources(g, masked, 0, true), std::invalid_argument);
 }
 
 TEST(Reference, RejectsMismatchedInputs) {
