@@ -14,13 +14,11 @@
 #include <cmath>
 #include <exception>
 #include <iterator>
-#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <random>
 #include <sstream>
-#include <stdexcept>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -406,31 +404,6 @@ Inputs make_inputs(const Csr<Index>& g, int heads, int feat, uint64_t seed) {
 
 template Inputs make_inputs(const Csr32&, int, int, uint64_t);
 template Inputs make_inputs(const Csr64&, int, int, uint64_t);
-
-template <class Index>
-int64_t mask_nonfinite_sources(const Csr<Index>& g, Inputs& in, int64_t every,
-                               bool nan_on_odd_edges) {
-  if (every < 1) throw std::invalid_argument("mask_nonfinite_sources: every must be >= 1");
-  const int64_t heads = in.heads, row = heads * in.feat;
-  if (row < 1 || in.scores.size() != static_cast<size_t>(g.num_edges() * heads) ||
-      in.values.size() != static_cast<size_t>(g.num_nodes * row))
-    throw std::invalid_argument("mask_nonfinite_sources: inputs not of the graph's shape");
-  int64_t masked = 0;
-  for (int64_t k = 0; k < g.num_edges(); ++k) {
-    const int64_t s = g.col[k];
-    if (s % every != 0) continue;
-    for (int64_t h = 0; h < heads; ++h)
-      in.scores[k * heads + h] = -std::numeric_limits<float>::infinity();
-    in.values[s * row + k % row] = nan_on_odd_edges && k % 2 != 0
-                                       ? std::numeric_limits<float>::quiet_NaN()
-                                       : std::numeric_limits<float>::infinity();
-    ++masked;
-  }
-  return masked;
-}
-
-template int64_t mask_nonfinite_sources(const Csr32&, Inputs&, int64_t, bool);
-template int64_t mask_nonfinite_sources(const Csr64&, Inputs&, int64_t, bool);
 
 // ---- spec language -------------------------------------------------------------------------
 

@@ -72,14 +72,4 @@ int64_t estimate_edges(const std::string& spec);
 template <class Index>
 Inputs make_inputs(const Csr<Index>& g, int heads, int feat, uint64_t seed);
 
-// Masked edges from non-finite sources (the library's contract, include/csrgat/aggregate.h): every
-// edge from a source s with s % every == 0 gets a -inf score in every head, and each such edge k
-// sets element k % (H x F) of its source's value row to +Inf, or to NaN where k is odd and
-// `nan_on_odd_edges`. The reference skips a masked edge, so every output row stays finite; a
-// kernel that adds 0 x Inf does not. Returns the edges masked. For the GPU tests of both kernel
-// families (tests/gpu/test_correctness.cpp, test_colblock.cpp).
-template <class Index>
-int64_t mask_nonfinite_sources(const Csr<Index>& g, Inputs& in, int64_t every,
-                               bool nan_on_odd_edges);
-
 }  // namespace csrgat::graphs

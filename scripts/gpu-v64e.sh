@@ -15,6 +15,10 @@ D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"
 first_gpu
 [[ "$GPU_NAME" == *H200* ]] || { echo "not an H200 ($GPU_NAME): no tune"; exit 0; }
-sed 's/colblock: \[r19\.ps16\.lag8, /colblock: [r19.ps16.lag8, r24.ps16.lag8.mma, /' configs/h200.yaml > configs/.h200-next.yaml
-grep -q 'r24\.ps16\.lag8\.mma' configs/.h200-next.yaml || { echo "gpu-v64e: uniform 2M's colblock list not found in configs/h200.yaml"; exit 1; }
+if grep -q 'r24\.ps16\.lag8\.mma' configs/h200.yaml; then  # already there: the config as it is
+  cp configs/h200.yaml configs/.h200-next.yaml
+else
+  sed 's/colblock: \[r19\.ps16\.lag8, /colblock: [r19.ps16.lag8, r24.ps16.lag8.mma, /' configs/h200.yaml > configs/.h200-next.yaml
+  grep -q 'r24\.ps16\.lag8\.mma' configs/.h200-next.yaml || { echo "gpu-v64e: uniform 2M's colblock list not found in configs/h200.yaml"; exit 1; }
+fi
 CFG=configs/.h200-next.yaml LIMIT="${LIMIT:-420}" bash "$D/gpu-multi.sh"

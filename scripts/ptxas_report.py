@@ -3,7 +3,8 @@
 CUDA source compiled here for one architecture (no GPU needed) or from a saved report; and a check
 that the kernels named by --no-spill spill nothing.
 
-    scripts/ptxas_report.py --compile-commands FILE [--arch sm_90] [--no-spill REGEX]... SOURCE.cu
+    scripts/ptxas_report.py --compile-commands FILE [--arch sm_90] [--no-spill REGEX]...
+                            SOURCE.cu
     scripts/ptxas_report.py [--nvcc NVCC] [--arch sm_90] [--no-spill REGEX]... SOURCE.cu [NVCC_ARG...]
     scripts/ptxas_report.py --log FILE [--arch sm_90] [--no-spill REGEX]...
 
@@ -14,7 +15,7 @@ files sent to a temporary folder: the report is of the code the build ships. Wit
 is compiled with `nvcc -O3 -DNDEBUG -std=c++17 -cubin -arch ARCH -Xptxas -v`, the repository
 root and include/ on the include path, then any NVCC_ARGs (a quick look, not the build's flags).
 Only ARCH's entry functions are read (a build for several architectures reports each kernel once
-an architecture). Kernels are named demangled (c++filt) where it is on PATH.
+an architecture; a report that names no architecture is read whole). Kernels are named demangled (c++filt) where it is on PATH.
 --no-spill REGEX (searched in the demangled name): every kernel it matches must have a 0-byte
 stack frame and no spill stores or loads, and it must match at least one kernel (a pattern that
 names nothing fails rather than passing unchecked). Exit status: 0 held, 1 a kernel spills or a
@@ -122,9 +123,10 @@ def build_command(compile_commands, source):
         break
     else:
         fail(f"{compile_commands} has no command for {source}")
-    tmp = tempfile.mkdtemp(prefix="ptxas_report.")
+    if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+        fail(f"{compile_commands}: the entry for {source} has arguments that are not a list of strings")
     out, skip = [], 0
-    for i, arg in enumerate(argv):
+    for arg in argv:
         if skip:
             skip -= 1
             continue
@@ -136,11 +138,15 @@ def build_command(compile_commands, source):
         out.append(arg)
     if not out:
         fail(f"{compile_commands}: an empty command for {source}")
+    tmp = tempfile.mkdtemp(prefix="ptxas_report.")
     return out + ["-Xptxas", "-v", "-o", os.path.join(tmp, "out.o")], folder, tmp
 
 
 def run_compile(cmd, cwd=None):
-    r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    except OSError as e:  # no such compiler, or no such folder to run it in
+        fail(f"{' '.join(cmd)} could not start{f' in {cwd}' if cwd else ''}: {e.strerror}")
     if r.returncode != 0:
         sys.stderr.write(r.stdout + r.stderr)
         fail(f"{' '.join(cmd)} failed (exit {r.returncode})")

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "graphs/generate.h"
+#include "tests/masked_sources.h"
 #include "tuner/colblock.h"
 #include "tuner/device_problem.h"
 #include "variants/colblock_plan.h"
@@ -87,7 +88,9 @@ struct MaskedUniform {
   // Sources s % 97 == 0 hold +Inf (in feature k % 128 of each edge k from one), and every edge
   // from one is masked: the reference skips those edges, so every row stays finite, where adding
   // such an edge would make 0 x Inf = NaN. Returns the edges masked so.
-  int64_t poison_masked_sources() { return graphs::mask_nonfinite_sources(g, in, 97, false); }
+  int64_t poison_masked_sources() {
+    return csrgat::test_inputs::mask_nonfinite_sources(g, in, 97, false);
+  }
 };
 
 }  // namespace

@@ -16,6 +16,7 @@
 
 #include "graphs/generate.h"
 #include "graphs/io.h"
+#include "tests/masked_sources.h"
 #include "tuner/config.h"
 #include "tuner/device_problem.h"
 #include "tuner/space.h"
@@ -393,7 +394,7 @@ TEST(GpuCorrectness, MaskedEdgesFromNonFiniteSources) {
        {"uniform:n=3000,deg=12,seed=13", "powerlaw:n=3000,deg=10,alpha=2.1,maxdeg=2000,seed=17"}) {
     const auto g = graphs::make_graph(spec);
     const auto poison = [&g](graphs::Inputs& in) {
-      ASSERT_GT(graphs::mask_nonfinite_sources(g, in, 97, true), 100) << g.name;
+      ASSERT_GT(csrgat::test_inputs::mask_nonfinite_sources(g, in, 97, true), 100) << g.name;
     };
     for (const int heads : {1, 2})
       for (const int feat : {64, 48})

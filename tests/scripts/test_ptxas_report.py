@@ -6,6 +6,7 @@ and clear errors (exit 2) for an empty report, a bad pattern, an unreadable repo
 compile (a stand-in nvcc); a build's compile command taken from its compile_commands.json (its
 output and dependency files replaced, run in its folder) and only one architecture's kernels
 read. Compiling with the real nvcc is tests/CMakeLists.txt's colblock_spills."""
+import glob
 import json
 import os
 import subprocess
@@ -105,8 +106,8 @@ class PtxasReport(unittest.TestCase):
 
 
 # A stand-in nvcc for a build's command: it records its arguments and folder, refuses to write the
-# build's own object or dependency files, and prints a report for two architectures in which only
-# sm_80's float32 kernel spills.
+# build's own object or dependency files, and prints a report for two architectures in which the
+# float32 kernel spills in sm_80's and not in sm_90's (the bf16 kernel spills in both).
 FAKE_BUILD_NVCC = textwrap.dedent("""\
     #!/bin/sh
     printf '%s\\n' "$PWD" "$@" > "$ARGS_OUT"
@@ -171,6 +172,34 @@ class FromCompileCommands(unittest.TestCase):
         r = self.run_script("--arch", "sm_100", self.source)
         self.assertEqual(r.returncode, 2)
         self.assertIn("no entry functions for sm_100", r.stderr)
+
+    def test_no_temporary_folder_is_left(self):
+        before = set(glob.glob(os.path.join(tempfile.gettempdir(), "ptxas_report.*")))
+        self.assertEqual(self.run_script(self.source).returncode, 0)
+        with open(self.db) as f:
+            entries = json.load(f)
+        entries[1]["command"] = ""  # an empty command: refused before any folder is made
+        with open(self.db, "w") as f:
+            json.dump(entries, f)
+        self.assertEqual(self.run_script(self.source).returncode, 2)
+        after = set(glob.glob(os.path.join(tempfile.gettempdir(), "ptxas_report.*")))
+        self.assertEqual(after - before, set())
+
+    def test_a_compiler_or_folder_that_is_gone_exits_2(self):
+        with open(self.db) as f:
+            entries = json.load(f)
+        entries[1]["command"] = entries[1]["command"].replace(self.nvcc, self.nvcc + ".gone")
+        with open(self.db, "w") as f:
+            json.dump(entries, f)
+        r = self.run_script(self.source)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("could not start", r.stderr)
+        entries[1]["arguments"] = "nvcc -c ../k.cu"  # a string, not a list
+        with open(self.db, "w") as f:
+            json.dump(entries, f)
+        r = self.run_script(self.source)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("not a list of strings", r.stderr)
 
     def test_a_source_or_a_database_missing_is_named(self):
         other = os.path.join(self.tmp.name, "other.cu")

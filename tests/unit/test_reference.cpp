@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "graphs/generate.h"
+#include "tests/masked_sources.h"
 #include "tuner/device_compare.h"
 #include "variants/reference.h"
 
@@ -131,53 +132,85 @@ TEST(Reference, AllowedPositiveInfinityAndNan) {
   EXPECT_TRUE(std::isnan(out[3]));
 }
 
-// graphs::mask_nonfinite_sources (the GPU tests' masked edges from +Inf and NaN sources): the
-// reference skips a masked edge, so it gives what it gives on the graph without those edges and
-// the values unpoisoned, finite everywhere; rows whose every edge is masked come out 0.
+// test_inputs::mask_nonfinite_sources (tests/masked_sources.h: the GPU tests' masked edges from
+// +Inf and NaN sources): exactly the elements it promises set (each masked edge k's score in every
+// head -inf; element k % (H x F) of its source's row NaN for odd k, +Inf for even, or +Inf only),
+// nothing else touched; and the reference skips a masked edge, so it gives what it gives on the
+// graph without those edges and the values unpoisoned, finite everywhere.
 TEST(Reference, MaskedEdgesFromNonFiniteSourcesAreSkipped) {
   const Csr64 g = make_graph("uniform:n=600,deg=7,seed=5");
   const Inputs clean = make_inputs(g, 2, 6, 11);
-  Inputs masked = clean;
-  const int64_t n_masked = mask_nonfinite_sources(g, masked, 13, true);
-  Csr64 kept = g;  // the same graph less every edge from a source s % 13 == 0
-  Inputs kept_in = clean;
-  kept.col.clear();
-  kept_in.scores.clear();
-  int64_t nan = 0, pos_inf = 0;
-  for (float v : masked.values) {
-    nan += std::isnan(v);
-    pos_inf += v == inf;
-  }
-  for (int64_t d = 0; d < g.num_nodes; ++d) {
-    for (int64_t e = g.row_ptr[d]; e < g.row_ptr[d + 1]; ++e) {
-      if (g.col[e] % 13 == 0) continue;
-      kept.col.push_back(g.col[e]);
-      kept_in.scores.insert(kept_in.scores.end(), clean.scores.begin() + e * 2,
-                            clean.scores.begin() + e * 2 + 2);
+  for (const bool nan_on_odd : {true, false}) {
+    SCOPED_TRACE(nan_on_odd ? "NaN on odd edges" : "+Inf only");
+    Inputs masked = clean;
+    const int64_t n_masked = csrgat::test_inputs::mask_nonfinite_sources(g, masked, 13, nan_on_odd);
+    // What it should have written, edge by edge (a later edge from the same source may write
+    // the same element again: the last write stands, as in the loop it stands for).
+    Inputs want = clean;
+    int64_t n_want = 0;
+    for (int64_t k = 0; k < g.num_edges(); ++k) {
+      if (g.col[k] % 13 != 0) continue;
+      ++n_want;
+      want.scores[k * 2] = want.scores[k * 2 + 1] = -inf;
+      want.values[g.col[k] * 12 + k % 12] = nan_on_odd && k % 2 == 1 ? NAN : inf;
     }
-    kept.row_ptr[d + 1] = static_cast<int64_t>(kept.col.size());
-  }
-  EXPECT_EQ(n_masked, g.num_edges() - kept.num_edges());
-  EXPECT_GT(n_masked, 200);
-  EXPECT_GT(nan, 0);  // odd edges' NaN and even edges' +Inf, both present
-  EXPECT_GT(pos_inf, 0);
-  for (int64_t e = 0; e < g.num_edges(); ++e) {
-    if (g.col[e] % 13 == 0) {
-      EXPECT_EQ(masked.scores[e * 2], -inf) << e;
-      EXPECT_EQ(masked.scores[e * 2 + 1], -inf) << e;
+    EXPECT_EQ(n_masked, n_want);
+    EXPECT_GT(n_masked, 200);
+    ASSERT_EQ(masked.scores.size(), want.scores.size());
+    for (size_t i = 0; i < want.scores.size(); ++i)
+      ASSERT_EQ(masked.scores[i], want.scores[i]) << i;
+    ASSERT_EQ(masked.values.size(), want.values.size());
+    int64_t nan = 0, pos_inf = 0;
+    for (size_t i = 0; i < want.values.size(); ++i) {
+      if (std::isnan(want.values[i])) {
+        ASSERT_TRUE(std::isnan(masked.values[i])) << i;
+        ++nan;
+      } else {
+        ASSERT_EQ(masked.values[i], want.values[i]) << i;
+        pos_inf += want.values[i] == inf;
+      }
     }
-  }
-  const auto out = reference_aggregate(g, masked);
-  for (double v : out) ASSERT_TRUE(std::isfinite(v));
-  EXPECT_LT(max_rel_diff(out, reference_aggregate(kept, kept_in)), 1e-12);
+    EXPECT_EQ(nan > 0, nan_on_odd);
+    EXPECT_GT(pos_inf, 0);
 
-  Inputs plus_inf_only = clean;
-  mask_nonfinite_sources(g, plus_inf_only, 13, false);
-  for (float v : plus_inf_only.values) EXPECT_FALSE(std::isnan(v));
+    Csr64 kept = g;  // the same graph less every edge from a source s % 13 == 0
+    Inputs kept_in = clean;
+    kept.col.clear();
+    kept_in.scores.clear();
+    for (int64_t d = 0; d < g.num_nodes; ++d) {
+      for (int64_t e = g.row_ptr[d]; e < g.row_ptr[d + 1]; ++e) {
+        if (g.col[e] % 13 == 0) continue;
+        kept.col.push_back(g.col[e]);
+        kept_in.scores.insert(kept_in.scores.end(), clean.scores.begin() + e * 2,
+                              clean.scores.begin() + e * 2 + 2);
+      }
+      kept.row_ptr[d + 1] = static_cast<int64_t>(kept.col.size());
+    }
+    const auto out = reference_aggregate(g, masked);
+    for (double v : out) ASSERT_TRUE(std::isfinite(v));
+    EXPECT_LT(max_rel_diff(out, reference_aggregate(kept, kept_in)), 1e-12);
+  }
+
+  // A row whose every edge is masked comes out 0; a row with one edge left, that edge's source.
+  const Csr64 small = make_csr(3, {0, 2, 4, 4}, {0, 2, 1, 2});
+  Inputs in;
+  in.heads = 1;
+  in.feat = 2;
+  in.scores = {1, 2, 3, 4};
+  in.values = {1, 2, 3, 4, 5, 6};
+  EXPECT_EQ(csrgat::test_inputs::mask_nonfinite_sources(small, in, 2, true), 3);
+  const auto out = reference_aggregate(small, in);
+  const std::vector<double> want = {0, 0, 3, 4, 0, 0};  // row 1 keeps its edge from node 1
+  ASSERT_EQ(out.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_DOUBLE_EQ(out[i], want[i]) << i;
+
   Inputs wrong = clean;
   wrong.values.pop_back();
-  EXPECT_THROW(mask_nonfinite_sources(g, wrong, 13, true), std::invalid_argument);
-  EXPECT_THROW(mask_nonfinite_sources(g, masked, 0, true), std::invalid_argument);
+  EXPECT_THROW(csrgat::test_inputs::mask_nonfinite_sources(g, wrong, 13, true),
+               std::invalid_argument);
+  Inputs fine = clean;
+  EXPECT_THROW(csrgat::test_inputs::mask_nonfinite_sources(g, fine, 0, true),
+               std::invalid_argument);
 }
 
 TEST(Reference, RejectsMismatchedInputs) {
