@@ -89,11 +89,9 @@ def compile_report(nvcc, arch, source, extra):
 
 
 def build_report(compile_commands, source):
-    cmd, folder, tmp = build_command(compile_commands, source)
-    try:
-        return run_compile(cmd, cwd=folder)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    cmd, folder = build_command(compile_commands, source)
+    with tempfile.TemporaryDirectory(prefix="ptxas_report.") as tmp:
+        return run_compile(cmd + ["-o", os.path.join(tmp, "out.o")], cwd=folder)
 
 
 def fail(message):
@@ -102,8 +100,8 @@ def fail(message):
 
 
 def build_command(compile_commands, source):
-    """The command and folder compile_commands.json gives for `source`, its output and dependency
-    files replaced: (argv, directory, output folder to remove)."""
+    """The command and folder compile_commands.json gives for `source`, with ptxas's report and
+    without its output and dependency files (the caller names an output): (argv, directory)."""
     try:
         with open(compile_commands) as f:
             entries = json.load(f)
@@ -138,8 +136,7 @@ def build_command(compile_commands, source):
         out.append(arg)
     if not out:
         fail(f"{compile_commands}: an empty command for {source}")
-    tmp = tempfile.mkdtemp(prefix="ptxas_report.")
-    return out + ["-Xptxas", "-v", "-o", os.path.join(tmp, "out.o")], folder, tmp
+    return out + ["-Xptxas", "-v"], folder
 
 
 def run_compile(cmd, cwd=None):
@@ -170,8 +167,7 @@ def main():
             with open(a.log) as f:
                 text = f.read()
         except OSError as e:
-            print(f"ptxas_report: {a.log}: {e.strerror}", file=sys.stderr)
-            return 2
+            fail(f"{a.log}: {e.strerror}")
     elif a.source and a.compile_commands:
         if a.nvcc_args:
             ap.error("--compile-commands takes the build's flags: no NVCC_ARGs")
@@ -182,8 +178,7 @@ def main():
         ap.error("a SOURCE.cu or --log FILE")
     kernels = parse(text, a.arch)
     if not kernels:
-        print(f"ptxas_report: no entry functions for {a.arch} in the report", file=sys.stderr)
-        return 2
+        fail(f"no entry functions for {a.arch} in the report")
     names = demangle([k["name"] for k in kernels])
     failed = False
     print(f"{'regs':>4} {'stack':>5} {'st':>4} {'ld':>4}  kernel")

@@ -136,12 +136,17 @@ class FromCompileCommands(unittest.TestCase):
         command = (f'{self.nvcc} "-DX=\\"a b\\"" -DH=\\"/p/h.h\\" -O3 '
                    "--generate-code=arch=compute_90,code=[sm_90] "
                    "-MD -MT k.o -MF build.o.d -x cu -c ../k.cu -o build.o")
-        json.dump([{"directory": self.build, "file": "/elsewhere/k.cu", "command": "true"},
-                   {"directory": self.build, "file": "../k.cu", "command": command}],
-                  open(self.db, "w"))
+        self.entries = [{"directory": self.build, "file": "/elsewhere/k.cu", "command": "true"},
+                        {"directory": self.build, "file": "../k.cu", "command": command}]
+        self.write_db()
 
     def tearDown(self):
         self.tmp.cleanup()
+
+    def write_db(self):
+        """self.entries, as the build's compile_commands.json (after a test edits them)."""
+        with open(self.db, "w") as f:
+            json.dump(self.entries, f)
 
     def run_script(self, *args, db=None):
         env = dict(os.environ, ARGS_OUT=self.args_out, REPORT=self.report)
@@ -176,27 +181,21 @@ class FromCompileCommands(unittest.TestCase):
     def test_no_temporary_folder_is_left(self):
         before = set(glob.glob(os.path.join(tempfile.gettempdir(), "ptxas_report.*")))
         self.assertEqual(self.run_script(self.source).returncode, 0)
-        with open(self.db) as f:
-            entries = json.load(f)
-        entries[1]["command"] = ""  # an empty command: refused before any folder is made
-        with open(self.db, "w") as f:
-            json.dump(entries, f)
+        self.entries[1]["command"] = ""  # an empty command: refused before any folder is made
+        self.write_db()
         self.assertEqual(self.run_script(self.source).returncode, 2)
         after = set(glob.glob(os.path.join(tempfile.gettempdir(), "ptxas_report.*")))
         self.assertEqual(after - before, set())
 
     def test_a_compiler_or_folder_that_is_gone_exits_2(self):
-        with open(self.db) as f:
-            entries = json.load(f)
-        entries[1]["command"] = entries[1]["command"].replace(self.nvcc, self.nvcc + ".gone")
-        with open(self.db, "w") as f:
-            json.dump(entries, f)
+        self.entries[1]["command"] = self.entries[1]["command"].replace(self.nvcc,
+                                                                        self.nvcc + ".gone")
+        self.write_db()
         r = self.run_script(self.source)
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("could not start", r.stderr)
-        entries[1]["arguments"] = "nvcc -c ../k.cu"  # a string, not a list
-        with open(self.db, "w") as f:
-            json.dump(entries, f)
+        self.entries[1]["arguments"] = "nvcc -c ../k.cu"  # a string, not a list
+        self.write_db()
         r = self.run_script(self.source)
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("not a list of strings", r.stderr)
