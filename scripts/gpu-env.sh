@@ -118,6 +118,13 @@ bench_2m() {
   step "bench_$1" timeout 200 "$T" bench --graph "$G2M" --feat 128 --value "$1" --rounds 2 \
     --impl "$2" --json "$W/bench-$1.json" 2>&1 | tail -n "${3:-6}"
 }
+# targets_2m (after out_dir): targets 2 and 5 on uniform 2M d32 F128 by bench_2m: float32, the
+# tuned dispatch and the seed; bfloat16 (float32 out), the tuned dispatch and the library's two
+# bfloat16 sweeps by id (tma_gather's and the tensor cores').
+targets_2m() {
+  bench_2m f32 tuned,seed
+  bench_2m bf16 tuned,colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16
+}
 # pack PARENT NAME: PARENT/NAME into PARENT/NAME.tgz, the folder removed once packed, also when
 # a step still writing to it makes tar exit 1 (what tar read is packed); kept when tar fails.
 # The device returns at most 8 files of at most 16 MiB: a larger pack is cut into NAME.tgz.aa,

@@ -12,6 +12,5 @@ source "$D/gpu-env.sh"
 first_gpu
 record_first_on_h200 || echo "no run of record (not an H200, or NO_RECORD=1)"
 out_dir v60c
-bench_2m f32 tuned,seed
-bench_2m bf16 tuned,colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16
+targets_2m
 echo "done at $SECONDS s"

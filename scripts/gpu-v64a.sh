@@ -16,6 +16,5 @@ out_dir v64a
 DEADLINE=$((SECONDS + ${DEADLINE:-240}))  # counted from here, after any run of record
 colblock_tests
 gpu_tests_until "$DEADLINE" 'GpuCorrectness.MaskedEdgesFromNonFiniteSources'
-bench_2m f32 tuned,seed
-bench_2m bf16 tuned,colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16
+targets_2m
 echo "done at $SECONDS s"

@@ -12,8 +12,7 @@ source "$D/gpu-env.sh"
 first_gpu
 record_first_on_h200 || echo "no run of record (not an H200, or NO_RECORD=1)"
 out_dir v64b
-bench_2m f32 tuned,seed
-bench_2m bf16 tuned,colblock.r19.ps16.lag8.i32.bf16,colblock.r24.ps16.lag8.mma.i32.bf16
+targets_2m
 step counters_bf16 timeout 200 "$T" bench --graph "$G2M" --feat 128 --value bf16 \
   --impl tuned,colblock.r24.ps16.lag8.mma.i32.bf16 --counters --max-seconds 0.5 \
   --json "$W/counters-bf16.json" 2>&1 | tail -n 4
