@@ -8,7 +8,8 @@
 #      bfloat16 family kernel the committed header names against the tensor-core sweep on the
 #      issue's GPU (the sixty-fourth session projected 5-15% for the sweep);
 #   3. run 26 (scripts/gpu-v64e.sh: a fresh tune of configs/h200.yaml with the tensor-core sweep in
-#      uniform 2M's colblock list, 230-260 s for run 25) with what is left of 585 s; a run stopped
+#      uniform 2M's colblock list, 230-260 s for run 25) with what is left of CALL_END (default
+#      585 s; less where the session's device time is short of a whole call); a run stopped
 #      at its limit keeps its trials, and a later H200 call finishes it (gpu-multi.sh's FROM).
 # Adopt run 26 here after the call (scripts/adopt-run.sh); the run of record on its header is a
 # later call.
@@ -20,7 +21,7 @@ first_gpu
 END=300 record_first_on_h200
 echo "=== targets_2m at $SECONDS s"
 ( out_dir v65a; targets_2m )
-left=$((585 - SECONDS))
+left=$((${CALL_END:-585} - SECONDS))
 echo "=== run 26 at $SECONDS s (at most $left s)"
 [ "$left" -gt 60 ] && LIMIT="$left" bash "$D/gpu-v64e.sh"
 echo "gpu-v65a done at $SECONDS s"
