@@ -657,8 +657,9 @@ std::vector<VariantParams> read_test_variants(const Reader& r, const Item& at, b
 
 // "base" is read (and dropped) before the rest: with_base.
 const std::vector<std::string> kTopKeys{
-    "base",        "name",      "arch",     "allow_other_arch", "output", "graphs",   "space",
-    "constraints", "baselines", "strategy", "timing",           "verify", "counters", "test_only"};
+    "base",     "name",        "arch",   "allow_other_arch", "output",
+    "graphs",   "graph_space", "space",  "constraints",      "baselines",
+    "strategy", "timing",      "verify", "counters",         "test_only"};
 
 Config read_config(const Reader& r, const YAML::Node& root, const std::string& source) {
   Config c;
@@ -708,6 +709,21 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
     GraphEntry g = read_graph(r, e, base, c.space);
     if (!names.insert(g.name).second) r.fail(e, "duplicate graph name '" + g.name + "'");
     c.graphs.push_back(std::move(g));
+  }
+  // `graph_space`: by graph name, space keys that replace that graph's (its own `space` over the
+  // config's), as if its entry gave them; for a config whose graphs come whole from its base.
+  if (f.count("graph_space")) {
+    std::vector<std::string> known;
+    for (const GraphEntry& g : c.graphs) known.push_back(g.name);
+    for (const auto& [name, at] : r.fields(f.at("graph_space"), known)) {
+      GraphEntry& g = *std::find_if(c.graphs.begin(), c.graphs.end(),
+                                    [&name = name](const GraphEntry& e) { return e.name == name; });
+      std::vector<std::string> given;
+      g.space = read_space(r, at, g.space.value_or(c.space), &given);
+      for (const std::string& k : given)
+        if (std::find(g.space_keys.begin(), g.space_keys.end(), k) == g.space_keys.end())
+          g.space_keys.push_back(k);
+    }
   }
 
   if (f.count("constraints")) {

@@ -494,12 +494,24 @@ TEST(Config, ScreeningCutoff) {
 }
 
 // The README's main job searches what the H200's config searches: h100.yaml takes h200.yaml as
-// its base and differs only in its name and its output; both screen with the cutoff.
+// its base and differs in its name, its output and one addition, the tensor-core sweep at the
+// end of uniform 2M's colblock list (h200.yaml's stays its recorded run's); both screen with
+// the cutoff.
 TEST(Config, H100SearchesTheH200Space) {
-  const nlohmann::json h100 = to_json(load_config(kConfigs + "h100.yaml"));
+  nlohmann::json h100 = to_json(load_config(kConfigs + "h100.yaml"));
   const nlohmann::json h200 = to_json(load_config(kConfigs + "h200.yaml"));
   EXPECT_EQ(h100["name"], "h100");
   EXPECT_DOUBLE_EQ(h100["strategy"]["cutoff"].get<double>(), 3.0);
+  bool swept = false;
+  for (nlohmann::json& g : h100["graphs"]) {
+    if (g["name"] != "uniform_2m_d32") continue;
+    nlohmann::json& list = g["space"]["colblock"];
+    ASSERT_FALSE(list.empty());
+    EXPECT_EQ(list.back(), "r24.ps16.lag8.mma");
+    list.erase(list.size() - 1);
+    swept = true;
+  }
+  EXPECT_TRUE(swept);
   for (const char* key : {"arch", "graphs", "space", "constraints", "baselines", "strategy",
                           "timing", "verify", "counters", "test_only"})
     EXPECT_EQ(h100[key], h200[key]) << key;
@@ -562,6 +574,61 @@ TEST(Config, BaseConfig) {
   EXPECT_NE(broken.find("broken.yaml"), std::string::npos) << broken;
   EXPECT_NE(broken.find("timing.warmpu"), std::string::npos) << broken;
   fs::remove_all(dir);
+}
+
+// `graph_space:` by graph name, keys that replace that graph's space (its own over the
+// config's), as if its entry gave them: the same JSON, so the same problem fingerprints; with
+// `base:`, on the base's graphs (configs/h100.yaml on h200.yaml's). Its errors name the key.
+TEST(Config, GraphSpaceReplacesANamedGraphsKeys) {
+  const std::string two = replace(
+      kGood, "feat: [64]}",
+      "feat: [64]}\n  - {name: h, spec: \"uniform:n=200,deg=4\", feat: [128], space: {rpb: [4]}}");
+  const Config patched = parse_config(
+      two + "graph_space:\n  h: {fl: [16], colblock: [r24.ps16.lag8.mma]}\n  g: {tpr: [32]}\n",
+      "/tmp/cfg/a.yaml");
+  const Config inline_ =
+      parse_config(replace(replace(two, "space: {rpb: [4]}",
+                                   "space: {rpb: [4], fl: [16], colblock: [r24.ps16.lag8.mma]}"),
+                           "feat: [64]}", "feat: [64], space: {tpr: [32]}}"),
+                   "/tmp/cfg/a.yaml");
+  ASSERT_EQ(patched.graphs.size(), 2u);
+  const GraphEntry& h = patched.graphs[1];
+  ASSERT_TRUE(h.space.has_value());
+  EXPECT_EQ(h.space->rpb, (std::vector<int>{4}));  // its own key, kept
+  EXPECT_EQ(h.space->fl, (std::vector<int>{16}));
+  EXPECT_EQ(h.space->tpr, (std::vector<int>{8, 32}));  // the config's
+  EXPECT_EQ(h.space->colblock, (std::vector<std::string>{"r24.ps16.lag8.mma"}));
+  EXPECT_EQ(patched.space.fl, (std::vector<int>{8}));  // the config's space untouched
+  const nlohmann::json a = to_json(patched), b = to_json(inline_);
+  EXPECT_EQ(a["graphs"], b["graphs"]);
+  for (const char* g : {"g", "h"}) {
+    const int feat = g[0] == 'g' ? 64 : 128;
+    EXPECT_EQ(problem_fingerprint(a, g, feat, 1), problem_fingerprint(b, g, feat, 1)) << g;
+    EXPECT_NE(problem_fingerprint(a, g, feat, 1),
+              problem_fingerprint(to_json(parse_config(two, "/tmp/cfg/a.yaml")), g, feat, 1))
+        << g;
+  }
+  // On a base's graphs.
+  const fs::path dir = fs::temp_directory_path() / ("csrgat-gspace-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "base.yaml") << two;
+  std::ofstream(dir / "child.yaml")
+      << "base: base.yaml\ngraph_space:\n  h: {colblock: [r19.ps16.lag8]}\n";
+  const Config child = load_config((dir / "child.yaml").string());
+  fs::remove_all(dir);
+  ASSERT_EQ(child.graphs.size(), 2u);
+  EXPECT_FALSE(child.graphs[0].space.has_value());
+  ASSERT_TRUE(child.graphs[1].space.has_value());
+  EXPECT_EQ(child.graphs[1].space->colblock, (std::vector<std::string>{"r19.ps16.lag8"}));
+  EXPECT_EQ(child.graphs[1].space->rpb, (std::vector<int>{4}));
+  // Errors: a graph the config does not have, a space key, a value.
+  expect_error(two + "graph_space:\n  hh: {fl: [8]}\n", "graph_space.hh", 13,
+               "unknown key 'hh' (did you mean 'h'?)");
+  expect_error(two + "graph_space:\n  h: {fll: [8]}\n", "graph_space.h.fll", 13,
+               "did you mean 'fl'");
+  expect_error(two + "graph_space:\n  h: {colblock: [r25.ps16.lag8.mma]}\n",
+               "graph_space.h.colblock[0]", 13, "10 to 24");
+  expect_error(two + "graph_space: [h]\n", "graph_space", 12, "expected a map");
 }
 
 // A column-blocked sweep's geometry: r<R>.ps<S>.lag<L>[.pp<N>][.l1p<N>][.mma], each in range,
