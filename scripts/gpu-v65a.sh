@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Sixty-fifth session, for an H200 only (elsewhere it exits at once: an H100 has nothing left to
-# measure for issue 7 that the sixty-fourth session's calls did not). One call, since H200s come
-# seldom (none in the fifty-ninth to sixty-fourth sessions):
+# Sixty-fifth session. On any GPU but an H200: the README's main job, `tuner run configs/h100.yaml`
+# (through gpu-multi.sh, bounded by CALL_END), whose uniform 2M list now has the tensor-core sweep
+# (`graph_space`): on an H100 its header should attach `.mma` to the bfloat16 rule, as
+# configs/h100-mma.yaml's did (268 s for the lab before the sweep was added). On an H200, one call,
+# since H200s come seldom (none in the fifty-ninth to sixty-fourth sessions):
 #   1. the run of record at main's kernels on the committed header (record_first_on_h200,
 #      scripts/gpu-v47a.sh's first part; 215 s on the fifty-first session's H200);
 #   2. targets 2 and 5's figures on uniform 2M d32 F128 (gpu-env.sh's targets_2m, ~35 s): the
@@ -17,7 +19,13 @@ set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"
 first_gpu
-[[ "$GPU_NAME" == *H200* ]] || { echo "not an H200 ($GPU_NAME): nothing to run"; exit 0; }
+if [[ "$GPU_NAME" != *H200* ]]; then
+  echo "=== the README's main job on $GPU_NAME (at most $((${CALL_END:-585} - SECONDS)) s)"
+  CFG=configs/h100.yaml LIMIT=$((${CALL_END:-585} - SECONDS)) bash "$D/gpu-multi.sh"
+  tar -xzOf "${OUT:-$ROOT/.gpu/out}/multi.tgz" multi/run/include/csrgat/tuned/sm_90.h 2>/dev/null |
+    grep "with a Shape from the graph's device arrays"
+  exit 0
+fi
 END=300 record_first_on_h200
 echo "=== targets_2m at $SECONDS s"
 ( out_dir v65a; targets_2m )
