@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sixty-fifth session. On any GPU but an H200: the README's main job, `tuner run configs/h100.yaml`
+# Sixty-fifth session. On any GPU but an H200 (unless ELSEWHERE=0): the README's main job, `tuner run configs/h100.yaml`
 # (through gpu-multi.sh, bounded by CALL_END), whose uniform 2M list now has the tensor-core sweep
 # (`graph_space`): on an H100 its header should attach `.mma` to the bfloat16 rule, as
 # configs/h100-mma.yaml's did (268 s for the lab before the sweep was added). On an H200, one call,
@@ -20,6 +20,7 @@ D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"
 first_gpu
 if [[ "$GPU_NAME" != *H200* ]]; then
+  [ "${ELSEWHERE:-1}" = 1 ] || { echo "not an H200, and ELSEWHERE=0: nothing to run"; exit 0; }
   echo "=== the README's main job on $GPU_NAME (at most $((${CALL_END:-585} - SECONDS)) s)"
   CFG=configs/h100.yaml LIMIT=$((${CALL_END:-585} - SECONDS)) bash "$D/gpu-multi.sh"
   tar -xzOf "${OUT:-$ROOT/.gpu/out}/multi.tgz" multi/run/include/csrgat/tuned/sm_90.h 2>/dev/null |
