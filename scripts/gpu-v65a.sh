@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Sixty-fifth session. On any GPU but an H200 (unless ELSEWHERE=0): the README's main job, `tuner run configs/h100.yaml`
-# (through gpu-multi.sh, bounded by CALL_END), whose uniform 2M list now has the tensor-core sweep
-# (`graph_space`): on an H100 its header should attach `.mma` to the bfloat16 rule, as
+# Sixty-fifth session. On any GPU but an H200 (unless ELSEWHERE=0): the README's main job,
+# `tuner run configs/h100.yaml` (through gpu-multi.sh, bounded by CALL_END), whose uniform 2M list
+# now has the tensor-core sweep (`graph_space`): on an H100 its header should attach `.mma` to the bfloat16 rule, as
 # configs/h100-mma.yaml's did (268 s for the lab before the sweep was added). On an H200, one call,
 # since H200s come seldom (none in the fifty-ninth to sixty-fourth sessions):
 #   1. the run of record at main's kernels on the committed header (record_first_on_h200,
