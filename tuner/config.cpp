@@ -715,7 +715,19 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
   if (f.count("graph_space")) {
     std::vector<std::string> known;
     for (const GraphEntry& g : c.graphs) known.push_back(g.name);
-    for (const auto& [name, at] : r.fields(f.at("graph_space"), known)) {
+    const Item& all = f.at("graph_space");
+    if (all.node.IsMap())  // a name no graph has, said as such (fields would call it a key)
+      for (auto it = all.node.begin(); it != all.node.end(); ++it) {
+        const YAML::Node& k = it->first;
+        if (!k.IsScalar() || std::find(known.begin(), known.end(), k.Scalar()) != known.end())
+          continue;
+        const std::string near = closest_match(k.Scalar(), known);
+        r.fail(r.item(k, child(all.path, k.Scalar()), k.Mark()),
+               "no graph of this config is named '" + k.Scalar() + "'" +
+                   (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                   "; its graphs: " + join(known));
+      }
+    for (const auto& [name, at] : r.fields(all, known)) {
       GraphEntry& g = *std::find_if(c.graphs.begin(), c.graphs.end(),
                                     [&name = name](const GraphEntry& e) { return e.name == name; });
       std::vector<std::string> given;

@@ -623,7 +623,7 @@ TEST(Config, GraphSpaceReplacesANamedGraphsKeys) {
   EXPECT_EQ(child.graphs[1].space->rpb, (std::vector<int>{4}));
   // Errors: a graph the config does not have, a space key, a value.
   expect_error(two + "graph_space:\n  hh: {fl: [8]}\n", "graph_space.hh", 13,
-               "unknown key 'hh' (did you mean 'h'?)");
+               "no graph of this config is named 'hh' (did you mean 'h'?); its graphs: g, h");
   expect_error(two + "graph_space:\n  h: {fll: [8]}\n", "graph_space.h.fll", 13,
                "did you mean 'fl'");
   expect_error(two + "graph_space:\n  h: {colblock: [r25.ps16.lag8.mma]}\n",
