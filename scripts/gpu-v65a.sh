@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sixty-fifth session. On any GPU but an H200 (unless ELSEWHERE=0): the README's main job,
 # `tuner run configs/h100.yaml` (through gpu-multi.sh, bounded by CALL_END), whose uniform 2M list
-# now has the tensor-core sweep (`graph_space`): on an H100 its header should attach `.mma` to the bfloat16 rule, as
-# configs/h100-mma.yaml's did (268 s for the lab before the sweep was added). On an H200, one call,
+# now has the tensor-core sweep (`graph_space`): on an H100 its header should attach `.mma` to the
+# bfloat16 rule, as configs/h100-mma.yaml's did (268 s for the lab before the sweep was added). On an H200, one call,
 # since H200s come seldom (none in the fifty-ninth to sixty-fourth sessions):
 #   1. the run of record at main's kernels on the committed header (record_first_on_h200,
 #      scripts/gpu-v47a.sh's first part; 215 s on the fifty-first session's H200);
@@ -19,15 +19,16 @@ set -uo pipefail
 D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$D/gpu-env.sh"
 first_gpu
+CALL_END="${CALL_END:-585}"
 if [[ "$GPU_NAME" != *H200* ]]; then
   [ "${ELSEWHERE:-1}" = 1 ] || { echo "not an H200, and ELSEWHERE=0: nothing to run"; exit 0; }
-  echo "=== the README's main job on $GPU_NAME (at most $((${CALL_END:-585} - SECONDS)) s)"
-  CFG=configs/h100.yaml LIMIT=$((${CALL_END:-585} - SECONDS)) bash "$D/gpu-multi.sh"
+  left=$((CALL_END - SECONDS))
+  echo "=== the README's main job on $GPU_NAME (at most $left s)"
+  CFG=configs/h100.yaml LIMIT="$left" bash "$D/gpu-multi.sh"
   tar -xzOf "${OUT:-$ROOT/.gpu/out}/multi.tgz" multi/run/include/csrgat/tuned/sm_90.h 2>/dev/null |
     grep "with a Shape from the graph's device arrays"
   exit 0
 fi
-CALL_END="${CALL_END:-585}"
 END=$((CALL_END - 5 < 300 ? CALL_END - 5 : 300)) record_first_on_h200
 if [ $((CALL_END - SECONDS)) -gt 45 ]; then
   echo "=== targets_2m at $SECONDS s"

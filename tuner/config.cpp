@@ -169,8 +169,10 @@ class Reader {
     return it;
   }
 
-  // The entries of a map, after rejecting duplicate and unknown keys.
-  std::map<std::string, Item> fields(const Item& map, const std::vector<std::string>& known) const {
+  // The entries of a map, after rejecting duplicate and unknown keys. `named` (e.g. "graph"):
+  // the keys are the names of the config's such things, and an unknown one is said as such.
+  std::map<std::string, Item> fields(const Item& map, const std::vector<std::string>& known,
+                                     const char* named = nullptr) const {
     if (!map.node.IsMap()) fail(map, std::string("expected a map, found ") + type_name(map.node));
     std::map<std::string, Item> out;
     for (auto it = map.node.begin(); it != map.node.end(); ++it) {
@@ -191,9 +193,11 @@ class Reader {
         Item at = value;
         at.line = key_item.line;
         at.column = key_item.column;
-        fail(at, "unknown key '" + key + "'" +
-                     (near.empty() ? "" : " (did you mean '" + near + "'?)") +
-                     "; known keys here: " + join(known));
+        const std::string hint = near.empty() ? "" : " (did you mean '" + near + "'?)";
+        if (named)
+          fail(at, std::string("no ") + named + " of this config is named '" + key + "'" + hint +
+                       "; its " + named + "s: " + join(known));
+        fail(at, "unknown key '" + key + "'" + hint + "; known keys here: " + join(known));
       }
       if (out.count(key)) {
         fail(value, "duplicate key '" + key + "' (first at line " +
@@ -715,19 +719,7 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
   if (f.count("graph_space")) {
     std::vector<std::string> known;
     for (const GraphEntry& g : c.graphs) known.push_back(g.name);
-    const Item& all = f.at("graph_space");
-    if (all.node.IsMap())  // a name no graph has, said as such (fields would call it a key)
-      for (auto it = all.node.begin(); it != all.node.end(); ++it) {
-        const YAML::Node& k = it->first;
-        if (!k.IsScalar() || std::find(known.begin(), known.end(), k.Scalar()) != known.end())
-          continue;
-        const std::string near = closest_match(k.Scalar(), known);
-        r.fail(r.item(k, child(all.path, k.Scalar()), k.Mark()),
-               "no graph of this config is named '" + k.Scalar() + "'" +
-                   (near.empty() ? "" : " (did you mean '" + near + "'?)") +
-                   "; its graphs: " + join(known));
-      }
-    for (const auto& [name, at] : r.fields(all, known)) {
+    for (const auto& [name, at] : r.fields(f.at("graph_space"), known, "graph")) {
       GraphEntry& g = *std::find_if(c.graphs.begin(), c.graphs.end(),
                                     [&name = name](const GraphEntry& e) { return e.name == name; });
       std::vector<std::string> given;
