@@ -11,6 +11,7 @@
 
 #include "reports/analysis.h"
 #include "reports/doc.h"
+#include "tuner/select.h"
 
 namespace fs = std::filesystem;
 
@@ -158,6 +159,51 @@ struct TunedRow {
   std::string status;  // "compared", "only in base", "only in new"
 };
 
+// What a run's generated header runs on one of its problems (tuner::rule_for over that run's
+// select_rules): the rule's kernel, or the column-blocked sweep attached to the rule where the
+// library runs it (the problems of the rule's colblock_evidence), and its time on the problem
+// from the rule's evidence (NaN: the kernel was not measured there, as a rule taken from its
+// bucket's largest problem may not have been).
+struct Dispatch {
+  std::string kernel;  // "" when the run has no rule of the problem's type
+  std::string bucket;  // the rule's bucket, described
+  bool sweep = false;
+  double median_us = NAN, rel_noise = NAN;
+};
+
+Dispatch dispatch_of(const std::vector<tuner::RuleChoice>& rules, const ProblemResults& p) {
+  Dispatch d;
+  const tuner::RuleChoice* r =
+      tuner::rule_for(rules, p.key.value, p.key.index, p.key.feat, p.key.heads, p.features);
+  if (!r) return d;
+  d.bucket = r->bucket.describe();
+  const auto on_problem = [&p](const std::vector<tuner::Evidence>& ev) -> const tuner::Evidence* {
+    for (const auto& e : ev)
+      if (e.graph == p.key.graph && e.feat == p.key.feat && e.heads == p.key.heads) return &e;
+    return nullptr;
+  };
+  const tuner::Evidence* e = r->colblock.empty() ? nullptr : on_problem(r->colblock_evidence);
+  d.sweep = e != nullptr;
+  d.kernel = d.sweep ? r->colblock : r->variant;
+  if (!e) e = on_problem(r->evidence);
+  if (e) {
+    d.median_us = e->median_us;
+    d.rel_noise = e->rel_noise;
+  }
+  return d;
+}
+
+bool timed(const Dispatch& d) {
+  return !d.kernel.empty() && std::isfinite(d.median_us) && d.median_us > 0;
+}
+
+struct DispatchRow {
+  ProblemKey key;
+  Dispatch base, fresh;
+  Verdict v;
+  bool compared = false;  // both sides' kernels timed on the problem
+};
+
 struct VariantRow {
   ProblemKey key;
   std::string variant;
@@ -271,7 +317,9 @@ std::string rule_text(double threshold) {
          "whose source hash alone changed (the generators' or readers' code, or a file's bytes) "
          "is compared and named. Each variant's evidence is its highest stage (2 interleaved "
          "final, 1 full, 0 screening); tuned choices are select_winners' per problem on each "
-         "side, compared by the winners' medians even when the winning variant changed.";
+         "side, compared by the winners' medians even when the winning variant changed; the "
+         "header's dispatch is each side's rules' kernel (or attached column-blocked sweep) on "
+         "each problem, by the same rule, and a slower one counts as a regression.";
 }
 
 CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
@@ -490,7 +538,39 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
       }
     }
   }
-  r.exit_code = r.tuned_slower > 0 || r.tuned_lost > 0 ? 1 : 0;
+  // The header's dispatch on each compared problem, each run's own rules (a problem in both
+  // runs and only one's rules of its type is no row: its tuned choice is lost or new above).
+  std::vector<DispatchRow> dispatch;
+  std::vector<std::string> dispatch_untimed;
+  {
+    const auto rules_b = tuner::select_rules(*base.store, base.run_id);
+    const auto rules_n = tuner::select_rules(*fresh.store, fresh.run_id);
+    for (const auto& k : comparable) {
+      DispatchRow d;
+      d.key = k;
+      d.base = dispatch_of(rules_b, *bp[k]);
+      d.fresh = dispatch_of(rules_n, *np[k]);
+      if (d.base.kernel.empty() || d.fresh.kernel.empty()) continue;
+      d.compared = timed(d.base) && timed(d.fresh);
+      if (d.compared) {
+        d.v = classify(d.base.median_us, d.base.rel_noise, d.fresh.median_us, d.fresh.rel_noise,
+                       opt.threshold);
+        ++(d.v.change == Change::slower   ? r.dispatch_slower
+           : d.v.change == Change::faster ? r.dispatch_faster
+                                          : r.dispatch_same);
+      } else {
+        ++r.dispatch_untimed;
+        const std::string side = !timed(d.base) && !timed(d.fresh) ? "either run"
+                                 : timed(d.base)                   ? "new"
+                                                                   : "base";
+        dispatch_untimed.push_back(k.label() + " (`" +
+                                   (timed(d.base) ? d.fresh.kernel : d.base.kernel) +
+                                   "` not timed on it in " + side + ")");
+      }
+      dispatch.push_back(std::move(d));
+    }
+  }
+  r.exit_code = r.tuned_slower > 0 || r.tuned_lost > 0 || r.dispatch_slower > 0 ? 1 : 0;
 
   // Markdown: the summary line, tuned choices that moved, then per-variant changes.
   std::stable_sort(tuned.begin(), tuned.end(), [](const TunedRow& x, const TunedRow& y) {
@@ -500,20 +580,30 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     if (rank(x.v.change) != rank(y.v.change)) return rank(x.v.change) < rank(y.v.change);
     return x.v.change == Change::slower ? x.v.ratio > y.v.ratio : x.v.ratio < y.v.ratio;
   });
+  std::stable_sort(dispatch.begin(), dispatch.end(),
+                   [](const DispatchRow& x, const DispatchRow& y) {
+                     return rank(x.v.change) < rank(y.v.change);
+                   });
   std::ostringstream md;
-  int switched = 0;
+  int switched = 0, dispatch_switched = 0;
   for (const auto& t : tuned) switched += t.status == "compared" && t.new_variant != t.base_variant;
-  const bool moved_any = switched || r.variants_slower || r.variants_faster || !broken.empty();
-  const std::string verdict = r.tuned_slower || r.tuned_lost ? "REGRESSION"
-                              : r.tuned_faster ? "improved"
-                              : moved_any      ? "no regression"
-                                               : "no change";
+  for (const auto& d : dispatch) dispatch_switched += d.base.kernel != d.fresh.kernel;
+  const bool moved_any = switched || dispatch_switched || r.variants_slower || r.variants_faster ||
+                         r.dispatch_faster || !broken.empty();
+  const std::string verdict = r.tuned_slower || r.tuned_lost || r.dispatch_slower ? "REGRESSION"
+                              : r.tuned_faster || r.dispatch_faster               ? "improved"
+                              : moved_any                                         ? "no regression"
+                                                                                  : "no change";
   md << "## csrgat compare: " << verdict << "\n\n";
   md << "**" << r.tuned_slower << " tuned choice" << (r.tuned_slower == 1 ? "" : "s")
      << " slower**, " << r.tuned_faster << " faster, " << r.tuned_same << " same (" << switched
      << " with another variant)";
   if (r.tuned_lost)
     md << ", **" << r.tuned_lost << " lost** (a tuned choice in base, none in new)";
+  md << "; the header's dispatch: " << (r.dispatch_slower ? "**" : "") << r.dispatch_slower
+     << " slower" << (r.dispatch_slower ? "**" : "") << ", " << r.dispatch_faster << " faster, "
+     << r.dispatch_same << " same (" << dispatch_switched << " with another kernel)";
+  if (r.dispatch_untimed) md << ", " << r.dispatch_untimed << " not timed";
   md << "; per variant: " << r.variants_slower << " slower, "
      << r.variants_faster << " faster, " << r.variants_same << " same";
   if (!broken.empty()) md << ", " << broken.size() << " broken (wrong or crashed in new)";
@@ -583,6 +673,44 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     md << ".\n\n";
   }
 
+  md << "### The header's dispatch\n\n"
+        "What each run's header runs on each problem: the rule whose bucket holds it (that run's "
+        "rules), its kernel or the column-blocked sweep attached to the rule where the library "
+        "runs "
+        "one, timed in that run. A tuned choice above is the fastest fused kernel of one problem; "
+        "this is what a caller gets.\n\n";
+  std::vector<const DispatchRow*> dmoved;
+  for (const auto& d : dispatch)
+    if (d.compared && (d.v.change != Change::same || d.base.kernel != d.fresh.kernel))
+      dmoved.push_back(&d);
+  if (dmoved.empty()) {
+    md << "No problem's dispatch moved beyond the threshold and the noise, and every problem kept "
+          "its kernel.\n\n";
+  } else {
+    md << "| problem | change | base kernel | base us | new kernel | new us | new/base | noise us "
+          "|\n"
+          "|---|---|---|---:|---|---:|---:|---:|\n";
+    for (const auto* d : dmoved) {
+      const std::string change = d->v.change == Change::same
+                                     ? "same time, other kernel"
+                                     : "**" + std::string(to_string(d->v.change)) + "**";
+      md << "| " << md_cell(d->key.label()) << " | " << change << " | `" << d->base.kernel << "` | "
+         << format_us(d->base.median_us) << " | "
+         << (d->fresh.kernel == d->base.kernel ? std::string("(same)")
+                                               : "`" + d->fresh.kernel + "`")
+         << " | " << format_us(d->fresh.median_us) << " | " << pct_change(d->v.ratio) << " | "
+         << format_us(d->v.noise_us) << " |\n";
+    }
+    md << "\n";
+  }
+  if (!dispatch_untimed.empty()) {
+    md << "**Dispatched to a kernel not timed on the problem** (" << dispatch_untimed.size()
+       << "): ";
+    for (size_t i = 0; i < dispatch_untimed.size(); ++i)
+      md << (i ? ", " : "") << dispatch_untimed[i];
+    md << ".\n\n";
+  }
+
   md << "### Per-variant changes\n\n";
   size_t changed = 0;
   for (const auto& v : variants) changed += v.v.change != Change::same;
@@ -639,6 +767,24 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
               {"noise_us", finite_or_null(t.v.noise_us)}});
     tj.push_back(std::move(j));
   }
+  nlohmann::json dj = nlohmann::json::array();
+  for (const auto& d : dispatch) {
+    nlohmann::json j = key_json(d.key);
+    const auto side = [](const Dispatch& x) {
+      return nlohmann::json{{"kernel", x.kernel},
+                            {"sweep", x.sweep},
+                            {"bucket", x.bucket},
+                            {"median_us", finite_or_null(x.median_us)},
+                            {"rel_noise", finite_or_null(x.rel_noise)}};
+    };
+    j.update({{"change", d.compared ? to_string(d.v.change) : "not timed"},
+              {"kernel_changed", d.base.kernel != d.fresh.kernel},
+              {"base", side(d.base)},
+              {"new", side(d.fresh)},
+              {"ratio", d.compared ? finite_or_null(d.v.ratio) : nlohmann::json()},
+              {"noise_us", d.compared ? finite_or_null(d.v.noise_us) : nlohmann::json()}});
+    dj.push_back(std::move(j));
+  }
   for (const auto& v : variants) {
     nlohmann::json j = key_json(v.key);
     j.update({{"variant", v.variant},
@@ -666,6 +812,10 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
               {"variants_faster", r.variants_faster},
               {"variants_same", r.variants_same},
               {"tuned_lost", r.tuned_lost},
+              {"dispatch_slower", r.dispatch_slower},
+              {"dispatch_faster", r.dispatch_faster},
+              {"dispatch_same", r.dispatch_same},
+              {"dispatch_untimed", r.dispatch_untimed},
               {"graph_changed", changed_graphs},
               {"graph_source_changed", source_notes},
               {"problems", problems_json},
@@ -674,6 +824,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
               {"only_in_new", only_new}}},
             {"ceilings", ceilings_json(ceilings)},
             {"tuned", tj},
+            {"dispatch", dj},
             {"variants", vj},
             {"exit_code", r.exit_code}};
   return r;

@@ -35,7 +35,8 @@ struct CompareOptions {
 };
 
 struct CompareResult {
-  int exit_code = 0;    // 0: no tuned choice slower or lost; 1: one or more; 2: refused
+  int exit_code = 0;    // 0: no tuned choice slower or lost, no dispatch slower; 1: one or more;
+                        // 2: refused
   std::string refusal;  // why, when exit_code == 2
   // Problems (graph, F, H, value and index type) in both runs whose graph is the same (compared),
   // and the rest: in both with another graph under the name, or in one run only. With none
@@ -48,11 +49,17 @@ struct CompareResult {
   std::string problems_line;  // "Problems: 17 compared, 0 not compared." (the CLI prints it)
   int tuned_slower = 0, tuned_faster = 0, tuned_same = 0;
   int tuned_lost = 0;  // a tuned choice in base and none in new: counted as a regression
+  // The header's dispatch per compared problem (each run's own select_rules: the rule holding
+  // the problem, and the column-blocked sweep attached to it where the library runs one), by the
+  // same rule; untimed: the dispatched kernel was not measured on the problem in one run.
+  int dispatch_slower = 0, dispatch_faster = 0, dispatch_same = 0, dispatch_untimed = 0;
   int variants_slower = 0, variants_faster = 0, variants_same = 0;
   std::string markdown;  // compare.md
   nlohmann::json json;   // compare.json
 };
 
+// A slower dispatch fails the gate as a slower tuned choice does: it is what the header runs.
+//
 // Never refuses silently: a refusal is a result with exit code 2 and its reason in both texts.
 // Refused: runs of different GPUs or drivers (unless allow_different_gpu), and runs that have no
 // problem to compare (none in common, or each one's graph another).

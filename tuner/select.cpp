@@ -475,6 +475,21 @@ std::vector<Winner> select_winners(const Store& store, int64_t run_id) {
   return out;
 }
 
+const RuleChoice* rule_for(const std::vector<RuleChoice>& rules, ValueType value, IndexType index,
+                           int feat, int heads, const nlohmann::json& features) {
+  const Shape s = shape_of(features);
+  const RuleChoice* all = nullptr;
+  for (const RuleChoice& r : rules) {
+    if (r.bucket.value != static_cast<int>(value) || r.bucket.index != static_cast<int>(index))
+      continue;
+    if (r.bucket.is_catch_all())
+      all = all ? all : &r;
+    else if (s.known && r.bucket.contains(feat, heads, s.mean_degree, s.max_degree, s.nodes))
+      return &r;
+  }
+  return all;
+}
+
 bool Bucket::contains(int feat, int heads, double mean_degree, int64_t max_degree,
                       int64_t nodes) const {
   return feat >= feat_min && feat <= feat_max && heads >= heads_min && heads <= heads_max &&

@@ -127,4 +127,11 @@ struct RuleChoice {
 // Problems whose graph has no features in the store feed only the catch-all rules.
 std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id);
 
+// The rule a run's header applies to one of its tuned problems: the bucket rule of the
+// problem's value and index type whose bucket holds its shape (the graph's features as the
+// store keeps them), else that type's catch-all, as select_rules placed the problem; nullptr
+// when `rules` has none of its type.
+const RuleChoice* rule_for(const std::vector<RuleChoice>& rules, ValueType value, IndexType index,
+                           int feat, int heads, const nlohmann::json& features);
+
 }  // namespace csrgat::tuner

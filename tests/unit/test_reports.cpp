@@ -155,6 +155,39 @@ struct GraphSpec {
 const std::vector<GraphSpec> kGraphs{{"small_u1k", 1000, 16000, 10.0},
                                      {"big_u1m", 1000000, 16000000, 2000.0}};
 
+// One trial of `variant` on (graph, F, one head): an ok one at `us` with 0.2% noise and 100
+// samples, or a failed one with a reason.
+void add_trial(tuner::Store& s, int64_t run, const std::string& graph, int feat,
+               const std::string& variant, int stage, double us, const std::string& status = "ok",
+               nlohmann::json cnt = nullptr) {
+  tuner::TrialRecord t;
+  t.run_id = run;
+  t.graph = graph;
+  t.spec = "uniform";
+  t.feat = feat;
+  t.heads = 1;
+  t.variant = variant;
+  t.stage = stage;
+  t.status = status;
+  if (status == "ok") {
+    t.median_us = us;
+    t.q1_us = us * 0.99;
+    t.q3_us = us * 1.01;
+    t.min_us = us * 0.98;
+    t.max_us = us * 1.05;
+    t.mean_us = us;
+    t.stddev_us = us * 0.01;
+    t.rel_noise = 0.002;
+    t.event_median_us = us + 3;
+    t.samples = 100;
+    t.timer = stage == 2 ? "interleaved" : "cupti";
+  } else {
+    t.detail = "max relative error 3.2e-02 above 1e-05";
+  }
+  t.counters = std::move(cnt);
+  s.put_trial(t);
+}
+
 // One run: per graph (F=64, H=1, f32/i32) five fused variants, one wrong one, two baselines.
 // `slow` scales the winner's (tpr32 vec4) time on the graph named `slow_graph`.
 int64_t fill_run(tuner::Store& s, const tuner::RunInfo& info, double slow = 1.0,
@@ -174,32 +207,7 @@ int64_t fill_run(tuner::Store& s, const tuner::RunInfo& info, double slow = 1.0,
                  {"long_row_edge_share", 0.0}});
     auto put = [&](const std::string& variant, int stage, double us,
                    const std::string& status = "ok", nlohmann::json cnt = nullptr) {
-      tuner::TrialRecord t;
-      t.run_id = run;
-      t.graph = g.name;
-      t.spec = "uniform";
-      t.feat = 64;
-      t.heads = 1;
-      t.variant = variant;
-      t.stage = stage;
-      t.status = status;
-      if (status == "ok") {
-        t.median_us = us;
-        t.q1_us = us * 0.99;
-        t.q3_us = us * 1.01;
-        t.min_us = us * 0.98;
-        t.max_us = us * 1.05;
-        t.mean_us = us;
-        t.stddev_us = us * 0.01;
-        t.rel_noise = 0.002;
-        t.event_median_us = us + 3;
-        t.samples = 100;
-        t.timer = stage == 2 ? "interleaved" : "cupti";
-      } else {
-        t.detail = "max relative error 3.2e-02 above 1e-05";
-      }
-      t.counters = cnt;
-      s.put_trial(t);
+      add_trial(s, run, g.name, 64, variant, stage, us, status, std::move(cnt));
     };
     const double w = g.base_us * (g.name == slow_graph ? slow : 1.0);
     const double e = static_cast<double>(g.edges);
@@ -661,8 +669,11 @@ TEST(Compare, IdenticalRunsHaveNoSlowerChoice) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.tuned_slower, 0);
   EXPECT_EQ(r.tuned_same, 2);
+  EXPECT_EQ(r.dispatch_same, 2);  // each graph its own bucket, its winner the rule's kernel
+  EXPECT_EQ(r.dispatch_slower + r.dispatch_faster + r.dispatch_untimed, 0);
   EXPECT_EQ(r.variants_slower + r.variants_faster, 0);
   EXPECT_TRUE(contains(r.markdown, "no change"));
+  EXPECT_TRUE(contains(r.markdown, "No problem's dispatch moved")) << r.markdown;
   write_compare(r, (dir / "out").string());
   EXPECT_TRUE(fs::exists(dir / "out" / "compare.md"));
   EXPECT_EQ(nlohmann::json::parse(slurp(dir / "out" / "compare.json"))["exit_code"], 0);
@@ -680,6 +691,8 @@ TEST(Compare, TenPercentSlowerWinnerIsARegression) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.tuned_slower, 1);
   EXPECT_EQ(r.tuned_same, 1);
+  EXPECT_EQ(r.dispatch_slower, 1);  // the rule's kernel is the winner that got slower
+  EXPECT_EQ(r.json["summary"]["dispatch_slower"], 1);
   EXPECT_GE(r.variants_slower, 1);
   EXPECT_TRUE(contains(r.markdown, "REGRESSION"));
   EXPECT_TRUE(contains(r.markdown, "| big_u1m F=64 H=1 f32/i32 | **slower** | `" + fused(32, 4) +
@@ -699,6 +712,89 @@ TEST(Compare, TenPercentSlowerWinnerIsARegression) {
                          load_run_source((dir / "b.sqlite").string()), loose)
                 .exit_code,
             0);
+}
+
+// The header's dispatch, not only each problem's fastest fused kernel: a column-blocked sweep
+// attached to the rule in one run and not in the other moves what the header runs while the
+// tuned choice (a fused kernel) keeps its time. Gained, the dispatch is faster with another
+// kernel; lost, the gate fails (before the sixty-sixth session compare showed neither).
+TEST(Compare, TheHeadersDispatchIsComparedAndASlowerOneFailsTheGate) {
+  const TempDir dir("cmp_dispatch");
+  const std::string V = "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem3.online.split0.i32.f32";
+  const std::string S = "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split0.i32.f32";
+  const std::string C = "colblock.r19.ps16.lag8.i32.f32";
+  const auto fill = [&](const std::string& file, bool sweep) {
+    tuner::Store s((dir / file).string());
+    const int64_t run = s.open_run(run_info()).id;
+    s.put_graph(run, "u2m", "uniform:n=2000000,deg=32",
+                {{"num_nodes", 2000000},
+                 {"num_edges", 64000000},
+                 {"mean_degree", 32.0},
+                 {"max_degree", 70}});
+    add_trial(s, run, "u2m", 128, V, 2, 7476.0);
+    add_trial(s, run, "u2m", 128, S, 2, 7900.0);
+    if (sweep) add_trial(s, run, "u2m", 128, C, 2, 6900.0);
+    s.finish_run(run);
+  };
+  fill("plain.sqlite", false);
+  fill("sweep.sqlite", true);
+  const auto gained = compare_runs(load_run_source((dir / "plain.sqlite").string()),
+                                   load_run_source((dir / "sweep.sqlite").string()), {});
+  EXPECT_EQ(gained.tuned_same, 1);
+  EXPECT_EQ(gained.dispatch_faster, 1);
+  EXPECT_EQ(gained.exit_code, 0);
+  EXPECT_TRUE(contains(gained.markdown, "## csrgat compare: improved")) << gained.markdown;
+  EXPECT_TRUE(contains(gained.markdown, "| u2m F=128 H=1 f32/i32 | **faster** | `" + V + "` | " +
+                                            format_us(7476.0) + " | `" + C + "` | " +
+                                            format_us(6900.0) + " | -7.7% |"))
+      << gained.markdown;
+  const auto& row = gained.json["dispatch"].at(0);
+  EXPECT_EQ(row["base"]["kernel"], V);
+  EXPECT_EQ(row["new"]["kernel"], C);
+  EXPECT_EQ(row["new"]["sweep"], true);
+  EXPECT_EQ(row["kernel_changed"], true);
+
+  const auto lost = compare_runs(load_run_source((dir / "sweep.sqlite").string()),
+                                 load_run_source((dir / "plain.sqlite").string()), {});
+  EXPECT_EQ(lost.tuned_same, 1);
+  EXPECT_EQ(lost.tuned_slower, 0);
+  EXPECT_EQ(lost.dispatch_slower, 1);
+  EXPECT_EQ(lost.exit_code, 1);
+  EXPECT_TRUE(contains(lost.markdown, "## csrgat compare: REGRESSION")) << lost.markdown;
+  EXPECT_TRUE(contains(lost.markdown, "the header's dispatch: **1 slower**")) << lost.markdown;
+}
+
+// A rule may dispatch a kernel that was never timed on one of its problems (no variant measured
+// on all of them: the largest problem's winner, here F=96's over F=64's on one graph, which no
+// cut on the graph's shape separates). That problem's dispatch has no time to compare: it is
+// counted and named, not called the same.
+TEST(Compare, ADispatchNotTimedOnItsProblemIsNamed) {
+  const TempDir dir("cmp_untimed");
+  const std::string A = fused(32, 4), B = fused(16, 4);
+  for (const char* file : {"a.sqlite", "b.sqlite"}) {
+    tuner::Store s((dir / file).string());
+    const int64_t run = s.open_run(run_info()).id;
+    s.put_graph(
+        run, "g", "uniform:n=1000,deg=16",
+        {{"num_nodes", 1000}, {"num_edges", 16000}, {"mean_degree", 16.0}, {"max_degree", 16}});
+    add_trial(s, run, "g", 64, A, 2, 10.0);
+    add_trial(s, run, "g", 96, B, 2, 20.0);
+    s.finish_run(run);
+  }
+  const auto r = compare_runs(load_run_source((dir / "a.sqlite").string()),
+                              load_run_source((dir / "b.sqlite").string()), {});
+  EXPECT_EQ(r.tuned_same, 2);
+  EXPECT_EQ(r.dispatch_same, 1);
+  EXPECT_EQ(r.dispatch_untimed, 1);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(contains(r.markdown, ", 1 not timed;")) << r.markdown;
+  EXPECT_TRUE(
+      contains(r.markdown, "g F=64 H=1 f32/i32 (`" + B + "` not timed on it in either run)"))
+      << r.markdown;
+  const auto& rows = r.json["dispatch"];
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["change"], "not timed");
+  EXPECT_TRUE(rows[0]["base"]["median_us"].is_null());
 }
 
 // SQL on a store file a test wrote (a trial's status, a graph's features).

@@ -82,7 +82,8 @@ void add_compare(CLI::App& app) {
       "compare",
       "Regression check of two runs: per variant and per tuned choice same/faster/slower beyond "
       "threshold and noise. Exit 1 when a tuned choice got slower or was lost (base has one, new "
-      "none), 2 when refused (different GPU or driver, or no problem comparable), 3 on an error (a "
+      "none) or the header's dispatch got slower on a problem, 2 when refused (different GPU or "
+      "driver, or no problem comparable), 3 on an error (a "
       "run that cannot be read, an output that cannot be written, a bad argument)");
   static std::string base, fresh, out = ".";
   static double threshold = 0.03;
