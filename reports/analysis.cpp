@@ -308,6 +308,29 @@ void add_times(RunData& d, const std::vector<tuner::TrialRecord>& trials) {
   for (size_t i = 0; i < n; ++i) d.slowest.push_back(*timed[i].second);
 }
 
+// The header's dispatch on problem p under `rules` (Dispatch).
+Dispatch dispatch_of(const std::vector<tuner::RuleChoice>& rules, const ProblemResults& p) {
+  Dispatch d;
+  const tuner::RuleChoice* r =
+      tuner::rule_for(rules, p.key.value, p.key.index, p.key.feat, p.key.heads, p.features);
+  if (!r) return d;
+  d.bucket = r->bucket.describe();
+  const auto on_problem = [&p](const std::vector<tuner::Evidence>& ev) -> const tuner::Evidence* {
+    for (const auto& e : ev)
+      if (e.graph == p.key.graph && e.feat == p.key.feat && e.heads == p.key.heads) return &e;
+    return nullptr;
+  };
+  const tuner::Evidence* e = r->colblock.empty() ? nullptr : on_problem(r->colblock_evidence);
+  d.sweep = e != nullptr;
+  d.kernel = d.sweep ? r->colblock : r->variant;
+  if (!e) e = on_problem(r->evidence);
+  if (e) {
+    d.median_us = e->median_us;
+    d.rel_noise = e->rel_noise;
+  }
+  return d;
+}
+
 }  // namespace
 
 RunData load_run(const tuner::Store& store, int64_t run_id) {
@@ -369,6 +392,7 @@ RunData load_run(const tuner::Store& store, int64_t run_id) {
       if (t.problem == label) t.build_s = f.prepare_s;
   }
 
+  const std::vector<tuner::RuleChoice> rules = tuner::select_rules(store, run_id);
   std::map<ProblemKey, tuner::Winner> winners;
   for (auto& w : tuner::select_winners(store, run_id))
     winners[ProblemKey{w.graph, w.feat, w.heads, w.value, w.index}] = std::move(w);
@@ -408,6 +432,7 @@ RunData load_run(const tuner::Store& store, int64_t run_id) {
                        return x.best.median_us < y.best.median_us;
                      });
     if (auto it = winners.find(key); it != winners.end()) pr.winner = it->second;
+    pr.dispatch = dispatch_of(rules, pr);
     d.problems.push_back(std::move(pr));
   }
   return d;

@@ -108,6 +108,19 @@ struct VariantResult {
   Achieved perf;
 };
 
+// What the run's generated header runs on one of its problems (tuner::rule_for over the run's
+// select_rules): the rule's kernel, or the column-blocked sweep attached to the rule where the
+// library runs it (the problems of the rule's colblock_evidence), and that kernel's time on the
+// problem from the rule's evidence (NaN: not measured there, as a rule taken from its bucket's
+// largest problem may not have been).
+struct Dispatch {
+  std::string kernel;  // "" when the run has no rule of the problem's type
+  std::string bucket;  // the rule's bucket, described
+  bool sweep = false;
+  double median_us = NAN, rel_noise = NAN;
+  bool timed() const { return !kernel.empty() && std::isfinite(median_us) && median_us > 0; }
+};
+
 struct ProblemResults {
   ProblemKey key;
   std::string spec;
@@ -115,6 +128,7 @@ struct ProblemResults {
   Model model;
   std::vector<VariantResult> variants;  // ok, not disqualified, fastest first (fused and baselines)
   std::optional<tuner::Winner> winner;  // select_winners' choice
+  Dispatch dispatch;                    // what the run's header runs here
   std::vector<std::string> disqualified;  // fused variants with a wrong or crashed trial
   const VariantResult* find(const std::string& variant) const;
   const VariantResult* baseline(const std::string& family) const;  // fastest of that family

@@ -11,7 +11,6 @@
 
 #include "reports/analysis.h"
 #include "reports/doc.h"
-#include "tuner/select.h"
 
 namespace fs = std::filesystem;
 
@@ -158,44 +157,6 @@ struct TunedRow {
   Verdict v;
   std::string status;  // "compared", "only in base", "only in new"
 };
-
-// What a run's generated header runs on one of its problems (tuner::rule_for over that run's
-// select_rules): the rule's kernel, or the column-blocked sweep attached to the rule where the
-// library runs it (the problems of the rule's colblock_evidence), and its time on the problem
-// from the rule's evidence (NaN: the kernel was not measured there, as a rule taken from its
-// bucket's largest problem may not have been).
-struct Dispatch {
-  std::string kernel;  // "" when the run has no rule of the problem's type
-  std::string bucket;  // the rule's bucket, described
-  bool sweep = false;
-  double median_us = NAN, rel_noise = NAN;
-};
-
-Dispatch dispatch_of(const std::vector<tuner::RuleChoice>& rules, const ProblemResults& p) {
-  Dispatch d;
-  const tuner::RuleChoice* r =
-      tuner::rule_for(rules, p.key.value, p.key.index, p.key.feat, p.key.heads, p.features);
-  if (!r) return d;
-  d.bucket = r->bucket.describe();
-  const auto on_problem = [&p](const std::vector<tuner::Evidence>& ev) -> const tuner::Evidence* {
-    for (const auto& e : ev)
-      if (e.graph == p.key.graph && e.feat == p.key.feat && e.heads == p.key.heads) return &e;
-    return nullptr;
-  };
-  const tuner::Evidence* e = r->colblock.empty() ? nullptr : on_problem(r->colblock_evidence);
-  d.sweep = e != nullptr;
-  d.kernel = d.sweep ? r->colblock : r->variant;
-  if (!e) e = on_problem(r->evidence);
-  if (e) {
-    d.median_us = e->median_us;
-    d.rel_noise = e->rel_noise;
-  }
-  return d;
-}
-
-bool timed(const Dispatch& d) {
-  return !d.kernel.empty() && std::isfinite(d.median_us) && d.median_us > 0;
-}
 
 struct DispatchRow {
   ProblemKey key;
@@ -543,15 +504,13 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   std::vector<DispatchRow> dispatch;
   std::vector<std::string> dispatch_untimed;
   {
-    const auto rules_b = tuner::select_rules(*base.store, base.run_id);
-    const auto rules_n = tuner::select_rules(*fresh.store, fresh.run_id);
     for (const auto& k : comparable) {
       DispatchRow d;
       d.key = k;
-      d.base = dispatch_of(rules_b, *bp[k]);
-      d.fresh = dispatch_of(rules_n, *np[k]);
+      d.base = bp[k]->dispatch;
+      d.fresh = np[k]->dispatch;
       if (d.base.kernel.empty() || d.fresh.kernel.empty()) continue;
-      d.compared = timed(d.base) && timed(d.fresh);
+      d.compared = d.base.timed() && d.fresh.timed();
       if (d.compared) {
         d.v = classify(d.base.median_us, d.base.rel_noise, d.fresh.median_us, d.fresh.rel_noise,
                        opt.threshold);
@@ -560,11 +519,11 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
                                           : r.dispatch_same);
       } else {
         ++r.dispatch_untimed;
-        const std::string side = !timed(d.base) && !timed(d.fresh) ? "either run"
-                                 : timed(d.base)                   ? "new"
-                                                                   : "base";
+        const std::string side = !d.base.timed() && !d.fresh.timed() ? "either run"
+                                 : d.base.timed()                    ? "new"
+                                                                     : "base";
         dispatch_untimed.push_back(k.label() + " (`" +
-                                   (timed(d.base) ? d.fresh.kernel : d.base.kernel) +
+                                   (d.base.timed() ? d.fresh.kernel : d.base.kernel) +
                                    "` not timed on it in " + side + ")");
       }
       dispatch.push_back(std::move(d));

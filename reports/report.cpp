@@ -396,6 +396,66 @@ void summary_section(Doc& doc, const RunData& d, const Peers& peers) {
       std::string(kMeasuredBy));
 }
 
+// Target 1 reads "the tuned dispatch is never slower than any baseline": per problem, what the
+// run's header runs (its rule's kernel, or the sweep attached to the rule) against the winner and
+// the baselines, which the summary above gives for each problem's own fastest kernel.
+void dispatch_section(Doc& doc, const RunData& d, const Peers& peers) {
+  doc.heading(2, "The header's dispatch per problem");
+  const auto impls = peer_impls(peers);
+  std::vector<std::string> head{"problem",  "dispatched kernel", "median us",
+                                "/ winner", "vs seed",           "vs cuSPARSE"};
+  std::string align = "llrrrr";
+  for (const auto& i : impls) {
+    head.push_back("vs " + i);
+    align += 'r';
+  }
+  std::vector<std::vector<std::string>> rows;
+  int untimed = 0, beaten = 0;
+  for (const auto& pr : d.problems) {
+    const Dispatch& x = pr.dispatch;
+    if (x.kernel.empty()) continue;
+    const double us = x.timed() ? x.median_us : NAN;
+    untimed += !x.timed();
+    const auto over = [us](const VariantResult* b) {
+      return b ? format_speedup(ratio(b->best.median_us, us)) : std::string("n/a");
+    };
+    const VariantResult* seed = pr.baseline("seed");
+    const VariantResult* cus = pr.baseline("cusparse");
+    beaten +=
+        x.timed() && ((seed && seed->best.median_us < us) || (cus && cus->best.median_us < us));
+    std::vector<std::string> r{pr.key.label(),
+                               "`" + x.kernel + "`" + (x.sweep ? " (the rule's sweep)" : ""),
+                               x.timed() ? format_us(us) : "not timed here",
+                               pr.winner ? fmt(us / pr.winner->median_us, 3) : "n/a",
+                               over(seed),
+                               over(cus)};
+    for (const auto& i : impls) {
+      const PeerResult* p = find_peer(peers, pr.key, i);
+      r.push_back(p ? format_speedup(ratio(p->median_us, us)) : "n/a");
+    }
+    rows.push_back(std::move(r));
+  }
+  if (rows.empty()) {
+    doc.para("No rule: the run has no correct fused trial, so its header would dispatch nothing.");
+    return;
+  }
+  doc.table(head, rows, align);
+  std::string note =
+      "What the header generated from this run runs on each problem: the rule whose bucket holds "
+      "it, and the column-blocked sweep attached to that rule where the library runs one (a Shape "
+      "from the graph's device arrays); its median here. `/ winner` is that median over the "
+      "problem's fastest fused kernel (above 1: the rule shares one kernel across its bucket; "
+      "below: a sweep). ";
+  note += beaten ? "**On " + std::to_string(beaten) + " problem" + (beaten == 1 ? "" : "s") +
+                       " a baseline is faster than the dispatch.** "
+                 : "No baseline is faster than the dispatch on any problem. ";
+  if (untimed)
+    note += std::to_string(untimed) + " problem" + (untimed == 1 ? "" : "s") +
+            " dispatch to a kernel not timed there (a rule taken from its bucket's largest "
+            "problem).";
+  doc.para(note);
+}
+
 void problem_section(Doc& doc, const RunData& d, const ProblemResults& pr, const Peers& peers) {
   doc.heading(3, pr.key.label());
   const auto& f = pr.features;
@@ -677,6 +737,20 @@ nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutc
           ps[i] = finite(ratio(q->median_us, w.median_us));
       if (!ps.empty()) p["winner"]["speedup_peers"] = ps;
     }
+    if (const Dispatch& x = pr.dispatch; !x.kernel.empty()) {
+      const auto over = [&x](const VariantResult* b) {
+        return b && x.timed() ? nlohmann::json(ratio(b->best.median_us, x.median_us))
+                              : nlohmann::json();
+      };
+      p["dispatch"] = {{"kernel", x.kernel},
+                       {"sweep", x.sweep},
+                       {"bucket", x.bucket},
+                       {"median_us", x.timed() ? nlohmann::json(x.median_us) : nlohmann::json()},
+                       {"rel_noise", std::isfinite(x.rel_noise) ? nlohmann::json(x.rel_noise)
+                                                                : nlohmann::json()},
+                       {"speedup_seed", over(pr.baseline("seed"))},
+                       {"speedup_cusparse", over(pr.baseline("cusparse"))}};
+    }
     problems.push_back(std::move(p));
   }
   nlohmann::json times = nlohmann::json::array();
@@ -847,6 +921,8 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
       doc.para("Note: the peers were measured on another " + pg + " (`" + pu + "`) than this run (`" +
                ru + "`).");
   }
+
+  dispatch_section(doc, d, peers);
 
   doc.heading(2, "Charts");
   if (plot.ok) {

@@ -714,27 +714,63 @@ TEST(Compare, TenPercentSlowerWinnerIsARegression) {
             0);
 }
 
+// One run on uniform 2M (F=128, f32): the rule's kernel kSweepRuleV at 7476 us, another fused
+// kernel at 7900 and, with `sweep`, the column-blocked sweep kSweepC at 6900, which the header
+// then runs there.
+const std::string kSweepRuleV = "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem3.online.split0.i32.f32";
+const std::string kSweepC = "colblock.r19.ps16.lag8.i32.f32";
+int64_t fill_sweep_run(tuner::Store& s, bool sweep) {
+  const int64_t run = s.open_run(run_info()).id;
+  s.put_graph(
+      run, "u2m", "uniform:n=2000000,deg=32",
+      {{"num_nodes", 2000000}, {"num_edges", 64000000}, {"mean_degree", 32.0}, {"max_degree", 70}});
+  add_trial(s, run, "u2m", 128, kSweepRuleV, 2, 7476.0);
+  add_trial(s, run, "u2m", 128, "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split0.i32.f32", 2,
+            7900.0);
+  add_trial(s, run, "u2m", 128, baseline(Family::seed), 1, 9000.0);
+  if (sweep) add_trial(s, run, "u2m", 128, kSweepC, 2, 6900.0);
+  s.finish_run(run);
+  return run;
+}
+
+// The report's dispatch section: what the header runs per problem against the winner and the
+// baselines (target 1 is about the dispatch), the sweep where the rule carries one.
+TEST(Report, TheHeadersDispatchPerProblem) {
+  const NoCharts no_charts;
+  const TempDir dir("report_dispatch");
+  for (const bool sweep : {false, true}) {
+    SCOPED_TRACE(sweep ? "sweep" : "no sweep");
+    tuner::Store s((dir / (sweep ? "sweep.sqlite" : "plain.sqlite")).string());
+    const std::string out = (dir / (sweep ? "sweep" : "plain")).string();
+    write_report(s, fill_sweep_run(s, sweep), out, "");
+    const std::string md = slurp(fs::path(out) / "report.md");
+    const std::string kernel = sweep ? kSweepC : kSweepRuleV;
+    const double us = sweep ? 6900.0 : 7476.0;
+    EXPECT_TRUE(contains(md, "## The header's dispatch per problem")) << md;
+    EXPECT_TRUE(contains(md, "| u2m F=128 H=1 f32/i32 | `" + kernel + "`" +
+                                 (sweep ? " (the rule's sweep)" : "") + " | " + format_us(us) +
+                                 " | " + fmt(us / 7476.0, 3) + " | " + format_speedup(9000.0 / us) +
+                                 " | n/a |"))
+        << md;
+    EXPECT_TRUE(contains(md, "No baseline is faster than the dispatch on any problem.")) << md;
+    const auto j = nlohmann::json::parse(slurp(fs::path(out) / "report.json"));
+    const auto& x = j["problems"].at(0)["dispatch"];
+    EXPECT_EQ(x["kernel"], kernel);
+    EXPECT_EQ(x["sweep"], sweep);
+    EXPECT_DOUBLE_EQ(x["speedup_seed"].get<double>(), 9000.0 / us);
+    EXPECT_TRUE(x["speedup_cusparse"].is_null());
+  }
+}
+
 // The header's dispatch, not only each problem's fastest fused kernel: a column-blocked sweep
 // attached to the rule in one run and not in the other moves what the header runs while the
 // tuned choice (a fused kernel) keeps its time. Gained, the dispatch is faster with another
 // kernel; lost, the gate fails (before the sixty-sixth session compare showed neither).
 TEST(Compare, TheHeadersDispatchIsComparedAndASlowerOneFailsTheGate) {
   const TempDir dir("cmp_dispatch");
-  const std::string V = "csrgat.tpr16.fl16.rpb8.vec4.t1.g4.smem3.online.split0.i32.f32";
-  const std::string S = "csrgat.tpr8.fl8.rpb16.vec4.t2.g4.smem0.online.split0.i32.f32";
-  const std::string C = "colblock.r19.ps16.lag8.i32.f32";
   const auto fill = [&](const std::string& file, bool sweep) {
     tuner::Store s((dir / file).string());
-    const int64_t run = s.open_run(run_info()).id;
-    s.put_graph(run, "u2m", "uniform:n=2000000,deg=32",
-                {{"num_nodes", 2000000},
-                 {"num_edges", 64000000},
-                 {"mean_degree", 32.0},
-                 {"max_degree", 70}});
-    add_trial(s, run, "u2m", 128, V, 2, 7476.0);
-    add_trial(s, run, "u2m", 128, S, 2, 7900.0);
-    if (sweep) add_trial(s, run, "u2m", 128, C, 2, 6900.0);
-    s.finish_run(run);
+    fill_sweep_run(s, sweep);
   };
   fill("plain.sqlite", false);
   fill("sweep.sqlite", true);
@@ -744,13 +780,13 @@ TEST(Compare, TheHeadersDispatchIsComparedAndASlowerOneFailsTheGate) {
   EXPECT_EQ(gained.dispatch_faster, 1);
   EXPECT_EQ(gained.exit_code, 0);
   EXPECT_TRUE(contains(gained.markdown, "## csrgat compare: improved")) << gained.markdown;
-  EXPECT_TRUE(contains(gained.markdown, "| u2m F=128 H=1 f32/i32 | **faster** | `" + V + "` | " +
-                                            format_us(7476.0) + " | `" + C + "` | " +
+  EXPECT_TRUE(contains(gained.markdown, "| u2m F=128 H=1 f32/i32 | **faster** | `" + kSweepRuleV +
+                                            "` | " + format_us(7476.0) + " | `" + kSweepC + "` | " +
                                             format_us(6900.0) + " | -7.7% |"))
       << gained.markdown;
   const auto& row = gained.json["dispatch"].at(0);
-  EXPECT_EQ(row["base"]["kernel"], V);
-  EXPECT_EQ(row["new"]["kernel"], C);
+  EXPECT_EQ(row["base"]["kernel"], kSweepRuleV);
+  EXPECT_EQ(row["new"]["kernel"], kSweepC);
   EXPECT_EQ(row["new"]["sweep"], true);
   EXPECT_EQ(row["kernel_changed"], true);
 
