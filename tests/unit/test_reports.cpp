@@ -1203,6 +1203,14 @@ TEST(ReportRecorded, EveryRecordedStoreReports) {
             found = true;
             EXPECT_EQ(p["winner"]["variant"], w.variant);
             EXPECT_DOUBLE_EQ(p["winner"]["median_us"].get<double>(), w.median_us);
+            // Every problem with a winner has a rule; its kernel is no faster than the winner
+            // beyond a noise tie, and only a sweep may be.
+            ASSERT_TRUE(p.contains("dispatch")) << w.graph;
+            const auto& x = p["dispatch"];
+            if (!x["sweep"].get<bool>() && x["median_us"].is_number()) {
+              EXPECT_GE(x["median_us"].get<double>(), 0.97 * w.median_us) << w.graph;
+              EXPECT_EQ(x["kernel"].get<std::string>().rfind("csrgat.", 0), 0u) << w.graph;
+            }
             if (std::isfinite(w.seed_us)) {
               EXPECT_NEAR(p["winner"]["speedup_seed"].get<double>(), w.seed_us / w.median_us, 1e-9);
             }
