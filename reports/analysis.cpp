@@ -313,25 +313,42 @@ Dispatch dispatch_of(const std::vector<tuner::RuleChoice>& rules, const ProblemR
   Dispatch d;
   const tuner::RuleChoice* r =
       tuner::rule_for(rules, p.key.value, p.key.index, p.key.feat, p.key.heads, p.features);
-  if (!r) return d;
-  d.bucket = r->bucket.describe();
-  const auto on_problem = [&p](const std::vector<tuner::Evidence>& ev) -> const tuner::Evidence* {
-    for (const auto& e : ev)
-      if (e.graph == p.key.graph && e.feat == p.key.feat && e.heads == p.key.heads) return &e;
-    return nullptr;
-  };
-  const tuner::Evidence* e = r->colblock.empty() ? nullptr : on_problem(r->colblock_evidence);
-  d.sweep = e != nullptr;
-  d.kernel = d.sweep ? r->colblock : r->variant;
-  if (!e) e = on_problem(r->evidence);
-  if (e) {
-    d.median_us = e->median_us;
-    d.rel_noise = e->rel_noise;
+  if (!r) {
+    d.fallback = std::any_of(rules.begin(), rules.end(), [&p](const tuner::RuleChoice& x) {
+      return x.bucket.value == static_cast<int>(p.key.value) &&
+             x.bucket.index == static_cast<int>(p.key.index);
+    });
+    return d;
   }
+  d.bucket = r->bucket.describe();
+  d.sweep = tuner::sweep_runs(*r, p.key.value, p.key.index, p.key.feat, p.key.heads, p.features);
+  d.kernel = d.sweep ? r->colblock : r->variant;
+  d.wrong =
+      std::find(p.disqualified.begin(), p.disqualified.end(), d.kernel) != p.disqualified.end();
+  for (const auto& e : d.sweep ? r->colblock_evidence : r->evidence)
+    if (e.graph == p.key.graph && e.feat == p.key.feat && e.heads == p.key.heads && !d.wrong) {
+      d.median_us = e.median_us;
+      d.rel_noise = e.rel_noise;
+      d.stage = e.stage;
+    }
   return d;
 }
 
 }  // namespace
+
+nlohmann::json dispatch_json(const Dispatch& d) {
+  const auto known = [](double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+  };
+  return {{"kernel", d.kernel},
+          {"fallback", d.fallback},
+          {"sweep", d.sweep},
+          {"wrong", d.wrong},
+          {"bucket", d.bucket},
+          {"stage", d.stage >= 0 ? nlohmann::json(d.stage) : nlohmann::json()},
+          {"median_us", d.timed() ? nlohmann::json(d.median_us) : nlohmann::json()},
+          {"rel_noise", known(d.rel_noise)}};
+}
 
 RunData load_run(const tuner::Store& store, int64_t run_id) {
   auto run = store.run(run_id);

@@ -108,18 +108,27 @@ struct VariantResult {
   Achieved perf;
 };
 
-// What the run's generated header runs on one of its problems (tuner::rule_for over the run's
-// select_rules): the rule's kernel, or the column-blocked sweep attached to the rule where the
-// library runs it (the problems of the rule's colblock_evidence), and that kernel's time on the
-// problem from the rule's evidence (NaN: not measured there, as a rule taken from its bucket's
-// largest problem may not have been).
+// What the library built with the run's generated header runs on one of its problems
+// (tuner::rule_for over the run's select_rules, as the library's choose() matches): the rule's
+// kernel, or the column-blocked sweep attached to the rule where the library runs it
+// (tuner::sweep_runs), or its fallback kernel where the run has rules of the problem's type but
+// none takes it; and that kernel's time on the problem in the run, from the rule's evidence.
+// Untimed (NaN) where it was not measured there: a rule taken from its bucket's largest problem
+// or a catch-all, a problem whose every fused trial failed, a kernel wrong on it, the fallback.
 struct Dispatch {
-  std::string kernel;  // "" when the run has no rule of the problem's type
+  std::string kernel;  // a variant id; "" for the fallback or when the run has no rule of the type
   std::string bucket;  // the rule's bucket, described
-  bool sweep = false;
+  bool fallback = false;  // the run has rules of the type but none takes the problem
+  bool sweep = false;     // kernel is the rule's column-blocked sweep
+  bool wrong = false;     // kernel was wrong or crashed on this problem in the run
+  int stage = -1;         // the time's evidence stage (2 interleaved final, 1 full, 0 screening)
   double median_us = NAN, rel_noise = NAN;
+  bool any() const { return fallback || !kernel.empty(); }
   bool timed() const { return !kernel.empty() && std::isfinite(median_us) && median_us > 0; }
+  std::string name() const { return fallback ? "the library's fallback kernel" : kernel; }
 };
+// compare.json's and report.json's form: every field, null for a time not known.
+nlohmann::json dispatch_json(const Dispatch& d);
 
 struct ProblemResults {
   ProblemKey key;

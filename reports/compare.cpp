@@ -162,7 +162,7 @@ struct DispatchRow {
   ProblemKey key;
   Dispatch base, fresh;
   Verdict v;
-  bool compared = false;  // both sides' kernels timed on the problem
+  std::string status;  // "compared" (both timed), "lost" (a regression), "not timed" (in base)
 };
 
 struct VariantRow {
@@ -502,34 +502,44 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   // The header's dispatch on each compared problem, each run's own rules (a problem in both
   // runs and only one's rules of its type is no row: its tuned choice is lost or new above).
   std::vector<DispatchRow> dispatch;
-  std::vector<std::string> dispatch_untimed;
-  {
-    for (const auto& k : comparable) {
-      DispatchRow d;
-      d.key = k;
-      d.base = bp[k]->dispatch;
-      d.fresh = np[k]->dispatch;
-      if (d.base.kernel.empty() || d.fresh.kernel.empty()) continue;
-      d.compared = d.base.timed() && d.fresh.timed();
-      if (d.compared) {
-        d.v = classify(d.base.median_us, d.base.rel_noise, d.fresh.median_us, d.fresh.rel_noise,
-                       opt.threshold);
-        ++(d.v.change == Change::slower   ? r.dispatch_slower
-           : d.v.change == Change::faster ? r.dispatch_faster
-                                          : r.dispatch_same);
-      } else {
-        ++r.dispatch_untimed;
-        const std::string side = !d.base.timed() && !d.fresh.timed() ? "either run"
-                                 : d.base.timed()                    ? "new"
-                                                                     : "base";
-        dispatch_untimed.push_back(k.label() + " (`" +
-                                   (d.base.timed() ? d.fresh.kernel : d.base.kernel) +
-                                   "` not timed on it in " + side + ")");
-      }
-      dispatch.push_back(std::move(d));
+  std::vector<std::string> dispatch_lost, dispatch_untimed;
+  for (const auto& k : comparable) {
+    DispatchRow d;
+    d.key = k;
+    d.base = bp[k]->dispatch;
+    d.fresh = np[k]->dispatch;
+    if (!d.base.any() || !d.fresh.any()) continue;
+    const auto named = [](const Dispatch& x) {
+      return x.fallback ? x.name() : "`" + x.kernel + "`";
+    };
+    const auto timed_text = [&named](const Dispatch& x) {
+      return named(x) + (x.wrong     ? " (wrong or crashed on it)"
+                         : x.timed() ? " at " + format_us(x.median_us) + " us"
+                                     : " (not timed on it)");
+    };
+    if (d.fresh.wrong || (d.base.timed() && !d.fresh.timed())) {
+      d.status = "lost";  // new runs a kernel known wrong here, or one nobody timed here
+      ++r.dispatch_lost;
+      dispatch_lost.push_back(k.label() + ": base " + timed_text(d.base) + ", new " +
+                              timed_text(d.fresh));
+    } else if (d.base.timed() && d.fresh.timed()) {
+      d.status = "compared";
+      d.v = classify(d.base.median_us, d.base.rel_noise, d.fresh.median_us, d.fresh.rel_noise,
+                     opt.threshold);
+      ++(d.v.change == Change::slower   ? r.dispatch_slower
+         : d.v.change == Change::faster ? r.dispatch_faster
+                                        : r.dispatch_same);
+    } else {
+      d.status = "not timed";  // in base: nothing to hold new to
+      ++r.dispatch_untimed;
+      dispatch_untimed.push_back(k.label() + ": base " + timed_text(d.base) + ", new " +
+                                 timed_text(d.fresh));
     }
+    dispatch.push_back(std::move(d));
   }
-  r.exit_code = r.tuned_slower > 0 || r.tuned_lost > 0 || r.dispatch_slower > 0 ? 1 : 0;
+  r.exit_code =
+      r.tuned_slower > 0 || r.tuned_lost > 0 || r.dispatch_slower > 0 || r.dispatch_lost > 0 ? 1
+                                                                                             : 0;
 
   // Markdown: the summary line, tuned choices that moved, then per-variant changes.
   std::stable_sort(tuned.begin(), tuned.end(), [](const TunedRow& x, const TunedRow& y) {
@@ -546,13 +556,15 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   std::ostringstream md;
   int switched = 0, dispatch_switched = 0;
   for (const auto& t : tuned) switched += t.status == "compared" && t.new_variant != t.base_variant;
-  for (const auto& d : dispatch) dispatch_switched += d.base.kernel != d.fresh.kernel;
+  for (const auto& d : dispatch)
+    dispatch_switched += d.status == "compared" && d.base.kernel != d.fresh.kernel;
   const bool moved_any = switched || dispatch_switched || r.variants_slower || r.variants_faster ||
                          r.dispatch_faster || !broken.empty();
-  const std::string verdict = r.tuned_slower || r.tuned_lost || r.dispatch_slower ? "REGRESSION"
-                              : r.tuned_faster || r.dispatch_faster               ? "improved"
-                              : moved_any                                         ? "no regression"
-                                                                                  : "no change";
+  const std::string verdict = r.tuned_slower || r.tuned_lost || r.dispatch_slower || r.dispatch_lost
+                                  ? "REGRESSION"
+                              : r.tuned_faster || r.dispatch_faster ? "improved"
+                              : moved_any                           ? "no regression"
+                                                                    : "no change";
   md << "## csrgat compare: " << verdict << "\n\n";
   md << "**" << r.tuned_slower << " tuned choice" << (r.tuned_slower == 1 ? "" : "s")
      << " slower**, " << r.tuned_faster << " faster, " << r.tuned_same << " same (" << switched
@@ -562,7 +574,8 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   md << "; the header's dispatch: " << (r.dispatch_slower ? "**" : "") << r.dispatch_slower
      << " slower" << (r.dispatch_slower ? "**" : "") << ", " << r.dispatch_faster << " faster, "
      << r.dispatch_same << " same (" << dispatch_switched << " with another kernel)";
-  if (r.dispatch_untimed) md << ", " << r.dispatch_untimed << " not timed";
+  if (r.dispatch_lost) md << ", **" << r.dispatch_lost << " lost** (untimed or wrong in new)";
+  if (r.dispatch_untimed) md << ", " << r.dispatch_untimed << " not timed in base";
   md << "; per variant: " << r.variants_slower << " slower, "
      << r.variants_faster << " faster, " << r.variants_same << " same";
   if (!broken.empty()) md << ", " << broken.size() << " broken (wrong or crashed in new)";
@@ -640,15 +653,15 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
         "this is what a caller gets.\n\n";
   std::vector<const DispatchRow*> dmoved;
   for (const auto& d : dispatch)
-    if (d.compared && (d.v.change != Change::same || d.base.kernel != d.fresh.kernel))
+    if (d.status == "compared" && (d.v.change != Change::same || d.base.kernel != d.fresh.kernel))
       dmoved.push_back(&d);
   if (dmoved.empty()) {
     md << "No problem's dispatch moved beyond the threshold and the noise, and every problem kept "
           "its kernel.\n\n";
   } else {
     md << "| problem | change | base kernel | base us | new kernel | new us | new/base | noise us "
-          "|\n"
-          "|---|---|---|---:|---|---:|---:|---:|\n";
+          "| stages |\n"
+          "|---|---|---|---:|---|---:|---:|---:|---|\n";
     for (const auto* d : dmoved) {
       const std::string change = d->v.change == Change::same
                                      ? "same time, other kernel"
@@ -658,17 +671,21 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
          << (d->fresh.kernel == d->base.kernel ? std::string("(same)")
                                                : "`" + d->fresh.kernel + "`")
          << " | " << format_us(d->fresh.median_us) << " | " << pct_change(d->v.ratio) << " | "
-         << format_us(d->v.noise_us) << " |\n";
+         << format_us(d->v.noise_us) << " | " << d->base.stage << " / " << d->fresh.stage << " |\n";
     }
     md << "\n";
   }
-  if (!dispatch_untimed.empty()) {
-    md << "**Dispatched to a kernel not timed on the problem** (" << dispatch_untimed.size()
-       << "): ";
-    for (size_t i = 0; i < dispatch_untimed.size(); ++i)
-      md << (i ? ", " : "") << dispatch_untimed[i];
+  const auto items = [&md](const std::string& title, const std::vector<std::string>& list) {
+    if (list.empty()) return;
+    md << title << " (" << list.size() << "): ";
+    for (size_t i = 0; i < list.size(); ++i) md << (i ? "; " : "") << list[i];
     md << ".\n\n";
-  }
+  };
+  items(
+      "**Dispatch lost: new runs a kernel wrong or not timed on the problem where base's was "
+      "timed** (a regression)",
+      dispatch_lost);
+  items("**Not timed in base** (nothing to hold new to)", dispatch_untimed);
 
   md << "### Per-variant changes\n\n";
   size_t changed = 0;
@@ -729,19 +746,14 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   nlohmann::json dj = nlohmann::json::array();
   for (const auto& d : dispatch) {
     nlohmann::json j = key_json(d.key);
-    const auto side = [](const Dispatch& x) {
-      return nlohmann::json{{"kernel", x.kernel},
-                            {"sweep", x.sweep},
-                            {"bucket", x.bucket},
-                            {"median_us", finite_or_null(x.median_us)},
-                            {"rel_noise", finite_or_null(x.rel_noise)}};
-    };
-    j.update({{"change", d.compared ? to_string(d.v.change) : "not timed"},
-              {"kernel_changed", d.base.kernel != d.fresh.kernel},
-              {"base", side(d.base)},
-              {"new", side(d.fresh)},
-              {"ratio", d.compared ? finite_or_null(d.v.ratio) : nlohmann::json()},
-              {"noise_us", d.compared ? finite_or_null(d.v.noise_us) : nlohmann::json()}});
+    const bool compared = d.status == "compared";
+    j.update({{"status", d.status},
+              {"change", compared ? to_string(d.v.change) : d.status},
+              {"kernel_changed", d.base.name() != d.fresh.name()},
+              {"base", dispatch_json(d.base)},
+              {"new", dispatch_json(d.fresh)},
+              {"ratio", compared ? finite_or_null(d.v.ratio) : nlohmann::json()},
+              {"noise_us", compared ? finite_or_null(d.v.noise_us) : nlohmann::json()}});
     dj.push_back(std::move(j));
   }
   for (const auto& v : variants) {
@@ -774,6 +786,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
               {"dispatch_slower", r.dispatch_slower},
               {"dispatch_faster", r.dispatch_faster},
               {"dispatch_same", r.dispatch_same},
+              {"dispatch_lost", r.dispatch_lost},
               {"dispatch_untimed", r.dispatch_untimed},
               {"graph_changed", changed_graphs},
               {"graph_source_changed", source_notes},

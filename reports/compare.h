@@ -52,13 +52,17 @@ struct CompareResult {
   // The header's dispatch per compared problem (each run's own select_rules: the rule holding
   // the problem, and the column-blocked sweep attached to it where the library runs one), by the
   // same rule; untimed: the dispatched kernel was not measured on the problem in one run.
-  int dispatch_slower = 0, dispatch_faster = 0, dispatch_same = 0, dispatch_untimed = 0;
+  // lost: new runs a kernel wrong on the problem, or one not timed there where base's was (a
+  // regression, as a lost tuned choice is); untimed: base's was not timed there either.
+  int dispatch_slower = 0, dispatch_faster = 0, dispatch_same = 0, dispatch_lost = 0,
+      dispatch_untimed = 0;
   int variants_slower = 0, variants_faster = 0, variants_same = 0;
   std::string markdown;  // compare.md
   nlohmann::json json;   // compare.json
 };
 
-// A slower dispatch fails the gate as a slower tuned choice does: it is what the header runs.
+// A slower or lost dispatch fails the gate as a slower or lost tuned choice does: it is what
+// the header runs.
 //
 // Never refuses silently: a refusal is a result with exit code 2 and its reason in both texts.
 // Refused: runs of different GPUs or drivers (unless allow_different_gpu), and runs that have no

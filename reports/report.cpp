@@ -402,20 +402,25 @@ void summary_section(Doc& doc, const RunData& d, const Peers& peers) {
 void dispatch_section(Doc& doc, const RunData& d, const Peers& peers) {
   doc.heading(2, "The header's dispatch per problem");
   const auto impls = peer_impls(peers);
-  std::vector<std::string> head{"problem",  "dispatched kernel", "median us",
+  std::vector<std::string> head{"problem",  "dispatched kernel", "median us",  "stage",
                                 "/ winner", "vs seed",           "vs cuSPARSE"};
-  std::string align = "llrrrr";
+  std::string align = "llrrrrr";
   for (const auto& i : impls) {
     head.push_back("vs " + i);
     align += 'r';
   }
   std::vector<std::vector<std::string>> rows;
-  int untimed = 0, beaten = 0;
+  int timed = 0, beaten = 0;
+  std::vector<std::string> untimed;
   for (const auto& pr : d.problems) {
     const Dispatch& x = pr.dispatch;
-    if (x.kernel.empty()) continue;
+    if (!x.any()) continue;
     const double us = x.timed() ? x.median_us : NAN;
-    untimed += !x.timed();
+    timed += x.timed();
+    if (!x.timed())
+      untimed.push_back(pr.key.label() + (x.fallback ? " (the library's fallback)"
+                                          : x.wrong  ? " (wrong or crashed there)"
+                                                     : ""));
     const auto over = [us](const VariantResult* b) {
       return b ? format_speedup(ratio(b->best.median_us, us)) : std::string("n/a");
     };
@@ -423,12 +428,16 @@ void dispatch_section(Doc& doc, const RunData& d, const Peers& peers) {
     const VariantResult* cus = pr.baseline("cusparse");
     beaten +=
         x.timed() && ((seed && seed->best.median_us < us) || (cus && cus->best.median_us < us));
-    std::vector<std::string> r{pr.key.label(),
-                               "`" + x.kernel + "`" + (x.sweep ? " (the rule's sweep)" : ""),
-                               x.timed() ? format_us(us) : "not timed here",
-                               pr.winner ? fmt(us / pr.winner->median_us, 3) : "n/a",
-                               over(seed),
-                               over(cus)};
+    std::vector<std::string> r{
+        pr.key.label(),
+        x.fallback ? x.name() : "`" + x.kernel + "`" + (x.sweep ? " (the rule's sweep)" : ""),
+        x.wrong     ? "**wrong here**"
+        : x.timed() ? format_us(us)
+                    : "not timed here",
+        x.stage >= 0 ? std::to_string(x.stage) : "",
+        pr.winner ? fmt(us / pr.winner->median_us, 3) : "n/a",
+        over(seed),
+        over(cus)};
     for (const auto& i : impls) {
       const PeerResult* p = find_peer(peers, pr.key, i);
       r.push_back(p ? format_speedup(ratio(p->median_us, us)) : "n/a");
@@ -441,18 +450,23 @@ void dispatch_section(Doc& doc, const RunData& d, const Peers& peers) {
   }
   doc.table(head, rows, align);
   std::string note =
-      "What the header generated from this run runs on each problem: the rule whose bucket holds "
-      "it, and the column-blocked sweep attached to that rule where the library runs one (a Shape "
-      "from the graph's device arrays); its median here. `/ winner` is that median over the "
-      "problem's fastest fused kernel (above 1: the rule shares one kernel across its bucket; "
-      "below: a sweep). ";
-  note += beaten ? "**On " + std::to_string(beaten) + " problem" + (beaten == 1 ? "" : "s") +
-                       " a baseline is faster than the dispatch.** "
-                 : "No baseline is faster than the dispatch on any problem. ";
-  if (untimed)
-    note += std::to_string(untimed) + " problem" + (untimed == 1 ? "" : "s") +
-            " dispatch to a kernel not timed there (a rule taken from its bucket's largest "
-            "problem).";
+      "What the library built with this run's header runs on each problem (its dispatch's first "
+      "matching rule; the column-blocked sweep attached to that rule where the library runs one, "
+      "with a Shape from the graph's device arrays) and that kernel's median in this run. "
+      "`/ winner` is that median over the problem's fastest fused kernel: above 1 where the rule "
+      "shares one kernel across its bucket, below 1 for a sweep or, within the noise, a kernel "
+      "the winner tied with. ";
+  note += beaten ? "**On " + std::to_string(beaten) + " of the " + std::to_string(timed) +
+                       " timed problems a baseline's median is lower than the dispatch's.** "
+                 : "On each of the " + std::to_string(timed) +
+                       " timed problems the dispatch's median is below both baselines'. ";
+  if (!untimed.empty()) {
+    note +=
+        "Not timed (a rule taken from its bucket's largest problem or a catch-all, a problem "
+        "whose fused trials all failed, a kernel wrong there, the fallback): ";
+    for (size_t i = 0; i < untimed.size(); ++i) note += (i ? ", " : "") + untimed[i];
+    note += ".";
+  }
   doc.para(note);
 }
 
@@ -737,19 +751,23 @@ nlohmann::json summary_json(const RunData& d, const Peers& peers, const PlotOutc
           ps[i] = finite(ratio(q->median_us, w.median_us));
       if (!ps.empty()) p["winner"]["speedup_peers"] = ps;
     }
-    if (const Dispatch& x = pr.dispatch; !x.kernel.empty()) {
-      const auto over = [&x](const VariantResult* b) {
-        return b && x.timed() ? nlohmann::json(ratio(b->best.median_us, x.median_us))
-                              : nlohmann::json();
+    if (const Dispatch& x = pr.dispatch; x.any()) {
+      const auto over = [&x](double base_us) {
+        return x.timed() && std::isfinite(base_us) ? nlohmann::json(base_us / x.median_us)
+                                                   : nlohmann::json();
       };
-      p["dispatch"] = {{"kernel", x.kernel},
-                       {"sweep", x.sweep},
-                       {"bucket", x.bucket},
-                       {"median_us", x.timed() ? nlohmann::json(x.median_us) : nlohmann::json()},
-                       {"rel_noise", std::isfinite(x.rel_noise) ? nlohmann::json(x.rel_noise)
-                                                                : nlohmann::json()},
-                       {"speedup_seed", over(pr.baseline("seed"))},
-                       {"speedup_cusparse", over(pr.baseline("cusparse"))}};
+      const VariantResult* seed = pr.baseline("seed");
+      const VariantResult* cus = pr.baseline("cusparse");
+      nlohmann::json j = dispatch_json(x);
+      j["over_winner"] = pr.winner && x.timed() ? nlohmann::json(x.median_us / pr.winner->median_us)
+                                                : nlohmann::json();
+      j["speedup_seed"] = over(seed ? seed->best.median_us : NAN);
+      j["speedup_cusparse"] = over(cus ? cus->best.median_us : NAN);
+      nlohmann::json ps = nlohmann::json::object();
+      for (const auto& i : peer_impls(peers))
+        if (const PeerResult* q = find_peer(peers, pr.key, i)) ps[i] = over(q->median_us);
+      if (!ps.empty()) j["speedup_peers"] = ps;
+      p["dispatch"] = std::move(j);
     }
     problems.push_back(std::move(p));
   }

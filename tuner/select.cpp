@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <tuple>
 
 #include "tuner/colblock.h"
+#include "variants/launch.h"
 
 namespace csrgat::tuner {
 namespace {
@@ -320,11 +322,15 @@ RuleChoice make_rule(const Bucket& bucket, const std::string& variant,
 
 // Whether the library would run sweep c on problem p (csrgat/colblock.h's problem_unsupported():
 // F = 128, one head, f32 or bf16, a graph its plan takes; and int32 indices).
-bool sweep_takes(const VariantParams& c, const Tuned* p) {
-  return p->key.index == IndexType::i32 && p->shape.known &&
-         colblock::problem_unsupported(p->shape.nodes, p->shape.edges, p->key.heads, p->key.feat,
-                                       static_cast<int>(p->key.value), geometry_of(c))
+bool sweep_takes(const VariantParams& c, ValueType value, IndexType index, int feat, int heads,
+                 const Shape& s) {
+  return index == IndexType::i32 && s.known &&
+         colblock::problem_unsupported(s.nodes, s.edges, heads, feat, static_cast<int>(value),
+                                       geometry_of(c))
              .empty();
+}
+bool sweep_takes(const VariantParams& c, const Tuned* p) {
+  return sweep_takes(c, p->key.value, p->key.index, p->key.feat, p->key.heads, p->shape);
 }
 
 // The column-blocked sweep for a bucket rule (RuleChoice::colblock), if one qualifies: measured
@@ -475,19 +481,40 @@ std::vector<Winner> select_winners(const Store& store, int64_t run_id) {
   return out;
 }
 
+namespace {
+const RuleChoice* first_of(const std::vector<RuleChoice>& rules, ValueType value, IndexType index,
+                           int feat, const std::function<bool(const Bucket&)>& holds) {
+  for (const RuleChoice& r : rules) {
+    if (r.bucket.value != static_cast<int>(value) || r.bucket.index != static_cast<int>(index) ||
+        !holds(r.bucket))
+      continue;
+    const VariantParams p = VariantParams::parse(r.variant);
+    if (slices_fit(p.slices, p.vec, feat)) return &r;
+  }
+  return nullptr;
+}
+}  // namespace
+
+const RuleChoice* first_match(const std::vector<RuleChoice>& rules, ValueType value,
+                              IndexType index, int feat, int heads, double mean_degree,
+                              int64_t max_degree, int64_t nodes) {
+  return first_of(rules, value, index, feat, [&](const Bucket& b) {
+    return b.contains(feat, heads, mean_degree, max_degree, nodes);
+  });
+}
+
 const RuleChoice* rule_for(const std::vector<RuleChoice>& rules, ValueType value, IndexType index,
                            int feat, int heads, const nlohmann::json& features) {
   const Shape s = shape_of(features);
-  const RuleChoice* all = nullptr;
-  for (const RuleChoice& r : rules) {
-    if (r.bucket.value != static_cast<int>(value) || r.bucket.index != static_cast<int>(index))
-      continue;
-    if (r.bucket.is_catch_all())
-      all = all ? all : &r;
-    else if (s.known && r.bucket.contains(feat, heads, s.mean_degree, s.max_degree, s.nodes))
-      return &r;
-  }
-  return all;
+  if (s.known)
+    return first_match(rules, value, index, feat, heads, s.mean_degree, s.max_degree, s.nodes);
+  return first_of(rules, value, index, feat, [](const Bucket& b) { return b.is_catch_all(); });
+}
+
+bool sweep_runs(const RuleChoice& r, ValueType value, IndexType index, int feat, int heads,
+                const nlohmann::json& features) {
+  return !r.colblock.empty() && sweep_takes(VariantParams::parse(r.colblock), value, index, feat,
+                                            heads, shape_of(features));
 }
 
 bool Bucket::contains(int feat, int heads, double mean_degree, int64_t max_degree,

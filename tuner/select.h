@@ -127,11 +127,24 @@ struct RuleChoice {
 // Problems whose graph has no features in the store feed only the catch-all rules.
 std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id);
 
-// The rule a run's header applies to one of its tuned problems: the bucket rule of the
-// problem's value and index type whose bucket holds its shape (the graph's features as the
-// store keeps them), else that type's catch-all, as select_rules placed the problem; nullptr
-// when `rules` has none of its type.
+// The rule the library's dispatch (csrgat/aggregate.cpp, choose()) takes for a shape, `rules`
+// in select_rules' order (the header's): the first of the type whose bucket holds the shape
+// and, for a `.fs<T>` kernel, whose slices suit F (variants/launch.h, slices_fit); nullptr when
+// none does (the library runs its fallback kernel).
+const RuleChoice* first_match(const std::vector<RuleChoice>& rules, ValueType value,
+                              IndexType index, int feat, int heads, double mean_degree,
+                              int64_t max_degree, int64_t nodes);
+
+// The same for a tuned problem, by its graph's features as the store keeps them. A problem
+// without them (select_rules placed it in its type's catch-all only, and the library would
+// measure the graph itself) is matched against the catch-all rules alone.
 const RuleChoice* rule_for(const std::vector<RuleChoice>& rules, ValueType value, IndexType index,
                            int feat, int heads, const nlohmann::json& features);
+
+// Whether the library runs rule r's column-blocked sweep (RuleChoice::colblock) on a problem:
+// r has one, int32 indices, and the sweep's plan takes the graph (csrgat/colblock.h,
+// problem_unsupported(): F = 128, one head, f32 or bf16); false without the graph's features.
+bool sweep_runs(const RuleChoice& r, ValueType value, IndexType index, int feat, int heads,
+                const nlohmann::json& features);
 
 }  // namespace csrgat::tuner

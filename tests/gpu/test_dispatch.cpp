@@ -72,17 +72,10 @@ TEST(Dispatch, TunedHeaderRoutesEveryTunedGraphToItsRule) {
     int64_t max_deg = 0;
     for (int64_t r = 0; r < g.num_nodes; ++r) max_deg = std::max(max_deg, g.degree(r));
     const double mean = g.num_nodes ? static_cast<double>(g.num_edges()) / g.num_nodes : 0;
-    std::string expected;
-    for (const auto& r : rules) {
-      const VariantParams p = VariantParams::parse(r.variant);
-      if (r.bucket.value == static_cast<int>(w.value) && r.bucket.index == static_cast<int>(w.index) &&
-          r.bucket.contains(w.feat, w.heads, mean, max_deg, g.num_nodes) &&
-          slices_fit(p.slices, p.vec, w.feat)) {  // as the library's choose()
-        expected = r.variant;
-        break;
-      }
-    }
-    ASSERT_FALSE(expected.empty()) << w.graph << ": no rule holds it";
+    const RuleChoice* rule =
+        first_match(rules, w.value, w.index, w.feat, w.heads, mean, max_deg, g.num_nodes);
+    ASSERT_NE(rule, nullptr) << w.graph << ": no rule holds it";
+    const std::string expected = rule->variant;
     const Storage st = storage_of(w.value);
     Shape shape;
     ASSERT_EQ(Shape::create(g.row_ptr.data(), g.num_nodes, w.heads, w.feat, st, index_of(w.index),

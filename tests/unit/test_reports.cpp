@@ -749,15 +749,20 @@ TEST(Report, TheHeadersDispatchPerProblem) {
     EXPECT_TRUE(contains(md, "## The header's dispatch per problem")) << md;
     EXPECT_TRUE(contains(md, "| u2m F=128 H=1 f32/i32 | `" + kernel + "`" +
                                  (sweep ? " (the rule's sweep)" : "") + " | " + format_us(us) +
-                                 " | " + fmt(us / 7476.0, 3) + " | " + format_speedup(9000.0 / us) +
-                                 " | n/a |"))
+                                 " | 2 | " + fmt(us / 7476.0, 3) + " | " +
+                                 format_speedup(9000.0 / us) + " | n/a |"))
         << md;
-    EXPECT_TRUE(contains(md, "No baseline is faster than the dispatch on any problem.")) << md;
+    EXPECT_TRUE(contains(md,
+                         "On each of the 1 timed problems the dispatch's median is below both "
+                         "baselines'."))
+        << md;
     const auto j = nlohmann::json::parse(slurp(fs::path(out) / "report.json"));
     const auto& x = j["problems"].at(0)["dispatch"];
     EXPECT_EQ(x["kernel"], kernel);
     EXPECT_EQ(x["sweep"], sweep);
     EXPECT_DOUBLE_EQ(x["speedup_seed"].get<double>(), 9000.0 / us);
+    EXPECT_DOUBLE_EQ(x["over_winner"].get<double>(), us / 7476.0);
+    EXPECT_EQ(x["stage"], 2);
     EXPECT_TRUE(x["speedup_cusparse"].is_null());
   }
 }
@@ -800,6 +805,15 @@ TEST(Compare, TheHeadersDispatchIsComparedAndASlowerOneFailsTheGate) {
   EXPECT_TRUE(contains(lost.markdown, "the header's dispatch: **1 slower**")) << lost.markdown;
 }
 
+// A run on one small uniform graph "g" (1,000 nodes, degree 16), its trials to be added.
+int64_t open_small_run(tuner::Store& s) {
+  const int64_t run = s.open_run(run_info()).id;
+  s.put_graph(
+      run, "g", "uniform:n=1000,deg=16",
+      {{"num_nodes", 1000}, {"num_edges", 16000}, {"mean_degree", 16.0}, {"max_degree", 16}});
+  return run;
+}
+
 // A rule may dispatch a kernel that was never timed on one of its problems (no variant measured
 // on all of them: the largest problem's winner, here F=96's over F=64's on one graph, which no
 // cut on the graph's shape separates). That problem's dispatch has no time to compare: it is
@@ -809,10 +823,7 @@ TEST(Compare, ADispatchNotTimedOnItsProblemIsNamed) {
   const std::string A = fused(32, 4), B = fused(16, 4);
   for (const char* file : {"a.sqlite", "b.sqlite"}) {
     tuner::Store s((dir / file).string());
-    const int64_t run = s.open_run(run_info()).id;
-    s.put_graph(
-        run, "g", "uniform:n=1000,deg=16",
-        {{"num_nodes", 1000}, {"num_edges", 16000}, {"mean_degree", 16.0}, {"max_degree", 16}});
+    const int64_t run = open_small_run(s);
     add_trial(s, run, "g", 64, A, 2, 10.0);
     add_trial(s, run, "g", 96, B, 2, 20.0);
     s.finish_run(run);
@@ -823,14 +834,82 @@ TEST(Compare, ADispatchNotTimedOnItsProblemIsNamed) {
   EXPECT_EQ(r.dispatch_same, 1);
   EXPECT_EQ(r.dispatch_untimed, 1);
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_TRUE(contains(r.markdown, ", 1 not timed;")) << r.markdown;
-  EXPECT_TRUE(
-      contains(r.markdown, "g F=64 H=1 f32/i32 (`" + B + "` not timed on it in either run)"))
+  EXPECT_TRUE(contains(r.markdown, ", 1 not timed in base;")) << r.markdown;
+  EXPECT_TRUE(contains(r.markdown, "g F=64 H=1 f32/i32: base `" + B + "` (not timed on it), new `" +
+                                       B + "` (not timed on it)"))
       << r.markdown;
   const auto& rows = r.json["dispatch"];
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0]["change"], "not timed");
   EXPECT_TRUE(rows[0]["base"]["median_us"].is_null());
+}
+
+// New runs, on a problem where base's dispatch was timed, a kernel nobody timed there or one
+// that was wrong there: the dispatch is lost, and that fails the gate as a lost tuned choice
+// does, even when every tuned choice kept its time.
+TEST(Compare, ADispatchWrongOrUntimedInNewIsLost) {
+  const TempDir dir("cmp_dispatch_lost");
+  const std::string A = fused(32, 4), B = fused(16, 4);
+  // One graph at F=64 and F=96 (one bucket: no cut on the graph's shape separates them).
+  // base: A on both, the rule's kernel. untimed: A alone on F=64, B alone on F=96: no kernel
+  // covers both, so the rule is the largest problem's winner, B, never timed on F=64. wrong: A
+  // on both but wrong once on F=64 (out there), B on F=64 only: the rule is again the largest
+  // problem's winner, A, which the header would run on F=64 where it was wrong.
+  const auto fill = [&](const std::string& file, const std::string& how) {
+    tuner::Store s((dir / file).string());
+    const int64_t run = open_small_run(s);
+    add_trial(s, run, "g", 64, A, 2, 10.0);
+    if (how == "base") add_trial(s, run, "g", 96, A, 2, 20.0);
+    if (how == "untimed") add_trial(s, run, "g", 96, B, 2, 19.0);
+    if (how == "wrong") {
+      add_trial(s, run, "g", 96, A, 2, 20.0);
+      add_trial(s, run, "g", 64, A, 1, 10.0, "wrong");
+      add_trial(s, run, "g", 64, B, 2, 10.0);
+    }
+    s.finish_run(run);
+  };
+  fill("base.sqlite", "base");
+  fill("untimed.sqlite", "untimed");
+  fill("wrong.sqlite", "wrong");
+  for (const char* how : {"untimed", "wrong"}) {
+    SCOPED_TRACE(how);
+    const auto r =
+        compare_runs(load_run_source((dir / "base.sqlite").string()),
+                     load_run_source((dir / (std::string(how) + ".sqlite")).string()), {});
+    EXPECT_EQ(r.tuned_slower + r.tuned_lost, 0);
+    EXPECT_EQ(r.dispatch_lost, 1);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_TRUE(contains(r.markdown, "## csrgat compare: REGRESSION")) << r.markdown;
+    EXPECT_TRUE(contains(r.markdown, "**1 lost** (untimed or wrong in new)")) << r.markdown;
+    const std::string tail = std::string(how) == "wrong" ? "`" + A + "` (wrong or crashed on it)"
+                                                         : "`" + B + "` (not timed on it)";
+    EXPECT_TRUE(contains(r.markdown, "g F=64 H=1 f32/i32: base `" + A + "` at " + format_us(10.0) +
+                                         " us, new " + tail))
+        << r.markdown;
+    EXPECT_EQ(r.json["summary"]["dispatch_lost"], 1);
+  }
+}
+
+// The same time by another kernel is no change but is shown, with the stages of each side.
+TEST(Compare, AnotherDispatchedKernelAtTheSameTimeIsShown) {
+  const TempDir dir("cmp_dispatch_other");
+  const std::string A = fused(32, 4), B = fused(16, 4);
+  for (const auto& [file, kernel] : {std::pair{"a.sqlite", A}, std::pair{"b.sqlite", B}}) {
+    tuner::Store s((dir / file).string());
+    const int64_t run = open_small_run(s);
+    add_trial(s, run, "g", 64, kernel, 2, 10.0);
+    s.finish_run(run);
+  }
+  const auto r = compare_runs(load_run_source((dir / "a.sqlite").string()),
+                              load_run_source((dir / "b.sqlite").string()), {});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.dispatch_same, 1);
+  EXPECT_TRUE(contains(r.markdown, "(1 with another kernel)")) << r.markdown;
+  EXPECT_TRUE(contains(r.markdown, "| g F=64 H=1 f32/i32 | same time, other kernel | `" + A +
+                                       "` | " + format_us(10.0) + " | `" + B + "` | " +
+                                       format_us(10.0) + " | +0.0% |"))
+      << r.markdown;
+  EXPECT_TRUE(contains(r.markdown, "| 2 / 2 |")) << r.markdown;
 }
 
 // SQL on a store file a test wrote (a trial's status, a graph's features).

@@ -219,20 +219,6 @@ const Winner& find_winner(const std::vector<Winner>& ws, const std::string& grap
   throw std::runtime_error("no winner for " + graph);
 }
 
-// The rule the library's choose() would take (first match), replicated for checks in-process:
-// a `.fs<T>` rule holds only the F its slices suit (slices_fit).
-const RuleChoice* first_match(const std::vector<RuleChoice>& rules, ValueType v, IndexType i,
-                              int feat, int heads, double mean, int64_t max_deg, int64_t nodes) {
-  for (const auto& r : rules) {
-    if (r.bucket.value != static_cast<int>(v) || r.bucket.index != static_cast<int>(i) ||
-        !r.bucket.contains(feat, heads, mean, max_deg, nodes))
-      continue;
-    const VariantParams p = VariantParams::parse(r.variant);
-    if (slices_fit(p.slices, p.vec, feat)) return &r;
-  }
-  return nullptr;
-}
-
 bool have_tool(const std::string& cmd) {
   return std::system(("command -v " + cmd + " >/dev/null 2>&1").c_str()) == 0;
 }
@@ -811,6 +797,14 @@ TEST(Emit, HeaderCompilesAndRulesGeneralise) {
     tu += line;
     const RuleChoice* r = first_match(rules, q.v, q.i, q.feat, q.heads, q.mean, q.max_deg, q.nodes);
     want += (r ? r->variant : std::string("fallback")) + "\n";
+    // A tuned problem's rule by its stored features is the same; without features, only a
+    // catch-all (select_rules put such a problem there).
+    const nlohmann::json f{
+        {"num_nodes", q.nodes}, {"mean_degree", q.mean}, {"max_degree", q.max_deg}};
+    EXPECT_EQ(rule_for(rules, q.v, q.i, q.feat, q.heads, f), r);
+    if (const RuleChoice* all = rule_for(rules, q.v, q.i, q.feat, q.heads, nullptr)) {
+      EXPECT_TRUE(all->bucket.is_catch_all());
+    }
   }
   tu += "}\n";
   write_text(dir / "choose.cpp", tu);
