@@ -80,9 +80,11 @@ void add_report(CLI::App& app) {
 void add_compare(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "compare",
-      "Regression check of two runs: per variant and per tuned choice same/faster/slower beyond "
+      "Regression check of two runs: per variant, per tuned choice and per problem's dispatch "
+      "same/faster/slower beyond "
       "threshold and noise. Exit 1 when a tuned choice got slower or was lost (base has one, new "
-      "none) or the header's dispatch got slower on a problem, 2 when refused (different GPU or "
+      "none) or the header's dispatch got slower or was lost on a problem (wrong, or untimed where "
+      "base's was timed), 2 when refused (different GPU or "
       "driver, or no problem comparable), 3 on an error (a "
       "run that cannot be read, an output that cannot be written, a bad argument)");
   static std::string base, fresh, out = ".";
