@@ -646,11 +646,11 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   }
 
   md << "### The header's dispatch\n\n"
-        "What each run's header runs on each problem: the rule whose bucket holds it (that run's "
-        "rules), its kernel or the column-blocked sweep attached to the rule where the library "
-        "runs "
-        "one, timed in that run. A tuned choice above is the fastest fused kernel of one problem; "
-        "this is what a caller gets.\n\n";
+        "What the library built with each run's header runs on each problem: the first of that "
+        "run's rules its dispatch matches, that rule's kernel or the column-blocked sweep "
+        "attached to it where the library runs one (or the library's fallback), timed in that "
+        "run. A tuned choice above is the fastest fused kernel of one problem; this is what a "
+        "caller gets.\n\n";
   std::vector<const DispatchRow*> dmoved;
   for (const auto& d : dispatch)
     if (d.status == "compared" && (d.v.change != Change::same || d.base.kernel != d.fresh.kernel))
