@@ -325,11 +325,13 @@ Dispatch dispatch_of(const std::vector<tuner::RuleChoice>& rules, const ProblemR
   d.kernel = d.sweep ? r->colblock : r->variant;
   d.wrong =
       std::find(p.disqualified.begin(), p.disqualified.end(), d.kernel) != p.disqualified.end();
+  if (d.wrong) return d;  // its ok trials there say nothing
   for (const auto& e : d.sweep ? r->colblock_evidence : r->evidence)
-    if (e.graph == p.key.graph && e.feat == p.key.feat && e.heads == p.key.heads && !d.wrong) {
+    if (e.graph == p.key.graph && e.feat == p.key.feat && e.heads == p.key.heads) {
       d.median_us = e.median_us;
       d.rel_noise = e.rel_noise;
       d.stage = e.stage;
+      break;
     }
   return d;
 }
@@ -409,9 +411,10 @@ RunData load_run(const tuner::Store& store, int64_t run_id) {
       if (t.problem == label) t.build_s = f.prepare_s;
   }
 
-  const std::vector<tuner::RuleChoice> rules = tuner::select_rules(store, run_id);
+  tuner::Selection chosen = tuner::select_winners_and_rules(store, run_id);
+  const std::vector<tuner::RuleChoice>& rules = chosen.rules;
   std::map<ProblemKey, tuner::Winner> winners;
-  for (auto& w : tuner::select_winners(store, run_id))
+  for (auto& w : chosen.winners)
     winners[ProblemKey{w.graph, w.feat, w.heads, w.value, w.index}] = std::move(w);
 
   // A problem with only failures is still listed, so every graph of the run shows up.

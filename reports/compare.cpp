@@ -280,7 +280,9 @@ std::string rule_text(double threshold) {
          "final, 1 full, 0 screening); tuned choices are select_winners' per problem on each "
          "side, compared by the winners' medians even when the winning variant changed; the "
          "header's dispatch is each side's rules' kernel (or attached column-blocked sweep) on "
-         "each problem, by the same rule, and a slower one counts as a regression.";
+         "each problem, by the same rule, and a slower one counts as a regression, as does one "
+         "wrong "
+         "in new or untimed there where base's was timed.";
 }
 
 CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
@@ -509,13 +511,11 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     d.base = bp[k]->dispatch;
     d.fresh = np[k]->dispatch;
     if (!d.base.any() || !d.fresh.any()) continue;
-    const auto named = [](const Dispatch& x) {
-      return x.fallback ? x.name() : "`" + x.kernel + "`";
-    };
-    const auto timed_text = [&named](const Dispatch& x) {
-      return named(x) + (x.wrong     ? " (wrong or crashed on it)"
-                         : x.timed() ? " at " + format_us(x.median_us) + " us"
-                                     : " (not timed on it)");
+    const auto timed_text = [](const Dispatch& x) {
+      return (x.fallback ? x.name() : "`" + x.kernel + "`") +
+             (x.wrong     ? " (wrong or crashed on it)"
+              : x.timed() ? " at " + format_us(x.median_us) + " us"
+                          : " (not timed on it)");
     };
     if (d.fresh.wrong || (d.base.timed() && !d.fresh.timed())) {
       d.status = "lost";  // new runs a kernel known wrong here, or one nobody timed here

@@ -35,7 +35,7 @@ struct CompareOptions {
 };
 
 struct CompareResult {
-  int exit_code = 0;    // 0: no tuned choice slower or lost, no dispatch slower; 1: one or more;
+  int exit_code = 0;    // 0: no tuned choice or dispatch slower or lost; 1: one or more;
                         // 2: refused
   std::string refusal;  // why, when exit_code == 2
   // Problems (graph, F, H, value and index type) in both runs whose graph is the same (compared),
@@ -49,11 +49,9 @@ struct CompareResult {
   std::string problems_line;  // "Problems: 17 compared, 0 not compared." (the CLI prints it)
   int tuned_slower = 0, tuned_faster = 0, tuned_same = 0;
   int tuned_lost = 0;  // a tuned choice in base and none in new: counted as a regression
-  // The header's dispatch per compared problem (each run's own select_rules: the rule holding
-  // the problem, and the column-blocked sweep attached to it where the library runs one), by the
-  // same rule; untimed: the dispatched kernel was not measured on the problem in one run.
-  // lost: new runs a kernel wrong on the problem, or one not timed there where base's was (a
-  // regression, as a lost tuned choice is); untimed: base's was not timed there either.
+  // The header's dispatch per compared problem (ProblemResults::dispatch of each run), by the
+  // same rule. lost: new runs a kernel wrong on the problem, or one not timed there where base's
+  // was (a regression, as a lost tuned choice is); untimed: base's was not timed there.
   int dispatch_slower = 0, dispatch_faster = 0, dispatch_same = 0, dispatch_lost = 0,
       dispatch_untimed = 0;
   int variants_slower = 0, variants_faster = 0, variants_same = 0;

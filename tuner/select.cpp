@@ -590,15 +590,19 @@ std::vector<std::string> bucket_edges_text() {
           "nodes:                [0,50000) [50000,500000) [500000,inf)"};
 }
 
-std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id) {
-  const Analysis a = analyse(store, run_id);
+namespace {
+// The problems of an analysed run with their winners and shapes, in the analysis' order.
+std::vector<Tuned> tuned_of(const Store& store, int64_t run_id, const Analysis& a) {
   std::vector<Tuned> tuned;
   for (const auto& [key, d] : a.problems) {
     Winner w = make_winner(store, run_id, key, d);
     const Shape s = shape_of(w.features);
     tuned.push_back({key, &d, std::move(w), s});
   }
+  return tuned;
+}
 
+std::vector<RuleChoice> rules_of(const Analysis& a, const std::vector<Tuned>& tuned) {
   const auto bucket_key = [](const Bucket& b) {
     return std::make_tuple(b.value, b.index, b.feat_min, b.heads_min, b.mean_degree_min,
                            b.max_degree_min, b.nodes_min);
@@ -665,6 +669,21 @@ std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id) {
                               a));
   }
   return rules;
+}
+}  // namespace
+
+std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id) {
+  const Analysis a = analyse(store, run_id);
+  return rules_of(a, tuned_of(store, run_id, a));
+}
+
+Selection select_winners_and_rules(const Store& store, int64_t run_id) {
+  const Analysis a = analyse(store, run_id);
+  const std::vector<Tuned> tuned = tuned_of(store, run_id, a);
+  Selection out;
+  out.rules = rules_of(a, tuned);
+  for (const Tuned& t : tuned) out.winners.push_back(t.winner);
+  return out;
 }
 
 }  // namespace csrgat::tuner

@@ -127,6 +127,13 @@ struct RuleChoice {
 // Problems whose graph has no features in the store feed only the catch-all rules.
 std::vector<RuleChoice> select_rules(const Store& store, int64_t run_id);
 
+// Both from one reading of the run's trials (what select_winners and select_rules return).
+struct Selection {
+  std::vector<Winner> winners;
+  std::vector<RuleChoice> rules;
+};
+Selection select_winners_and_rules(const Store& store, int64_t run_id);
+
 // The rule the library's dispatch (csrgat/aggregate.cpp, choose()) takes for a shape, `rules`
 // in select_rules' order (the header's): the first of the type whose bucket holds the shape
 // and, for a `.fs<T>` kernel, whose slices suit F (variants/launch.h, slices_fit); nullptr when
