@@ -221,6 +221,11 @@ const VariantResult* ProblemResults::find(const std::string& variant) const {
   return nullptr;
 }
 
+const std::string* ProblemResults::ruled_out(const std::string& variant) const {
+  const auto it = disqualified.find(variant);
+  return it == disqualified.end() ? nullptr : &it->second;
+}
+
 const VariantResult* ProblemResults::baseline(const std::string& family) const {
   for (const auto& v : variants)  // fastest first
     if (v.family == family) return &v;
@@ -323,9 +328,10 @@ Dispatch dispatch_of(const std::vector<tuner::RuleChoice>& rules, const ProblemR
   d.bucket = r->bucket.describe();
   d.sweep = tuner::sweep_runs(*r, p.key.value, p.key.index, p.key.feat, p.key.heads, p.features);
   d.kernel = d.sweep ? r->colblock : r->variant;
-  d.wrong =
-      std::find(p.disqualified.begin(), p.disqualified.end(), d.kernel) != p.disqualified.end();
-  if (d.wrong) return d;  // its ok trials there say nothing
+  if (const std::string* why = p.ruled_out(d.kernel)) {
+    d.failed = *why;
+    return d;  // its ok trials there say nothing
+  }
   for (const auto& e : d.sweep ? r->colblock_evidence : r->evidence)
     if (e.graph == p.key.graph && e.feat == p.key.feat && e.heads == p.key.heads) {
       d.median_us = e.median_us;
@@ -338,6 +344,12 @@ Dispatch dispatch_of(const std::vector<tuner::RuleChoice>& rules, const ProblemR
 
 }  // namespace
 
+std::string failure_words(const std::string& status) {
+  if (status == "timeout") return "hung (timeout)";
+  if (status == "launch_failed") return "not launched (launch_failed)";
+  return status;
+}
+
 nlohmann::json dispatch_json(const Dispatch& d) {
   const auto known = [](double v) {
     return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
@@ -345,7 +357,7 @@ nlohmann::json dispatch_json(const Dispatch& d) {
   return {{"kernel", d.kernel},
           {"fallback", d.fallback},
           {"sweep", d.sweep},
-          {"wrong", d.wrong},
+          {"failed", d.ruled_out() ? nlohmann::json(d.failed) : nlohmann::json()},
           {"bucket", d.bucket},
           {"stage", d.stage >= 0 ? nlohmann::json(d.stage) : nlohmann::json()},
           {"median_us", d.timed() ? nlohmann::json(d.median_us) : nlohmann::json()},
@@ -366,7 +378,7 @@ RunData load_run(const tuner::Store& store, int64_t run_id) {
     std::string spec;
     std::map<std::string, VariantResult> by_variant;
     std::map<std::string, std::vector<const tuner::TrialRecord*>> all;  // every ok trial
-    std::set<std::string> disqualified;
+    std::map<std::string, std::string> disqualified;  // variant -> the status that ruled it out
   };
   std::map<ProblemKey, Acc> acc;
   std::set<std::string> graphs;
@@ -388,8 +400,7 @@ RunData load_run(const tuner::Store& store, int64_t run_id) {
     Acc& a = acc[key];
     if (a.spec.empty()) a.spec = t.spec;
     const std::string fam = family_of(t.variant);
-    if ((fam == "csrgat" || fam == "colblock") && (t.status == "wrong" || t.status == "crashed"))
-      a.disqualified.insert(t.variant);
+    if (p && tuner::rules_out(p->family, t.status)) a.disqualified.emplace(t.variant, t.status);
     if (t.status != "ok" || !usable(t.median_us)) continue;
     a.all[t.variant].push_back(&t);
     auto it = a.by_variant.find(t.variant);
@@ -428,7 +439,7 @@ RunData load_run(const tuner::Store& store, int64_t run_id) {
         pr.features.is_object() ? pr.features.value("num_edges", int64_t{-1}) : -1;
     pr.model = byte_model(nodes, edges, key.feat, key.heads, index_bytes(key.index),
                           value_bytes(key.value), d.roofs);
-    pr.disqualified.assign(a.disqualified.begin(), a.disqualified.end());
+    pr.disqualified = a.disqualified;
     for (auto& [id, v] : a.by_variant) {
       if (a.disqualified.count(id)) continue;
       // Counters come with stage-1 trials; the interleaved final stage times without them.

@@ -114,19 +114,25 @@ struct VariantResult {
 // (tuner::sweep_runs), or its fallback kernel where the run has rules of the problem's type but
 // none takes it; and that kernel's time on the problem in the run, from the rule's evidence.
 // Untimed (NaN) where it was not measured there: a rule taken from its bucket's largest problem
-// or a catch-all, a problem whose every fused trial failed, a kernel wrong on it, the fallback.
+// or a catch-all, a problem whose every fused trial failed, a kernel ruled out on it (wrong,
+// crashed or hung there: tuner::rules_out), the fallback.
 struct Dispatch {
   std::string kernel;  // a variant id; "" for the fallback or when the run has no rule of the type
   std::string bucket;  // the rule's bucket, described
   bool fallback = false;  // the run has rules of the type but none takes the problem
   bool sweep = false;     // kernel is the rule's column-blocked sweep
-  bool wrong = false;     // kernel was wrong or crashed on this problem in the run
+  std::string failed;     // the status that ruled kernel out on this problem in the run
+                          // ("wrong", "crashed", "timeout", a sweep's "launch_failed"), or ""
+  bool ruled_out() const { return !failed.empty(); }
   int stage = -1;         // the time's evidence stage (2 interleaved final, 1 full, 0 screening)
   double median_us = NAN, rel_noise = NAN;
   bool any() const { return fallback || !kernel.empty(); }
   bool timed() const { return !kernel.empty() && std::isfinite(median_us) && median_us > 0; }
   std::string name() const { return fallback ? "the library's fallback kernel" : kernel; }
 };
+// How the reports say a status that rules a kernel out (tuner::rules_out): "wrong", "crashed",
+// "hung (timeout)", "not launched (launch_failed)"; another status as it is.
+std::string failure_words(const std::string& status);
 // compare.json's and report.json's form: every field, null for a time not known.
 nlohmann::json dispatch_json(const Dispatch& d);
 
@@ -138,8 +144,11 @@ struct ProblemResults {
   std::vector<VariantResult> variants;  // ok, not disqualified, fastest first (fused and baselines)
   std::optional<tuner::Winner> winner;  // select_winners' choice
   Dispatch dispatch;                    // what the run's header runs here
-  std::vector<std::string> disqualified;  // fused variants with a wrong or crashed trial
+  // Fused variants and sweeps ruled out here (tuner::rules_out), with the status of the first
+  // trial that did it.
+  std::map<std::string, std::string> disqualified;
   const VariantResult* find(const std::string& variant) const;
+  const std::string* ruled_out(const std::string& variant) const;  // its status, or nullptr
   const VariantResult* baseline(const std::string& family) const;  // fastest of that family
 };
 

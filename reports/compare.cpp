@@ -281,14 +281,29 @@ std::string rule_text(double threshold) {
          "side, compared by the winners' medians even when the winning variant changed; the "
          "header's dispatch is each side's rules' kernel (or attached column-blocked sweep) on "
          "each problem, by the same rule, and a slower one counts as a regression, as does one "
-         "wrong "
-         "in new or untimed there where base's was timed.";
+         "ruled out in new (wrong, crashed or hung there) or untimed there where base's was "
+         "timed.";
 }
+
+namespace {
+
+// Whether base and new are one run of one file (`tuner compare S S`: S's latest run twice, or S
+// and S:N with N its latest; an export and itself). An export and the store it came from are
+// not caught here (their runs are one, their files two).
+bool same_run(const LoadedRun& a, const LoadedRun& b) {
+  if (a.run_id != b.run_id || !a.store || !b.store) return false;
+  const auto file = [](const LoadedRun& x) {
+    return x.store->path() == ":memory:" ? x.source : x.store->path();
+  };
+  std::error_code ec;
+  return fs::equivalent(file(a), file(b), ec) && !ec;
+}
+
+}  // namespace
 
 CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
                            const CompareOptions& opt) {
   CompareResult r;
-  std::string warning;
   std::vector<std::string> why;
   const RunData b = load_side(base, "base");
   const RunData n = load_side(fresh, "new");
@@ -433,8 +448,13 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
               {"exit_code", 2}};
     return r;
   }
-  if (!why.empty())
-    warning = "**Warning**: " + reason + " (compared anyway: --allow-different-gpu).";
+  if (!why.empty()) r.warnings.push_back(reason + " (compared anyway: --allow-different-gpu)");
+  // Most likely a run suffix left out (`tuner compare S S`: S's latest run twice): not a failure
+  // of the gate, but no evidence either.
+  if (same_run(base, fresh))
+    r.warnings.push_back("base and new are one run (run " + std::to_string(base.run_id) + " of '" +
+                         base.source + "' and '" + fresh.source +
+                         "'): nothing could differ; name the run to compare with as STORE:RUN");
 
   std::vector<TunedRow> tuned;
   std::vector<VariantRow> variants;
@@ -493,9 +513,10 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
           ++r.variants_same;
         variants.push_back(std::move(row));
       } else if (row.base) {
-        const bool bad = pn && std::find(pn->disqualified.begin(), pn->disqualified.end(), id) !=
-                                   pn->disqualified.end();
-        (bad ? broken : only_base).push_back(k.label() + " `" + id + "`");
+        if (const std::string* why = pn ? pn->ruled_out(id) : nullptr)
+          broken.push_back(k.label() + " `" + id + "` (" + failure_words(*why) + ")");
+        else
+          only_base.push_back(k.label() + " `" + id + "`");
       } else {
         only_new.push_back(k.label() + " `" + id + "`");
       }
@@ -513,12 +534,12 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     if (!d.base.any() || !d.fresh.any()) continue;
     const auto timed_text = [](const Dispatch& x) {
       return (x.fallback ? x.name() : "`" + x.kernel + "`") +
-             (x.wrong     ? " (wrong or crashed on it)"
-              : x.timed() ? " at " + format_us(x.median_us) + " us"
-                          : " (not timed on it)");
+             (x.ruled_out() ? " (" + failure_words(x.failed) + " on it)"
+              : x.timed()   ? " at " + format_us(x.median_us) + " us"
+                            : " (not timed on it)");
     };
-    if (d.fresh.wrong || (d.base.timed() && !d.fresh.timed())) {
-      d.status = "lost";  // new runs a kernel known wrong here, or one nobody timed here
+    if (d.fresh.ruled_out() || (d.base.timed() && !d.fresh.timed())) {
+      d.status = "lost";  // new runs a kernel ruled out here, or one nobody timed here
       ++r.dispatch_lost;
       dispatch_lost.push_back(k.label() + ": base " + timed_text(d.base) + ", new " +
                               timed_text(d.fresh));
@@ -574,16 +595,16 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   md << "; the header's dispatch: " << (r.dispatch_slower ? "**" : "") << r.dispatch_slower
      << " slower" << (r.dispatch_slower ? "**" : "") << ", " << r.dispatch_faster << " faster, "
      << r.dispatch_same << " same (" << dispatch_switched << " with another kernel)";
-  if (r.dispatch_lost) md << ", **" << r.dispatch_lost << " lost** (untimed or wrong in new)";
+  if (r.dispatch_lost) md << ", **" << r.dispatch_lost << " lost** (ruled out or untimed in new)";
   if (r.dispatch_untimed) md << ", " << r.dispatch_untimed << " not timed in base";
   md << "; per variant: " << r.variants_slower << " slower, "
      << r.variants_faster << " faster, " << r.variants_same << " same";
-  if (!broken.empty()) md << ", " << broken.size() << " broken (wrong or crashed in new)";
+  if (!broken.empty()) md << ", " << broken.size() << " broken (wrong, crashed or hung in new)";
   if (!only_base.empty() || !only_new.empty())
     md << ", " << only_base.size() << " only in base, " << only_new.size() << " only in new";
   md << " (threshold " << fmt(opt.threshold * 100, 1) << "%).\n\n";
   md << r.problems_line << "\n\n";
-  if (!warning.empty()) md << warning << "\n\n";
+  for (const auto& w : r.warnings) md << "**Warning**: " << w << ".\n\n";
   if (!changed_graphs.empty()) {
     md << "**Not compared: the graph differs between the runs** (" << changed_graphs.size() << "): ";
     for (size_t i = 0; i < changed_graphs.size(); ++i) md << (i ? ", " : "") << changed_graphs[i];
@@ -682,8 +703,8 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     md << ".\n\n";
   };
   items(
-      "**Dispatch lost: new runs a kernel wrong or not timed on the problem where base's was "
-      "timed** (a regression)",
+      "**Dispatch lost: new runs a kernel ruled out (wrong, crashed or hung) or not timed on "
+      "the problem where base's was timed** (a regression)",
       dispatch_lost);
   items("**Not timed in base** (nothing to hold new to)", dispatch_untimed);
 
@@ -716,7 +737,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     if (items.size() > 30) md << ", ...";
     md << "\n\n";
   };
-  list("Broken in new (a wrong or crashed trial)", broken);
+  list("Broken in new (a wrong, crashed or hung trial)", broken);
   list("Measured only in base", only_base);
   list("Measured only in new", only_new);
   md << "<sub>" << rule_text(opt.threshold) << "</sub>\n";
@@ -774,7 +795,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
             {"base", run_json(base)},
             {"new", run_json(fresh)},
             {"refused", nullptr},
-            {"warning", warning},
+            {"warnings", r.warnings},
             {"summary",
              {{"tuned_slower", r.tuned_slower},
               {"tuned_faster", r.tuned_faster},

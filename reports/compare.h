@@ -38,6 +38,10 @@ struct CompareResult {
   int exit_code = 0;    // 0: no tuned choice or dispatch slower or lost; 1: one or more;
                         // 2: refused
   std::string refusal;  // why, when exit_code == 2
+  // What the reader must know of the result: runs of different GPUs compared anyway
+  // (--allow-different-gpu); base and new one run (nothing could differ). compare.md's
+  // "**Warning**" lines, compare.json's "warnings"; the CLI prints them on stderr.
+  std::vector<std::string> warnings;
   // Problems (graph, F, H, value and index type) in both runs whose graph is the same (compared),
   // and the rest: in both with another graph under the name, or in one run only. With none
   // compared the comparison is refused: "no change" would claim what nothing showed.
@@ -50,8 +54,9 @@ struct CompareResult {
   int tuned_slower = 0, tuned_faster = 0, tuned_same = 0;
   int tuned_lost = 0;  // a tuned choice in base and none in new: counted as a regression
   // The header's dispatch per compared problem (ProblemResults::dispatch of each run), by the
-  // same rule. lost: new runs a kernel wrong on the problem, or one not timed there where base's
-  // was (a regression, as a lost tuned choice is); untimed: base's was not timed there.
+  // same rule. lost: new runs a kernel ruled out on the problem (wrong, crashed or hung there),
+  // or one not timed there where base's was (a regression, as a lost tuned choice is); untimed:
+  // base's was not timed there.
   int dispatch_slower = 0, dispatch_faster = 0, dispatch_same = 0, dispatch_lost = 0,
       dispatch_untimed = 0;
   int variants_slower = 0, variants_faster = 0, variants_same = 0;

@@ -410,8 +410,8 @@ void dispatch_section(Doc& doc, const RunData& d, const Peers& peers) {
     align += 'r';
   }
   std::vector<std::vector<std::string>> rows;
-  int timed = 0, beaten = 0;
-  std::vector<std::string> untimed;
+  int timed = 0, beaten = 0, both = 0;
+  std::vector<std::string> untimed, unmatched;  // unmatched: timed, no baseline timed there
   for (const auto& pr : d.problems) {
     const Dispatch& x = pr.dispatch;
     if (!x.any()) continue;
@@ -419,21 +419,25 @@ void dispatch_section(Doc& doc, const RunData& d, const Peers& peers) {
     timed += x.timed();
     if (!x.timed())
       untimed.push_back(pr.key.label() + (x.fallback ? " (the library's fallback)"
-                                          : x.wrong  ? " (wrong or crashed there)"
-                                                     : ""));
+                                          : x.ruled_out()
+                                              ? " (" + failure_words(x.failed) + " there)"
+                                              : ""));
     const auto over = [us](const VariantResult* b) {
       return b ? format_speedup(ratio(b->best.median_us, us)) : std::string("n/a");
     };
     const VariantResult* seed = pr.baseline("seed");
     const VariantResult* cus = pr.baseline("cusparse");
-    beaten +=
-        x.timed() && ((seed && seed->best.median_us < us) || (cus && cus->best.median_us < us));
+    if (x.timed()) {
+      beaten += (seed && seed->best.median_us < us) || (cus && cus->best.median_us < us);
+      both += seed && cus;
+      if (!seed && !cus) unmatched.push_back(pr.key.label());
+    }
     std::vector<std::string> r{
         pr.key.label(),
         x.fallback ? x.name() : "`" + x.kernel + "`" + (x.sweep ? " (the rule's sweep)" : ""),
-        x.wrong     ? "**wrong here**"
-        : x.timed() ? format_us(us)
-                    : "not timed here",
+        x.ruled_out() ? "**" + failure_words(x.failed) + " here**"
+        : x.timed()   ? format_us(us)
+                      : "not timed here",
         x.stage >= 0 ? std::to_string(x.stage) : "",
         pr.winner ? fmt(us / pr.winner->median_us, 3) : "n/a",
         over(seed),
@@ -456,14 +460,26 @@ void dispatch_section(Doc& doc, const RunData& d, const Peers& peers) {
       "`/ winner` is that median over the problem's fastest fused kernel: above 1 where the rule "
       "shares one kernel across its bucket, below 1 for a sweep or, within the noise, a kernel "
       "the winner tied with. ";
-  note += beaten ? "**On " + std::to_string(beaten) + " of the " + std::to_string(timed) +
-                       " timed problems a baseline's median is lower than the dispatch's.** "
-                 : "On each of the " + std::to_string(timed) +
-                       " timed problems the dispatch's median is below both baselines'. ";
+  // Said of the baselines timed: a problem without one holds the dispatch to nothing.
+  const int matched = timed - static_cast<int>(unmatched.size());
+  if (beaten)
+    note += "**On " + std::to_string(beaten) + " of the " + std::to_string(matched) +
+            " timed problems with a baseline timed, a baseline's median is lower than the "
+            "dispatch's.** ";
+  else if (matched > 0)
+    note += "On each of the " + std::to_string(matched) +
+            " timed problems with a baseline timed, the dispatch's median is below every "
+            "baseline's timed there (both seed and cuSPARSE on " +
+            std::to_string(both) + "). ";
+  if (!unmatched.empty()) {
+    note += "No baseline timed on " + std::to_string(unmatched.size()) + ": ";
+    for (size_t i = 0; i < unmatched.size(); ++i) note += (i ? ", " : "") + unmatched[i];
+    note += ". ";
+  }
   if (!untimed.empty()) {
     note +=
         "Not timed (a rule taken from its bucket's largest problem or a catch-all, a problem "
-        "whose fused trials all failed, a kernel wrong there, the fallback): ";
+        "whose fused trials all failed, a kernel ruled out there, the fallback): ";
     for (size_t i = 0; i < untimed.size(); ++i) note += (i ? ", " : "") + untimed[i];
     note += ".";
   }
@@ -604,9 +620,12 @@ void problem_section(Doc& doc, const RunData& d, const ProblemResults& pr, const
                "): its DRAM/L2/FLOP numbers are the model's.");
   }
   if (!pr.disqualified.empty()) {
-    std::string s = "Disqualified (a wrong or crashed trial in some stage): ";
-    for (size_t i = 0; i < pr.disqualified.size(); ++i)
-      s += (i ? ", `" : "`") + pr.disqualified[i] + "`";
+    std::string s = "Disqualified (a wrong, crashed or hung trial in some stage): ";
+    bool first = true;
+    for (const auto& [id, why] : pr.disqualified) {
+      s += (first ? "`" : ", `") + id + "` (" + failure_words(why) + ")";
+      first = false;
+    }
     doc.para(s + ".");
   }
 }

@@ -69,6 +69,16 @@ double noise_target(const RunInfo& run) {
   return v.is_number() ? v.get<double>() : 0;
 }
 
+}  // namespace
+
+bool rules_out(Family family, const std::string& status) {
+  if (family != Family::fused && family != Family::colblock) return false;
+  return status == "wrong" || status == "crashed" || status == "timeout" ||
+         (family == Family::colblock && status == "launch_failed");
+}
+
+namespace {
+
 Analysis analyse(const Store& store, int64_t run_id) {
   Analysis a;
   auto run = store.run(run_id);
@@ -87,12 +97,7 @@ Analysis analyse(const Store& store, int64_t run_id) {
     }
     if (p.fault != 0 || p.delay_ns != 0) continue;
     ProblemKey key{t.graph, t.feat, t.heads, p.value, p.index};
-    // A sweep is also out on a problem where it could not be timed: the library would run it
-    // there all the same. A fused variant that hung (timeout: no reply, after the retry without
-    // counters) is out as one that crashed: its other stages' times do not make it safe.
-    const bool failed = t.status == "wrong" || t.status == "crashed" || t.status == "timeout" ||
-                        (p.family == Family::colblock && t.status == "launch_failed");
-    if ((p.family == Family::fused || p.family == Family::colblock) && failed) {
+    if (rules_out(p.family, t.status)) {
       a.problems[key].disqualified.insert(t.variant);
       continue;
     }

@@ -3,8 +3,9 @@
 //
 // A problem is (graph, F, H, value type, index type); the types come from the variant id. Only
 // trials with status "ok" of the fused family count, and never a variant with a test-only part
-// (fault, delay). A variant that was ever "wrong" or "crashed" on a problem is out for that
-// problem: one bad answer in any stage means a race, whatever its other stages said. Each
+// (fault, delay). A variant that was ever "wrong", "crashed" or hung ("timeout") on a problem
+// (a column-blocked sweep also where it could not be launched) is out for that problem
+// (rules_out): one bad answer in any stage means a race, whatever its other stages said. Each
 // variant's evidence is its highest stage (2 interleaved final > 1 full > 0 screening).
 //
 // Winner: the lowest median, except that medians within the combined noise of the fastest,
@@ -62,6 +63,12 @@ struct Winner {
   double seed_us = 0, cusparse_us = 0;  // baseline medians for the same problem; NaN if none ok
   nlohmann::json features;              // the graphs table's shape features (null if absent)
 };
+
+// Whether a trial of that status rules its kernel (a fused variant or a column-blocked sweep) out
+// on the trial's problem for the selection, and for the reports that say what the header runs:
+// wrong or crashed; hung (timeout: no reply, after the retry without counters), as one that
+// crashed; for a sweep also launch_failed, since the library would run it there all the same.
+bool rules_out(Family family, const std::string& status);
 
 // One per problem with at least one ok fused trial, ordered by (graph, F, H, value, index).
 // Throws std::runtime_error naming the store when the run does not exist.

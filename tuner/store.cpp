@@ -588,6 +588,12 @@ void Store::adopt_schema_unchecked(bool writable) {
     });
   }
   const auto have = columns_of(db_, "runs");
+  // Read-only, a database without the tables (an empty file, another program's database) would
+  // fail at its first query with that query's SQL: say what it is instead.
+  if (have.empty() || columns_of(db_, "trials").empty())
+    throw std::runtime_error(
+        "not a results store: it has no runs or trials table (an empty file, or another "
+        "program's SQLite database)");
   run_cols_ = kRunCols;
   for (const auto& [name, type] : kLaterRunColumns)
     run_cols_ += std::string(", ") + (std::find(have.begin(), have.end(), name) != have.end() ? name : "NULL");

@@ -753,8 +753,9 @@ TEST(Report, TheHeadersDispatchPerProblem) {
                                  format_speedup(9000.0 / us) + " | n/a |"))
         << md;
     EXPECT_TRUE(contains(md,
-                         "On each of the 1 timed problems the dispatch's median is below both "
-                         "baselines'."))
+                         "On each of the 1 timed problems with a baseline timed, the dispatch's "
+                         "median is below every baseline's timed there (both seed and cuSPARSE on "
+                         "0)."))
         << md;
     const auto j = nlohmann::json::parse(slurp(fs::path(out) / "report.json"));
     const auto& x = j["problems"].at(0)["dispatch"];
@@ -814,6 +815,31 @@ int64_t open_small_run(tuner::Store& s) {
   return run;
 }
 
+// The dispatch section's verdict on the baselines speaks of those timed: a problem where neither
+// was timed is named, not counted as one where the dispatch beat both (a review found "below
+// both baselines'" on a run whose bfloat16 problems had neither).
+TEST(Report, TheDispatchIsHeldOnlyToTheBaselinesTimed) {
+  const NoCharts no_charts;
+  const TempDir dir("report_dispatch_baselines");
+  tuner::Store s((dir / "r.sqlite").string());
+  const int64_t run = open_small_run(s);
+  const std::string A = fused(32, 4);
+  add_trial(s, run, "g", 64, A, 2, 10.0);
+  add_trial(s, run, "g", 96, A, 2, 20.0);
+  add_trial(s, run, "g", 96, baseline(Family::seed), 1, 30.0);
+  add_trial(s, run, "g", 96, baseline(Family::cusparse), 1, 25.0);
+  s.finish_run(run);
+  const std::string out = (dir / "report").string();
+  write_report(s, run, out, "");
+  const std::string md = slurp(fs::path(out) / "report.md");
+  EXPECT_TRUE(contains(md,
+                       "On each of the 1 timed problems with a baseline timed, the dispatch's "
+                       "median is below every baseline's timed there (both seed and cuSPARSE on "
+                       "1). No baseline timed on 1: g F=64 H=1 f32/i32."))
+      << md;
+  EXPECT_FALSE(contains(md, "below both baselines")) << md;
+}
+
 // A rule may dispatch a kernel that was never timed on one of its problems (no variant measured
 // on all of them: the largest problem's winner, here F=96's over F=64's on one graph, which no
 // cut on the graph's shape separates). That problem's dispatch has no time to compare: it is
@@ -845,48 +871,56 @@ TEST(Compare, ADispatchNotTimedOnItsProblemIsNamed) {
 }
 
 // New runs, on a problem where base's dispatch was timed, a kernel nobody timed there or one
-// that was wrong there: the dispatch is lost, and that fails the gate as a lost tuned choice
-// does, even when every tuned choice kept its time.
-TEST(Compare, ADispatchWrongOrUntimedInNewIsLost) {
+// ruled out there (wrong, or hung: a timeout rules a kernel out as the selection does,
+// tuner::rules_out): the dispatch is lost, and that fails the gate as a lost tuned choice does,
+// even when every tuned choice kept its time. A variant timed in both runs but ruled out in new
+// is listed as broken there, with its status, not compared by the time it had before.
+TEST(Compare, ADispatchRuledOutOrUntimedInNewIsLost) {
   const TempDir dir("cmp_dispatch_lost");
   const std::string A = fused(32, 4), B = fused(16, 4);
   // One graph at F=64 and F=96 (one bucket: no cut on the graph's shape separates them).
   // base: A on both, the rule's kernel. untimed: A alone on F=64, B alone on F=96: no kernel
-  // covers both, so the rule is the largest problem's winner, B, never timed on F=64. wrong: A
-  // on both but wrong once on F=64 (out there), B on F=64 only: the rule is again the largest
-  // problem's winner, A, which the header would run on F=64 where it was wrong.
+  // covers both, so the rule is the largest problem's winner, B, never timed on F=64. wrong
+  // (and timeout): A on both but wrong (hung) once on F=64 (out there), B on F=64 only: the rule
+  // is again the largest problem's winner, A, which the header would run on F=64 where it failed.
   const auto fill = [&](const std::string& file, const std::string& how) {
     tuner::Store s((dir / file).string());
     const int64_t run = open_small_run(s);
     add_trial(s, run, "g", 64, A, 2, 10.0);
     if (how == "base") add_trial(s, run, "g", 96, A, 2, 20.0);
     if (how == "untimed") add_trial(s, run, "g", 96, B, 2, 19.0);
-    if (how == "wrong") {
+    if (how == "wrong" || how == "timeout") {
       add_trial(s, run, "g", 96, A, 2, 20.0);
-      add_trial(s, run, "g", 64, A, 1, 10.0, "wrong");
+      add_trial(s, run, "g", 64, A, 1, 10.0, how);
       add_trial(s, run, "g", 64, B, 2, 10.0);
     }
     s.finish_run(run);
   };
   fill("base.sqlite", "base");
-  fill("untimed.sqlite", "untimed");
-  fill("wrong.sqlite", "wrong");
-  for (const char* how : {"untimed", "wrong"}) {
+  for (const char* how : {"untimed", "wrong", "timeout"}) fill(std::string(how) + ".sqlite", how);
+  for (const std::string how : {"untimed", "wrong", "timeout"}) {
     SCOPED_TRACE(how);
-    const auto r =
-        compare_runs(load_run_source((dir / "base.sqlite").string()),
-                     load_run_source((dir / (std::string(how) + ".sqlite")).string()), {});
+    const auto r = compare_runs(load_run_source((dir / "base.sqlite").string()),
+                                load_run_source((dir / (how + ".sqlite")).string()), {});
     EXPECT_EQ(r.tuned_slower + r.tuned_lost, 0);
     EXPECT_EQ(r.dispatch_lost, 1);
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_TRUE(contains(r.markdown, "## csrgat compare: REGRESSION")) << r.markdown;
-    EXPECT_TRUE(contains(r.markdown, "**1 lost** (untimed or wrong in new)")) << r.markdown;
-    const std::string tail = std::string(how) == "wrong" ? "`" + A + "` (wrong or crashed on it)"
-                                                         : "`" + B + "` (not timed on it)";
+    EXPECT_TRUE(contains(r.markdown, "**1 lost** (ruled out or untimed in new)")) << r.markdown;
+    const std::string tail = how == "untimed" ? "`" + B + "` (not timed on it)"
+                             : how == "wrong" ? "`" + A + "` (wrong on it)"
+                                              : "`" + A + "` (hung (timeout) on it)";
     EXPECT_TRUE(contains(r.markdown, "g F=64 H=1 f32/i32: base `" + A + "` at " + format_us(10.0) +
                                          " us, new " + tail))
         << r.markdown;
     EXPECT_EQ(r.json["summary"]["dispatch_lost"], 1);
+    if (how == "untimed") continue;
+    EXPECT_TRUE(contains(r.markdown,
+                         "**Broken in new (a wrong, crashed or hung trial)** (1): g F=64 "
+                         "H=1 f32/i32 `" +
+                             A + "` (" + (how == "wrong" ? "wrong" : "hung (timeout)") + ")"))
+        << r.markdown;
+    EXPECT_EQ(r.json["summary"]["broken"].size(), 1u);
   }
 }
 
@@ -1304,10 +1338,13 @@ TEST(ReportRecorded, EveryRecordedStoreReports) {
               << p.graph << " " << p.impl;
         }
       }
-      // A run compared with itself is never a regression.
+      // A run compared with itself is never a regression, and is said to be one run.
       loaded.run_id = run.id;
       loaded.run = run;
-      EXPECT_EQ(compare_runs(loaded, loaded, {}).exit_code, 0);
+      const auto self = compare_runs(loaded, loaded, {});
+      EXPECT_EQ(self.exit_code, 0);
+      ASSERT_EQ(self.warnings.size(), 1u);
+      EXPECT_TRUE(contains(self.warnings[0], "base and new are one run")) << self.warnings[0];
     }
   }
 }

@@ -140,6 +140,23 @@ TEST(ReportsCli, CompareCountsWhatItLeftOut) {
   EXPECT_TRUE(has(slurp(dir / "none" / "compare.md"), "## csrgat compare: refused"));
 }
 
+// A run compared with itself (`tuner compare S S`, the run suffix left out) fails no gate but is
+// said to be one run, on stderr and in compare.md; two files are two runs even when alike.
+TEST(ReportsCli, CompareOfARunWithItselfWarns) {
+  const fs::path dir = test_dir();
+  const fs::path s = synthetic(dir), t = synthetic(dir, "t.sqlite");
+  for (const std::string& other :
+       {s.string(), s.string() + ":1", (dir / "." / "s.sqlite").string()}) {
+    const auto [rc, text] = tuner("compare " + q(s) + " " + q(other) + " -o " + q(dir / "self"));
+    EXPECT_EQ(rc, 0) << other << "\n" << text;
+    EXPECT_TRUE(has(text, "tuner compare: warning: base and new are one run (run 1 of")) << text;
+    EXPECT_TRUE(has(slurp(dir / "self" / "compare.md"), "**Warning**: base and new are one run"));
+  }
+  const auto [rc, text] = tuner("compare " + q(s) + " " + q(t) + " -o " + q(dir / "two"));
+  EXPECT_EQ(rc, 0) << text;
+  EXPECT_FALSE(has(text, "warning")) << text;
+}
+
 // The recorded runs 22 and 23 measured the same graphs; only the generators' and readers' code
 // changed between them (and with it the source hash). They are compared, and the report says so.
 TEST(ReportsCli, RecordedRuns22And23AreCompared) {
@@ -188,24 +205,40 @@ TEST(ReportsCli, EmitOfAFolderWithATrailingSlashWritesBesideIt) {
   }
 }
 
-// An error met after the store opened (here: its trials table is gone) names the input it came
-// from, so that with two inputs (compare) the bad one is known.
+// An error met after the store opened (here: its graphs table is gone) names the input it came
+// from, so that with two inputs (compare) the bad one is known. A store without its runs or
+// trials table is no store, said as the store opens, by each command, naming the file.
 TEST(ReportsCli, ErrorsAfterOpeningNameTheInput) {
   const fs::path dir = test_dir();
-  const fs::path good = synthetic(dir), bad = synthetic(dir, "notrials.sqlite");
-  sql(bad, "DROP TABLE trials");
+  const fs::path good = synthetic(dir), bad = synthetic(dir, "nographs.sqlite"),
+                 none = synthetic(dir, "notrials.sqlite");
+  sql(bad, "DROP TABLE graphs");
   auto [rc, text] = tuner("compare " + q(good) + " " + q(bad) + " -o " + q(dir / "c"));
   EXPECT_EQ(rc, 3) << text;
   EXPECT_TRUE(has(text, "new, run 1 of '" + bad.string() + "'")) << text;
   std::tie(rc, text) = tuner("report " + q(bad) + " -o " + q(dir / "r"));
   EXPECT_EQ(rc, 1) << text;
   EXPECT_TRUE(
-      has(text, "run 1 of '" + bad.string() + "': sqlite prepare failed: no such table: trials"))
+      has(text, "run 1 of '" + bad.string() + "': sqlite prepare failed: no such table: graphs"))
       << text;
   std::tie(rc, text) = tuner("export " + q(bad) + " -o " + q(dir / "x.json"));
   EXPECT_EQ(rc, 1) << text;
   EXPECT_TRUE(has(text, "run 1 of '" + bad.string() + "'")) << text;
   EXPECT_FALSE(fs::exists(dir / "x.json"));
+  sql(none, "DROP TABLE trials");
+  for (const std::string& cmd : {"compare " + q(good) + " " + q(none) + " -o " + q(dir / "c2"),
+                                 "report " + q(none) + " -o " + q(dir / "r2"),
+                                 "export " + q(none) + " -o " + q(dir / "x2.json"),
+                                 "emit " + q(none) + " -o " + q(dir / "h.h")}) {
+    std::tie(rc, text) = tuner(cmd);
+    EXPECT_NE(rc, 0) << cmd << "\n" << text;
+    EXPECT_TRUE(has(text, "'" + none.string() +
+                              "': not a results store: it has no runs or "
+                              "trials table"))
+        << cmd << "\n"
+        << text;
+    EXPECT_FALSE(has(text, "SELECT")) << cmd << "\n" << text;
+  }
 }
 
 // export: a write error on standard output or a path that cannot be written says why; a damaged

@@ -272,6 +272,34 @@ TEST(StoreFormat, ALaterFormatIsRefusedByName) {
   }
 }
 
+// An empty file, or another program's SQLite database, read as a store is named as not one,
+// not failed at its first query with that query's SQL (a review: `tuner compare a.sqlite
+// empty.sqlite` printed "no such table: runs in: SELECT id, name, ...").
+TEST(StoreFormat, AFileWithoutTheTablesIsNotAStore) {
+  const fs::path dir = test_dir();
+  const std::string empty = (dir / "empty.sqlite").string(),
+                    other = (dir / "other.sqlite").string();
+  std::ofstream(empty).close();
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(other.c_str(), &db), SQLITE_OK);
+    sqlite3_exec(db, "CREATE TABLE runs (id INTEGER)", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+  }
+  for (const std::string& path : {empty, other}) {
+    try {
+      const Store s(path, true);
+      ADD_FAILURE() << path << " opened as a store";
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("'" + path + "': not a results store: it has no runs or trials table"),
+                std::string::npos)
+          << what;
+      EXPECT_EQ(what.find("SELECT"), std::string::npos) << what;
+    }
+  }
+}
+
 // A graph row whose features are not JSON is named, not read as a graph never measured.
 TEST(StoreFormat, DamagedGraphFeaturesAreNamed) {
   const fs::path dir = test_dir();

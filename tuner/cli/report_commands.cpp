@@ -83,10 +83,11 @@ void add_compare(CLI::App& app) {
       "Regression check of two runs: per variant, per tuned choice and per problem's dispatch "
       "same/faster/slower beyond "
       "threshold and noise. Exit 1 when a tuned choice got slower or was lost (base has one, new "
-      "none) or the header's dispatch got slower or was lost on a problem (wrong, or untimed where "
-      "base's was timed), 2 when refused (different GPU or "
+      "none) or the header's dispatch got slower or was lost on a problem (wrong, crashed or hung "
+      "there, or untimed where base's was timed), 2 when refused (different GPU or "
       "driver, or no problem comparable), 3 on an error (a "
-      "run that cannot be read, an output that cannot be written, a bad argument)");
+      "run that cannot be read, an output that cannot be written, a bad argument). A run "
+      "compared with itself is warned of on stderr");
   static std::string base, fresh, out = ".";
   static double threshold = 0.03;
   static bool allow_other = false;
@@ -121,6 +122,8 @@ void add_compare(CLI::App& app) {
           opt.allow_different_gpu = allow_other;
           const auto r = reports::compare_runs(b, n, opt);
           reports::write_compare(r, out);
+          for (const auto& w : r.warnings)
+            std::fprintf(stderr, "tuner compare: warning: %s\n", w.c_str());
           if (r.exit_code == 2) {
             std::fprintf(stderr, "tuner compare: refused: %s\n", r.refusal.c_str());
             std::printf("## csrgat compare: refused\n%s.\n", r.refusal.c_str());
