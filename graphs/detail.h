@@ -11,6 +11,7 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -25,6 +26,17 @@ template <class... Args>
   std::ostringstream os;
   (os << ... << args);
   throw GraphError(os.str());
+}
+
+// ASCII letters' case ignored: Matrix Market banners, and file extensions (`G.MTX.GZ` is read as
+// `g.mtx.gz` is, and named as a graph file alike).
+inline bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return (x | 0x20) == (y | 0x20);
+         });
+}
+inline bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && iequals(s.substr(s.size() - suffix.size()), suffix);
 }
 
 // The memory this process may still fill: MemAvailable of /proc/meminfo, else the physical

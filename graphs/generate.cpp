@@ -168,6 +168,9 @@ int64_t check_powerlaw_args(int64_t n, double avg_degree, double alpha, int64_t 
     fail("powerlaw: alpha = ", alpha, ", expected a finite value > 1");
   if (!(avg_degree >= 1.0) || !(avg_degree <= static_cast<double>(max_degree)))
     fail("powerlaw: deg = ", avg_degree, " must lie in [1, maxdeg = ", max_degree, "]");
+  // Before the cast below: a double past int64's range converts to nothing defined.
+  if (!(avg_degree <= static_cast<double>(kMaxDegree)))
+    fail("powerlaw: deg = ", avg_degree, ", expected at most 2^46");
   checked_edges("powerlaw", n, static_cast<int64_t>(std::ceil(avg_degree)));
   return max_degree;
 }
@@ -556,7 +559,7 @@ ParsedSpec parse_spec(const std::string& spec_in) {
 
 bool has_graph_file_extension(std::string_view spec) {
   for (const std::string_view ext : kGraphFileExtensions)
-    if (spec.size() > ext.size() && spec.substr(spec.size() - ext.size()) == ext) return true;
+    if (spec.size() > ext.size() && detail::ends_with(spec, ext)) return true;
   return false;
 }
 

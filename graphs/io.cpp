@@ -69,15 +69,8 @@ std::string_view trim_left(std::string_view s) {
   return s.substr(i);
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return (x | 0x20) == (y | 0x20);
-         });
-}
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && iequals(s.substr(s.size() - suffix.size()), suffix);
-}
+using detail::ends_with;
+using detail::iequals;
 
 // The bytes of a plain or gzip file (by its first two bytes, whatever its name), read in pieces.
 // A gzip file is inflated member after member; what follows the last member must be nothing or

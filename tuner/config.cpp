@@ -22,6 +22,7 @@
 #include "graphs/generate.h"
 #include "graphs/hash.h"
 #include "tuner/nvrtc_compiler.h"
+#include "tuner/store.h"
 
 namespace csrgat::tuner {
 
@@ -709,9 +710,19 @@ Config read_config(const Reader& r, const YAML::Node& root, const std::string& s
   c.space = read_space(r, f.at("space"));
 
   std::set<std::string> names;
+  // Each space is bounded per problem (space.cpp), the problems here: `feat` and `heads` lists
+  // multiply, and 12,800 problems (a review's config) take `tuner list` hours and a tune days.
+  constexpr size_t kMaxProblems = 4096;
+  size_t problems = 0;
   for (const Item& e : r.list(f.at("graphs"), false)) {
     GraphEntry g = read_graph(r, e, base, c.space);
     if (!names.insert(g.name).second) r.fail(e, "duplicate graph name '" + g.name + "'");
+    problems += g.feat.size() * g.heads.size();
+    if (problems > kMaxProblems)
+      r.fail(e, "the graphs up to '" + g.name + "' make " + std::to_string(problems) +
+                    " problems (each graph's feat x heads), more than " +
+                    std::to_string(kMaxProblems) +
+                    ": each is tuned whole; give fewer feat or heads values, or split the config");
     c.graphs.push_back(std::move(g));
   }
   // `graph_space`: by graph name, space keys that replace that graph's (its own `space` over the
@@ -880,10 +891,13 @@ auto yaml_errors_named(const std::string& file, F&& f) {
   }
 }
 
-// A config file's text (refused: a folder, an unreadable file, one over 16 MiB).
+// A config file's text (refused: a folder, what is not a regular file (a FIFO with no writer
+// would block the command: input_file_problem), an unreadable file, one over 16 MiB).
 std::string read_text(const std::string& path) {
   if (std::filesystem::is_directory(path))
     throw ConfigError(path, "", 0, 0, "is a folder, not a config file");
+  if (const std::string why = input_file_problem(path, "config file"); !why.empty())
+    throw ConfigError(path, "", 0, 0, why);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, "", 0, 0, "cannot open the config file");
   // At most 16 MiB (a config is a few KB): /dev/zero or a wrong file is named, not read until
@@ -917,8 +931,9 @@ YAML::Node with_base(Reader& r, const YAML::Node& root, const std::string& sourc
   std::error_code ec;
   if (fs::equivalent(path, fs::path(source_name), ec))
     r.fail(at, "a config cannot be its own base");
-  if (!fs::is_regular_file(path, ec))
-    r.fail(at, "base config '" + path.string() + "' does not exist");
+  if (const std::string why = input_file_problem(path.string(), "base config", Folders::refused);
+      !why.empty())
+    r.fail(at, why);
   const std::string text = read_text(path.string());
   const YAML::Node base = load_root(text, path.string());
   if (base.IsMap() && base["base"])
