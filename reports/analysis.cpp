@@ -316,6 +316,7 @@ void add_times(RunData& d, const std::vector<tuner::TrialRecord>& trials) {
 // The header's dispatch on problem p under `rules` (Dispatch).
 Dispatch dispatch_of(const std::vector<tuner::RuleChoice>& rules, const ProblemResults& p) {
   Dispatch d;
+  d.shape_unknown = !p.features.is_object();
   const tuner::RuleChoice* r =
       tuner::rule_for(rules, p.key.value, p.key.index, p.key.feat, p.key.heads, p.features);
   if (!r) {
@@ -357,6 +358,7 @@ nlohmann::json dispatch_json(const Dispatch& d) {
   return {{"kernel", d.kernel},
           {"fallback", d.fallback},
           {"sweep", d.sweep},
+          {"shape_unknown", d.shape_unknown},
           {"failed", d.ruled_out() ? nlohmann::json(d.failed) : nlohmann::json()},
           {"bucket", d.bucket},
           {"stage", d.stage >= 0 ? nlohmann::json(d.stage) : nlohmann::json()},

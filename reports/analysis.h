@@ -124,6 +124,10 @@ struct Dispatch {
   std::string failed;     // the status that ruled kernel out on this problem in the run
                           // ("wrong", "crashed", "timeout", a sweep's "launch_failed"), or ""
   bool ruled_out() const { return !failed.empty(); }
+  // The store kept no features of the graph (a store from before they were kept): the rule is
+  // the type's catch-all (tuner::rule_for), a guess where the library would match the graph's
+  // shape; compare holds no such dispatch to anything.
+  bool shape_unknown = false;
   int stage = -1;         // the time's evidence stage (2 interleaved final, 1 full, 0 screening)
   double median_us = NAN, rel_noise = NAN;
   bool any() const { return fallback || !kernel.empty(); }

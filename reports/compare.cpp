@@ -525,7 +525,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   // The header's dispatch on each compared problem, each run's own rules (a problem in both
   // runs and only one's rules of its type is no row: its tuned choice is lost or new above).
   std::vector<DispatchRow> dispatch;
-  std::vector<std::string> dispatch_lost, dispatch_untimed;
+  std::vector<std::string> dispatch_lost, dispatch_untimed, dispatch_unknown;
   for (const auto& k : comparable) {
     DispatchRow d;
     d.key = k;
@@ -538,7 +538,15 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
               : x.timed()   ? " at " + format_us(x.median_us) + " us"
                             : " (not timed on it)");
     };
-    if (d.fresh.ruled_out() || (d.base.timed() && !d.fresh.timed())) {
+    if (d.base.shape_unknown || d.fresh.shape_unknown) {
+      d.status = "shape unknown";  // a guess on one side: nothing to hold either to
+      ++r.dispatch_unknown;
+      dispatch_unknown.push_back(k.label() + " (no graph features in " +
+                                 (d.base.shape_unknown && d.fresh.shape_unknown ? "either run"
+                                  : d.base.shape_unknown                        ? "base"
+                                                                                : "new") +
+                                 ")");
+    } else if (d.fresh.ruled_out() || (d.base.timed() && !d.fresh.timed())) {
       d.status = "lost";  // new runs a kernel ruled out here, or one nobody timed here
       ++r.dispatch_lost;
       dispatch_lost.push_back(k.label() + ": base " + timed_text(d.base) + ", new " +
@@ -597,6 +605,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
      << r.dispatch_same << " same (" << dispatch_switched << " with another kernel)";
   if (r.dispatch_lost) md << ", **" << r.dispatch_lost << " lost** (ruled out or untimed in new)";
   if (r.dispatch_untimed) md << ", " << r.dispatch_untimed << " not timed in base";
+  if (r.dispatch_unknown) md << ", " << r.dispatch_unknown << " not known (no graph features)";
   md << "; per variant: " << r.variants_slower << " slower, "
      << r.variants_faster << " faster, " << r.variants_same << " same";
   if (!broken.empty()) md << ", " << broken.size() << " broken (wrong, crashed or hung in new)";
@@ -707,6 +716,10 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
       "the problem where base's was timed** (a regression)",
       dispatch_lost);
   items("**Not timed in base** (nothing to hold new to)", dispatch_untimed);
+  items(
+      "**Dispatch not known** (a run's store has no features of the graph, so which of its "
+      "rules the library takes there is a guess; not compared)",
+      dispatch_unknown);
 
   md << "### Per-variant changes\n\n";
   size_t changed = 0;
@@ -809,6 +822,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
               {"dispatch_same", r.dispatch_same},
               {"dispatch_lost", r.dispatch_lost},
               {"dispatch_untimed", r.dispatch_untimed},
+              {"dispatch_unknown", r.dispatch_unknown},
               {"graph_changed", changed_graphs},
               {"graph_source_changed", source_notes},
               {"problems", problems_json},

@@ -57,8 +57,10 @@ struct CompareResult {
   // same rule. lost: new runs a kernel ruled out on the problem (wrong, crashed or hung there),
   // or one not timed there where base's was (a regression, as a lost tuned choice is); untimed:
   // base's was not timed there.
+  // unknown: a run's store kept no features of the graph, so its dispatch is a guess
+  // (Dispatch::shape_unknown): named, not compared.
   int dispatch_slower = 0, dispatch_faster = 0, dispatch_same = 0, dispatch_lost = 0,
-      dispatch_untimed = 0;
+      dispatch_untimed = 0, dispatch_unknown = 0;
   int variants_slower = 0, variants_faster = 0, variants_same = 0;
   std::string markdown;  // compare.md
   nlohmann::json json;   // compare.json

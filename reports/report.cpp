@@ -434,7 +434,8 @@ void dispatch_section(Doc& doc, const RunData& d, const Peers& peers) {
     }
     std::vector<std::string> r{
         pr.key.label(),
-        x.fallback ? x.name() : "`" + x.kernel + "`" + (x.sweep ? " (the rule's sweep)" : ""),
+        (x.fallback ? x.name() : "`" + x.kernel + "`" + (x.sweep ? " (the rule's sweep)" : "")) +
+            (x.shape_unknown ? " (the catch-all's: no graph features in the store, a guess)" : ""),
         x.ruled_out() ? "**" + failure_words(x.failed) + " here**"
         : x.timed()   ? format_us(us)
                       : "not timed here",

@@ -870,6 +870,63 @@ TEST(Compare, ADispatchNotTimedOnItsProblemIsNamed) {
   EXPECT_TRUE(rows[0]["base"]["median_us"].is_null());
 }
 
+// A store without the graph's features (from before they were kept) places its problem in the
+// catch-all rule only; what the library would take there by the graph's shape is unknown. Such a
+// dispatch is named and not compared (a review: dropping one side's features read as a 53%
+// slower dispatch and failed the gate), and the report says it is a guess.
+TEST(Compare, ADispatchWithoutTheGraphsFeaturesIsNotCompared) {
+  const NoCharts no_charts;
+  const TempDir dir("cmp_no_shape");
+  const std::string A = fused(32, 4), B = fused(16, 4);
+  for (const bool features : {true, false}) {
+    tuner::Store s((dir / (features ? "with.sqlite" : "without.sqlite")).string());
+    const int64_t run = s.open_run(run_info()).id;
+    // Three graphs, three buckets (mean degree 2, 16 and 40): with features each is its own
+    // rule's.
+    s.put_graph(run, "g", "uniform:n=1000,deg=16",
+                features ? nlohmann::json{{"num_nodes", 1000},
+                                          {"num_edges", 16000},
+                                          {"mean_degree", 16.0},
+                                          {"max_degree", 16}}
+                         : nlohmann::json());
+    s.put_graph(
+        run, "h", "uniform:n=1000,deg=2",
+        {{"num_nodes", 1000}, {"num_edges", 2000}, {"mean_degree", 2.0}, {"max_degree", 2}});
+    s.put_graph(
+        run, "i", "uniform:n=1000,deg=40",
+        {{"num_nodes", 1000}, {"num_edges", 40000}, {"mean_degree", 40.0}, {"max_degree", 40}});
+    add_trial(s, run, "g", 64, A, 2, 10.0);
+    add_trial(s, run, "g", 64, B, 2, 15.0);
+    add_trial(s, run, "h", 64, B, 2, 5.0);
+    add_trial(s, run, "i", 64, B, 2, 30.0);  // B on 3 of 3 problems, A on 1: B is the catch-all
+    s.finish_run(run);
+    if (!features) write_report(s, run, (dir / "report").string(), "");
+  }
+  const auto r = compare_runs(load_run_source((dir / "with.sqlite").string()),
+                              load_run_source((dir / "without.sqlite").string()), {});
+  EXPECT_EQ(r.dispatch_unknown, 1);
+  EXPECT_EQ(r.dispatch_slower + r.dispatch_lost, 0);
+  EXPECT_EQ(r.exit_code, 0) << r.markdown;
+  EXPECT_TRUE(contains(r.markdown,
+                       "**Dispatch not known** (a run's store has no features of the "
+                       "graph"))
+      << r.markdown;
+  EXPECT_TRUE(contains(r.markdown, "g F=64 H=1 f32/i32 (no graph features in new)")) << r.markdown;
+  // What it would have compared: g's own rule's A (10 us) against the catch-all's B (15 us).
+  bool seen = false;
+  for (const auto& row : r.json["dispatch"])
+    if (row["graph"] == "g") {
+      seen = true;
+      EXPECT_EQ(row["change"], "shape unknown");
+      EXPECT_EQ(row["base"]["kernel"], A);
+      EXPECT_EQ(row["new"]["kernel"], B);
+      EXPECT_EQ(row["new"]["shape_unknown"], true);
+    }
+  EXPECT_TRUE(seen) << r.json["dispatch"].dump();
+  const std::string md = slurp(dir / "report" / "report.md");
+  EXPECT_TRUE(contains(md, "(the catch-all's: no graph features in the store, a guess)")) << md;
+}
+
 // New runs, on a problem where base's dispatch was timed, a kernel nobody timed there or one
 // ruled out there (wrong, or hung: a timeout rules a kernel out as the selection does,
 // tuner::rules_out): the dispatch is lost, and that fails the gate as a lost tuned choice does,
