@@ -900,8 +900,8 @@ std::string read_text(const std::string& path) {
     throw ConfigError(path, "", 0, 0, why);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, "", 0, 0, "cannot open the config file");
-  // At most 16 MiB (a config is a few KB): /dev/zero or a wrong file is named, not read until
-  // memory runs out.
+  // At most 16 MiB (a config is a few KB): a wrong file (a log, a data file) is named, not read
+  // until memory runs out; a device such as /dev/zero was refused above.
   constexpr size_t kMaxBytes = size_t{16} << 20;
   std::string text;
   char buf[1 << 16];
