@@ -26,6 +26,7 @@
 #include "csrgat/error_state.h"
 #include "csrgat/fallback.h"
 #include "csrgat/type_codes.h"
+#include "variants/arch.h"
 #include "variants/launch.h"
 #include "variants/params.h"
 #include "variants/plan.h"
@@ -230,9 +231,13 @@ Status load_kernel(const KernelEntry& e, KernelFns* out) {
   if (e.slot < 0 || e.slot >= embedded::kNumKernels)
     return unsupported("no compiled kernel in the library's table for slot " + str(e.slot));
   const embedded::Kernel& k = embedded::kKernels[e.slot];
+  // The cubin of the device's own capability, else the latest one of its major's that runs on
+  // it (sm_80 on 8.6, sm_100f on 10.3; sm_90a on 9.0 alone).
   const embedded::Cubin* c = nullptr;
   for (const auto& cb : k.cubins)
-    if (cb.arch == arch) c = &cb;
+    if (arch_runs_on(ArchTarget{cb.arch, cb.suffix}, arch / 10, arch % 10) &&
+        (!c || cb.arch > c->arch))
+      c = &cb;
   if (!c)  // built without this architecture (compiled_archs)
     return unsupported("the library carries no machine code for this device (sm_" + str(arch) +
                        "); it was built for " + embedded::kArchList);
@@ -373,6 +378,9 @@ Status check_tasks(int64_t nodes, int heads, int64_t chunks = 0) {
                      " reaches 2^31: the kernels number their tasks in 32 bits");
 }
 Status check_limits(int64_t nodes, int heads, int feat, Index index) {
+  if (feat > kMaxFeat)
+    return unsupported("feat = " + str(feat) +
+                       " exceeds 2^30: the kernels count a row's features in 32 bits");
   if (!row_stride_fits(index, heads, feat))
     return unsupported("heads x feat = " + str(int64_t{heads} * feat) +
                        " reaches 2^31: with Index::i32 a values row's stride is a 32-bit operand "
@@ -486,12 +494,12 @@ Status create_shape(const int64_t* host_row_ptr, int64_t num_nodes, int heads, i
   if (host_row_ptr[0] != 0)
     return invalid("host_row_ptr[0] = " + str(host_row_ptr[0]) + ": a CSR row_ptr starts at 0");
   for (int64_t r = 0; r < num_nodes; ++r) {
-    const int64_t d = host_row_ptr[r + 1] - host_row_ptr[r];
-    if (d < 0)
+    // Compared before the difference is taken: {0, 5, INT64_MIN} would overflow it.
+    if (host_row_ptr[r + 1] < host_row_ptr[r])
       return invalid("host_row_ptr[" + str(r + 1) + "] = " + str(host_row_ptr[r + 1]) +
                      " is below host_row_ptr[" + str(r) + "] = " + str(host_row_ptr[r]) +
                      ": a CSR row_ptr never decreases");
-    impl->max_deg = std::max(impl->max_deg, d);
+    impl->max_deg = std::max(impl->max_deg, host_row_ptr[r + 1] - host_row_ptr[r]);
   }
   if (index == Index::i32 && impl->edges > std::numeric_limits<int32_t>::max())
     return invalid("host_row_ptr[num_nodes] = " + str(impl->edges) +

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "csrgat/aggregate.h"
 #include "csrgat/error_state.h"
@@ -69,6 +70,7 @@ struct Problem {
   csrgat::GraphView graph;
   csrgat::Storage storage;
   csrgat::LaunchOptions launch;
+  csrgat::Output out{nullptr, csrgat::Storage::f32};  // to_problem_out's
 };
 // CSRGAT_OK, or the status of the first argument that does not convert (its failure kept).
 int to_problem(const char* fn, const void* row_ptr, const void* col, int64_t num_nodes,
@@ -83,42 +85,96 @@ int to_problem(const char* fn, const void* row_ptr, const void* col, int64_t num
   p->launch.overlap_previous = overlap_previous != 0;
   return CSRGAT_OK;
 }
-// As to_problem, with an out storage.
+// As to_problem, with the out array and its storage.
 int to_problem_out(const char* fn, const void* row_ptr, const void* col, int64_t num_nodes,
-                   int64_t num_edges, int index, int storage, int overlap_previous, int out_storage,
-                   Problem* p, csrgat::Output* o) {
+                   int64_t num_edges, int index, int storage, int overlap_previous, void* out,
+                   int out_storage, Problem* p) {
   if (const int st =
           to_problem(fn, row_ptr, col, num_nodes, num_edges, index, storage, overlap_previous, p);
       st != CSRGAT_OK)
     return st;
-  if (!to_storage(out_storage, &o->storage))
+  if (!to_storage(out_storage, &p->out.storage))
     return bad_enum(fn, "out_storage", out_storage, "CSRGAT_STORAGE_*");
+  p->out.data = out;
   return CSRGAT_OK;
 }
 
-// fn() -> csrgat::Status, with any exception as CSRGAT_HOST_ERROR (none may cross into C).
-template <class Fn>
-int guarded(Fn&& fn) noexcept {
+// A failure's text with the C function's name in front (what c_api.h promises): the C++
+// entry's name ("aggregate: ", "Shape::create: ", a first word with no space in it) gives way to
+// it; a text without one ("on the host: ...") gets it added. Its status and CUDA error stay.
+int named(const char* c_fn, csrgat::Status st) noexcept {
+  if (st == csrgat::Status::ok) return CSRGAT_OK;
+  const std::string_view m = csrgat::last_error_message();
+  const size_t colon = m.find(": ");
+  const bool cxx_name =
+      colon != std::string_view::npos && m.substr(0, colon).find(' ') == std::string_view::npos;
+  const std::string_view tail = cxx_name ? m.substr(colon + 2) : m;
+  const cudaError_t e = csrgat::last_cuda_error();
   try {
-    return static_cast<int>(fn());
+    return static_cast<int>(
+        csrgat::detail::record_failure(st, std::string(c_fn) + ": " + std::string(tail), e));
+  } catch (const std::exception&) {  // no memory for the new text: the C++ one stays
+    return static_cast<int>(st);
+  }
+}
+
+// fn() -> csrgat::Status, with any exception as CSRGAT_HOST_ERROR (none may cross into C); a
+// failure names c_fn.
+template <class Fn>
+int guarded(const char* c_fn, Fn&& fn) noexcept {
+  try {
+    return named(c_fn, fn());
   } catch (const std::exception& e) {
-    return static_cast<int>(
-        csrgat::detail::record_failure(csrgat::Status::host_error, "on the host: ", e.what()));
+    return named(c_fn, csrgat::detail::record_failure(csrgat::Status::host_error,
+                                                      "on the host: ", e.what()));
   } catch (...) {
-    return static_cast<int>(
-        csrgat::detail::record_failure(csrgat::Status::host_error, "on the host: an exception"));
+    return named(c_fn, csrgat::detail::record_failure(csrgat::Status::host_error,
+                                                      "on the host: an exception"));
   }
 }
 
 // A new Handle (csrgat_shape, csrgat_call) that create(handle) fills: *out owns it on ok;
 // otherwise, or when create throws, it is freed.
 template <class Handle, class Create>
-int new_handle(Handle** out, Create&& create) {
-  return guarded([&] {
+int new_handle(const char* c_fn, Handle** out, Create&& create) {
+  return guarded(c_fn, [&] {
     auto h = std::make_unique<Handle>();
     const csrgat::Status r = create(*h);
     if (r == csrgat::Status::ok) *out = h.release();
     return r;
+  });
+}
+
+// csrgat_aggregate(_out), its failures naming fn, the function called.
+int aggregate_as(const char* fn, const void* row_ptr, const void* col, int64_t num_nodes,
+                 int64_t num_edges, int index, const float* scores, const void* values, int storage,
+                 int heads, int feat, void* out, int out_storage, void* stream,
+                 const csrgat_shape* shape, int overlap_previous) {
+  Problem p;
+  if (const int st = to_problem_out(fn, row_ptr, col, num_nodes, num_edges, index, storage,
+                                    overlap_previous, out, out_storage, &p))
+    return st;
+  return guarded(fn, [&] {
+    return csrgat::aggregate(p.graph, scores, values, p.storage, heads, feat, p.out,
+                             static_cast<cudaStream_t>(stream), shape ? &shape->shape : nullptr,
+                             p.launch);
+  });
+}
+
+// csrgat_call_create(_out), its failures naming fn, the function called.
+int call_create_as(const char* fn, const void* row_ptr, const void* col, int64_t num_nodes,
+                   int64_t num_edges, int index, const float* scores, const void* values,
+                   int storage, int heads, int feat, void* out, int out_storage,
+                   const csrgat_shape* shape, int overlap_previous, csrgat_call** call) {
+  if (!call) return invalid(fn, "call is null");
+  *call = nullptr;
+  Problem p;
+  if (const int st = to_problem_out(fn, row_ptr, col, num_nodes, num_edges, index, storage,
+                                    overlap_previous, out, out_storage, &p))
+    return st;
+  return new_handle(fn, call, [&](csrgat_call& h) {
+    return csrgat::Call::create(p.graph, scores, values, p.storage, heads, feat, p.out,
+                                shape ? &shape->shape : nullptr, p.launch, &h.call);
   });
 }
 
@@ -135,7 +191,7 @@ int csrgat_shape_create(const int64_t* host_row_ptr, int64_t num_nodes, int head
   *out = nullptr;
   if (!to_storage(storage, &st)) return bad_enum(kFn, "storage", storage, "CSRGAT_STORAGE_*");
   if (!to_index(index, &ix)) return bad_enum(kFn, "index", index, "CSRGAT_INDEX_*");
-  return new_handle(out, [&](csrgat_shape& h) {
+  return new_handle(kFn, out, [&](csrgat_shape& h) {
     return csrgat::Shape::create(host_row_ptr, num_nodes, heads, feat, st, ix, &h.shape);
   });
 }
@@ -150,7 +206,7 @@ int csrgat_shape_create_from_graph(const void* row_ptr, const void* col, int64_t
   if (const int st = to_problem(kFn, row_ptr, col, num_nodes, num_edges, index, storage, 0, &p);
       st != CSRGAT_OK)
     return st;
-  return new_handle(out, [&](csrgat_shape& h) {
+  return new_handle(kFn, out, [&](csrgat_shape& h) {
     return csrgat::Shape::create(p.graph, host_row_ptr, heads, feat, p.storage, &h.shape);
   });
 }
@@ -165,59 +221,42 @@ int csrgat_aggregate(const void* row_ptr, const void* col, int64_t num_nodes, in
                      int index, const float* scores, const void* values, int storage, int heads,
                      int feat, float* out, void* stream, const csrgat_shape* shape,
                      int overlap_previous) {
-  return csrgat_aggregate_out(row_ptr, col, num_nodes, num_edges, index, scores, values, storage,
-                              heads, feat, out, CSRGAT_STORAGE_F32, stream, shape,
-                              overlap_previous);
+  return aggregate_as("csrgat_aggregate", row_ptr, col, num_nodes, num_edges, index, scores, values,
+                      storage, heads, feat, out, CSRGAT_STORAGE_F32, stream, shape,
+                      overlap_previous);
 }
 
 int csrgat_aggregate_out(const void* row_ptr, const void* col, int64_t num_nodes, int64_t num_edges,
                          int index, const float* scores, const void* values, int storage, int heads,
                          int feat, void* out, int out_storage, void* stream,
                          const csrgat_shape* shape, int overlap_previous) {
-  Problem p;
-  csrgat::Output o{out, csrgat::Storage::f32};
-  if (const int st = to_problem_out("csrgat_aggregate", row_ptr, col, num_nodes, num_edges, index,
-                                    storage, overlap_previous, out_storage, &p, &o);
-      st != CSRGAT_OK)
-    return st;
-  return guarded([&] {
-    return csrgat::aggregate(p.graph, scores, values, p.storage, heads, feat, o,
-                             static_cast<cudaStream_t>(stream), shape ? &shape->shape : nullptr,
-                             p.launch);
-  });
+  return aggregate_as("csrgat_aggregate_out", row_ptr, col, num_nodes, num_edges, index, scores,
+                      values, storage, heads, feat, out, out_storage, stream, shape,
+                      overlap_previous);
 }
 
 int csrgat_call_create(const void* row_ptr, const void* col, int64_t num_nodes, int64_t num_edges,
                        int index, const float* scores, const void* values, int storage, int heads,
                        int feat, float* out, const csrgat_shape* shape, int overlap_previous,
                        csrgat_call** call) {
-  return csrgat_call_create_out(row_ptr, col, num_nodes, num_edges, index, scores, values, storage,
-                                heads, feat, out, CSRGAT_STORAGE_F32, shape, overlap_previous,
-                                call);
+  return call_create_as("csrgat_call_create", row_ptr, col, num_nodes, num_edges, index, scores,
+                        values, storage, heads, feat, out, CSRGAT_STORAGE_F32, shape,
+                        overlap_previous, call);
 }
 
 int csrgat_call_create_out(const void* row_ptr, const void* col, int64_t num_nodes,
                            int64_t num_edges, int index, const float* scores, const void* values,
                            int storage, int heads, int feat, void* out, int out_storage,
                            const csrgat_shape* shape, int overlap_previous, csrgat_call** call) {
-  constexpr const char* kFn = "csrgat_call_create";
-  if (!call) return invalid(kFn, "call is null");
-  *call = nullptr;
-  Problem p;
-  csrgat::Output o{out, csrgat::Storage::f32};
-  if (const int st = to_problem_out(kFn, row_ptr, col, num_nodes, num_edges, index, storage,
-                                    overlap_previous, out_storage, &p, &o);
-      st != CSRGAT_OK)
-    return st;
-  return new_handle(call, [&](csrgat_call& h) {
-    return csrgat::Call::create(p.graph, scores, values, p.storage, heads, feat, o,
-                                shape ? &shape->shape : nullptr, p.launch, &h.call);
-  });
+  return call_create_as("csrgat_call_create_out", row_ptr, col, num_nodes, num_edges, index, scores,
+                        values, storage, heads, feat, out, out_storage, shape, overlap_previous,
+                        call);
 }
 
 int csrgat_call_launch(const csrgat_call* call, void* stream) {
   if (!call) return invalid("csrgat_call_launch", "call is null");
-  return guarded([&] { return call->call.launch(static_cast<cudaStream_t>(stream)); });
+  return guarded("csrgat_call_launch",
+                 [&] { return call->call.launch(static_cast<cudaStream_t>(stream)); });
 }
 
 void csrgat_call_destroy(csrgat_call* call) { delete call; }

@@ -278,7 +278,10 @@ struct Sweep::Impl {
   void finish(int64_t n, int64_t e) {
     steps = std::make_unique<Buffer>(kBarrierBytes);
     timeouts = std::make_unique<Buffer>(sizeof(unsigned));
-    CSRGAT_COLBLOCK_CHECK(cudaMemset(timeouts->ptr, 0, sizeof(unsigned)));
+    // Written before the constructor returns, so that a first launch on any stream sees it
+    // (cudaMemset alone may return before a device write is done).
+    CSRGAT_COLBLOCK_CHECK(cudaMemsetAsync(timeouts->ptr, 0, sizeof(unsigned), 0));
+    CSRGAT_COLBLOCK_CHECK(cudaStreamSynchronize(0));
     // A persistent grid: every block resident at once (the barrier paces the warps of one wave).
     info.smem_per_block =
         kWarpsPerBlock * (geometry.tensor_cores

@@ -12,7 +12,8 @@ namespace csrgat::embedded {
 inline constexpr int kArchsPerKernel = CSRGAT_EMBEDDED_ARCHS;
 
 struct Cubin {
-  int arch;  // 90 for sm_90
+  int arch;     // 90 for sm_90 and sm_90a
+  char suffix;  // 'a' for sm_90a, 'f' for sm_100f, 0 for sm_90 (variants/arch.h)
   const unsigned char* begin;
   const unsigned char* end;
 };
@@ -27,6 +28,7 @@ struct Kernel {
 // among them, in the same order.
 extern const Kernel kKernels[];
 extern const int kNumKernels;
-extern const char* const kArchList;  // as nvcc's __CUDA_ARCH_LIST__: "900", "900,1000"
+// As nvcc's __CUDA_ARCH_LIST__ ("900", "900,1000"), with a target's suffix: "900a", "1000f".
+extern const char* const kArchList;
 
 }  // namespace csrgat::embedded

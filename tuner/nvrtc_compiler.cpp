@@ -67,22 +67,12 @@ std::string NvrtcCompiler::arch_problem(const std::string& arch) {
 }
 
 std::optional<NvrtcCompiler::ArchTarget> NvrtcCompiler::parse_arch(const std::string& arch) {
-  size_t i = 3;
-  while (i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i]))) ++i;
-  const bool form =
-      arch.size() > 3 && arch.compare(0, 3, "sm_") == 0 && i > 3 && i - 3 <= 3 && arch[3] != '0' &&
-      (i == arch.size() || (i + 1 == arch.size() && (arch[i] == 'a' || arch[i] == 'f')));
-  if (!form) return std::nullopt;
-  return ArchTarget{std::stoi(arch.substr(3, i - 3)), i < arch.size() ? arch[i] : '\0'};
+  return csrgat::parse_arch(arch);
 }
 
 bool NvrtcCompiler::arch_runs_on(const std::string& arch, int major, int minor) {
   const auto t = parse_arch(arch);
-  if (!t) return false;
-  // A cubin runs on its major's later minors (sm_80 on 8.6, sm_100f on 10.3), an
-  // architecture-specific one (sm_90a) on its own capability alone.
-  return t->suffix == 'a' ? major * 10 + minor == t->cc
-                          : major == t->cc / 10 && minor >= t->cc % 10;
+  return t && csrgat::arch_runs_on(*t, major, minor);
 }
 
 NvrtcCompiler::NvrtcCompiler(std::string arch, std::string cache_dir, std::vector<std::string> defines)

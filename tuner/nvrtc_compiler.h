@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "variants/arch.h"
 #include "variants/params.h"
 
 namespace csrgat::tuner {
@@ -65,16 +66,11 @@ class NvrtcCompiler {
   // given (a config's arch, compile --arch), so that it is named there rather than in every
   // variant's compile log.
   static std::string arch_problem(const std::string& arch);
-  // An architecture's compute capability and suffix ('a', 'f', or 0 for none) as sm_<cc>[a|f]
-  // spells it (2 or 3 digits, no leading zero); nullopt for any other text.
-  struct ArchTarget {
-    int cc = 0;
-    char suffix = 0;
-  };
+  // An architecture's compute capability and suffix (variants/arch.h's parse_arch).
+  using ArchTarget = csrgat::ArchTarget;
   static std::optional<ArchTarget> parse_arch(const std::string& arch);
   // Whether code compiled for `arch` (one arch_problem passes) runs on a device of compute
-  // capability major.minor: its major's same or later minors (sm_80 on 8.0 and 8.6, sm_100f on
-  // 10.0 and 10.3), an architecture-specific target's own capability alone (sm_90a on 9.0).
+  // capability major.minor (variants/arch.h's arch_runs_on; false for text parse_arch refuses).
   static bool arch_runs_on(const std::string& arch, int major, int minor);
 
  private:

@@ -120,7 +120,10 @@ LaunchGeometry launch_geometry(const VariantParams& p, int64_t num_rows, int hea
       g.unsupported = "colblock: its grid is sized by its own launcher (csrgat/colblock.h)";
       return g;
   }
-  if (!tasks_fit_32bit(tasks, g.grid))
+  if (feat > kMaxFeat)
+    g.unsupported =
+        "F = " + std::to_string(feat) + " exceeds the 2^30 features the kernels count in 32 bits";
+  else if (!tasks_fit_32bit(tasks, g.grid))
     g.unsupported = std::to_string(tasks) + " tasks exceed the 2^31 the kernels index in 32 bits";
   else if (p.family == Family::fused && p.slices > 1 && feat % p.slices != 0)
     g.unsupported = "F = " + std::to_string(feat) + " is not a multiple of the variant's " +

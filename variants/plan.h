@@ -72,6 +72,9 @@ inline bool tasks_fit_32bit(int64_t rows, int64_t chunks, int64_t heads) {
 inline bool row_stride_fits_32bit(int64_t heads, int64_t feat) {
   return heads * feat < (int64_t{1} << 31);
 }
+// The kernels walk a values row's features in int, a block's width at a time past the last:
+// F up to 2^30 leaves that step room below 2^31 (a values row of 4 GB in float32).
+inline constexpr int64_t kMaxFeat = int64_t{1} << 30;
 
 struct LaunchGeometry {
   int64_t grid = 0;

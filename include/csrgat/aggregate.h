@@ -28,7 +28,11 @@
 // does not read the device arrays' contents (that would be a pass over the graph on every
 // call): a device row_ptr that is not the graph's (decreasing, or not ending at E), a column
 // outside [0, N) or +inf / NaN scores make the result undefined (NaN rows, or an illegal
-// address that the CUDA context does not survive). Shape::create checks the host row_ptr it is
+// address that the CUDA context does not survive). Nor does it ask the driver what each
+// pointer is (a call per array on every launch): the arrays must be device memory the current
+// device can address (cudaMalloc'd, managed, or mapped host memory), and `out` must not overlap
+// row_ptr, col, scores or values (the kernels read the inputs while they write out); a pageable
+// host pointer gives an illegal address. Shape::create checks the host row_ptr it is
 // given, and a Shape made from the graph's device arrays the columns its plan reads; `tuner`
 // validates a graph's files and inputs before it runs them.
 //
@@ -234,9 +238,11 @@ const char* dispatch_variant(const GraphView& graph, Storage storage, int heads,
                              const Shape* shape = nullptr);
 
 // The GPU architectures this library carries machine code for, as nvcc's __CUDA_ARCH_LIST__
-// ("900" for sm_90; "900,1000" for two): the CMAKE_CUDA_ARCHITECTURES it was built with. The
-// kernels are the tuner's NVRTC cubins, embedded at build time; on a device whose architecture
-// is not listed, Shape::create and aggregate() return Status::unsupported.
+// ("900" for sm_90; "900,1000" for two), with an architecture-specific or family target's
+// suffix ("900a", "1000f"): the CMAKE_CUDA_ARCHITECTURES it was built with. The kernels are the
+// tuner's NVRTC cubins, embedded at build time; a device runs the code of its own capability,
+// else of an earlier minor of its major (sm_80 on 8.6, sm_100f on 10.3; sm_90a on 9.0 alone);
+// on a device none of it runs on, Shape::create and aggregate() return Status::unsupported.
 const char* compiled_archs();
 
 // Where the rules this library dispatches by came from: the tuned header it was built with, as

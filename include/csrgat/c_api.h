@@ -105,7 +105,8 @@ const char* csrgat_last_error_message(void);
  * not a CSRGAT_CUDA_ERROR, or before any), and its description: csrgat::last_cuda_error. */
 int csrgat_last_cuda_error(void);
 const char* csrgat_last_cuda_error_string(void);
-/* csrgat::compiled_archs: the architectures the library carries machine code for ("900"). */
+/* csrgat::compiled_archs: the architectures the library carries machine code for ("900", "900a").
+ */
 const char* csrgat_compiled_archs(void);
 /* csrgat::tuned_source: the tuned header the library was built with, as its CSRGAT_TUNED_SOURCE
  * says (the store, run, GPU and date of its measurements, or "default (untuned)"). */

@@ -55,10 +55,15 @@ std::string elf_section(const unsigned char* b, const unsigned char* e, const st
   return {};
 }
 
-std::vector<std::string> built_archs() {  // CMAKE_CUDA_ARCHITECTURES as numbers: "90-real" -> 90
+// CMAKE_CUDA_ARCHITECTURES as the table's tags: "90-real" -> 90, "90a" -> 90a, "100f-real" -> 100f.
+std::vector<std::string> built_archs() {
   std::vector<std::string> out;
   std::stringstream want(CSRGAT_CUDA_ARCHS);
-  for (std::string a; std::getline(want, a, ';');) out.push_back(a.substr(0, a.find_first_not_of("0123456789")));
+  for (std::string a; std::getline(want, a, ';');) {
+    const size_t digits = a.find_first_not_of("0123456789");
+    out.push_back(a.substr(
+        0, digits < a.size() && (a[digits] == 'a' || a[digits] == 'f') ? digits + 1 : digits));
+  }
   return out;
 }
 
@@ -107,7 +112,7 @@ TEST(EmbeddedCubins, HoldEveryKernelOfTheHeaderAndTheFallbacksForEveryArchitectu
     SCOPED_TRACE(kKernels[k].name);
     for (int a = 0; a < csrgat::embedded::kArchsPerKernel; ++a) {
       const auto& c = kKernels[k].cubins[a];
-      EXPECT_EQ(std::to_string(c.arch), archs[a]);
+      EXPECT_EQ(std::to_string(c.arch) + (c.suffix ? std::string(1, c.suffix) : ""), archs[a]);
       ASSERT_GT(c.end - c.begin, 1024);
       EXPECT_FALSE(elf_section(c.begin, c.end, std::string(".text.") + kKernels[k].lowered).empty());
       if (kKernels[k].scalar_lowered[0]) {
@@ -163,8 +168,11 @@ TEST(EmbeddedCubins, AreTheTunersMachineCode) {
 
 TEST(EmbeddedCubins, ArchListNamesTheEmbeddedArchitectures) {
   std::string want;
-  for (int a = 0; a < csrgat::embedded::kArchsPerKernel; ++a)
-    want += (a ? "," : "") + std::to_string(kKernels[0].cubins[a].arch * 10);
+  for (int a = 0; a < csrgat::embedded::kArchsPerKernel; ++a) {
+    const auto& c = kKernels[0].cubins[a];
+    want +=
+        (a ? "," : "") + std::to_string(c.arch * 10) + (c.suffix ? std::string(1, c.suffix) : "");
+  }
   EXPECT_EQ(want, csrgat::compiled_archs());
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -141,6 +142,34 @@ TEST(LibraryErrors, NamesABadArgumentBeforeALimit) {
                                                 Index::i32, &shape);
                  }),
                  Status::invalid_argument, "host_row_ptr[2] = 2 is below");
+  // A row_ptr whose difference overflows int64 decreases all the same (it wrapped to a large
+  // degree and passed).
+  const std::vector<int64_t> wraps{0, 5, std::numeric_limits<int64_t>::min()};
+  expect_refused(run([&] {
+                   return csrgat::Shape::create(wraps.data(), 2, 1, 64, Storage::f32, Index::i64,
+                                                &shape);
+                 }),
+                 Status::invalid_argument, "host_row_ptr[2] = -9223372036854775808 is below");
+}
+
+// The kernels count a row's features in int, stepping past F by up to a block's width: F over
+// 2^30 is refused (F = 2^31 - 1 with one head passed every check), with int64 indices too.
+TEST(LibraryErrors, RefusesFOver2To30) {
+  constexpr int kBig = std::numeric_limits<int>::max();
+  for (const Index ix : {Index::i32, Index::i64}) {
+    expect_refused(aggregate_with(graph(2, 3, ix), 0, 0, 0, Storage::f32, Storage::f32, 1, kBig),
+                   Status::unsupported, "feat = 2147483647 exceeds 2^30");
+    EXPECT_STREQ(csrgat::dispatch_variant(graph(2, 3, ix), Storage::f32, 1, kBig), "");
+    EXPECT_STREQ(csrgat::dispatch_variant(graph(2, 3, ix), Storage::f32, 1, (1 << 30) + 1), "");
+    EXPECT_STRNE(csrgat::dispatch_variant(graph(2, 3, ix), Storage::f32, 1, 1 << 30), "");
+  }
+  const std::vector<int64_t> rp{0, 2, 3};
+  csrgat::Shape shape;
+  expect_refused(run([&] {
+                   return csrgat::Shape::create(rp.data(), 2, 1, kBig, Storage::f32, Index::i64,
+                                                &shape);
+                 }),
+                 Status::unsupported, "Shape::create: feat = 2147483647 exceeds 2^30");
 }
 
 // An empty Shape (default-constructed, moved from, or left by a failed create) is refused, not
@@ -217,11 +246,32 @@ TEST(LibraryErrors, TheCInterfaceNamesWhatFailed) {
                           reinterpret_cast<const char*>(f) + 1, CSRGAT_STORAGE_F32, 1, 64, f,
                           nullptr, nullptr, 0),
             CSRGAT_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(message()).find("values ("), std::string::npos) << message();
+  // The C++ layer's failures name the C function called, not the C++ one under it.
+  EXPECT_EQ(std::string(message()).rfind("csrgat_aggregate: values (", 0), 0u) << message();
+  EXPECT_EQ(lib.aggregate_out(rp, col, 2, 3, CSRGAT_INDEX_I32, f, f, CSRGAT_STORAGE_F32, 0, 64, f,
+                              CSRGAT_STORAGE_F32, nullptr, nullptr, 0),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_STREQ(message(), "csrgat_aggregate_out: heads = 0: at least 1");
+  EXPECT_EQ(lib.aggregate_out(rp, col, 2, 3, CSRGAT_INDEX_I32, f, f, CSRGAT_STORAGE_F32, 1, 64, f,
+                              9, nullptr, nullptr, 0),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_STREQ(message(), "csrgat_aggregate_out: out_storage = 9 is not a CSRGAT_STORAGE_* value");
+  csrgat_call* c = nullptr;
+  EXPECT_EQ(lib.call_create(nullptr, col, 2, 3, CSRGAT_INDEX_I32, f, f, CSRGAT_STORAGE_F32, 1, 64,
+                            f, nullptr, 0, &c),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_STREQ(message(), "csrgat_call_create: graph.row_ptr is null");
+  EXPECT_EQ(lib.call_create_out(nullptr, col, 2, 3, CSRGAT_INDEX_I32, f, f, CSRGAT_STORAGE_F32, 1,
+                                64, f, CSRGAT_STORAGE_F32, nullptr, 0, &c),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_STREQ(message(), "csrgat_call_create_out: graph.row_ptr is null");
   EXPECT_EQ(lib.call_launch(nullptr, nullptr), CSRGAT_INVALID_ARGUMENT);
   EXPECT_STREQ(message(), "csrgat_call_launch: call is null");
   const int64_t host_rp[3] = {0, 2, 3};
   csrgat_shape* s = nullptr;
   EXPECT_EQ(lib.shape_create(host_rp, 2, 1, 64, CSRGAT_STORAGE_F32, 5, &s), CSRGAT_INVALID_ARGUMENT);
   EXPECT_STREQ(message(), "csrgat_shape_create: index = 5 is not a CSRGAT_INDEX_* value");
+  EXPECT_EQ(lib.shape_create(host_rp, 2, 0, 64, CSRGAT_STORAGE_F32, CSRGAT_INDEX_I32, &s),
+            CSRGAT_INVALID_ARGUMENT);
+  EXPECT_STREQ(message(), "csrgat_shape_create: heads = 0: at least 1");
 }

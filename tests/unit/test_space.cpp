@@ -575,6 +575,11 @@ TEST(Space, FeatureSlicesInTheIdTheKernelAndTheSpace) {
   p.slices = 8;
   EXPECT_EQ(launch_geometry(p, 1000, 1, 60, 0, 4, 0).unsupported,
             "F = 60 is not a multiple of the variant's 8 feature slices (.fs8)");
+  // F past 2^30: the kernels count a row's features in int (any variant, int64 indices too).
+  p.slices = 1;
+  p.index = IndexType::i64;
+  EXPECT_EQ(launch_geometry(p, 1000, 1, (1 << 30) + 1, 0, 4, 0).unsupported,
+            "F = 1073741825 exceeds the 2^30 features the kernels count in 32 bits");
   // In a space, with a constraint on the features a launch computes.
   const Config c = tiny("  tpr: [8]\n  fl: [8]\n  rpb: [16]\n  tiles: [1, 2]\n  slices: [1, 2, 4]\n",
                         "  - \"fl * vec * tiles * slices == feat\"\n");
