@@ -287,16 +287,35 @@ std::string rule_text(double threshold) {
 
 namespace {
 
-// Whether base and new are one run of one file (`tuner compare S S`: S's latest run twice, or S
-// and S:N with N its latest; an export and itself). An export and the store it came from are
-// not caught here (their runs are one, their files two).
+// Whether base and new are one run: one file's (`tuner compare S S`: S's latest run twice, or S
+// and S:N with N its latest; an export and itself), or one recorded run in two files (a store
+// and its export, or a copy of it): the same id, start, finish, GPU and config. A run continued
+// after the other was taken is not it (its finish differs).
 bool same_run(const LoadedRun& a, const LoadedRun& b) {
-  if (a.run_id != b.run_id || !a.store || !b.store) return false;
-  const auto file = [](const LoadedRun& x) {
-    return x.store->path() == ":memory:" ? x.source : x.store->path();
-  };
-  std::error_code ec;
-  return fs::equivalent(file(a), file(b), ec) && !ec;
+  if (!a.store || !b.store) return false;
+  if (a.run_id == b.run_id) {
+    const auto file = [](const LoadedRun& x) {
+      return x.store->path() == ":memory:" ? x.source : x.store->path();
+    };
+    std::error_code ec;
+    if (fs::equivalent(file(a), file(b), ec) && !ec) return true;
+  }
+  return a.run.id == b.run.id && !a.run.started.empty() && a.run.started == b.run.started &&
+         a.run.finished == b.run.finished && a.run.gpu_uuid == b.run.gpu_uuid &&
+         a.run.config_hash == b.run.config_hash;
+}
+
+// A recorded driver: NVML's version and the CUDA driver API's ("580.159.04 (CUDA 13.0)"), or
+// the latter alone where the run found no NVML ("CUDA 13.0").
+struct DriverText {
+  std::string version, cuda;
+};
+DriverText split_driver(const std::string& d) {
+  if (d.rfind("CUDA ", 0) == 0) return {"", d};
+  const size_t open = d.find(" (CUDA ");
+  if (open != std::string::npos && d.back() == ')')
+    return {d.substr(0, open), d.substr(open + 2, d.size() - open - 3)};
+  return {d, ""};
 }
 
 }  // namespace
@@ -328,9 +347,22 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
                     " measured on different GPUs in the two runs: " + list);
     }
   }
-  if (base.run.driver != fresh.run.driver)
-    why.push_back("the runs are on different drivers: base " + base.run.driver + ", new " +
-                  fresh.run.driver);
+  // One side without NVML's version, the CUDA driver API's the same: not known to differ (a
+  // warning below), rather than "different drivers".
+  std::string driver_unknown;
+  if (base.run.driver != fresh.run.driver) {
+    const DriverText bd = split_driver(base.run.driver), nd = split_driver(fresh.run.driver);
+    if ((bd.version.empty() || nd.version.empty()) && !bd.cuda.empty() && bd.cuda == nd.cuda)
+      driver_unknown = std::string(bd.version.empty() ? "base" : "new") +
+                       " recorded its driver as '" +
+                       (bd.version.empty() ? base.run.driver : fresh.run.driver) +
+                       "' only (no NVML where it ran), the other '" +
+                       (bd.version.empty() ? fresh.run.driver : base.run.driver) +
+                       "': whether the drivers differ is not known";
+    else
+      why.push_back("the runs are on different drivers: base " + base.run.driver + ", new " +
+                    fresh.run.driver);
+  }
   std::string reason;
   for (const auto& w : why) reason += (reason.empty() ? "" : "; ") + w;
   nlohmann::json meta{
@@ -449,11 +481,13 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     return r;
   }
   if (!why.empty()) r.warnings.push_back(reason + " (compared anyway: --allow-different-gpu)");
+  if (!driver_unknown.empty()) r.warnings.push_back(driver_unknown);
   // Most likely a run suffix left out (`tuner compare S S`: S's latest run twice): not a failure
   // of the gate, but no evidence either.
   if (same_run(base, fresh))
-    r.warnings.push_back("base and new are one run (run " + std::to_string(base.run_id) + " of '" +
-                         base.source + "' and '" + fresh.source +
+    r.warnings.push_back("base and new are one run (run " + std::to_string(base.run.id) +
+                         ", started " + base.run.started + ", of '" + base.source + "' and '" +
+                         fresh.source +
                          "'): nothing could differ; name the run to compare with as STORE:RUN");
 
   std::vector<TunedRow> tuned;
@@ -487,7 +521,10 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
           ++r.tuned_same;
       } else {
         t.status = wb ? "only in base" : "only in new";
-        if (wb) ++r.tuned_lost;  // new has no correct trial of it, or never measured it
+        if (wb) {  // new has no correct trial of it, or never measured it
+          ++r.tuned_lost;
+          if (!pn) ++r.tuned_lost_unmeasured;
+        }
       }
       tuned.push_back(std::move(t));
     }
@@ -598,8 +635,13 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   md << "**" << r.tuned_slower << " tuned choice" << (r.tuned_slower == 1 ? "" : "s")
      << " slower**, " << r.tuned_faster << " faster, " << r.tuned_same << " same (" << switched
      << " with another variant)";
-  if (r.tuned_lost)
-    md << ", **" << r.tuned_lost << " lost** (a tuned choice in base, none in new)";
+  if (r.tuned_lost) {
+    md << ", **" << r.tuned_lost << " lost** (a tuned choice in base, none in new";
+    if (r.tuned_lost_unmeasured)
+      md << ": " << r.tuned_lost - r.tuned_lost_unmeasured << " with no correct trial in new, "
+         << r.tuned_lost_unmeasured << " on problems new did not measure";
+    md << ")";
+  }
   md << "; the header's dispatch: " << (r.dispatch_slower ? "**" : "") << r.dispatch_slower
      << " slower" << (r.dispatch_slower ? "**" : "") << ", " << r.dispatch_faster << " faster, "
      << r.dispatch_same << " same (" << dispatch_switched << " with another kernel)";
@@ -817,6 +859,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
               {"variants_faster", r.variants_faster},
               {"variants_same", r.variants_same},
               {"tuned_lost", r.tuned_lost},
+              {"tuned_lost_unmeasured", r.tuned_lost_unmeasured},
               {"dispatch_slower", r.dispatch_slower},
               {"dispatch_faster", r.dispatch_faster},
               {"dispatch_same", r.dispatch_same},
@@ -835,6 +878,11 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
             {"variants", vj},
             {"exit_code", r.exit_code}};
   return r;
+}
+
+const std::vector<std::string>& compare_files() {
+  static const std::vector<std::string> files{"compare.md", "compare.json"};
+  return files;
 }
 
 void write_compare(const CompareResult& r, const std::string& out_dir) {

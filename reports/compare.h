@@ -53,6 +53,7 @@ struct CompareResult {
   std::string problems_line;  // "Problems: 17 compared, 0 not compared." (the CLI prints it)
   int tuned_slower = 0, tuned_faster = 0, tuned_same = 0;
   int tuned_lost = 0;  // a tuned choice in base and none in new: counted as a regression
+  int tuned_lost_unmeasured = 0;  // of them, on problems new did not measure at all
   // The header's dispatch per compared problem (ProblemResults::dispatch of each run), by the
   // same rule. lost: new runs a kernel ruled out on the problem (wrong, crashed or hung there),
   // or one not timed there where base's was (a regression, as a lost tuned choice is); untimed:
@@ -91,5 +92,7 @@ std::string graph_difference(const nlohmann::json& base_features, const std::str
 
 // compare.md and compare.json into out_dir (created). Throws std::runtime_error on I/O errors.
 void write_compare(const CompareResult& r, const std::string& out_dir);
+// The files write_compare writes in its folder.
+const std::vector<std::string>& compare_files();
 
 }  // namespace csrgat::reports

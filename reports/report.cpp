@@ -879,6 +879,25 @@ std::string taken_note(const std::vector<int64_t>& runs) {
 }
 }  // namespace
 
+const std::vector<std::string>& report_files() {
+  static const std::vector<std::string> files{"report.md",       "report.html",  "report.json",
+                                              "chart_data.json", "roofline.png", "roofline.svg",
+                                              "params.png",      "params.svg"};
+  return files;
+}
+
+void refuse_to_overwrite_inputs(const std::string& out_dir, const std::vector<std::string>& files,
+                                const std::vector<std::string>& inputs, const std::string& what) {
+  for (const std::string& name : files)
+    for (const std::string& in : inputs) {
+      std::error_code ec;  // either missing: nothing to overwrite
+      if (!in.empty() && fs::equivalent(fs::path(out_dir) / name, in, ec))
+        throw std::runtime_error("refusing to write " + what + "'s " + name + " to '" + out_dir +
+                                 "': it is the input '" + in +
+                                 "', which writing would destroy; give another output folder (-o)");
+    }
+}
+
 void write_report(const tuner::Store& store, int64_t run_id, const std::string& out_dir,
                   const std::string& peers_json_path) {
   const RunData d = load_run(store, run_id);
@@ -886,7 +905,8 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
   const fs::path dir(out_dir);
   fs::create_directories(dir);
   // Charts of an earlier report would otherwise survive a failed plot and be inlined.
-  for (const char* stale : {"roofline.png", "roofline.svg", "params.png", "params.svg"}) {
+  for (const char* stale :
+       {"roofline.png", "roofline.svg", "params.png", "params.svg"}) {  // report_files()
     std::error_code ec;
     fs::remove(dir / stale, ec);
   }

@@ -26,6 +26,15 @@ void write_run_report(const tuner::Config& cfg, const tuner::Store& store, int64
 void write_report(const tuner::Store& store, int64_t run_id, const std::string& out_dir,
                   const std::string& peers_json_path);
 
+// The files write_report writes (or removes, an earlier report's charts) in its folder.
+const std::vector<std::string>& report_files();
+
+// Throws std::runtime_error when writing `files` into out_dir would write over one of `inputs`
+// (paths; "" ignored): an exported run named report.json given to `tuner report` with its own
+// folder as the output, say, would be replaced by the report of itself. `what`: the command.
+void refuse_to_overwrite_inputs(const std::string& out_dir, const std::vector<std::string>& files,
+                                const std::vector<std::string>& inputs, const std::string& what);
+
 // One timing of scripts/peers_pyg.py, matched to problems by graph name and F (and H when given).
 struct PeerResult {
   std::string graph, impl;  // impl: "pyg", "torch_scatter" (no PyG installed), "torch_sparse_csr"

@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "tuner/verify.h"
 #include "variants/params.h"
 
 namespace fs = std::filesystem;
@@ -76,9 +77,12 @@ class ExportCheck {
       fail(where + "." + key, "is " + shown(*it) + ", not in [" + std::to_string(min) + ", " +
                                   std::to_string(max) + "]");
   }
-  // A measured number: a number, null, or "nan"/"inf"/"-inf" (how encode_trial spells them).
+  // A measured number: a number, null, or "nan"/"inf"/"-inf" (how encode_trial spells them);
+  // never below 0 (times, their spread and relative errors).
   void measured(const nlohmann::json& o, const std::string& where, const char* key) const {
     const auto it = o.find(key);
+    if (it != o.end() && it->is_number() && it->get<double>() < 0)
+      fail(where + "." + key, "is " + shown(*it) + ", below 0");
     if (it == o.end() || it->is_number() || it->is_null()) return;
     if (it->is_string()) {
       const auto& t = it->get_ref<const std::string&>();
@@ -109,6 +113,12 @@ void check_trial(const ExportCheck& c, const nlohmann::json& t, const std::strin
   c.integer(t, where, "run_id", false, INT64_MIN + 1, INT64_MAX);
   for (const char* k : kNumericTrialKeys) c.measured(t, where, k);
   c.boolean(t, where, "throttled");
+  // A status selection does not know would be neither a result nor a failure.
+  try {
+    (void)tuner::trial_status_from_string(t["status"].get_ref<const std::string&>());
+  } catch (const std::exception& e) {
+    c.fail(where + ".status", std::string("is not a trial status of this tuner: ") + e.what());
+  }
   // A variant this tuner cannot parse would be selected, emitted and reported as if it knew it.
   const std::string& id = t["variant"].get_ref<const std::string&>();
   try {
@@ -216,6 +226,8 @@ LoadedRun load_export(const std::string& source, const std::string& path,
         it != problems[i].end() && !it->is_number() && !it->is_null())
       c.fail(where + ".prepare_s", "is " + ExportCheck::shown(*it) + ", not a number");
   }
+  std::set<std::string> graph_names;  // a trial's graph must be one of them, when there are any
+  for (const auto& g : graphs) graph_names.insert(g["name"].get<std::string>());
   std::map<std::string, size_t> seen;  // a trial's key -> the state that holds it
   for (size_t i = 0; i < states.size(); ++i) {
     const std::string where = "states[" + std::to_string(i) + "]";
@@ -224,6 +236,9 @@ LoadedRun load_export(const std::string& source, const std::string& path,
       c.fail(where, "has no \"trial\" (a run export carries each trial whole)");
     const nlohmann::json& t = states[i]["trial"];
     check_trial(c, t, where + ".trial");
+    if (const std::string& g = t["graph"].get_ref<const std::string&>();
+        !graph_names.empty() && !graph_names.count(g))
+      c.fail(where + ".trial.graph", "'" + g + "' is not one of the export's graphs[]");
     const std::string key = t["graph"].dump() + " " + t["feat"].dump() + " " +
                             t.value("heads", nlohmann::json(1)).dump() + " " + t["variant"].dump() +
                             " " + t["stage"].dump();

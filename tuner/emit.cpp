@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "variants/arch.h"
 #include "variants/params.h"
 
 namespace csrgat::tuner {
@@ -131,14 +131,15 @@ std::string status_summary(const Store& store, int64_t run_id) {
 
 int arch_number(const std::string& arch) {
   // The whole form, since the name also becomes the header's file name and goes into its text.
-  static const std::regex kArch("sm_([0-9]{2,4})[a-z]?");
-  std::smatch m;
-  if (!std::regex_match(arch, m, kArch))
-    throw std::invalid_argument("architecture '" + arch + "' is not of the form sm_90 (sm_ and a number)");
-  return std::stoi(m[1].str());
+  const auto t = parse_arch(arch);
+  if (!t)
+    throw std::invalid_argument("architecture '" + arch +
+                                "' is not of the form sm_<compute capability>[a|f], 2 or 3 digits "
+                                "without a leading zero (sm_90, sm_90a, sm_100f)");
+  return t->cc;
 }
 
-std::string default_arch(const RunInfo& run) {
+std::optional<std::string> run_arch(const RunInfo& run) {
   if (run.arch.rfind("sm_", 0) == 0) return run.arch;
   // A compute capability ("9.0", "10.0") names the same target.
   const auto dot = run.arch.find('.');
@@ -149,7 +150,11 @@ std::string default_arch(const RunInfo& run) {
   if (dot != std::string::npos && digits(run.arch.substr(0, dot)) &&
       digits(run.arch.substr(dot + 1)))
     return "sm_" + run.arch.substr(0, dot) + run.arch.substr(dot + 1);
-  return "sm_90";
+  return std::nullopt;
+}
+
+std::string default_arch(const RunInfo& run) {
+  return run_arch(run).value_or("sm_90");
 }
 
 std::string emit_header(const Store& store, int64_t run_id, const std::string& arch) {

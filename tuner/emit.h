@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,10 +33,12 @@ std::string emit_header(const std::vector<RuleChoice>& rules, const RunInfo& run
                         const std::string& store_name, const std::string& arch,
                         const std::vector<int64_t>& took_from = {});
 
-// The architecture a run was tuned for ("sm_90"), or sm_90 when the run does not say.
+// The architecture a run was tuned for ("sm_90"; a recorded "9.0" as sm_90), nullopt when the
+// run does not say; default_arch: sm_90 then.
+std::optional<std::string> run_arch(const RunInfo& run);
 std::string default_arch(const RunInfo& run);
-// "sm_90a" -> 90; throws std::invalid_argument for anything but sm_, 2-4 digits and an optional
-// letter (the header's file name is made of it).
+// "sm_90a" -> 90; throws std::invalid_argument for anything but sm_<cc>[a|f] as
+// variants/arch.h's parse_arch reads it (the header's file name is made of it).
 int arch_number(const std::string& arch);
 
 // A fixed-width table of the rules, one line each, for the terminal.

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "tuner/emit.h"
+#include "tuner/nvrtc_compiler.h"
 #include "tuner/select.h"
 #include "tuner/store.h"
 
@@ -96,7 +97,22 @@ int run_emit(const std::string& given, std::optional<int64_t> run_flag, std::str
                              "would be missing from the header or rest on screening-stage "
                              "timings; continue it (tuner run --continue) or pass "
                              "--allow-unfinished (the header then says so)");
-  if (arch.empty()) arch = default_arch(*run);
+  if (arch.empty()) {
+    arch = default_arch(*run);
+  } else {
+    // One NVRTC compiles for (the library builds the header's kernels for it), and the run's own
+    // capability: its rules are measurements of that GPU, and its kernels may need it.
+    if (const std::string why = NvrtcCompiler::arch_problem(arch); !why.empty())
+      throw std::runtime_error("--arch: " + why);
+    const std::string tuned = run_arch(*run).value_or("");
+    if (const auto t = parse_arch(tuned); t && t->cc != parse_arch(arch)->cc)
+      throw std::runtime_error("--arch " + arch + ": run " + std::to_string(run_id) + " of '" +
+                               path + "' was tuned for " + tuned + " (" +
+                               (run->gpu_name.empty() ? std::string("its GPU") : run->gpu_name) +
+                               "): its rules are that GPU's measurements and may name kernels "
+                               "only it runs; give --arch " +
+                               tuned + " (or its a/f target), or tune on the other GPU");
+  }
   std::string text;
   try {
     text = emit_header(store, run_id, arch);  // checks arch (arch_number)

@@ -249,14 +249,17 @@ void check_problem_space(const Config& c, const Problem& p, const std::vector<Ca
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   std::ostringstream os;
   const GraphEntry& g = c.graphs[p.graph_index];
+  const GraphConstraints ks = constraints_for(c, p);
+  // The graph's line is in the file its list came from (a base's), which the error may not name.
+  const std::string graphs_file = file_of(c, "graphs");
+  const std::string in_file = graphs_file != file_of(c, ks.path) ? " of " + graphs_file : "";
   os << "no variant satisfies the constraints for graph '" << p.graph_name << "' (graphs["
-     << p.graph_index << "], line " << g.at.line << ") with feat=" << p.feat
+     << p.graph_index << "], line " << g.at.line << in_file << ") with feat=" << p.feat
      << ", heads=" << p.heads << ": all " << cands.size() << " combinations are dropped (";
   for (size_t i = 0; i < reasons.size() && i < 3; ++i)
     os << (i ? "; " : "") << reasons[i].second << " by " << reasons[i].first;
   if (reasons.size() > 3) os << "; " << reasons.size() - 3 << " more reasons";
   os << ")";
-  const GraphConstraints ks = constraints_for(c, p);
   throw ConfigError(file_of(c, ks.path), ks.path, ks.at.line, ks.at.column, os.str());
 }
 

@@ -575,6 +575,20 @@ TEST(Config, BaseConfig) {
     EXPECT_EQ(e.file(), (dir / "base.yaml").string()) << e.what();
     EXPECT_EQ(e.line(), 9) << e.what();  // kGood's constraints
   }
+  // The child's own constraints empty the base's graph's space: the error is the child's, and
+  // the graph's line is said to be the base's.
+  const Config strict =
+      load_config(write("strict.yaml", "base: base.yaml\nname: s\nconstraints: [\"tpr > 100\"]\n"));
+  try {
+    check_space(strict);
+    ADD_FAILURE() << "no error for a space the constraints empty";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.file(), (dir / "strict.yaml").string()) << e.what();
+    EXPECT_NE(std::string(e.what()).find("line " + std::to_string(strict.graphs[0].at.line) +
+                                         " of " + (dir / "base.yaml").string() + ")"),
+              std::string::npos)
+        << e.what();
+  }
   // An invalid base is named as itself, whoever loads it.
   write("broken.yaml", kGood + "timing: {warmpu: 3}\n");
   const std::string broken = error_of("base: broken.yaml\n");

@@ -141,17 +141,21 @@ TEST(ReportsCli, CompareCountsWhatItLeftOut) {
 }
 
 // A run compared with itself (`tuner compare S S`, the run suffix left out) fails no gate but is
-// said to be one run, on stderr and in compare.md; two files are two runs even when alike.
+// said to be one run, on stderr and in compare.md: one file twice, a byte copy, or the store and
+// its export (the same recorded run); a run continued since (another finish) is another.
 TEST(ReportsCli, CompareOfARunWithItselfWarns) {
   const fs::path dir = test_dir();
   const fs::path s = synthetic(dir), t = synthetic(dir, "t.sqlite");
-  for (const std::string& other :
-       {s.string(), s.string() + ":1", (dir / "." / "s.sqlite").string()}) {
+  ASSERT_EQ(tuner("export " + q(s) + " -o " + q(dir / "s.json")).first, 0);
+  for (const std::string& other : {s.string(), s.string() + ":1", (dir / "." / "s.sqlite").string(),
+                                   t.string(), (dir / "s.json").string()}) {
     const auto [rc, text] = tuner("compare " + q(s) + " " + q(other) + " -o " + q(dir / "self"));
     EXPECT_EQ(rc, 0) << other << "\n" << text;
-    EXPECT_TRUE(has(text, "tuner compare: warning: base and new are one run (run 1 of")) << text;
+    EXPECT_TRUE(has(text, "tuner compare: warning: base and new are one run (run 1, started "))
+        << text;
     EXPECT_TRUE(has(slurp(dir / "self" / "compare.md"), "**Warning**: base and new are one run"));
   }
+  sql(t, "UPDATE runs SET finished = '2099-01-01T00:00:00Z'");
   const auto [rc, text] = tuner("compare " + q(s) + " " + q(t) + " -o " + q(dir / "two"));
   EXPECT_EQ(rc, 0) << text;
   EXPECT_FALSE(has(text, "warning")) << text;
@@ -385,6 +389,78 @@ TEST(ReportsCli, PromoteChecksTheHeaderAndItsName) {
   EXPECT_TRUE(fs::exists(tree / "sm_90.h")) << text;
 }
 
+// emit --arch: a target NVRTC compiles for, and the run's own capability (its rules are that
+// GPU's measurements); its a suffix is the same capability.
+TEST(ReportsCli, EmitArchIsARealTargetOfTheRunsGpu) {
+  const fs::path dir = test_dir();
+  const fs::path s = synthetic(dir);  // tuned for sm_90
+  for (const char* bad : {"sm_00", "sm_9999z", "sm_1"}) {
+    const auto [rc, text] = tuner("emit " + q(s) + " --arch " + bad + " -o " + q(dir / "h.h"));
+    EXPECT_EQ(rc, 1) << bad << ": " << text;
+    EXPECT_TRUE(has(text, std::string("--arch: expected sm_<compute capability>"))) << text;
+  }
+  auto [rc, text] = tuner("emit " + q(s) + " --arch sm_80 -o " + q(dir / "h.h"));
+  EXPECT_EQ(rc, 1) << text;
+  EXPECT_TRUE(has(text, "--arch sm_80: run 1 of '")) << text;
+  EXPECT_TRUE(has(text, "was tuned for sm_90 (NVIDIA H200 (synthetic))")) << text;
+  EXPECT_FALSE(fs::exists(dir / "h.h"));
+  std::tie(rc, text) = tuner("emit " + q(s) + " --arch sm_90a -o " + q(dir / "sm_90a.h"));
+  EXPECT_EQ(rc, 0) << text;
+  EXPECT_TRUE(has(slurp(dir / "sm_90a.h"), "#define CSRGAT_TUNED_ARCH 90"))
+      << slurp(dir / "sm_90a.h");
+}
+
+// report and compare never write over their inputs: an export named as one of their outputs,
+// in the output folder, is refused (it was replaced by the report of itself).
+TEST(ReportsCli, OutputsNeverOverwriteTheirInputs) {
+  const fs::path dir = test_dir();
+  const fs::path s = synthetic(dir);
+  fs::create_directories(dir / "ce");
+  ASSERT_EQ(tuner("export " + q(s) + " -o " + q(dir / "ce" / "compare.json")).first, 0);
+  const std::string exported = slurp(dir / "ce" / "compare.json");
+  auto [rc, text] =
+      tuner("compare " + q(dir / "ce" / "compare.json") + " " + q(s) + " -o " + q(dir / "ce"));
+  EXPECT_EQ(rc, 3) << text;
+  EXPECT_TRUE(has(text, "refusing to write the comparison's compare.json to '")) << text;
+  EXPECT_EQ(slurp(dir / "ce" / "compare.json"), exported);
+  // compare's default output is the current folder.
+  std::tie(rc, text) = shell("cd " + q(dir / "ce") + " && " + CSRGAT_TUNER_EXE + " compare " +
+                             q(s) + " compare.json");
+  EXPECT_EQ(rc, 3) << text;
+  EXPECT_EQ(slurp(dir / "ce" / "compare.json"), exported);
+  fs::create_directories(dir / "re");
+  ASSERT_EQ(tuner("export " + q(s) + " -o " + q(dir / "re" / "report.json")).first, 0);
+  const std::string exported_re = slurp(dir / "re" / "report.json");
+  std::tie(rc, text) = shell("CSRGAT_NO_CHARTS=1 " + std::string(CSRGAT_TUNER_EXE) + " report " +
+                             q(dir / "re" / "report.json") + " -o " + q(dir / "re"));
+  EXPECT_EQ(rc, 1) << text;
+  EXPECT_TRUE(has(text, "refusing to write the report's report.json")) << text;
+  EXPECT_EQ(slurp(dir / "re" / "report.json"), exported_re);
+  EXPECT_FALSE(fs::exists(dir / "re" / "report.md"));
+}
+
+// A run that recorded its driver without NVML's version ("CUDA 13.0") is not "on a different
+// driver" from one with it and the same CUDA version: compared, with a warning that says so.
+TEST(ReportsCli, ADriverRecordedWithoutItsVersionIsNotAnotherDriver) {
+  const fs::path dir = test_dir();
+  const fs::path s = synthetic(dir), t = synthetic(dir, "t.sqlite");
+  sql(s, "UPDATE runs SET driver = 'CUDA 13.0'");
+  sql(t, "UPDATE runs SET driver = '580.159.04 (CUDA 13.0)', started = '2025-01-16T10:00:00Z'");
+  auto [rc, text] = tuner("compare " + q(s) + " " + q(t) + " -o " + q(dir / "c"));
+  EXPECT_EQ(rc, 0) << text;
+  EXPECT_TRUE(has(text,
+                  "warning: base recorded its driver as 'CUDA 13.0' only (no NVML where it "
+                  "ran), the other '580.159.04 (CUDA 13.0)': whether the drivers differ is "
+                  "not known"))
+      << text;
+  sql(t, "UPDATE runs SET driver = '580.159.04 (CUDA 13.1)'");
+  std::tie(rc, text) = tuner("compare " + q(s) + " " + q(t) + " -o " + q(dir / "c"));
+  EXPECT_EQ(rc, 2) << text;
+  EXPECT_TRUE(
+      has(text, "the runs are on different drivers: base CUDA 13.0, new 580.159.04 (CUDA 13.1)"))
+      << text;
+}
+
 // An export's content is checked before it is read, each fault named by its list index and
 // field: nothing skipped (states [1, "x", null]), nothing read as NaN ("fast"), no run id taken
 // from autoincrement (-4), no unknown variant selected.
@@ -418,6 +494,12 @@ TEST(ReportsCli, ExportContentIsCheckedFieldByField) {
        "problems[0].heads is 0"},
       {"twice", [](nlohmann::json& j) { j["states"].push_back(j["states"][0]); },
        "states[" + std::to_string(n) + "] repeats the trial of states[0]"},
+      {"status", [](nlohmann::json& j) { j["states"][1]["trial"]["status"] = "weird"; },
+       "states[1].trial.status is not a trial status of this tuner: unknown trial status 'weird'"},
+      {"below", [](nlohmann::json& j) { j["states"][0]["trial"]["median_us"] = -5; },
+       "states[0].trial.median_us is -5, below 0"},
+      {"graph", [](nlohmann::json& j) { j["states"][2]["trial"]["graph"] = "elsewhere"; },
+       "states[2].trial.graph 'elsewhere' is not one of the export's graphs[]"},
   };
   for (const auto& c : cases) {
     nlohmann::json bad = good;

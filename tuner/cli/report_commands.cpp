@@ -67,8 +67,10 @@ void add_report(CLI::App& app) {
   cmd->add_option("-o,--output", out, "output folder (default: <run folder>/report)");
   cmd->callback([cmd] {
     guarded("report", [cmd] {
-      const reports::LoadedRun r = reports::load_run_source(source, run_flag(cmd, run_id));
       const std::string dir = out.empty() ? default_report_dir(source) : out;
+      reports::refuse_to_overwrite_inputs(dir, reports::report_files(),
+                                          {parse_store_arg(source).path, peers}, "the report");
+      const reports::LoadedRun r = reports::load_run_source(source, run_flag(cmd, run_id));
       naming_input(r, [&] { reports::write_report(*r.store, r.run_id, dir, peers); });
       std::printf("report of run %lld (%s): %s/report.md, %s/report.html\n",
                   static_cast<long long>(r.run.id), r.run.name.c_str(), dir.c_str(), dir.c_str());
@@ -115,6 +117,9 @@ void add_compare(CLI::App& app) {
     guarded(
         "compare",
         [] {
+          reports::refuse_to_overwrite_inputs(
+              out, reports::compare_files(),
+              {parse_store_arg(base).path, parse_store_arg(fresh).path}, "the comparison");
           const auto b = reports::load_run_source(base);
           const auto n = reports::load_run_source(fresh);
           reports::CompareOptions opt;
