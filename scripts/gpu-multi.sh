@@ -68,4 +68,10 @@ python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('pragm
 gpus_of_trials "finished"
 grep -o "Measured on [0-9]* GPUs.*" "$W/run/report/report.md" 2>/dev/null | cut -c1-600
 rm -rf "$W/run/cache"
+# The library test that needs two GPUs (a Shape and a Call stay on the device they were made
+# on): skipped on the one-GPU checks, so run here, where there are two.
+if [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then
+  step two_gpu_tests timeout 120 "$BIN/gpu_tests" --gtest_filter='Production.AShapeAndACallStayOnTheirDevice' > "$W/two_gpu_tests.log" 2>&1
+  grep -E "^\[ +(OK|FAILED|SKIPPED|PASSED) |Failure" "$W/two_gpu_tests.log" | head -10
+fi
 echo "done at $SECONDS s"

@@ -91,7 +91,11 @@ std::vector<std::string> run_all(const graphs::Csr64& g, int feat, int heads,
   for (const auto& p : lab.variants) {
     if (p.fault) continue;
     auto it = lab.kernels.find(p.id());
-    if (it == lab.kernels.end()) continue;
+    if (it == lab.kernels.end()) {  // a compile failure fails every check it would have been in
+      failures.push_back(p.id() +
+                         ": not compiled (GpuCorrectness.AllSmokeVariantsCompile says why)");
+      continue;
+    }
     const double tol = out == ValueType::f32 ? default_tolerance(p.value) : default_tolerance(out);
     const auto r = verify_variant(dp, *it->second, p, tol);
     if (r.status == TrialStatus::unsupported) {

@@ -57,6 +57,7 @@ TEST(DeviceCompare, AgreesWithTheHostCheck) {
 
   for (size_t i = 0; i < n; ++i) out[i] *= 1.f + 1e-6f * static_cast<float>((i * 7919) % 13) / 13.f;
   expect_same(dp, out, 1e-5, "within tolerance everywhere");
+  EXPECT_TRUE(dp.compare_output(1e-5).pass);  // both agreeing on a fail would pass the line above
 
   out = as_float(ref);
   out[n / 3] += 0.5f * std::abs(out[n / 3]) + 1.f;

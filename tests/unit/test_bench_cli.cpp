@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "tuner/device_problem.h"
 #include "tuner_exe.h"
 
 using csrgat::testing_tuner::tuner;
@@ -37,8 +38,10 @@ TEST(BenchCli, OverlappedImplsPassTheCheckAndMeetTheGpuCheck) {
   const auto [rc, out] = tuner(
       "bench --graph seed:n=64,deg=4,seed=1 --impl "
       "tuned:pdl,empty:pdl,csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.pf.i32.f32:pdl");
-  // No GPU here: the list was accepted and the command stops at the GPU check (exit 2). On a
-  // machine with a GPU the same list runs.
-  if (out.find("needs a CUDA GPU") == std::string::npos) GTEST_SKIP() << "a GPU is present";
+  // On a machine with a GPU the same list runs (the GPU tests time it); without one it was
+  // accepted and the command stops at the GPU check (exit 2), not at the list.
+  if (csrgat::tuner::gpu_available()) GTEST_SKIP() << "a GPU is present";
   EXPECT_EQ(rc, 2) << out;
+  EXPECT_NE(out.find("needs a CUDA GPU"), std::string::npos) << out;
+  EXPECT_EQ(out.find("can overlap"), std::string::npos) << out;
 }

@@ -220,6 +220,7 @@ TEST(GpuCommandsCli, ArgumentErrorsComeBeforeTheGpuCheck) {
     const auto [rc, text] = tuner("run " + cfg.string());
     if (rc == 2) {
       EXPECT_NE(text.find("needs a CUDA GPU"), std::string::npos) << text;
+      EXPECT_EQ(text.find("does not exist"), std::string::npos) << text;  // not refused first
     } else {
       EXPECT_NE(text.find("graph 'gone'"), std::string::npos) << text;
     }
