@@ -266,7 +266,8 @@ void register_emit_commands(CLI::App& app) {
         ->required();
     cmd->add_option("--run", a->run_id, "run id (default: the latest)");
     cmd->add_option("--arch", a->arch,
-                    "architecture the header is for (default: the run's, else sm_90)");
+                    "architecture the header is for: the run's own capability, or its a/f "
+                    "target (sm_90a for a run on sm_90); default: the run's, else sm_90");
     cmd->add_option("-o,--output", a->output,
                     "header path (default: <store folder>/include/csrgat/tuned/<arch>.h)");
     cmd->add_flag("--allow-unfinished", a->allow_unfinished,
