@@ -352,13 +352,12 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   std::string driver_unknown;
   if (base.run.driver != fresh.run.driver) {
     const DriverText bd = split_driver(base.run.driver), nd = split_driver(fresh.run.driver);
-    if ((bd.version.empty() || nd.version.empty()) && !bd.cuda.empty() && bd.cuda == nd.cuda)
-      driver_unknown = std::string(bd.version.empty() ? "base" : "new") +
-                       " recorded its driver as '" +
-                       (bd.version.empty() ? base.run.driver : fresh.run.driver) +
-                       "' only (no NVML where it ran), the other '" +
-                       (bd.version.empty() ? fresh.run.driver : base.run.driver) +
-                       "': whether the drivers differ is not known";
+    const bool base_bare = bd.version.empty();  // else new's is the one without NVML's version
+    if ((base_bare || nd.version.empty()) && !bd.cuda.empty() && bd.cuda == nd.cuda)
+      driver_unknown =
+          std::string(base_bare ? "base" : "new") + " recorded its driver as '" +
+          (base_bare ? base : fresh).run.driver + "' only (no NVML where it ran), the other '" +
+          (base_bare ? fresh : base).run.driver + "': whether the drivers differ is not known";
     else
       why.push_back("the runs are on different drivers: base " + base.run.driver + ", new " +
                     fresh.run.driver);

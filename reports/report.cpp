@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -879,10 +880,15 @@ std::string taken_note(const std::vector<int64_t>& runs) {
 }
 }  // namespace
 
+// The charts plot_report.py draws: removed before each report, so that a failed plot leaves none.
+constexpr const char* kChartFiles[] = {"roofline.png", "roofline.svg", "params.png", "params.svg"};
+
 const std::vector<std::string>& report_files() {
-  static const std::vector<std::string> files{"report.md",       "report.html",  "report.json",
-                                              "chart_data.json", "roofline.png", "roofline.svg",
-                                              "params.png",      "params.svg"};
+  static const std::vector<std::string> files = [] {
+    std::vector<std::string> f{"report.md", "report.html", "report.json", "chart_data.json"};
+    f.insert(f.end(), std::begin(kChartFiles), std::end(kChartFiles));
+    return f;
+  }();
   return files;
 }
 
@@ -905,8 +911,7 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
   const fs::path dir(out_dir);
   fs::create_directories(dir);
   // Charts of an earlier report would otherwise survive a failed plot and be inlined.
-  for (const char* stale :
-       {"roofline.png", "roofline.svg", "params.png", "params.svg"}) {  // report_files()
+  for (const char* stale : kChartFiles) {
     std::error_code ec;
     fs::remove(dir / stale, ec);
   }
