@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <set>
+#include <string>
 #include <thread>
 
 namespace csrgat::profiler {
@@ -220,6 +222,47 @@ bool Timer::measure_graph(const LaunchFn& launch, const TimingOptions& opt, bool
   return true;
 }
 
+TimingResult pool_rounds(std::vector<TimingResult> rounds, bool events) {
+  TimingResult all;
+  std::set<std::string> timers;
+  for (const TimingResult& r : rounds) timers.insert(r.timer);
+  const bool to_events = events || timers.size() > 1;
+  if (to_events) {
+    std::string joined;
+    for (const std::string& t : timers) joined += (joined.empty() ? "" : "+") + t;
+    all.timer = timers.count("graph") ? joined : "events";
+    add_note(all, "rounds timed by " + joined +
+                      (events ? " (other variants' rounds by another timer)" : "") +
+                      ": every sample is its event time");
+  } else if (!rounds.empty()) {
+    all.timer = rounds.front().timer;
+  }
+  for (TimingResult& r : rounds) {
+    for (Sample& smp : r.samples) {
+      if (to_events) smp.gpu_us = smp.event_us;
+      all.samples.push_back(smp);
+    }
+    for (size_t from = 0; from < r.note.size();) {  // each "; "-joined note once
+      const size_t end = std::min(r.note.find("; ", from), r.note.size());
+      add_note(all, r.note.substr(from, end - from));
+      from = end + 2;
+    }
+    all.throttled_any = all.throttled_any || r.throttled_any;
+    all.clock_events_seen |= r.clock_events_seen;
+    all.stop = r.stop;
+    all.kernels_per_sample = to_events ? 0 : r.kernels_per_sample;
+    all.nvml_stride = r.nvml_stride;
+  }
+  std::vector<double> gpu_us, event_us;
+  for (const Sample& smp : all.samples) {
+    gpu_us.push_back(smp.gpu_us);
+    event_us.push_back(smp.event_us);
+  }
+  all.gpu = summarize(gpu_us);
+  all.event = summarize(event_us);
+  return all;
+}
+
 TimingResult Timer::measure(const LaunchFn& launch, const TimingOptions& opt) {
   CSRGAT_CUDA_CHECK(cudaSetDevice(device_));
   TimingResult result;
@@ -313,10 +356,19 @@ TimingResult Timer::measure(const LaunchFn& launch, const TimingOptions& opt) {
         }
       }
     }
+    // Events from here on, and not traced: a measurement that fell back while warming up must
+    // not carry CUPTI's per-launch overhead, nor its last flush's cost in the first sample.
+    const auto untraced_from_here = [&] {
+      if (no_tracing) return;
+      no_tracing.emplace();
+      launch(stream_, index++);  // pays for the tracer's last flush, untimed
+      CSRGAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    };
+    if (opt.use_cupti && !cupti) untraced_from_here();
     result.timer = cupti ? "cupti" : "events";
 
     std::vector<double> gpu;
-    const auto t0 = clock_type::now();
+    auto t0 = clock_type::now();
     for (int i = 0;; ++i) {
       const auto sample_t0 = clock_type::now();
       // Drops the records of anything the process ran before the sample.
@@ -337,15 +389,22 @@ TimingResult Timer::measure(const LaunchFn& launch, const TimingOptions& opt) {
       if (discarded) span = cupti_span_us(device_, aux_id, expected_kernels, why);
       if (span) {
         s.gpu_us = *span;
-      } else if (cupti) {  // switch the whole measurement to events so one timer produced every
-                           // sample
+      } else if (cupti) {
+        // The whole measurement starts again with events, untraced, so that one timer under one
+        // condition produced every sample (the samples so far ran traced: their event times
+        // carry CUPTI's per-launch overhead).
         cupti = false;
         stop.cutoff = 0.0;
         result.timer = "events";
-        add_note(result, "timing with CUDA events (all samples) after sample " + std::to_string(i) +
-                             (why.empty() ? std::string() : ": " + why));
-        for (auto& prev : result.samples) prev.gpu_us = prev.event_us;
-        for (size_t j = 0; j < gpu.size(); ++j) gpu[j] = result.samples[j].event_us;
+        add_note(result, "timing with CUDA events after sample " + std::to_string(i) +
+                             (why.empty() ? std::string() : ": " + why) +
+                             " (the samples restarted without CUPTI tracing)");
+        untraced_from_here();
+        result.samples.clear();
+        gpu.clear();
+        t0 = clock_type::now();
+        i = -1;
+        continue;
       }
       if (result.nvml_stride > 0 && i % result.nvml_stride == 0) {
         clocks = check_clocks(result);

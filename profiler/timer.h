@@ -7,7 +7,9 @@
 //            overhead, ns resolution.
 //   "events" cudaEventRecord around the launch: includes launch overhead, ~0.5 us resolution.
 //            Used when CUPTI activity cannot be enabled (a profiler such as ncu/nsys is
-//            attached, CUPTI errors) or delivers no records; `note` says why.
+//            attached, CUPTI errors) or delivers no records; `note` says why. A measurement
+//            that loses CUPTI part-way goes on with events with tracing paused, its samples
+//            restarted: one timer under one condition produces every sample.
 //   "graph"  graph_replay: graph_batch launches captured into one CUDA graph, each replay timed
 //            with events; gpu_us = replay time / graph_batch. For kernels of a few microseconds,
 //            where per-launch overhead dominates events and CUPTI's per-kernel spans.
@@ -77,6 +79,16 @@ struct TimingResult {
   int nvml_stride = 0;         // NVML read after every nvml_stride-th sample; 0: NVML unavailable
   uint64_t clock_events_seen = 0;  // union of NVML clock-event reasons over the checks
 };
+
+// Rounds of one measurement (interleaved with other variants' rounds) pooled into one result:
+// every round's samples, summarized together; notes joined; throttling and clock events of any
+// round; the last round's stop, kernel count and NVML stride. Where the rounds' timers differ (a
+// round lost CUPTI and timed with events) or `events` asks for it (another variant's rounds
+// did), every sample's gpu_us becomes its event_us, which every timer records, so that one
+// timer produced all that is summarized; the timer is then "events", or the rounds' timers
+// joined with '+' where one was "graph" (a replay's per-launch time and a single launch's are
+// not one timer either), and the note says so. `rounds` empty: an empty result.
+TimingResult pool_rounds(std::vector<TimingResult> rounds, bool events = false);
 
 // The launch callback enqueues ONE complete operation (one or several kernels, memsets) on the
 // given stream and returns without synchronising. `sample` counts every call made by one

@@ -345,6 +345,37 @@ Dispatch dispatch_of(const std::vector<tuner::RuleChoice>& rules, const ProblemR
 
 }  // namespace
 
+namespace {
+// A run config's timing keys that decide what was measured.
+struct TimingSetting {
+  std::string cache = "cold";
+  bool graph_replay = false, overlap_previous = false;
+};
+TimingSetting timing_setting(const nlohmann::json& config) {
+  TimingSetting s;
+  if (!config.is_object() || !config.contains("timing") || !config["timing"].is_object()) return s;
+  const nlohmann::json& t = config["timing"];
+  const auto flag = [&t](const char* key) {
+    return t.contains(key) && t[key].is_boolean() && t[key].get<bool>();
+  };
+  if (t.contains("cache") && t["cache"].is_string()) s.cache = t["cache"].get<std::string>();
+  s.graph_replay = flag("graph_replay");
+  s.overlap_previous = flag("overlap_previous");
+  return s;
+}
+}  // namespace
+
+std::string timing_kind(const nlohmann::json& config) {
+  const TimingSetting s = timing_setting(config);
+  return "L2 " + s.cache + (s.graph_replay ? ", graph replays" : ", single launches") +
+         (s.overlap_previous ? ", overlapped" : "");
+}
+
+bool timed_cold_single(const nlohmann::json& config) {
+  const TimingSetting s = timing_setting(config);
+  return s.cache == "cold" && !s.graph_replay;
+}
+
 std::string failure_words(const std::string& status) {
   if (status == "timeout") return "hung (timeout)";
   if (status == "launch_failed") return "not launched (launch_failed)";

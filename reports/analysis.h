@@ -134,6 +134,15 @@ struct Dispatch {
   bool timed() const { return !kernel.empty() && std::isfinite(median_us) && median_us > 0; }
   std::string name() const { return fallback ? "the library's fallback kernel" : kernel; }
 };
+// What a run's timing measured, from its config's timing ("L2 cold, single launches", "L2 warm,
+// graph replays, overlapped"): the L2 state before a sample, single launches or graph replays,
+// overlapped launches. The rest of it (noise, samples, seconds) decides how long a run measured,
+// not what; a store from before a key was kept reads as its default.
+std::string timing_kind(const nlohmann::json& config);
+// Whether those times are a single cold launch's, which the DRAM floor (compulsory bytes at the
+// DRAM roof) bounds: warm L2 and graph replays (launches inside a replay run warm) can be faster.
+bool timed_cold_single(const nlohmann::json& config);
+
 // How the reports say a status that rules a kernel out (tuner::rules_out): "wrong", "crashed",
 // "hung (timeout)", "not launched (launch_failed)"; another status as it is.
 std::string failure_words(const std::string& status);

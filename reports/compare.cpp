@@ -26,7 +26,8 @@ nlohmann::json finite_or_null(double v) {
 std::string run_line(const LoadedRun& r) {
   return "run " + std::to_string(r.run.id) + " `" + r.run.name + "` from `" + r.source +
          "`: " + r.run.gpu_name + " (`" + r.run.gpu_uuid + "`), driver " + r.run.driver +
-         ", commit `" + r.run.commit + "`, started " + r.run.started +
+         ", timed " + timing_kind(r.run.config) + ", commit `" + r.run.commit + "`, started " +
+         r.run.started +
          (r.run.finished.empty() ? " (**not finished**)" : ", finished " + r.run.finished);
 }
 
@@ -72,6 +73,18 @@ RunData load_side(const LoadedRun& r, const char* side) {
   }
 }
 
+// When a run's ceilings were measured (ceilings.method.measured_at; "" when not kept). A run
+// takes them from the cache of its GPU and driver when there is one (profiler::
+// load_or_measure_ceilings), so two runs of one board and driver can share one measurement.
+std::string ceilings_measured_at(const LoadedRun& r) {
+  const nlohmann::json& c = r.run.ceilings;
+  if (!c.is_object() || !c.contains("method") || !c["method"].is_object()) return "";
+  const nlohmann::json& m = c["method"];
+  return m.contains("measured_at") && m["measured_at"].is_string()
+             ? m["measured_at"].get<std::string>()
+             : "";
+}
+
 nlohmann::json run_json(const LoadedRun& r) {
   return {{"source", r.source},
           {"id", r.run.id},
@@ -79,6 +92,8 @@ nlohmann::json run_json(const LoadedRun& r) {
           {"gpu_name", r.run.gpu_name},
           {"gpu_uuid", r.run.gpu_uuid},
           {"driver", r.run.driver},
+          {"timing", timing_kind(r.run.config)},
+          {"ceilings_measured_at", ceilings_measured_at(r)},
           {"commit", r.run.commit},
           {"started", r.run.started},
           {"config_hash", r.run.config_hash}};
@@ -115,17 +130,33 @@ bool measured(double v) {
   return std::isfinite(v) && v > 0;
 }
 
-void ceilings_table(std::ostringstream& md, const std::vector<CeilingRow>& rows) {
+// What the ceilings table's two columns are: two measurements, or one shared by both runs.
+std::string ceilings_provenance(const LoadedRun& b, const LoadedRun& n) {
+  const std::string tb = ceilings_measured_at(b), tn = ceilings_measured_at(n);
+  const std::string meaning =
+      "a DRAM-bound problem's time follows the DRAM roofs, a launch-bound one's the launch, so "
+      "a move here is the machine's, not the code's.";
+  if (!tb.empty() && tb == tn)
+    return "Both runs used one measurement (taken " + tb +
+           ", cached for the GPU and driver): the columns cannot differ, and a change of the "
+           "machine between the runs does not show here.";
+  if (tb.empty() || tn.empty())
+    return "Each run's, measured on its GPU at or before its start (ceilings are cached per GPU "
+           "and driver): " +
+           meaning;
+  return "Each run's own, measured on its GPU (base " + tb + ", new " + tn + "): " + meaning;
+}
+
+void ceilings_table(std::ostringstream& md, const std::vector<CeilingRow>& rows,
+                    const std::string& provenance) {
   const auto shown = [](const CeilingRow& c) { return measured(c.base) || measured(c.fresh); };
   if (std::none_of(rows.begin(), rows.end(), shown)) return;
   auto cell = [](double v, int digits) {
     return measured(v) ? fmt(v, digits) : std::string("n/a");
   };
   md << "### Measured ceilings\n\n"
-        "Each run's own, measured on its GPU at its start: a DRAM-bound problem's time follows the "
-        "DRAM roofs, a launch-bound one's the launch, so a move here is the machine's, not the "
-        "code's.\n\n"
-        "| ceiling | base | new | new/base |\n|---|---:|---:|---:|\n";
+     << provenance << "\n\n"
+     << "| ceiling | base | new | new/base |\n|---|---:|---:|---:|\n";
   for (const auto& c : rows) {
     if (!shown(c)) continue;
     const int digits = std::string(c.unit) == "us" ? 2 : 1;
@@ -318,6 +349,12 @@ DriverText split_driver(const std::string& d) {
   return {d, ""};
 }
 
+// A trial's timer where it is known ("" for a stage-2 trial of a tuner from before the leaders'
+// pooled timer was recorded).
+std::string known_timer(const std::string& timer) {
+  return timer == "interleaved" ? "" : timer;
+}
+
 }  // namespace
 
 CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
@@ -364,10 +401,22 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
   }
   std::string reason;
   for (const auto& w : why) reason += (reason.empty() ? "" : "; ") + w;
-  nlohmann::json meta{
-      {"tool", "tuner compare"},           {"format", 1},
-      {"generated", tuner::now_iso8601()}, {"threshold", opt.threshold},
-      {"rule", rule_text(opt.threshold)},  {"allow_different_gpu", opt.allow_different_gpu}};
+  // Timed differently (cold against warm L2, single launches against replays): the times differ
+  // by what was measured, not by the code.
+  const std::string base_timing = timing_kind(base.run.config),
+                    new_timing = timing_kind(fresh.run.config);
+  const std::string timing_differs =
+      base_timing == new_timing
+          ? ""
+          : "the runs were timed differently: base " + base_timing + ", new " + new_timing;
+  nlohmann::json meta{{"tool", "tuner compare"},
+                      {"format", 1},
+                      {"generated", tuner::now_iso8601()},
+                      {"threshold", opt.threshold},
+                      {"rule", rule_text(opt.threshold)},
+                      {"allow_different_gpu", opt.allow_different_gpu},
+                      {"allow_different_timing", opt.allow_different_timing},
+                      {"timing", {{"base", base_timing}, {"new", new_timing}}}};
   // Which problems can be compared at all: the same key in both runs, and the same graph.
   std::map<ProblemKey, const ProblemResults*> bp, np;
   for (const auto& p : b.problems) bp[p.key] = &p;
@@ -434,6 +483,10 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     refusals.push_back(reason +
                        "; timings from different GPUs or drivers say nothing about the code (pass "
                        "--allow-different-gpu to compare anyway)");
+  if (!timing_differs.empty() && !opt.allow_different_timing)
+    refusals.push_back(timing_differs +
+                       "; their times differ by what was measured, not by the code (pass "
+                       "--allow-different-timing to compare anyway)");
   if (comparable.empty()) {
     const int both = r.problems_graph_differs;
     std::string none = "no problem was comparable: ";
@@ -466,7 +519,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     }
     // The ceilings too: how far apart two boards (or one board's two states) are.
     std::ostringstream ceilings_md;
-    ceilings_table(ceilings_md, ceilings);
+    ceilings_table(ceilings_md, ceilings, ceilings_provenance(base, fresh));
     r.markdown = md + "- base: " + run_line(base) + "\n- new: " + run_line(fresh) + "\n\n" +
                  ceilings_md.str();
     r.json = {{"meta", meta},
@@ -480,6 +533,8 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     return r;
   }
   if (!why.empty()) r.warnings.push_back(reason + " (compared anyway: --allow-different-gpu)");
+  if (!timing_differs.empty())
+    r.warnings.push_back(timing_differs + " (compared anyway: --allow-different-timing)");
   if (!driver_unknown.empty()) r.warnings.push_back(driver_unknown);
   // Most likely a run suffix left out (`tuner compare S S`: S's latest run twice): not a failure
   // of the gate, but no evidence either.
@@ -490,6 +545,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
                          "'): nothing could differ; name the run to compare with as STORE:RUN");
 
   std::vector<TunedRow> tuned;
+  std::vector<std::string> other_timer;  // tuned choices whose two times are of two timers
   std::vector<VariantRow> variants;
   std::vector<std::string> broken, only_base, only_new;
   for (const auto& k : keys) {
@@ -510,6 +566,9 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
       }
       if (wb && wn) {
         t.status = "compared";
+        const std::string tb = known_timer(pb->winner->timer), tn = known_timer(pn->winner->timer);
+        if (!tb.empty() && !tn.empty() && tb != tn)
+          other_timer.push_back(k.label() + " (base " + tb + ", new " + tn + ")");
         t.v = classify(t.base_us, pb->winner->rel_noise, t.new_us, pn->winner->rel_noise,
                        opt.threshold);
         if (t.v.change == Change::slower)
@@ -557,6 +616,17 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
         only_new.push_back(k.label() + " `" + id + "`");
       }
     }
+  }
+  if (!other_timer.empty()) {
+    std::string list;
+    for (size_t i = 0; i < other_timer.size() && i < 5; ++i)
+      list += (i ? "; " : "") + other_timer[i];
+    if (other_timer.size() > 5) list += "; " + std::to_string(other_timer.size() - 5) + " more";
+    r.warnings.push_back(std::to_string(other_timer.size()) + " tuned choice" +
+                         (other_timer.size() == 1 ? " was" : "s were") +
+                         " timed by another timer in each run (events include the launch, CUPTI "
+                         "spans do not): " +
+                         list);
   }
   // The header's dispatch on each compared problem, each run's own rules (a problem in both
   // runs and only one's rules of its type is no row: its tuned choice is lost or new above).
@@ -680,7 +750,7 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     md << ".\n\n";
   }
   md << "- base: " << run_line(base) << "\n- new: " << run_line(fresh) << "\n\n";
-  ceilings_table(md, ceilings);
+  ceilings_table(md, ceilings, ceilings_provenance(base, fresh));
 
   // Slower first, then faster, then choices that kept their time with another variant.
   std::vector<const TunedRow*> moved;

@@ -32,6 +32,8 @@ std::string rule_text(double threshold);
 struct CompareOptions {
   double threshold = 0.03;
   bool allow_different_gpu = false;
+  // Compare runs timed differently (their config's L2 state, graph replay or overlap) anyway.
+  bool allow_different_timing = false;
 };
 
 struct CompareResult {
@@ -71,7 +73,8 @@ struct CompareResult {
 // the header runs.
 //
 // Never refuses silently: a refusal is a result with exit code 2 and its reason in both texts.
-// Refused: runs of different GPUs or drivers (unless allow_different_gpu), and runs that have no
+// Refused: runs of different GPUs or drivers (unless allow_different_gpu), runs timed
+// differently (unless allow_different_timing), and runs that have no
 // problem to compare (none in common, or each one's graph another).
 //
 // Two problems' graphs are the same when what the stores keep of the graph is: its structure

@@ -387,14 +387,19 @@ void summary_section(Doc& doc, const RunData& d, const Peers& peers) {
     rows.push_back(std::move(r));
   }
   doc.table(head, rows, align);
-  doc.para(
-      "Times are GPU medians in microseconds with cold L2 unless the run's timing said otherwise; "
-      "`x floor` is "
-      "the winner's median over the model's floor (compulsory bytes at the DRAM roof: a "
-      "lower bound); `vs X` "
-      "is X's "
-      "median over the winner's (higher is better for the tuned kernel). " +
-      std::string(kMeasuredBy));
+  // The floor bounds a cold single launch; a warm or replayed one can run under it.
+  const std::string floor_is =
+      timed_cold_single(d.run.config)
+          ? "a lower bound"
+          : "a lower bound of a cold single launch only: this run's times, warm L2 or launches "
+            "inside a graph replay, can be under it";
+  doc.para("Times are GPU medians in microseconds, timed with " + timing_kind(d.run.config) +
+           "; `x floor` is the winner's median over the model's floor (compulsory bytes at the "
+           "DRAM roof: " +
+           floor_is +
+           "); `vs X` is X's median over the winner's (higher is better for the tuned "
+           "kernel). " +
+           std::string(kMeasuredBy));
 }
 
 // Target 1 reads "the tuned dispatch is never slower than any baseline": per problem, what the
@@ -967,11 +972,25 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
   doc.heading(2, "Byte and FLOP model");
   doc.para(model_text());
   summary_section(doc, d, peers);
-  if (!peers.results.empty())
+  if (!peers.results.empty()) {
+    // A peer's time and the winner's are not one timer: say so, with what it costs a ratio.
+    const std::string peer_timer = jstr(peers.meta, "timer");
+    std::string launch;
+    if (d.roofs.launch_us_plain > 0)
+      launch =
+          " (this run measured a plain launch at " + format_us(d.roofs.launch_us_plain) + " us)";
     doc.para("Peers from `" + peers_json_path + "` (" + jstr(peers.meta, "gpu") + ", torch " +
              jstr(peers.meta, "torch") + ", torch_geometric " +
-             jstr(peers.meta, "torch_geometric") +
-             "): f32 inputs of their own generation; matched by graph name and F.");
+             jstr(peers.meta, "torch_geometric") + "): timed by " +
+             (peer_timer.empty() ? std::string("their own timer") : peer_timer) +
+             ", against the winner's GPU time by its own timer (CUPTI's span has no launch): on "
+             "a problem of a few microseconds a `vs` ratio over a peer is larger by about a "
+             "launch" +
+             launch +
+             " than one timer would make it. Their inputs are float32 of "
+             "their own generation, set against bfloat16 and float16 winners too; matched by "
+             "graph name and F.");
+  }
   if (!peers.results.empty()) {
     // Ratios over peers measured elsewhere compare two machines as much as two codes.
     const auto bare = [](std::string u) { return u.rfind("GPU-", 0) == 0 ? u.substr(4) : u; };

@@ -295,29 +295,36 @@ nlohmann::json interleaved(const nlohmann::json& r) {
   opts.stop.max_seconds = 1e9;
   std::vector<VariantParams> vs;
   for (const auto& v : r.at("variants")) vs.push_back(VariantParams::parse(v.get<std::string>()));
-  std::vector<std::vector<double>> samples(vs.size());
-  // What a variant's rounds had between them: any throttling, the timers they used (a round
-  // can fall back from CUPTI to events), their notes.
-  std::vector<bool> throttled(vs.size(), false);
-  std::vector<std::set<std::string>> timers(vs.size()), notes(vs.size());
+  // Each variant's rounds, pooled at the end under one timer: a variant whose rounds differ (one
+  // lost CUPTI) is pooled as event times, and then every variant is, so that the leaders, which
+  // selection sets against each other, are timed alike.
+  std::vector<std::vector<profiler::TimingResult>> rounds_of(vs.size());
   for (int round = 0; round < rounds; ++round) {
     for (size_t i = 0; i < vs.size(); ++i) {
       const LoadedKernel& k = kernel_for(vs[i], r);
       const bool ov = overlapped(timing, vs[i]);
-      const auto tr = st.timer->measure([&](cudaStream_t s, int) { res.device->launch(vs[i], k, s, ov); }, opts);
-      for (const auto& smp : tr.samples) samples[i].push_back(smp.gpu_us);
-      throttled[i] = throttled[i] || tr.throttled_any;
-      timers[i].insert(tr.timer);
-      if (!tr.note.empty()) notes[i].insert(tr.note);
+      rounds_of[i].push_back(st.timer->measure(
+          [&](cudaStream_t s, int) { res.device->launch(vs[i], k, s, ov); }, opts));
     }
   }
+  std::set<std::string> timers;
+  for (const auto& rs : rounds_of)
+    for (const auto& tr : rs) timers.insert(tr.timer);
+  const bool as_events = timers.size() > 1;
   nlohmann::json out = nlohmann::json::array();
-  for (size_t i = 0; i < vs.size(); ++i)
+  for (size_t i = 0; i < vs.size(); ++i) {
+    std::set<std::string> own;  // the timers of its own rounds (run.cpp records them)
+    for (const auto& tr : rounds_of[i]) own.insert(tr.timer);
+    const profiler::TimingResult all = profiler::pool_rounds(std::move(rounds_of[i]), as_events);
+    std::vector<std::string> notes;
+    if (!all.note.empty()) notes.push_back(all.note);
     out.push_back({{"variant", vs[i].id()},
-                   {"summary", profiler::to_json(profiler::summarize(samples[i]))},
-                   {"throttled", static_cast<bool>(throttled[i])},
-                   {"timers", timers[i]},
-                   {"notes", notes[i]}});
+                   {"summary", profiler::to_json(all.gpu)},
+                   {"throttled", all.throttled_any},
+                   {"timers", own},
+                   {"timer", all.timer},
+                   {"notes", notes}});
+  }
   return {{"ok", true}, {"results", out}, {"gpu_uuid", gpu_uuid_of_worker()}};
 }
 

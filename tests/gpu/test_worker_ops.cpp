@@ -1,7 +1,8 @@
 // The worker's requests in this process (handle_request, as a `tuner worker` runs them), on the
 // GPU: a trial stores its phase times; keep_kernels unloads the kernels not named and a trial of
 // a released variant loads it again and is still correct; a switch to another problem unloads
-// every kernel of the last one.
+// every kernel of the last one; the interleaved re-measurement pools the leaders' rounds under
+// one timer.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -106,6 +107,32 @@ TEST(WorkerOps, AScreeningTrialPastItsCutoffStopsAtTwoSamples) {
   ASSERT_TRUE(full.value("ok", false)) << full.dump();
   EXPECT_GE(full["trial"]["samples"].get<int>(), 3) << full["trial"].dump();
   EXPECT_EQ(full["trial"]["detail"].get<std::string>().find("screening cut"), std::string::npos);
+}
+
+// The interleaved re-measurement of two leaders: each pooled over its rounds (rounds x samples per
+// round), and both under one timer, the one each result names (profiler::pool_rounds).
+TEST(WorkerOps, InterleavedLeadersArePooledUnderOneTimer) {
+  const std::string spec = "uniform:n=20000,deg=16,seed=2";
+  const std::string a = "csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.i32.f32";
+  const std::string b = "csrgat.tpr32.fl8.rpb4.vec4.t2.g4.smem0.online.split0.i32.f32";
+  nlohmann::json r = request("interleaved", spec);
+  r["variants"] = {a, b};
+  r["rounds"] = 3;
+  r["samples_per_round"] = 4;
+  const auto rep = handle_request(0, r);
+  ASSERT_TRUE(rep.value("ok", false)) << rep.dump();
+  ASSERT_EQ(rep["results"].size(), 2u) << rep.dump();
+  const std::string timer = rep["results"][0]["timer"];
+  EXPECT_TRUE(timer == "cupti" || timer == "events") << timer;
+  for (const auto& res : rep["results"]) {
+    EXPECT_EQ(res["timer"], timer) << rep.dump();
+    EXPECT_EQ(res["summary"]["n"], 12) << res.dump();
+    EXPECT_GT(res["summary"]["median"].get<double>(), 0.0) << res.dump();
+    // Its own rounds' timers: one, the pooled one, unless a round lost CUPTI.
+    if (res["timers"].size() == 1) {
+      EXPECT_EQ(res["timers"][0], timer) << res.dump();
+    }
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "profiler/nvml.h"
 #include "profiler/nvtx.h"
 #include "profiler/stats.h"
+#include "profiler/timer.h"
 
 #include <gtest/gtest.h>
 
@@ -387,6 +388,62 @@ TEST(ProfilerCupti, SpanOfRecordsCoversTheWholeLaunchOrNothing) {
   span = span_of_records({rec(0, 0, false), launch[1], launch[2]}, expected, why);
   ASSERT_TRUE(span.has_value()) << why;
   EXPECT_DOUBLE_EQ(*span, 7.0);
+}
+
+// A round of `timer` whose samples' gpu times are `gpu` and event times gpu + 2 us.
+TimingResult round_of(const std::string& timer, std::vector<double> gpu, std::string note = "") {
+  TimingResult r;
+  r.timer = timer;
+  r.note = std::move(note);
+  for (double g : gpu) r.samples.push_back({g, g + 2.0, false, 0});
+  r.kernels_per_sample = timer == "events" ? 0 : 1;
+  return r;
+}
+
+TEST(ProfilerPoolRounds, RoundsOfOneTimerPoolTheirOwnSamples) {
+  std::vector<TimingResult> rounds{round_of("cupti", {1, 2, 3}, "a; b"),
+                                   round_of("cupti", {4, 5}, "b; c")};
+  rounds[1].throttled_any = true;
+  rounds[1].clock_events_seen = 4;
+  const TimingResult all = pool_rounds(std::move(rounds));
+  EXPECT_EQ(all.timer, "cupti");
+  ASSERT_EQ(all.samples.size(), 5u);
+  EXPECT_EQ(all.gpu.n, 5);
+  EXPECT_DOUBLE_EQ(all.gpu.median, 3.0);
+  EXPECT_DOUBLE_EQ(all.event.median, 5.0);
+  EXPECT_EQ(all.note, "a; b; c");  // each note once
+  EXPECT_TRUE(all.throttled_any);
+  EXPECT_EQ(all.clock_events_seen, 4u);
+  EXPECT_EQ(all.kernels_per_sample, 1);
+}
+
+// A round that fell back to events: the pool is of event times only, every round's, and says so
+// (before, its samples were pooled with the others' CUPTI spans: two timers in one median).
+TEST(ProfilerPoolRounds, RoundsOfTwoTimersPoolEventTimes) {
+  const TimingResult all = pool_rounds(
+      {round_of("cupti", {1, 1, 1}), round_of("events", {10, 10}), round_of("cupti", {1})});
+  EXPECT_EQ(all.timer, "events");
+  ASSERT_EQ(all.samples.size(), 6u);
+  for (const Sample& s : all.samples) EXPECT_DOUBLE_EQ(s.gpu_us, s.event_us);
+  EXPECT_DOUBLE_EQ(all.gpu.median, 3.0);  // {3,3,3,12,12,3}
+  EXPECT_EQ(all.kernels_per_sample, 0);
+  EXPECT_NE(all.note.find("rounds timed by cupti+events: every sample is its event time"),
+            std::string::npos)
+      << all.note;
+
+  // Asked for (another variant's rounds were of another timer): event times though its own
+  // rounds agree.
+  const TimingResult forced = pool_rounds({round_of("cupti", {1, 2})}, true);
+  EXPECT_EQ(forced.timer, "events");
+  EXPECT_DOUBLE_EQ(forced.gpu.median, 3.5);
+  EXPECT_NE(forced.note.find("other variants' rounds by another timer"), std::string::npos)
+      << forced.note;
+
+  // A graph replay's per-launch time is not a single launch's event time: named as a mix.
+  EXPECT_EQ(pool_rounds({round_of("graph", {1}), round_of("cupti", {1})}).timer, "cupti+graph");
+  const TimingResult none = pool_rounds({});
+  EXPECT_TRUE(none.samples.empty());
+  EXPECT_EQ(none.gpu.n, 0);
 }
 
 }  // namespace

@@ -586,6 +586,15 @@ TEST(Report, PeersAreFoldedInByGraphAndFeat) {
   EXPECT_THROW(write_report(s, run, (dir / "r2").string(), (dir / "missing.json").string()),
                std::runtime_error);
   EXPECT_FALSE(contains(md, "the peers were measured on"));
+  // Not one timer: the text says so, with the run's own launch cost.
+  EXPECT_TRUE(contains(md,
+                       "timed by their own timer, against the winner's GPU time by its own "
+                       "timer (CUPTI's span has no launch)"))
+      << md;
+  EXPECT_TRUE(contains(md, "(this run measured a plain launch at 2.50 us)")) << md;
+  // The run's timing is said, and with it whether the DRAM floor bounds its times.
+  EXPECT_TRUE(contains(md, "timed with L2 cold, single launches; `x floor`")) << md;
+  EXPECT_TRUE(contains(md, "(compulsory bytes at the DRAM roof: a lower bound)")) << md;
   // Peers from another GPU model: the report says so beside the ratios.
   nlohmann::json other = peers;
   other["meta"]["gpu"] = "NVIDIA A100-SXM4-80GB";
@@ -593,6 +602,14 @@ TEST(Report, PeersAreFoldedInByGraphAndFeat) {
   write_report(s, run, (dir / "r3").string(), (dir / "a100.json").string());
   EXPECT_TRUE(contains(slurp(dir / "r3" / "report.md"),
                        "**Warning**: the peers were measured on NVIDIA A100-SXM4-80GB, this run on NVIDIA H200"));
+  // A run timed warm through graph replays: its floor is not a bound of its times.
+  tuner::Store w((dir / "warm.sqlite").string());
+  tuner::RunInfo warm = run_info();
+  warm.config = {{"timing", {{"cache", "warm"}, {"graph_replay", true}}}};
+  write_report(w, fill_run(w, warm), (dir / "r4").string(), "");
+  const std::string wmd = slurp(dir / "r4" / "report.md");
+  EXPECT_TRUE(contains(wmd, "timed with L2 warm, graph replays; `x floor`")) << wmd;
+  EXPECT_TRUE(contains(wmd, "a lower bound of a cold single launch only")) << wmd;
 }
 
 TEST(Report, ChartsDrawnWhenMatplotlibExistsElseSkipNote) {
@@ -1223,6 +1240,61 @@ TEST(Compare, DifferentGpuOrDriverIsRefused) {
   EXPECT_TRUE(contains(ok.markdown, "Warning"));
 }
 
+// Runs timed differently (cold single launches against warm, overlapped graph replays: the
+// `-overlapped` configs) measure another thing: refused unless allowed, and then warned of; each
+// run's timing is in both texts. A tuned choice timed by events in one run and CUPTI in the
+// other is warned of (events include the launch).
+TEST(Compare, DifferentTimingIsRefusedAndAnotherTimerWarned) {
+  const TempDir dir("cmp_timing");
+  {
+    tuner::Store a((dir / "a.sqlite").string()), b((dir / "b.sqlite").string()),
+        c((dir / "c.sqlite").string());
+    fill_run(a, run_info());
+    tuner::RunInfo warm = run_info();
+    warm.config = {
+        {"timing", {{"cache", "warm"}, {"graph_replay", true}, {"overlap_previous", true}}}};
+    fill_run(b, warm);
+    tuner::RunInfo cold = run_info();  // the same timing, said in full, with other sample counts
+    cold.config = {{"timing", {{"cache", "cold"}, {"graph_replay", false}, {"min_samples", 3}}}};
+    fill_run(c, cold);
+  }
+  edit_store(dir / "c.sqlite", "UPDATE trials SET timer = 'events'");
+  // fill_run's stage-2 trials say "interleaved", a timer not known (a tuner from before the
+  // leaders' pooled timer was kept): never warned of.
+  edit_store(dir / "a.sqlite", "UPDATE trials SET timer = 'cupti'");
+  const auto a = load_run_source((dir / "a.sqlite").string());
+  const auto b = load_run_source((dir / "b.sqlite").string());
+  const auto r = compare_runs(a, b, {});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.refusal,
+                       "the runs were timed differently: base L2 cold, single launches, new L2 "
+                       "warm, graph replays, overlapped"))
+      << r.refusal;
+  EXPECT_TRUE(contains(r.refusal, "--allow-different-timing")) << r.refusal;
+  EXPECT_TRUE(contains(r.markdown, "timed L2 warm, graph replays, overlapped")) << r.markdown;
+  EXPECT_EQ(r.json["new"]["timing"], "L2 warm, graph replays, overlapped");
+  CompareOptions allow;
+  allow.allow_different_gpu = true;  // not this one
+  EXPECT_EQ(compare_runs(a, b, allow).exit_code, 2);
+  allow.allow_different_timing = true;
+  const auto ok = compare_runs(a, b, allow);
+  EXPECT_NE(ok.exit_code, 2) << ok.refusal;
+  ASSERT_FALSE(ok.warnings.empty());
+  EXPECT_TRUE(contains(ok.warnings[0], "compared anyway: --allow-different-timing"))
+      << ok.warnings[0];
+  EXPECT_EQ(ok.json["meta"]["timing"]["new"], "L2 warm, graph replays, overlapped");
+
+  // Timed alike (the sample counts decide how long, not what), each tuned choice by another timer.
+  const auto timers = compare_runs(a, load_run_source((dir / "c.sqlite").string()), {});
+  EXPECT_NE(timers.exit_code, 2) << timers.refusal;
+  bool warned = false;
+  for (const auto& w : timers.warnings)
+    warned = warned || (contains(w, "tuned choices were timed by another timer in each run") &&
+                        contains(w, "(base cupti, new events)"));
+  EXPECT_TRUE(warned) << nlohmann::json(timers.warnings).dump();
+  EXPECT_TRUE(compare_runs(a, a, {}).warnings.size() == 1);  // one run: only that warning
+}
+
 // Each run's measured ceilings side by side, refused or compared: a board 5% slower on DRAM
 // reads as a 5% slower DRAM-bound problem, and the table says so; a ceiling one run did not
 // measure (the DRAM read, before the forty-seventh session) is n/a on that side.
@@ -1235,6 +1307,7 @@ TEST(Compare, TheRunsCeilingsAreSideBySide) {
     other.ceilings["dram_copy_gbs"] = 3800.0;
     other.ceilings["dram_read_gbs"] = 4100.0;
     other.ceilings["launch_us_plain"] = 3.0;
+    other.ceilings["method"]["measured_at"] = "2025-02-01T00:00:00Z";
     fill_run(b, other);
   }
   const auto a = load_run_source((dir / "a.sqlite").string());
@@ -1243,6 +1316,11 @@ TEST(Compare, TheRunsCeilingsAreSideBySide) {
   allow.allow_different_gpu = true;
   for (const auto& r : {compare_runs(a, b, {}), compare_runs(a, b, allow)}) {
     EXPECT_TRUE(contains(r.markdown, "### Measured ceilings")) << r.markdown;
+    EXPECT_TRUE(contains(r.markdown,
+                         "Each run's own, measured on its GPU (base "
+                         "2025-01-01T00:00:00Z, new 2025-02-01T00:00:00Z)"))
+        << r.markdown;
+    EXPECT_EQ(r.json["new"]["ceilings_measured_at"], "2025-02-01T00:00:00Z");
     EXPECT_TRUE(contains(r.markdown, "| DRAM copy (GB/s) | 4000.0 | 3800.0 | -5.0% |"))
         << r.markdown;
     EXPECT_TRUE(contains(r.markdown, "| DRAM read (GB/s) | n/a | 4100.0 | n/a |")) << r.markdown;
@@ -1256,6 +1334,13 @@ TEST(Compare, TheRunsCeilingsAreSideBySide) {
     EXPECT_TRUE(c[1]["base"].is_null());
     EXPECT_DOUBLE_EQ(c[1]["new"].get<double>(), 4100.0);
   }
+  // Two runs of one GPU and driver took one cached measurement: said, not read as "no change of
+  // the machine".
+  const auto same = compare_runs(a, a, {});
+  EXPECT_TRUE(contains(same.markdown,
+                       "Both runs used one measurement (taken 2025-01-01T00:00:00Z, "
+                       "cached for the GPU and driver)"))
+      << same.markdown;
 }
 
 TEST(Compare, ExportRoundTripsAndRunSuffixSelectsRun) {

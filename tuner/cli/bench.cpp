@@ -129,7 +129,7 @@ struct Entry {
   std::unique_ptr<ColblockKernel> colblock;  // colblock's, planned for the graph
   bool timed = false;  // verified correct: to be timed
   double tol = 0;       // its verification's relative tolerance (0: nothing to verify)
-  profiler::TimingResult result;
+  std::vector<profiler::TimingResult> rounds;  // its timed rounds (profiler::pool_rounds)
 };
 
 // A storage named on the command line (f32, bf16, f16).
@@ -160,29 +160,6 @@ profiler::TimingOptions round_options(profiler::TimingOptions o, int rounds) {
   o.stop.max_samples = std::max(o.stop.min_samples, o.stop.max_samples / rounds);
   o.stop.max_seconds /= rounds;
   return o;
-}
-
-// Adds a round's samples to the whole; the summaries are recomputed from all of them.
-void merge_round(profiler::TimingResult& all, profiler::TimingResult&& round) {
-  all.samples.insert(all.samples.end(), round.samples.begin(), round.samples.end());
-  std::vector<double> gpu, event;
-  for (const auto& smp : all.samples) {
-    gpu.push_back(smp.gpu_us);
-    event.push_back(smp.event_us);
-  }
-  all.gpu = profiler::summarize(gpu);
-  all.event = profiler::summarize(event);
-  if (all.timer.empty()) all.timer = round.timer;  // the first round's
-  if (!round.note.empty() && all.note.find(round.note) == std::string::npos)
-    all.note += (all.note.empty() ? "" : "; ") + round.note;
-  const std::string mixed = "a round used the " + round.timer + " timer";
-  if (round.timer != all.timer && all.note.find(mixed) == std::string::npos)
-    all.note += (all.note.empty() ? "" : "; ") + mixed;
-  all.throttled_any = all.throttled_any || round.throttled_any;
-  all.stop = round.stop;
-  all.kernels_per_sample = round.kernels_per_sample;
-  all.nvml_stride = round.nvml_stride;
-  all.clock_events_seen |= round.clock_events_seen;
 }
 
 // An implementation that cannot run this problem (a kernel's limits, 16-bit out of a baseline):
@@ -415,7 +392,7 @@ int bench(const BenchOptions& o) {
           if (!e.timed) continue;
           try {
             profiler::ScopedRange range(name, e.r.value("variant", e.impl), profiler::Phase::measure);
-            merge_round(e.result, timer.measure([&](cudaStream_t s, int) { e.launch(s); }, per_round));
+            e.rounds.push_back(timer.measure([&](cudaStream_t s, int) { e.launch(s); }, per_round));
             if (e.overlap && e.tol > 0) {
               // Overlapped launches are checked again on what the timed launches left in out:
               // races among a kernel's own launches show here (a read before the wait is
@@ -440,7 +417,7 @@ int bench(const BenchOptions& o) {
         nlohmann::json& r = e.r;
         if (e.timed) {
           try {
-            const auto& tr = e.result;
+            const profiler::TimingResult tr = profiler::pool_rounds(std::move(e.rounds));
             r["status"] = "ok";
             r["timing"] = profiler::to_json(tr);
             if (rounds > 1) r["timing"]["rounds"] = rounds;

@@ -93,6 +93,7 @@ void add_compare(CLI::App& app) {
   static std::string base, fresh, out = ".";
   static double threshold = 0.03;
   static bool allow_other = false;
+  static bool allow_other_timing = false;
   cmd->add_option("base", base,
                   "results store[:RUN_ID] (a .sqlite, .sqlite.gz, folder of stores or run folder) "
                   "or exported run JSON")
@@ -112,6 +113,8 @@ void add_compare(CLI::App& app) {
           "FINITE"));
   cmd->add_flag("--allow-different-gpu", allow_other,
                 "compare runs of different GPUs or drivers anyway");
+  cmd->add_flag("--allow-different-timing", allow_other_timing,
+                "compare runs timed differently (L2 state, graph replay, overlap) anyway");
   cmd->add_option("-o,--output", out, "folder for compare.md and compare.json (default: .)");
   cmd->callback([] {
     guarded(
@@ -125,6 +128,7 @@ void add_compare(CLI::App& app) {
           reports::CompareOptions opt;
           opt.threshold = threshold;
           opt.allow_different_gpu = allow_other;
+          opt.allow_different_timing = allow_other_timing;
           const auto r = reports::compare_runs(b, n, opt);
           reports::write_compare(r, out);
           for (const auto& w : r.warnings)

@@ -285,16 +285,13 @@ class Runner {
             t.stddev_us = num("stddev");
             t.rel_noise = json_rel_noise(s, "rel_noise");
             t.samples = static_cast<int>(num("n"));
-            // The timers of its rounds ("cupti", or "cupti+events" when one fell back), and
-            // whether any round ran throttled; a worker from before these fields says neither.
-            t.timer = "interleaved";
-            if (r.contains("timers") && r["timers"].is_array() && !r["timers"].empty()) {
-              t.timer.clear();
-              for (const auto& n : r["timers"])
-                t.timer += (t.timer.empty() ? "" : "+") + (n.is_string() ? n.get<std::string>() : std::string("?"));
-            }
+            // The one timer its pooled samples are of (profiler::pool_rounds: "events" where the
+            // leaders' rounds did not all have one), and whether any round ran throttled.
+            t.timer = r.value("timer", std::string("interleaved"));
             t.throttled = r.contains("throttled") && r["throttled"].is_boolean() && r["throttled"].get<bool>();
             t.raw = {{"gpu_uuid", rep.json->value("gpu_uuid", w.known_gpu_uuid())}};
+            if (r.contains("timers") && r["timers"].is_array() && r["timers"].size() > 1)
+              t.raw["round_timers"] = r["timers"];
             if (r.contains("notes") && !r["notes"].empty()) t.raw["notes"] = r["notes"];
             store_.put_trial(t);
           }
