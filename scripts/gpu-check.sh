@@ -2,7 +2,8 @@
 # The whole GPU check, run on the GPU machine from the repo root with .gpu/ staged
 # (scripts/stage-gpu.sh): the gpu tests, compute-sanitizer memcheck and racecheck on the smoke
 # set and on tuner bench's colblock kernel, a GPU lost mid-problem (scripts/check-lost-gpu.sh),
-# the production examples (C++ and C), the profiler check, a short tuning run and its continuation on
+# bench, profile, timeline and check (scripts/check-gpu-commands.sh), the production examples
+# (C++ and C), the profiler check, a short tuning run and its continuation on
 # "another GPU" (scripts/check-continue.sh). Prints a summary
 # table last. Logs go to $OUT (the device tool's output folder) or .gpu/logs.
 set -uo pipefail
@@ -36,6 +37,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 # A GPU lost in the middle of a problem: the run stops measuring on it, blames no variant,
 # and the same config resumes and finishes the run (scripts/check-lost-gpu.sh, ~30-60 s).
 [ "${SKIP_LOST_GPU:-0}" = 1 ] || step lost_gpu 300 bash scripts/check-lost-gpu.sh
+# bench, profile, timeline and check beside tuner run (scripts/check-gpu-commands.sh, ~1 min).
+[ "${SKIP_COMMANDS:-0}" = 1 ] || step commands 300 bash scripts/check-gpu-commands.sh
 step production_example 120 "$BIN/production_example"
 # The C interface from C, libcsrgat_c.so staged beside it.
 step production_c_example 120 env LD_LIBRARY_PATH="$BIN" "$BIN/production_c_example"

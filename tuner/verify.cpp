@@ -176,4 +176,10 @@ std::vector<CompileOutcome> compile_all(const NvrtcCompiler& compiler,
   return out;
 }
 
+bool context_lost() {
+  cudaDeviceSynchronize();
+  cudaGetLastError();
+  return cudaDeviceSynchronize() != cudaSuccess;
+}
+
 }  // namespace csrgat::tuner

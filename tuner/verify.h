@@ -49,6 +49,11 @@ VerifyResult verify_after_late_producer(DeviceProblem& problem, ValueType value,
 VerifyResult verify_variant(DeviceProblem& problem, const LoadedKernel& kernel,
                             const VariantParams& p, double rel_tol);
 
+// After a launch_failed result: whether the error is sticky (an illegal address, a trap), which
+// a second synchronisation still reports: the process's CUDA context is lost, and nothing more
+// runs on the device in it.
+bool context_lost();
+
 // Compiles variants on `threads` threads, each distinct kernel once (variants that differ only
 // in launch-time options share it); failures are kept with their log.
 struct CompileOutcome {

@@ -146,13 +146,6 @@ bool overlapped(const nlohmann::json& timing, const VariantParams& p) {
   return timing.value("overlap_previous", false) && p.family == Family::fused;
 }
 
-// A sticky error (illegal address, ...) survives a second synchronisation: the context is lost.
-bool context_lost() {
-  cudaDeviceSynchronize();
-  cudaGetLastError();
-  return cudaDeviceSynchronize() != cudaSuccess;
-}
-
 void fill_timing(TrialRecord& t, const profiler::TimingResult& r) {
   t.median_us = r.gpu.median;
   t.q1_us = r.gpu.q1;

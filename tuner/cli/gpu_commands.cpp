@@ -43,6 +43,9 @@ int check_config(const std::string& path, uint64_t seed) {
     }
     kernels[o.params.id()] = std::make_unique<LoadedKernel>(o.kernel);
   }
+  // The inputs' seed (fresh each run unless --seed): a wrong result is repeated with it.
+  std::printf("check: inputs from seed %llu (--seed %llu repeats them)\n",
+              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
   std::printf("%-28s %4s %2s %-70s %-12s %s\n", "graph", "F", "H", "variant", "status", "rel_error");
   for (const auto& pr : problems(cfg)) {
     const auto g = graphs::make_graph(pr.spec);
@@ -58,14 +61,34 @@ int check_config(const std::string& path, uint64_t seed) {
     for (const auto& p : todo) {
       auto it = kernels.find(p.id());
       if (it == kernels.end() || p.fault) continue;
-      const auto r = verify_variant(dp, *it->second, p, default_tolerance(p.value));
+      const double tol = default_tolerance(p.value);
+      auto r = verify_variant(dp, *it->second, p, tol);
+      if (r.status == TrialStatus::ok && cfg.timing.overlap_previous && p.family == Family::fused) {
+        // As tuner run checks a config timed overlapped: after a previous kernel that writes late.
+        const LoadedKernel& k = *it->second;
+        const VerifyResult o = verify_after_late_producer(
+            dp, p.value, [&](cudaStream_t s) { dp.launch(p, k, s, true); }, tol);
+        if (o.status != TrialStatus::ok) r = o;
+      }
       if (r.status == TrialStatus::ok) {
         ++ok;
         continue;
       }
+      const bool lost = r.status == TrialStatus::launch_failed && context_lost();
+      if (lost) r.status = TrialStatus::crashed;
       if (r.status != TrialStatus::unsupported) ++failures;
       std::printf("%-28s %4d %2d %-70s %-12s %.3g %s\n", pr.graph_name.c_str(), pr.feat, pr.heads,
                   p.id().c_str(), to_string(r.status), r.rel_error, r.detail.c_str());
+      if (lost) {
+        // Every later launch in this process would fail too, and be blamed: stop here, saying so.
+        std::printf(
+            "check: stopped: %s crashed on %s F=%d H=%d and the CUDA context is lost; "
+            "the variants and problems after it are not checked (tuner run checks each "
+            "in a worker that is restarted after a crash)\n",
+            p.id().c_str(), pr.graph_name.c_str(), pr.feat, pr.heads);
+        std::printf("check: %d failures\n", failures);
+        return 1;
+      }
     }
     std::printf("%-28s %4d %2d %d variants correct\n", pr.graph_name.c_str(), pr.feat, pr.heads, ok);
   }
@@ -90,6 +113,7 @@ int profile(const ProfileOptions& o) {
   const std::string label = o.name.empty() ? g.name : o.name;
   const auto in = graphs::make_inputs(g, o.heads, o.feat, o.seed);
   DeviceProblem dp(g, in);
+  dp.set_out_storage(p.out_type());  // an `.o16` id stores its 16-bit out
   NvrtcCompiler compiler(device_arch(0), "");
   const LoadedKernel k(compiler.compile(p));
   dp.set_reference(reference_aggregate(g, in));
