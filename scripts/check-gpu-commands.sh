@@ -8,7 +8,7 @@
 #      an error row for it, the JSON written, exit 1;
 #   3. profile runs an `.o16` id (its 16-bit out) in its NVTX range;
 #   4. timeline keeps a graph's entry when a later graph fails, says why, exits 1;
-#   5. check prints the seed its inputs came from.
+#   5. check prints the seed its inputs came from, and stops naming a variant that hangs.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 D="$(mktemp -d "${TMPDIR:-/tmp}/csrgat-commands.XXXXXX")"
@@ -69,6 +69,28 @@ PY
 rc=$?; grep -E "^check:" "$D/c.log"
 [ "$rc" = 0 ] || bad "check configs/sanitizer.yaml: exit $rc"
 grep -q "check: inputs from seed 11 (--seed 11 repeats them)" "$D/c.log" || bad "check did not print its seed"
+
+# A kernel that runs past timing.timeout_seconds (a 2 s spin in each task against a 1 s limit):
+# check stops, naming it, with exit 1, instead of waiting on it.
+HANG="csrgat.tpr32.fl8.rpb4.vec4.t2.g8.smem0.online.split0.i32.f32.delay2000000000"
+trap 'rm -rf "$D" configs/.hang-check.yaml' EXIT
+cat >configs/.hang-check.yaml <<YAML
+name: hang-check
+arch: sm_90
+output: $D/hang
+graphs:
+  - {name: seed_384, spec: "seed:n=384,deg=18,seed=1", feat: [64]}
+space: {tpr: [32], fl: [8], rpb: [4], vec: [4], tiles: [2]}
+baselines: []
+strategy: {kind: exhaustive}
+timing: {timeout_seconds: 1}
+test_only: {delay_variants: [$HANG]}
+YAML
+timeout 120 "$T" check configs/.hang-check.yaml --seed 3 >"$D/h.log" 2>&1
+rc=$?; grep -E "^check:" "$D/h.log"
+[ "$rc" = 1 ] || bad "check of a hanging variant: exit $rc, not 1"
+grep -q "check: stopped: $HANG on seed_384 F=64 H=1 still runs after 1 s" "$D/h.log" ||
+  bad "check did not name the hanging variant"
 
 [ "$fail" = 0 ] && echo "check-gpu-commands: PASS"
 exit "$fail"

@@ -1,8 +1,13 @@
-// GPU commands besides run: check (correctness of every variant of a config).
+// GPU commands besides run: check (correctness of every variant of a config) and profile.
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <random>
+#include <string>
 #include <thread>
 
 #include "graphs/generate.h"
@@ -17,6 +22,65 @@
 
 namespace csrgat::tuner {
 namespace {
+
+// check's watch on a hang: a variant whose check runs past the config's timing.timeout_seconds
+// (as long as tuner run gives a trial) is a kernel that will not return, which nothing in this
+// process can stop: the watch says which, with the failures so far, and ends the process
+// (exit 1).
+class HangWatch {
+ public:
+  explicit HangWatch(double limit_s) : limit_s_(limit_s), thread_([this] { watch(); }) {}
+  ~HangWatch() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  HangWatch(const HangWatch&) = delete;
+  HangWatch& operator=(const HangWatch&) = delete;
+  // From now on `what` ("<variant> on <graph> F=.. H=..") is being checked.
+  void start(std::string what, int failures) {
+    std::lock_guard<std::mutex> lock(mu_);
+    what_ = std::move(what);
+    failures_ = failures;
+    since_ = std::chrono::steady_clock::now();
+    armed_ = true;
+  }
+  void stop() {
+    std::lock_guard<std::mutex> lock(mu_);
+    armed_ = false;
+  }
+
+ private:
+  void watch() {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!done_) {
+      cv_.wait_for(lock, std::chrono::milliseconds(200));
+      if (!armed_ ||
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count() <=
+              limit_s_)
+        continue;
+      std::printf(
+          "check: stopped: %s still runs after %.0f s (timing.timeout_seconds): a kernel that "
+          "hangs; the variants and problems after it are not checked (tuner run checks each "
+          "in a worker that is killed at its timeout)\n",
+          what_.c_str(), limit_s_);
+      std::printf("check: %d failures\n", failures_ + 1);
+      std::fflush(stdout);
+      std::_Exit(1);
+    }
+  }
+  const double limit_s_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false, armed_ = false;
+  std::string what_;
+  int failures_ = 0;
+  std::chrono::steady_clock::time_point since_;
+  std::thread thread_;  // last: starts once the rest is built
+};
 
 int check_config(const std::string& path, uint64_t seed) {
   const Config cfg = load_config(path);
@@ -47,6 +111,7 @@ int check_config(const std::string& path, uint64_t seed) {
   std::printf("check: inputs from seed %llu (--seed %llu repeats them)\n",
               static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
   std::printf("%-28s %4s %2s %-70s %-12s %s\n", "graph", "F", "H", "variant", "status", "rel_error");
+  HangWatch hang(cfg.timing.timeout_seconds);
   for (const auto& pr : problems(cfg)) {
     const auto g = graphs::make_graph(pr.spec);
     const auto in = graphs::make_inputs(g, pr.heads, pr.feat, seed++);
@@ -62,6 +127,9 @@ int check_config(const std::string& path, uint64_t seed) {
       auto it = kernels.find(p.id());
       if (it == kernels.end() || p.fault) continue;
       const double tol = default_tolerance(p.value);
+      hang.start(p.id() + " on " + pr.graph_name + " F=" + std::to_string(pr.feat) +
+                     " H=" + std::to_string(pr.heads),
+                 failures);
       auto r = verify_variant(dp, *it->second, p, tol);
       if (r.status == TrialStatus::ok && cfg.timing.overlap_previous && p.family == Family::fused) {
         // As tuner run checks a config timed overlapped: after a previous kernel that writes late.
@@ -70,6 +138,7 @@ int check_config(const std::string& path, uint64_t seed) {
             dp, p.value, [&](cudaStream_t s) { dp.launch(p, k, s, true); }, tol);
         if (o.status != TrialStatus::ok) r = o;
       }
+      hang.stop();
       if (r.status == TrialStatus::ok) {
         ++ok;
         continue;
