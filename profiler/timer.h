@@ -84,10 +84,14 @@ struct TimingResult {
 // every round's samples, summarized together; notes joined; throttling and clock events of any
 // round; the last round's stop, kernel count and NVML stride. Where the rounds' timers differ (a
 // round lost CUPTI and timed with events) or `events` asks for it (another variant's rounds
-// did), every sample's gpu_us becomes its event_us, which every timer records, so that one
-// timer produced all that is summarized; the timer is then "events", or the rounds' timers
-// joined with '+' where one was "graph" (a replay's per-launch time and a single launch's are
-// not one timer either), and the note says so. `rounds` empty: an empty result.
+// did), every sample's gpu_us becomes its event_us, which every timer records, so that no
+// median mixes a CUPTI span with an event time; the timer is then "events", or the rounds'
+// timers joined with '+' where one was "graph" (a replay's per-launch time and a single
+// launch's are not one timer either), and the note says so. A CUPTI round's event times were
+// taken traced (CUPTI's per-launch cost in them), an events round's not: a caller that can
+// should time the rounds again untraced (TimingOptions::use_cupti false) instead, as the
+// tuner's interleaved leaders and bench do, and keep this for what is still mixed. `rounds`
+// empty: an empty result.
 TimingResult pool_rounds(std::vector<TimingResult> rounds, bool events = false);
 
 // The launch callback enqueues ONE complete operation (one or several kernels, memsets) on the

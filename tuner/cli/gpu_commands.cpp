@@ -58,6 +58,7 @@ class HangWatch {
     std::unique_lock<std::mutex> lock(mu_);
     while (!done_) {
       cv_.wait_for(lock, std::chrono::milliseconds(200));
+      if (done_) break;  // the check ended (or unwinds): nothing hangs
       if (!armed_ ||
           std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count() <=
               limit_s_)
