@@ -41,6 +41,8 @@ namespace {
 // This thread's latest failure (last_error_message(), last_cuda_error()).
 thread_local std::string t_last_error;
 thread_local cudaError_t t_last_cuda_error = cudaSuccess;
+// The name this thread's public entries put on their failures instead of their own (EntryName).
+thread_local const char* t_entry_name = nullptr;
 }  // namespace
 
 namespace detail {
@@ -58,6 +60,21 @@ Status record_failure(Status s, const char* what, const char* more, cudaError_t 
 }
 Status record_failure(Status s, const std::string& what, cudaError_t e) noexcept {
   return record_failure(s, what.c_str(), "", e);
+}
+Status name_failure(const char* where, Status st) noexcept {
+  if (st != Status::ok) {
+    try {
+      t_last_error.insert(0, std::string(where) + ": ");
+    } catch (const std::exception&) {  // the text without its prefix
+    }
+  }
+  return st;
+}
+EntryName::EntryName(const char* name) noexcept : previous_(t_entry_name) {
+  t_entry_name = name;
+}
+EntryName::~EntryName() {
+  t_entry_name = previous_;
 }
 }  // namespace detail
 
@@ -79,15 +96,10 @@ Status cuda_failed(cudaError_t e, const std::string& what) {
   return failed(Status::cuda_error,
                 what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")", e);
 }
-// A public entry point's status: a failure's text gets the entry's name in front.
+// A public entry point's status: a failure's text gets the entry's name in front (or the name
+// a detail::EntryName gave this thread: the C function called).
 Status at(const char* where, Status st) noexcept {
-  if (st != Status::ok) {
-    try {
-      t_last_error.insert(0, std::string(where) + ": ");
-    } catch (const std::exception&) {  // the text without its prefix
-    }
-  }
-  return st;
+  return detail::name_failure(t_entry_name ? t_entry_name : where, st);
 }
 // A public entry's body: its status, with the entry's name on a failure's text, and any
 // exception (a host allocation: a plan, a message) as Status::host_error, so that none leaves

@@ -4,7 +4,6 @@
 
 #include <memory>
 #include <string>
-#include <string_view>
 
 #include "csrgat/aggregate.h"
 #include "csrgat/error_state.h"
@@ -99,37 +98,22 @@ int to_problem_out(const char* fn, const void* row_ptr, const void* col, int64_t
   return CSRGAT_OK;
 }
 
-// A failure's text with the C function's name in front (what c_api.h promises): the C++
-// entry's name ("aggregate: ", "Shape::create: ", a first word with no space in it) gives way to
-// it; a text without one ("on the host: ...") gets it added. Its status and CUDA error stay.
-int named(const char* c_fn, csrgat::Status st) noexcept {
-  if (st == csrgat::Status::ok) return CSRGAT_OK;
-  const std::string_view m = csrgat::last_error_message();
-  const size_t colon = m.find(": ");
-  const bool cxx_name =
-      colon != std::string_view::npos && m.substr(0, colon).find(' ') == std::string_view::npos;
-  const std::string_view tail = cxx_name ? m.substr(colon + 2) : m;
-  const cudaError_t e = csrgat::last_cuda_error();
-  try {
-    return static_cast<int>(
-        csrgat::detail::record_failure(st, std::string(c_fn) + ": " + std::string(tail), e));
-  } catch (const std::exception&) {  // no memory for the new text: the C++ one stays
-    return static_cast<int>(st);
-  }
-}
-
-// fn() -> csrgat::Status, with any exception as CSRGAT_HOST_ERROR (none may cross into C); a
-// failure names c_fn.
+// fn() -> csrgat::Status, its failures naming c_fn (what c_api.h promises: the library's
+// entries name the C function for the C++ one, detail::EntryName), with any exception as
+// CSRGAT_HOST_ERROR (none may cross into C).
 template <class Fn>
 int guarded(const char* c_fn, Fn&& fn) noexcept {
+  const csrgat::detail::EntryName as(c_fn);
   try {
-    return named(c_fn, fn());
+    return static_cast<int>(fn());
   } catch (const std::exception& e) {
-    return named(c_fn, csrgat::detail::record_failure(csrgat::Status::host_error,
-                                                      "on the host: ", e.what()));
+    return static_cast<int>(csrgat::detail::name_failure(
+        c_fn,
+        csrgat::detail::record_failure(csrgat::Status::host_error, "on the host: ", e.what())));
   } catch (...) {
-    return named(c_fn, csrgat::detail::record_failure(csrgat::Status::host_error,
-                                                      "on the host: an exception"));
+    return static_cast<int>(csrgat::detail::name_failure(
+        c_fn, csrgat::detail::record_failure(csrgat::Status::host_error,
+                                             "on the host: ", "an exception")));
   }
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "csrgat/aggregate.h"
+#include "csrgat/error_state.h"
 #include "tests/c_api_lib.h"
 
 namespace {
@@ -233,6 +234,26 @@ TEST(LibraryErrors, TheLatestFailureIsTheOneReported) {
 
 // The C interface reports through the same state, its own checks (enumerations as ints, null
 // handles) included.
+// The C interface's functions name themselves on the C++ entries' failures through a
+// detail::EntryName: while it lives the entry's text carries its name, after it the entry's own.
+TEST(LibraryErrors, AnEntryNameNamesTheCallerWhileItLives) {
+  csrgat::Shape s;
+  const auto refused = [&s] {
+    EXPECT_EQ(csrgat::Shape::create(nullptr, 2, 1, 64, Storage::f32, csrgat::Index::i32, &s),
+              Status::invalid_argument);
+    return std::string(csrgat::last_error_message());
+  };
+  {
+    const csrgat::detail::EntryName outer("csrgat_outer");
+    {
+      const csrgat::detail::EntryName inner("csrgat_shape_create");
+      EXPECT_EQ(refused().rfind("csrgat_shape_create: ", 0), 0u) << refused();
+    }
+    EXPECT_EQ(refused().rfind("csrgat_outer: ", 0), 0u) << refused();
+  }
+  EXPECT_EQ(refused().rfind("Shape::create: ", 0), 0u) << refused();
+}
+
 TEST(LibraryErrors, TheCInterfaceNamesWhatFailed) {
   csrgat::test::CApiLib lib;
   ASSERT_TRUE(lib.loaded()) << lib.error;
