@@ -324,12 +324,14 @@ CLI::Validator seed_validator() {
 }
 
 int no_gpu_exit(const std::string& command, const std::string& why) {
-  std::fprintf(stderr,
-               "tuner %s: needs a CUDA GPU, and none is usable here (%s).\n"
-               "Without a GPU you can still: tuner compile <config> (NVRTC-compile every variant),\n"
-               "tuner list <config>, tuner graph-info <graph>, tuner emit <results.sqlite>,\n"
-               "tuner report <run dir> and tuner compare <base> <new>.\n",
-               command.c_str(), why.c_str());
+  std::fprintf(
+      stderr,
+      "tuner %s: needs a CUDA GPU, and none is usable here (%s).\n"
+      "Without a GPU you can still: tuner compile <config> (NVRTC-compile every variant),\n"
+      "tuner list <config>, tuner graph-info <graph>, tuner emit <results.sqlite>,\n"
+      "tuner promote <header>, tuner report <run dir>, tuner compare <base> <new>\n"
+      "and tuner export <results.sqlite>.\n",
+      command.c_str(), why.c_str());
   return 2;
 }
 

@@ -1,6 +1,6 @@
 // tuner: the csrgat-lab command line. Commands that need no GPU (graph-info, list, compile,
-// emit, report, compare) run anywhere; run, check, bench and profile need a CUDA device and
-// say so, with what can be done instead, when there is none.
+// emit, promote, report, compare, export) run anywhere; run, check, bench, profile and timeline
+// need a CUDA device and say so, with what can be done instead, when there is none.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>

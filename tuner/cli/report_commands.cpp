@@ -159,7 +159,8 @@ void add_export(CLI::App& app) {
   static std::string source, out;
   static int64_t run_id = 0;
   cmd->add_option("results", source,
-                  "results store[:RUN_ID] (a .sqlite, .sqlite.gz, folder of stores or run folder)")
+                  "results store[:RUN_ID] (a .sqlite, .sqlite.gz, folder of stores or run folder) "
+                  "or exported run JSON (exported again, checked)")
       ->required();
   cmd->add_option("--run", run_id, "run id (default: the latest run)");
   cmd->add_option("-o,--output", out, "output JSON file ('-': standard output)")->required();
