@@ -222,14 +222,19 @@ bool Timer::measure_graph(const LaunchFn& launch, const TimingOptions& opt, bool
   return true;
 }
 
+std::string timer_names(const std::set<std::string>& timers) {
+  std::string joined;
+  for (const std::string& t : timers) joined += (joined.empty() ? "" : "+") + t;
+  return joined;
+}
+
 TimingResult pool_rounds(std::vector<TimingResult> rounds, bool events) {
   TimingResult all;
   std::set<std::string> timers;
   for (const TimingResult& r : rounds) timers.insert(r.timer);
   const bool to_events = events || timers.size() > 1;
   if (to_events) {
-    std::string joined;
-    for (const std::string& t : timers) joined += (joined.empty() ? "" : "+") + t;
+    const std::string joined = timer_names(timers);
     all.timer = timers.count("graph") ? joined : "events";
     add_note(all, "rounds timed by " + joined +
                       (events ? " (other variants' rounds by another timer)" : "") +

@@ -42,6 +42,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,8 @@ struct TimingResult {
 // tuner's interleaved leaders and bench do, and keep this for what is still mixed. `rounds`
 // empty: an empty result.
 TimingResult pool_rounds(std::vector<TimingResult> rounds, bool events = false);
+// Timer names joined with '+' ("cupti+events"): how the notes name the timers of mixed rounds.
+std::string timer_names(const std::set<std::string>& timers);
 
 // The launch callback enqueues ONE complete operation (one or several kernels, memsets) on the
 // given stream and returns without synchronising. `sample` counts every call made by one

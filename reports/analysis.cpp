@@ -343,9 +343,6 @@ Dispatch dispatch_of(const std::vector<tuner::RuleChoice>& rules, const ProblemR
   return d;
 }
 
-}  // namespace
-
-namespace {
 // A run config's timing keys that decide what was measured.
 struct TimingSetting {
   std::string cache = "cold";

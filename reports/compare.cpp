@@ -40,6 +40,14 @@ std::map<std::string, std::set<std::string>> gpus_by_problem(const RunData& d) {
   return out;
 }
 
+// The first five items joined with "; ", and how many more there are.
+std::string first_five(const std::vector<std::string>& items) {
+  std::string list;
+  for (size_t i = 0; i < items.size() && i < 5; ++i) list += (i ? "; " : "") + items[i];
+  if (items.size() > 5) list += "; " + std::to_string(items.size() - 5) + " more";
+  return list;
+}
+
 std::string join_set(const std::set<std::string>& s) {
   std::string out;
   for (const auto& x : s) out += (out.empty() ? "" : ", ") + x;
@@ -376,13 +384,10 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
     for (const auto& [problem, set] : gb)
       if (const auto it = gn.find(problem); it != gn.end() && it->second != set)
         differ.push_back(problem + " (base " + join_set(set) + ", new " + join_set(it->second) + ")");
-    if (!differ.empty()) {
-      std::string list;
-      for (size_t i = 0; i < differ.size() && i < 5; ++i) list += (i ? "; " : "") + differ[i];
-      if (differ.size() > 5) list += "; " + std::to_string(differ.size() - 5) + " more";
-      why.push_back(std::to_string(differ.size()) + " problem" + (differ.size() == 1 ? " was" : "s were") +
-                    " measured on different GPUs in the two runs: " + list);
-    }
+    if (!differ.empty())
+      why.push_back(std::to_string(differ.size()) + " problem" +
+                    (differ.size() == 1 ? " was" : "s were") +
+                    " measured on different GPUs in the two runs: " + first_five(differ));
   }
   // One side without NVML's version, the CUDA driver API's the same: not known to differ (a
   // warning below), rather than "different drivers".
@@ -617,17 +622,12 @@ CompareResult compare_runs(const LoadedRun& base, const LoadedRun& fresh,
       }
     }
   }
-  if (!other_timer.empty()) {
-    std::string list;
-    for (size_t i = 0; i < other_timer.size() && i < 5; ++i)
-      list += (i ? "; " : "") + other_timer[i];
-    if (other_timer.size() > 5) list += "; " + std::to_string(other_timer.size() - 5) + " more";
+  if (!other_timer.empty())
     r.warnings.push_back(std::to_string(other_timer.size()) + " tuned choice" +
                          (other_timer.size() == 1 ? " was" : "s were") +
                          " timed by another timer in each run (events include the launch, CUPTI "
                          "spans do not): " +
-                         list);
-  }
+                         first_five(other_timer));
   // The header's dispatch on each compared problem, each run's own rules (a problem in both
   // runs and only one's rules of its type is no row: its tuned choice is lost or new above).
   std::vector<DispatchRow> dispatch;

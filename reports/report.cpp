@@ -990,8 +990,6 @@ void write_report(const tuner::Store& store, int64_t run_id, const std::string& 
              " than one timer would make it. Their inputs are float32 of "
              "their own generation, set against bfloat16 and float16 winners too; matched by "
              "graph name and F.");
-  }
-  if (!peers.results.empty()) {
     // Ratios over peers measured elsewhere compare two machines as much as two codes.
     const auto bare = [](std::string u) { return u.rfind("GPU-", 0) == 0 ? u.substr(4) : u; };
     const std::string pg = jstr(peers.meta, "gpu"), pu = bare(jstr(peers.meta, "gpu_uuid"));

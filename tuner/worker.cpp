@@ -310,9 +310,7 @@ nlohmann::json interleaved(const nlohmann::json& r) {
   time_rounds(opts);
   std::string again;
   if (timers.size() > 1 && opts.use_cupti) {
-    std::string list;
-    for (const auto& t : timers) list += (list.empty() ? "" : "+") + t;
-    again = "the leaders' rounds were timed by " + list +
+    again = "the leaders' rounds were timed by " + profiler::timer_names(timers) +
             ": every leader timed again by events, untraced";
     opts.use_cupti = false;
     time_rounds(opts);

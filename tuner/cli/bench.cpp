@@ -468,7 +468,7 @@ int bench(const BenchOptions& o) {
         // per-launch cost), as the tuner's interleaved leaders are.
         std::string again;
         if (timers.size() > 1 && per_round.use_cupti) {
-          for (const auto& t : timers) again += (again.empty() ? "" : "+") + t;
+          again = profiler::timer_names(timers);
           per_round.use_cupti = false;
           time_rounds();
         }
@@ -501,9 +501,8 @@ int bench(const BenchOptions& o) {
               r["detail"] = ex.what();
             }
           }
-          const std::string shown = e.shown();
           std::printf("%-26s %5d %-10s %-66s %10.2f %10.2f %9.2f %8.1e%s %s\n", name.c_str(), feat,
-                      shown.c_str(), r.value("variant", std::string("-")).c_str(),
+                      e.shown().c_str(), r.value("variant", std::string("-")).c_str(),
                       r.value("gpu_median_us", 0.0), r.value("event_median_us", 0.0),
                       100 * r.value("rel_noise", 0.0), r.value("rel_error", 0.0),
                       o.counters ? counter_rates(r).c_str() : "",

@@ -113,14 +113,17 @@ nlohmann::json timeline_one(DeviceProblem& dp, const graphs::Csr64& g, const Var
   topt.stop.min_samples = 30;
   topt.stop.max_samples = 200;
   topt.stop.max_seconds = 0.3;
-  auto t_plain = timer.measure([&](cudaStream_t st, int) { dp.launch(p, plain, st); }, topt);
-  auto t_traced = timer.measure([&](cudaStream_t st, int) { dp.launch(p, traced, st); }, topt);
+  profiler::TimingResult t_plain, t_traced;
+  const auto time_both = [&] {
+    t_plain = timer.measure([&](cudaStream_t st, int) { dp.launch(p, plain, st); }, topt);
+    t_traced = timer.measure([&](cudaStream_t st, int) { dp.launch(p, traced, st); }, topt);
+  };
+  time_both();
   if (t_plain.timer != t_traced.timer) {
     // One lost CUPTI: both timed again by events, untraced, so that one timer under one
     // condition gives the records' cost.
     topt.use_cupti = false;
-    t_plain = timer.measure([&](cudaStream_t st, int) { dp.launch(p, plain, st); }, topt);
-    t_traced = timer.measure([&](cudaStream_t st, int) { dp.launch(p, traced, st); }, topt);
+    time_both();
   }
 
   nlohmann::json j{{"graph", g.name}, {"variant", p.id()}, {"feat", o.feat}, {"heads", o.heads},
